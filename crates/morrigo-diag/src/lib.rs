@@ -1,0 +1,241 @@
+//! Located diagnostics: every user-facing error in Morrigo is a [`Diagnostic`]
+//! that names the file, line and column it is about and what was expected.
+//!
+//! Lower crates produce their own typed errors; they are turned into a
+//! `Diagnostic` at the point where the source file is known, so the message a
+//! user reads always carries a location when one exists.
+
+use std::fmt;
+use std::sync::Arc;
+
+/// A loaded text file; cheap to clone, shared by all diagnostics about it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceFile {
+    pub name: Arc<str>,
+    pub text: Arc<str>,
+}
+
+impl SourceFile {
+    pub fn new(name: impl Into<Arc<str>>, text: impl Into<Arc<str>>) -> Self {
+        SourceFile {
+            name: name.into(),
+            text: text.into(),
+        }
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let before = &self.text[..offset];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let col = before[line_start..].chars().count() + 1;
+        (line, col)
+    }
+
+    /// Byte offset of a 1-based line and column, clamped to the text.
+    pub fn offset_of(&self, line: usize, col: usize) -> usize {
+        let mut offset = 0;
+        for (i, l) in self.text.split_inclusive('\n').enumerate() {
+            if i + 1 == line {
+                let in_line: usize = l.chars().take(col.saturating_sub(1)).map(char::len_utf8).sum();
+                return offset + in_line;
+            }
+            offset += l.len();
+        }
+        self.text.len()
+    }
+
+    pub fn location(&self, offset: usize) -> Location {
+        let (line, col) = self.line_col(offset);
+        Location {
+            file: self.name.clone(),
+            line,
+            col,
+            source_line: self.line_text(line).map(Arc::from),
+        }
+    }
+
+    fn line_text(&self, line: usize) -> Option<&str> {
+        self.text
+            .lines()
+            .nth(line.checked_sub(1)?)
+            .map(|l| l.trim_end_matches('\r'))
+    }
+}
+
+/// A place in a source file. `source_line` is kept so the message can show it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Location {
+    pub file: Arc<str>,
+    pub line: usize,
+    pub col: usize,
+    pub source_line: Option<Arc<str>>,
+}
+
+impl Location {
+    /// A location with no source text (for example a command-line argument).
+    pub fn bare(file: impl Into<Arc<str>>, line: usize, col: usize) -> Self {
+        Location {
+            file: file.into(),
+            line,
+            col,
+            source_line: None,
+        }
+    }
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.col)
+    }
+}
+
+/// One user-facing error: where, what, and what was expected instead.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub struct Diagnostic {
+    pub location: Option<Location>,
+    pub message: String,
+    pub expected: Option<String>,
+    /// Extra lines of help (for example "did you mean `d2`?").
+    pub notes: Vec<String>,
+}
+
+impl Diagnostic {
+    pub fn new(message: impl Into<String>) -> Self {
+        Diagnostic {
+            location: None,
+            message: message.into(),
+            expected: None,
+            notes: Vec::new(),
+        }
+    }
+
+    pub fn at(mut self, location: Location) -> Self {
+        self.location = Some(location);
+        self
+    }
+
+    pub fn at_opt(mut self, location: Option<Location>) -> Self {
+        if self.location.is_none() {
+            self.location = location;
+        }
+        self
+    }
+
+    pub fn expected(mut self, expected: impl Into<String>) -> Self {
+        self.expected = Some(expected.into());
+        self
+    }
+
+    pub fn note(mut self, note: impl Into<String>) -> Self {
+        self.notes.push(note.into());
+        self
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.location {
+            Some(loc) => write!(f, "{loc}: error: {}", self.message)?,
+            None => write!(f, "error: {}", self.message)?,
+        }
+        if let Some(loc) = &self.location {
+            if let Some(src) = &loc.source_line {
+                let gutter = loc.line.to_string().len();
+                write!(f, "\n{:gutter$} |\n{} | {}", "", loc.line, src)?;
+                let pad: String = src
+                    .chars()
+                    .take(loc.col.saturating_sub(1))
+                    .map(|c| if c == '\t' { '\t' } else { ' ' })
+                    .collect();
+                write!(f, "\n{:gutter$} | {pad}^", "")?;
+            }
+        }
+        if let Some(expected) = &self.expected {
+            write!(f, "\n  = expected {expected}")?;
+        }
+        for note in &self.notes {
+            write!(f, "\n  = note: {note}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Several diagnostics reported together (a checker reports all it finds).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub struct Diagnostics(pub Vec<Diagnostic>);
+
+impl fmt::Display for Diagnostics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, d) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{d}")?;
+        }
+        Ok(())
+    }
+}
+
+impl From<Diagnostic> for Diagnostics {
+    fn from(d: Diagnostic) -> Self {
+        Diagnostics(vec![d])
+    }
+}
+
+/// Closest candidate by edit distance, for "did you mean" notes.
+pub fn did_you_mean<'a>(wrong: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(wrong, c), c))
+        .filter(|(d, c)| *d <= 2.max(c.len() / 3))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = if ca == *cb { prev } else { 1 + prev.min(row[j]).min(row[j + 1]) };
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_counts_from_one() {
+        let f = SourceFile::new("x.yaml", "ab\ncd\n");
+        assert_eq!(f.line_col(0), (1, 1));
+        assert_eq!(f.line_col(4), (2, 2));
+        assert_eq!(f.offset_of(2, 2), 4);
+    }
+
+    #[test]
+    fn display_points_at_the_column() {
+        let f = SourceFile::new("x.yaml", "when: in_hnd(me)\n");
+        let d = Diagnostic::new("unknown function `in_hnd`")
+            .at(f.location(6))
+            .expected("a function name")
+            .note("did you mean `in_hand`?");
+        let text = d.to_string();
+        assert!(text.starts_with("x.yaml:1:7: error: unknown function `in_hnd`"));
+        assert!(text.contains("\n  |       ^"), "{text}");
+    }
+
+    #[test]
+    fn suggestions_prefer_the_nearest_name() {
+        assert_eq!(did_you_mean("in_hnd", ["in_hand", "on_board"]), Some("in_hand"));
+        assert_eq!(did_you_mean("zzz", ["in_hand"]), None);
+    }
+}
