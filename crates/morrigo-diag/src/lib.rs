@@ -38,7 +38,11 @@ impl SourceFile {
         let mut offset = 0;
         for (i, l) in self.text.split_inclusive('\n').enumerate() {
             if i + 1 == line {
-                let in_line: usize = l.chars().take(col.saturating_sub(1)).map(char::len_utf8).sum();
+                let in_line: usize = l
+                    .chars()
+                    .take(col.saturating_sub(1))
+                    .map(char::len_utf8)
+                    .sum();
                 return offset + in_line;
             }
             offset += l.len();
@@ -185,7 +189,10 @@ impl From<Diagnostic> for Diagnostics {
 }
 
 /// Closest candidate by edit distance, for "did you mean" notes.
-pub fn did_you_mean<'a>(wrong: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub fn did_you_mean<'a>(
+    wrong: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     candidates
         .into_iter()
         .map(|c| (edit_distance(wrong, c), c))
@@ -202,7 +209,11 @@ fn edit_distance(a: &str, b: &str) -> usize {
         row[0] = i + 1;
         for (j, cb) in b.iter().enumerate() {
             let cur = row[j + 1];
-            row[j + 1] = if ca == *cb { prev } else { 1 + prev.min(row[j]).min(row[j + 1]) };
+            row[j + 1] = if ca == *cb {
+                prev
+            } else {
+                1 + prev.min(row[j]).min(row[j + 1])
+            };
             prev = cur;
         }
     }
@@ -235,7 +246,10 @@ mod tests {
 
     #[test]
     fn suggestions_prefer_the_nearest_name() {
-        assert_eq!(did_you_mean("in_hnd", ["in_hand", "on_board"]), Some("in_hand"));
+        assert_eq!(
+            did_you_mean("in_hnd", ["in_hand", "on_board"]),
+            Some("in_hand")
+        );
         assert_eq!(did_you_mean("zzz", ["in_hand"]), None);
     }
 }

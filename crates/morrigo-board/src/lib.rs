@@ -1,0 +1,157 @@
+//! Board graphs for Morrigo.
+//!
+//! A board is described by a [`BoardSpec`] (a generator or an explicit
+//! node/edge/line list), checked with a petgraph graph, and compiled by
+//! [`build`] into an immutable [`Topology`] of flat tables indexed by
+//! [`PointId`]. Every problem is a typed [`BoardError`] that carries the
+//! location of the offending name, so it can become a located
+//! [`morrigo_diag::Diagnostic`].
+
+mod compile;
+mod error;
+mod generate;
+mod naming;
+mod render;
+mod topology;
+
+pub use error::{BoardError, Usage};
+pub use naming::{column_label, point_name, MAX_ALGEBRAIC_SIZE, MAX_GTP_SIZE};
+pub use topology::Topology;
+
+use morrigo_diag::Location;
+
+/// Index of a point in a [`Topology`]'s tables.
+pub type PointId = u16;
+
+/// Largest `rings` a [`BoardSpec::NestedSquares`] may have (a 25x25 grid).
+pub const MAX_RINGS: u32 = 12;
+
+/// A name written in a source file, with where it was written (for errors).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Named {
+    pub name: String,
+    pub at: Option<Location>,
+}
+
+impl Named {
+    /// A name with no known source location (generated or typed in code).
+    pub fn new(name: impl Into<String>) -> Self {
+        Named { name: name.into(), at: None }
+    }
+
+    /// A name written at `at` in a source file.
+    pub fn located(name: impl Into<String>, at: Location) -> Self {
+        Named {
+            name: name.into(),
+            at: Some(at),
+        }
+    }
+}
+
+impl From<&str> for Named {
+    fn from(name: &str) -> Self {
+        Named::new(name)
+    }
+}
+
+/// How generated boards name their points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum Naming {
+    /// Columns `a`, `b`, `c`..., rows `1`.. from the bottom (`a1` bottom-left).
+    Algebraic,
+    /// Columns `A`..`Z` skipping `I` (at most 25), rows `1`.. from the bottom.
+    Gtp,
+}
+
+/// What a board looks like, before it is checked and compiled by [`build`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BoardSpec {
+    /// Concentric squares (Morris boards) on a `2*rings+1` grid, algebraic names.
+    /// Ring k (k=0 outer) has 4 corners and 4 side midpoints at offset k from
+    /// the edge. Edges join consecutive points around each ring, plus
+    /// midpoint links and corner diagonals to the next ring inwards if asked.
+    /// Lines are every window of `line_length` consecutive points along each
+    /// ring side (corner-mid-corner) and along each link/diagonal chain.
+    NestedSquares {
+        rings: u32,
+        midpoint_links: bool,
+        corner_diagonals: bool,
+        line_length: u32,
+    },
+    /// Rectangular grid with orthogonal (and optionally diagonal) adjacency.
+    /// `line_length: Some(k)` makes a line of every run of k points in each
+    /// adjacency direction; `None` makes no lines (Go boards).
+    Grid {
+        width: u32,
+        height: u32,
+        diagonals: bool,
+        naming: Naming,
+        line_length: Option<u32>,
+    },
+    /// Fully explicit: nodes (with optional drawing coordinates), edges, lines.
+    Explicit {
+        nodes: Vec<(Named, Option<(i32, i32)>)>,
+        edges: Vec<(Named, Named)>,
+        lines: Vec<Vec<Named>>,
+    },
+}
+
+impl BoardSpec {
+    /// Nine Men's Morris: three rings joined at the side midpoints.
+    pub fn nine_mens_morris() -> Self {
+        BoardSpec::NestedSquares {
+            rings: 3,
+            midpoint_links: true,
+            corner_diagonals: false,
+            line_length: 3,
+        }
+    }
+
+    /// Twelve Men's Morris / Morabaraba: Nine Men's board plus corner diagonals.
+    pub fn twelve_mens_morris() -> Self {
+        BoardSpec::NestedSquares {
+            rings: 3,
+            midpoint_links: true,
+            corner_diagonals: true,
+            line_length: 3,
+        }
+    }
+
+    /// Six Men's Morris: two rings joined at the side midpoints.
+    pub fn six_mens_morris() -> Self {
+        BoardSpec::NestedSquares {
+            rings: 2,
+            midpoint_links: true,
+            corner_diagonals: false,
+            line_length: 3,
+        }
+    }
+
+    /// Three Men's Morris: 3x3 grid with diagonals, lines of three.
+    pub fn three_mens_morris() -> Self {
+        BoardSpec::Grid {
+            width: 3,
+            height: 3,
+            diagonals: true,
+            naming: Naming::Algebraic,
+            line_length: Some(3),
+        }
+    }
+
+    /// A square Go board with GTP names and no lines.
+    pub fn go(size: u32) -> Self {
+        BoardSpec::Grid {
+            width: size,
+            height: size,
+            diagonals: false,
+            naming: Naming::Gtp,
+            line_length: None,
+        }
+    }
+}
+
+/// Checks a spec and compiles it into a [`Topology`].
+pub fn build(spec: &BoardSpec) -> Result<Topology, BoardError> {
+    let raw = generate::expand(spec)?;
+    compile::compile(raw)
+}
