@@ -1,0 +1,90 @@
+//! The compiled board.
+
+use std::collections::HashMap;
+
+use morrigo_diag::did_you_mean;
+
+use crate::error::{BoardError, Usage};
+use crate::{Named, Naming, PointId};
+
+/// The compiled board: flat tables indexed by [`PointId`]; immutable.
+/// Only [`crate::build`] makes one, so every table is consistent.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Topology {
+    /// PointId -> name.
+    pub names: Vec<String>,
+    /// Drawing coordinates (x to the right, y up). Explicit boards without
+    /// coordinates get `(id, 0)` and `has_coords == false`.
+    pub coords: Vec<(i32, i32)>,
+    /// Whether `coords` came from the spec (and so are worth drawing).
+    pub has_coords: bool,
+    /// PointId -> adjacent points, sorted.
+    pub neighbours: Vec<Vec<PointId>>,
+    /// Each line's points, in path order.
+    pub lines: Vec<Vec<PointId>>,
+    /// PointId -> indices into `lines`, ascending.
+    pub lines_through: Vec<Vec<u16>>,
+    /// Bounding box of `coords` (for generated boards: the grid size).
+    pub width: u32,
+    pub height: u32,
+    /// Generator naming, if the board was generated.
+    pub naming: Option<Naming>,
+    #[serde(skip)]
+    pub(crate) by_name: HashMap<String, PointId>,
+    #[serde(skip)]
+    pub(crate) edges: usize,
+}
+
+impl Topology {
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
+    /// Exact name lookup; GTP boards also accept lower-case names.
+    pub fn point(&self, name: &str) -> Option<PointId> {
+        if let Some(&p) = self.by_name.get(name) {
+            return Some(p);
+        }
+        match self.naming {
+            Some(Naming::Gtp) => self.by_name.get(&name.to_ascii_uppercase()).copied(),
+            _ => None,
+        }
+    }
+
+    /// Name of a point; `"?"` for an id not on this board.
+    pub fn name(&self, p: PointId) -> &str {
+        self.names.get(usize::from(p)).map_or("?", String::as_str)
+    }
+
+    pub fn edge_count(&self) -> usize {
+        self.edges
+    }
+
+    /// Whether `a` and `b` are joined by an edge.
+    pub fn adjacent(&self, a: PointId, b: PointId) -> bool {
+        self.neighbours
+            .get(usize::from(a))
+            .is_some_and(|ns| ns.binary_search(&b).is_ok())
+    }
+
+    /// Iterates over all point ids.
+    pub fn points(&self) -> impl Iterator<Item = PointId> + '_ {
+        // build() guarantees len <= u16::MAX, so the conversion never fails.
+        (0..self.len()).filter_map(|i| PointId::try_from(i).ok())
+    }
+
+    /// Looks up a name written in a source file; unknown names get a
+    /// "did you mean" suggestion.
+    pub fn resolve(&self, name: &Named) -> Result<PointId, BoardError> {
+        self.point(&name.name).ok_or_else(|| BoardError::UnknownPoint {
+            name: name.name.clone(),
+            usage: Usage::Reference,
+            at: name.at.clone(),
+            suggestion: did_you_mean(&name.name, self.names.iter().map(String::as_str)).map(String::from),
+        })
+    }
+}

@@ -1,0 +1,301 @@
+//! Checking a merged ruleset file and compiling it to [`Rules`].
+
+use crate::load::Loaded;
+use crate::schema::{BoardFile, NamingFile, NodeFile, Text};
+use crate::vocab::{Context, RuleEnv, VOCABULARY};
+use crate::{ActionKind, ActionRule, Cond, EndRule, LineRule, PhaseRule, Rules, Verdict};
+use morrigo_board::{BoardSpec, Named, Naming};
+use morrigo_diag::{did_you_mean, Diagnostic, Diagnostics};
+use morrigo_dsl::Type;
+
+/// Check and compile a loaded ruleset; reports every problem found.
+pub fn compile(loaded: &Loaded) -> Result<Rules, Diagnostics> {
+    let mut c = Compiler { loaded, errors: Vec::new() };
+    let rules = c.rules();
+    match rules {
+        Some(r) if c.errors.is_empty() => Ok(r),
+        _ => Err(Diagnostics(c.errors)),
+    }
+}
+
+struct Compiler<'a> {
+    loaded: &'a Loaded,
+    errors: Vec<Diagnostic>,
+}
+
+impl Compiler<'_> {
+    fn rules(&mut self) -> Option<Rules> {
+        let f = &self.loaded.file;
+        let name = self.required(f.name.clone(), "name", "a ruleset name such as `nine-mens-morris`");
+        let board = self.required(f.board.as_ref(), "board", "a board (`nested_squares`, `grid` or `explicit`)");
+        let players = self.players();
+        let params = self.params();
+        let in_hand = self.required(f.setup.as_ref().and_then(|s| s.in_hand), "setup.in_hand", "the number of pieces each player starts with in hand");
+        let topology = board.and_then(|b| self.board(b));
+        let phase_names: Vec<String> = f.phases.iter().flat_map(|p| p.keys().cloned()).collect();
+        let env = RuleEnv { context: Context::End, players: &players, phases: &phase_names, params: &params };
+        let phases = self.phases(env);
+        let line_rule = self.line_rule(env);
+        let end = self.end_rules(env);
+        Some(Rules {
+            name: name?,
+            title: f.title.clone().unwrap_or_else(|| f.name.clone().unwrap_or_default()),
+            description: f.description.clone(),
+            sources: self.loaded.chain.clone(),
+            topology: topology?,
+            players,
+            in_hand: in_hand?,
+            params,
+            phases,
+            line_rule,
+            end,
+        })
+    }
+
+    fn required<T>(&mut self, value: Option<T>, field: &str, what: &str) -> Option<T> {
+        if value.is_none() {
+            self.errors.push(
+                Diagnostic::new(format!("the ruleset has no `{field}`"))
+                    .at(self.loaded.start())
+                    .expected(what.to_string()),
+            );
+        }
+        value
+    }
+
+    fn error_at(&mut self, needle: &str, key: Option<&str>, d: Diagnostic) {
+        let at = self.loaded.locate(needle, key);
+        self.errors.push(d.at_opt(at));
+    }
+
+    fn players(&mut self) -> Vec<String> {
+        let players = self.loaded.file.players.clone().unwrap_or_else(|| vec!["white".into(), "black".into()]);
+        if players.len() != 2 {
+            self.error_at(
+                "players",
+                None,
+                Diagnostic::new(format!("a ruleset has two players, this one lists {}", players.len())).expected("two names, first to move first"),
+            );
+        }
+        for (i, p) in players.iter().enumerate() {
+            if players[..i].contains(p) {
+                self.error_at(p, Some("players"), Diagnostic::new(format!("player `{p}` is listed twice")));
+            }
+            self.check_new_name(p, "players");
+        }
+        players
+    }
+
+    fn check_new_name(&mut self, name: &str, key: &str) {
+        let valid = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !valid {
+            self.error_at(
+                name,
+                Some(key),
+                Diagnostic::new(format!("`{name}` cannot be used as a name in rules"))
+                    .expected("letters, digits and `_`, starting with a letter"),
+            );
+        } else if VOCABULARY.iter().any(|e| e.name == name) || ["and", "or", "not", "true", "false"].contains(&name) {
+            self.error_at(
+                name,
+                Some(key),
+                Diagnostic::new(format!("`{name}` is a built-in name and cannot be redefined")).expected("another name"),
+            );
+        }
+    }
+
+    fn params(&mut self) -> Vec<(String, i64)> {
+        let mut out = Vec::new();
+        for (name, value) in self.loaded.file.params.iter().flatten() {
+            self.check_new_name(name, name);
+            if let Some(v) = value {
+                out.push((name.clone(), *v));
+            }
+        }
+        out
+    }
+
+    fn named(&self, name: &str) -> Named {
+        Named { name: name.to_string(), at: self.loaded.locate(name, None) }
+    }
+
+    fn board(&mut self, board: &BoardFile) -> Option<morrigo_board::Topology> {
+        let spec = match board {
+            BoardFile::NestedSquares { rings, midpoint_links, corner_diagonals, line_length } => BoardSpec::NestedSquares {
+                rings: *rings,
+                midpoint_links: *midpoint_links,
+                corner_diagonals: *corner_diagonals,
+                line_length: *line_length,
+            },
+            BoardFile::Grid { width, height, diagonals, naming, lines } => BoardSpec::Grid {
+                width: *width,
+                height: *height,
+                diagonals: *diagonals,
+                naming: match naming {
+                    NamingFile::Algebraic => Naming::Algebraic,
+                    NamingFile::Gtp => Naming::Gtp,
+                },
+                line_length: *lines,
+            },
+            BoardFile::Explicit { nodes, edges, lines } => BoardSpec::Explicit {
+                nodes: nodes
+                    .iter()
+                    .map(|n| match n {
+                        NodeFile::Name(name) => (self.named(name), None),
+                        NodeFile::Placed { name, at } => (self.named(name), Some((at[0], at[1]))),
+                    })
+                    .collect(),
+                edges: edges.iter().map(|[a, b]| (self.named(a), self.named(b))).collect(),
+                lines: lines.iter().map(|l| l.iter().map(|n| self.named(n)).collect()).collect(),
+            },
+        };
+        match morrigo_board::build(&spec) {
+            Ok(t) => Some(t),
+            Err(e) => {
+                let d = e.to_diagnostic();
+                let fallback = self.loaded.locate("board", None);
+                self.errors.push(d.at_opt(fallback));
+                None
+            }
+        }
+    }
+
+    /// Compile one expression written at `key` in the file.
+    fn cond(&mut self, text: &Text, key: &str, env: &RuleEnv<'_>, want: Type) -> Cond {
+        let located = self.loaded.find(&text.0, Some(key)).map(|(s, o)| (s.clone(), o));
+        let at = located.as_ref().map(|(s, o)| s.location(*o));
+        match morrigo_dsl::compile(&text.0, env, want) {
+            Ok(expr) => Cond { expr, text: text.0.clone(), at },
+            Err(e) => {
+                let mut d = Diagnostic::new(format!("in `{key}`: {}", e.message));
+                if let Some(x) = e.expected {
+                    d = d.expected(x);
+                }
+                if let Some(n) = e.note {
+                    d = d.note(n);
+                }
+                let loc = located.map(|(s, o)| s.location(o + e.span.start));
+                self.errors.push(d.at_opt(loc));
+                Cond { expr: morrigo_dsl::Expr::Const(0), text: text.0.clone(), at }
+            }
+        }
+    }
+
+    fn phases(&mut self, env: RuleEnv<'_>) -> Vec<PhaseRule> {
+        let Some(phases) = self.loaded.file.phases.as_ref() else {
+            self.required(None::<()>, "phases", "at least one phase with its actions");
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        let live: Vec<_> = phases.iter().filter_map(|(n, p)| p.as_ref().map(|p| (n, p))).collect();
+        if live.is_empty() {
+            self.required(None::<()>, "phases", "at least one phase with its actions");
+        }
+        for (i, (name, phase)) in live.iter().enumerate() {
+            self.check_new_name(name, name);
+            let when = phase.when.as_ref().map(|w| self.cond(w, "when", &env.within(Context::PhaseWhen), Type::Bool));
+            if when.is_none() && i + 1 < live.len() {
+                self.error_at(
+                    &format!("{name}:"),
+                    None,
+                    Diagnostic::new(format!("phase `{name}` has no `when`, so the phases after it can never apply"))
+                        .expected(format!("a `when:` condition for `{name}`, or `{name}` as the last phase")),
+                );
+            }
+            let mut actions = Vec::new();
+            for (kind_name, guard) in phase.actions.iter().flatten() {
+                let Some(guard) = guard else { continue };
+                let Some(kind) = ActionKind::ALL.into_iter().find(|k| k.name() == kind_name) else {
+                    let names: Vec<&str> = ActionKind::ALL.iter().map(|k| k.name()).collect();
+                    let mut d = Diagnostic::new(format!("unknown action `{kind_name}` in phase `{name}`"))
+                        .expected(format!("one of {}", names.join(", ")));
+                    if let Some(s) = did_you_mean(kind_name, names) {
+                        d = d.note(format!("did you mean `{s}`?"));
+                    }
+                    self.error_at(&format!("{kind_name}:"), None, d);
+                    continue;
+                };
+                let guard = self.cond(guard, kind_name, &env.within(Context::ActionGuard), Type::Bool);
+                actions.push(ActionRule { kind, guard });
+            }
+            if actions.is_empty() {
+                self.error_at(
+                    &format!("{name}:"),
+                    None,
+                    Diagnostic::new(format!("phase `{name}` allows no action")).expected("`actions:` with at least one of place, slide, fly"),
+                );
+            }
+            out.push(PhaseRule { name: name.to_string(), when, actions });
+        }
+        out
+    }
+
+    fn line_rule(&mut self, env: RuleEnv<'_>) -> Option<LineRule> {
+        let l = self.loaded.file.on_line_formed.as_ref()?;
+        let one = Text("1".into());
+        let anyone = Text("true".into());
+        let removals = self.cond(l.removals.as_ref().unwrap_or(&one), "removals", &env.within(Context::Removals), Type::Int);
+        let removable = self.cond(l.removable.as_ref().unwrap_or(&anyone), "removable", &env.within(Context::Removable), Type::Bool);
+        Some(LineRule { removals, removable })
+    }
+
+    fn end_rules(&mut self, env: RuleEnv<'_>) -> Vec<EndRule> {
+        let mut out: Vec<(EndRule, Option<String>)> = Vec::new();
+        for (name, rule) in self.loaded.file.end.iter().flatten() {
+            let Some(rule) = rule else { continue };
+            let verdicts: Vec<(Verdict, &Text)> = [
+                (Verdict::Lose, rule.lose.as_ref()),
+                (Verdict::Win, rule.win.as_ref()),
+                (Verdict::Draw, rule.draw.as_ref()),
+            ]
+            .into_iter()
+            .filter_map(|(v, t)| t.map(|t| (v, t)))
+            .collect();
+            let [(verdict, text)] = verdicts[..] else {
+                self.error_at(
+                    &format!("{name}:"),
+                    None,
+                    Diagnostic::new(format!("end rule `{name}` must say exactly one of `lose`, `win`, `draw`"))
+                        .expected("`{ lose: \"condition\" }`, `{ win: … }` or `{ draw: … }`"),
+                );
+                continue;
+            };
+            let key = match verdict {
+                Verdict::Lose => "lose",
+                Verdict::Win => "win",
+                Verdict::Draw => "draw",
+            };
+            let when = self.cond(text, key, &env.within(Context::End), Type::Bool);
+            out.push((EndRule { name: name.clone(), verdict, when, doc: rule.doc.clone() }, rule.before.clone()));
+        }
+        self.order_end_rules(out)
+    }
+
+    /// Apply `before:` (a variant inserting a rule ahead of an inherited one).
+    fn order_end_rules(&mut self, rules: Vec<(EndRule, Option<String>)>) -> Vec<EndRule> {
+        let names: Vec<String> = rules.iter().map(|(r, _)| r.name.clone()).collect();
+        let mut ordered: Vec<EndRule> = Vec::new();
+        let mut deferred: Vec<(EndRule, String)> = Vec::new();
+        for (rule, before) in rules {
+            match before {
+                Some(b) if names.contains(&b) => deferred.push((rule, b)),
+                Some(b) => {
+                    let mut d = Diagnostic::new(format!("end rule `{}` is to come before `{b}`, which does not exist", rule.name))
+                        .expected(format!("one of {}", names.join(", ")));
+                    if let Some(s) = did_you_mean(&b, names.iter().map(String::as_str)) {
+                        d = d.note(format!("did you mean `{s}`?"));
+                    }
+                    self.error_at(&b, Some("before"), d);
+                    ordered.push(rule);
+                }
+                None => ordered.push(rule),
+            }
+        }
+        for (rule, before) in deferred {
+            let at = ordered.iter().position(|r| r.name == before).unwrap_or(ordered.len());
+            ordered.insert(at, rule);
+        }
+        ordered
+    }
+}

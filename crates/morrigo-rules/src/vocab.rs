@@ -1,0 +1,182 @@
+//! The vocabulary of rule expressions: every built-in name, its type, where
+//! it may be used and what it means. The engine evaluates [`Prim`]s; this
+//! table is the single source for type checking and for the DSL reference.
+
+use morrigo_dsl::{Binding, Env, Type};
+
+/// A built-in value or function of the game state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Prim {
+    Me,
+    Opponent,
+    Phase,
+    NoLegalMove,
+    Repetitions,
+    TurnsWithoutRemoval,
+    TurnsWithoutLine,
+    Turn,
+    EmptyPoints,
+    Target,
+    LinesFormed,
+    InHand,
+    OnBoard,
+    Lines,
+    InLine,
+    AllInLines,
+    Lost,
+}
+
+/// Where an expression stands in a ruleset; decides which names it may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Context {
+    /// `phases.NAME.when`
+    PhaseWhen,
+    /// `phases.NAME.actions.KIND`
+    ActionGuard,
+    /// `on_line_formed.removals`
+    Removals,
+    /// `on_line_formed.removable`
+    Removable,
+    /// `end.NAME.lose|win|draw`
+    End,
+}
+
+pub struct Entry {
+    pub name: &'static str,
+    pub prim: Prim,
+    pub params: &'static [Type],
+    pub ty: Type,
+    pub doc: &'static str,
+    /// Contexts where the name is not available, with the reason.
+    pub not_in: &'static [(Context, &'static str)],
+}
+
+const NO_PHASE: (Context, &str) = (
+    Context::PhaseWhen,
+    "the phase is decided by the `when` conditions, so they cannot depend on it",
+);
+const NO_MOVES_IN_WHEN: (Context, &str) =
+    (Context::PhaseWhen, "legal moves depend on the phase, so its `when` cannot use them");
+const NO_MOVES_IN_GUARD: (Context, &str) =
+    (Context::ActionGuard, "legal moves are decided by the action conditions, so they cannot use them");
+const ONLY_REMOVABLE: &[(Context, &str)] = &[
+    (Context::PhaseWhen, "`target` exists only in `on_line_formed.removable`"),
+    (Context::ActionGuard, "`target` exists only in `on_line_formed.removable`"),
+    (Context::Removals, "`target` exists only in `on_line_formed.removable`"),
+    (Context::End, "`target` exists only in `on_line_formed.removable`"),
+];
+const ONLY_LINE_RULE: &[(Context, &str)] = &[
+    (Context::PhaseWhen, "`lines_formed` exists only in `on_line_formed`"),
+    (Context::ActionGuard, "`lines_formed` exists only in `on_line_formed`"),
+    (Context::End, "`lines_formed` exists only in `on_line_formed`"),
+];
+
+const P: &[Type] = &[Type::Player];
+
+/// The DSL's built-in names.
+pub const VOCABULARY: &[Entry] = &[
+    Entry { name: "me", prim: Prim::Me, params: &[], ty: Type::Player, doc: "the player whose turn it is", not_in: &[] },
+    Entry { name: "opponent", prim: Prim::Opponent, params: &[], ty: Type::Player, doc: "the other player", not_in: &[] },
+    Entry { name: "phase", prim: Prim::Phase, params: &[], ty: Type::Phase, doc: "the current phase of the player to move (compare with a phase name)", not_in: &[NO_PHASE] },
+    Entry { name: "no_legal_move", prim: Prim::NoLegalMove, params: &[], ty: Type::Bool, doc: "the player to move has no legal action", not_in: &[NO_MOVES_IN_WHEN, NO_MOVES_IN_GUARD] },
+    Entry { name: "repetitions", prim: Prim::Repetitions, params: &[], ty: Type::Int, doc: "how many times the current position (board, hands, player to move) has occurred, this time included", not_in: &[] },
+    Entry { name: "turns_without_removal", prim: Prim::TurnsWithoutRemoval, params: &[], ty: Type::Int, doc: "turns played by both sides together since the last removal (a turn is a move plus its removals)", not_in: &[] },
+    Entry { name: "turns_without_line", prim: Prim::TurnsWithoutLine, params: &[], ty: Type::Int, doc: "turns played by both sides together since a line was last formed", not_in: &[] },
+    Entry { name: "turn", prim: Prim::Turn, params: &[], ty: Type::Int, doc: "turns played so far in the game", not_in: &[] },
+    Entry { name: "empty_points", prim: Prim::EmptyPoints, params: &[], ty: Type::Int, doc: "number of empty points on the board", not_in: &[] },
+    Entry { name: "target", prim: Prim::Target, params: &[], ty: Type::Point, doc: "the opposing piece considered for removal", not_in: ONLY_REMOVABLE },
+    Entry { name: "lines_formed", prim: Prim::LinesFormed, params: &[], ty: Type::Int, doc: "lines the move just completed through the moved piece", not_in: ONLY_LINE_RULE },
+    Entry { name: "in_hand", prim: Prim::InHand, params: P, ty: Type::Int, doc: "pieces the player still holds in hand", not_in: &[] },
+    Entry { name: "on_board", prim: Prim::OnBoard, params: P, ty: Type::Int, doc: "pieces the player has on the board", not_in: &[] },
+    Entry { name: "lines", prim: Prim::Lines, params: P, ty: Type::Int, doc: "complete lines the player owns on the board", not_in: &[] },
+    Entry { name: "in_line", prim: Prim::InLine, params: &[Type::Point], ty: Type::Bool, doc: "the piece on the point lies in a complete line of its owner", not_in: &[] },
+    Entry { name: "all_in_lines", prim: Prim::AllInLines, params: P, ty: Type::Bool, doc: "every piece the player has on the board lies in a complete line", not_in: &[] },
+    Entry { name: "lost", prim: Prim::Lost, params: P, ty: Type::Int, doc: "pieces of the player removed so far", not_in: &[] },
+];
+
+/// The names visible in one place of one ruleset.
+#[derive(Clone, Copy)]
+pub struct RuleEnv<'a> {
+    pub context: Context,
+    pub players: &'a [String],
+    pub phases: &'a [String],
+    pub params: &'a [(String, i64)],
+}
+
+impl RuleEnv<'_> {
+    pub fn within(self, context: Context) -> Self {
+        RuleEnv { context, ..self }
+    }
+}
+
+impl Env<Prim> for RuleEnv<'_> {
+    fn lookup(&self, name: &str) -> Option<Binding<Prim>> {
+        if let Some((_, v)) = self.params.iter().find(|(n, _)| n == name) {
+            return Some(Binding::Const { ty: Type::Int, value: *v });
+        }
+        if let Some(i) = self.players.iter().position(|p| p == name) {
+            return Some(Binding::Const { ty: Type::Player, value: i as i64 });
+        }
+        if let Some(i) = self.phases.iter().position(|p| p == name) {
+            return Some(Binding::Const { ty: Type::Phase, value: i as i64 });
+        }
+        let entry = VOCABULARY.iter().find(|e| e.name == name)?;
+        if entry.not_in.iter().any(|(c, _)| *c == self.context) {
+            return None;
+        }
+        Some(if entry.params.is_empty() {
+            Binding::Value { ty: entry.ty, sym: entry.prim }
+        } else {
+            Binding::Function { params: entry.params.to_vec(), ret: entry.ty, sym: entry.prim }
+        })
+    }
+
+    fn names(&self) -> Vec<String> {
+        let builtins = VOCABULARY
+            .iter()
+            .filter(|e| !e.not_in.iter().any(|(c, _)| *c == self.context))
+            .map(|e| e.name.to_string());
+        self.params
+            .iter()
+            .map(|(n, _)| n.clone())
+            .chain(self.players.iter().cloned())
+            .chain(self.phases.iter().cloned())
+            .chain(builtins)
+            .collect()
+    }
+
+    fn unavailable(&self, name: &str) -> Option<String> {
+        let entry = VOCABULARY.iter().find(|e| e.name == name)?;
+        entry.not_in.iter().find(|(c, _)| *c == self.context).map(|(_, why)| why.to_string())
+    }
+}
+
+/// The DSL reference as Markdown (kept in the README; a test checks it is current).
+pub fn reference_markdown() -> String {
+    let mut out = String::from("| name | type | meaning |\n|---|---|---|\n");
+    for e in VOCABULARY {
+        let sig = if e.params.is_empty() {
+            e.name.to_string()
+        } else {
+            let ps: Vec<&str> = e
+                .params
+                .iter()
+                .map(|t| match t {
+                    Type::Player => "player",
+                    Type::Point => "point",
+                    _ => "value",
+                })
+                .collect();
+            format!("{}({})", e.name, ps.join(", "))
+        };
+        let ty = match e.ty {
+            Type::Int => "number",
+            Type::Bool => "condition",
+            Type::Player => "player",
+            Type::Point => "point",
+            Type::Phase => "phase",
+        };
+        out.push_str(&format!("| `{sig}` | {ty} | {} |\n", e.doc));
+    }
+    out
+}
