@@ -27,7 +27,9 @@ pub(crate) fn compile(raw: RawBoard) -> Result<Topology, BoardError> {
 }
 
 /// Name -> id, rejecting empty boards, bad names and duplicates.
-fn index_points(nodes: &[(Named, Option<(i32, i32)>)]) -> Result<HashMap<String, PointId>, BoardError> {
+fn index_points(
+    nodes: &[(Named, Option<(i32, i32)>)],
+) -> Result<HashMap<String, PointId>, BoardError> {
     if nodes.is_empty() {
         return Err(BoardError::Empty { at: None });
     }
@@ -40,13 +42,16 @@ fn index_points(nodes: &[(Named, Option<(i32, i32)>)]) -> Result<HashMap<String,
         });
     }
     let mut ids: HashMap<String, PointId> = HashMap::with_capacity(nodes.len());
-    for (id, (named, _)) in (0..).zip(nodes) {
+    for (id, (named, _)) in numbered(nodes) {
         check_name(named)?;
         if let Some(&first) = ids.get(&named.name) {
             return Err(BoardError::DuplicatePoint {
                 name: named.name.clone(),
                 at: named.at.clone(),
-                first: nodes.get(usize::from(first)).and_then(|(n, _)| n.at.clone()),
+                first: nodes
+                    .get(usize::from(first))
+                    .and_then(|(n, _)| n.at.clone())
+                    .map(Box::new),
             });
         }
         ids.insert(named.name.clone(), id);
@@ -54,9 +59,22 @@ fn index_points(nodes: &[(Named, Option<(i32, i32)>)]) -> Result<HashMap<String,
     Ok(ids)
 }
 
+/// Items with u16 indices; callers have checked the length fits, and a
+/// plain `(0u16..).zip(..)` would overflow after the last index.
+fn numbered<T>(items: &[T]) -> impl Iterator<Item = (u16, &T)> {
+    items
+        .iter()
+        .enumerate()
+        .filter_map(|(i, x)| Some((u16::try_from(i).ok()?, x)))
+}
+
 /// Names are written in rules and move lists, so they must be single tokens.
 fn check_name(named: &Named) -> Result<(), BoardError> {
-    let bad = named.name.is_empty() || named.name.chars().any(|c| c.is_whitespace() || c.is_control());
+    let bad = named.name.is_empty()
+        || named
+            .name
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control());
     if bad {
         return Err(BoardError::BadName {
             name: named.name.clone(),
@@ -67,7 +85,9 @@ fn check_name(named: &Named) -> Result<(), BoardError> {
 }
 
 /// All points have coordinates, or none do (a mix is almost surely a slip).
-fn coordinates(nodes: &[(Named, Option<(i32, i32)>)]) -> Result<Option<Vec<(i32, i32)>>, BoardError> {
+fn coordinates(
+    nodes: &[(Named, Option<(i32, i32)>)],
+) -> Result<Option<Vec<(i32, i32)>>, BoardError> {
     let with = nodes.iter().find(|(_, c)| c.is_some());
     let without = nodes.iter().find(|(_, c)| c.is_none());
     match (with, without) {
@@ -83,13 +103,22 @@ fn coordinates(nodes: &[(Named, Option<(i32, i32)>)]) -> Result<Option<Vec<(i32,
 
 /// Name lookup; suggestions come from the nodes in definition order, so the
 /// same board always gets the same suggestion.
-fn lookup(raw: &RawBoard, ids: &HashMap<String, PointId>, named: &Named, usage: Usage) -> Result<PointId, BoardError> {
-    ids.get(&named.name).copied().ok_or_else(|| BoardError::UnknownPoint {
-        name: named.name.clone(),
-        usage,
-        at: named.at.clone(),
-        suggestion: did_you_mean(&named.name, raw.nodes.iter().map(|(n, _)| n.name.as_str())).map(String::from),
-    })
+fn lookup(
+    raw: &RawBoard,
+    ids: &HashMap<String, PointId>,
+    named: &Named,
+    usage: Usage,
+) -> Result<PointId, BoardError> {
+    ids.get(&named.name)
+        .copied()
+        .ok_or_else(|| BoardError::UnknownPoint {
+            name: named.name.clone(),
+            usage,
+            at: named.at.clone(),
+            suggestion: did_you_mean(&named.name, raw.nodes.iter().map(|(n, _)| n.name.as_str()))
+                .map(String::from),
+            hint: None,
+        })
 }
 
 fn node(p: PointId) -> NodeIndex {
@@ -102,7 +131,10 @@ fn build_graph(raw: &RawBoard, ids: &HashMap<String, PointId>) -> Result<Graph, 
         graph.add_node(());
     }
     for (a, b) in &raw.edges {
-        let (pa, pb) = (lookup(raw, ids, a, Usage::Edge)?, lookup(raw, ids, b, Usage::Edge)?);
+        let (pa, pb) = (
+            lookup(raw, ids, a, Usage::Edge)?,
+            lookup(raw, ids, b, Usage::Edge)?,
+        );
         if pa == pb {
             return Err(BoardError::SelfEdge {
                 name: a.name.clone(),
@@ -114,7 +146,7 @@ fn build_graph(raw: &RawBoard, ids: &HashMap<String, PointId>) -> Result<Graph, 
                 a: a.name.clone(),
                 b: b.name.clone(),
                 at: a.at.clone(),
-                first: graph.edge_weight(e).cloned().flatten(),
+                first: graph.edge_weight(e).cloned().flatten().map(Box::new),
             });
         }
         graph.add_edge(node(pa), node(pb), a.at.clone());
@@ -122,9 +154,17 @@ fn build_graph(raw: &RawBoard, ids: &HashMap<String, PointId>) -> Result<Graph, 
     Ok(graph)
 }
 
-fn check_lines(raw: &RawBoard, ids: &HashMap<String, PointId>, graph: &Graph) -> Result<Vec<Vec<PointId>>, BoardError> {
+fn check_lines(
+    raw: &RawBoard,
+    ids: &HashMap<String, PointId>,
+    graph: &Graph,
+) -> Result<Vec<Vec<PointId>>, BoardError> {
     if raw.lines.len() > MAX_LINES {
-        let at = raw.lines.get(MAX_LINES).and_then(|l| l.first()).and_then(|n| n.at.clone());
+        let at = raw
+            .lines
+            .get(MAX_LINES)
+            .and_then(|l| l.first())
+            .and_then(|n| n.at.clone());
         return Err(BoardError::TooManyLines {
             count: raw.lines.len(),
             max: MAX_LINES,
@@ -140,7 +180,7 @@ fn check_lines(raw: &RawBoard, ids: &HashMap<String, PointId>, graph: &Graph) ->
             return Err(BoardError::DuplicateLine {
                 line: join(line),
                 at,
-                first,
+                first: first.map(Box::new),
             });
         }
         lines.push(points);
@@ -149,7 +189,12 @@ fn check_lines(raw: &RawBoard, ids: &HashMap<String, PointId>, graph: &Graph) ->
 }
 
 /// One line: at least 2 known points, none twice, consecutive ones adjacent.
-fn check_line(raw: &RawBoard, line: &[Named], ids: &HashMap<String, PointId>, graph: &Graph) -> Result<Vec<PointId>, BoardError> {
+fn check_line(
+    raw: &RawBoard,
+    line: &[Named],
+    ids: &HashMap<String, PointId>,
+    graph: &Graph,
+) -> Result<Vec<PointId>, BoardError> {
     if line.len() < 2 {
         return Err(BoardError::ShortLine {
             len: line.len(),
@@ -190,7 +235,10 @@ fn unordered(points: &[PointId]) -> Vec<PointId> {
 }
 
 fn join(line: &[Named]) -> String {
-    line.iter().map(|n| n.name.as_str()).collect::<Vec<_>>().join("-")
+    line.iter()
+        .map(|n| n.name.as_str())
+        .collect::<Vec<_>>()
+        .join("-")
 }
 
 /// Names the first point (in id order) that a BFS from point 0 cannot reach.
@@ -235,7 +283,7 @@ fn tables(
         })
         .collect();
     let mut lines_through = vec![Vec::new(); n];
-    for (li, line) in (0u16..).zip(&lines) {
+    for (li, line) in numbered(&lines) {
         for &p in line {
             if let Some(through) = lines_through.get_mut(usize::from(p)) {
                 through.push(li);
@@ -261,12 +309,17 @@ fn tables(
 }
 
 fn bounding_box(coords: &[(i32, i32)]) -> (u32, u32) {
-    (span(coords.iter().map(|c| c.0)), span(coords.iter().map(|c| c.1)))
+    (
+        span(coords.iter().map(|c| c.0)),
+        span(coords.iter().map(|c| c.1)),
+    )
 }
 
 fn span(vals: impl Iterator<Item = i32> + Clone) -> u32 {
     match (vals.clone().min(), vals.max()) {
-        (Some(lo), Some(hi)) => u32::try_from(i64::from(hi) - i64::from(lo) + 1).unwrap_or(u32::MAX),
+        (Some(lo), Some(hi)) => {
+            u32::try_from(i64::from(hi) - i64::from(lo) + 1).unwrap_or(u32::MAX)
+        }
         _ => 0,
     }
 }

@@ -30,10 +30,18 @@ pub enum BoardError {
     Empty { at: Option<Location> },
 
     #[error("the board has {count} points; at most {max} are supported")]
-    TooManyPoints { count: usize, max: usize, at: Option<Location> },
+    TooManyPoints {
+        count: usize,
+        max: usize,
+        at: Option<Location>,
+    },
 
     #[error("the board has {count} lines; at most {max} are supported")]
-    TooManyLines { count: usize, max: usize, at: Option<Location> },
+    TooManyLines {
+        count: usize,
+        max: usize,
+        at: Option<Location>,
+    },
 
     #[error("invalid point name `{name}`")]
     BadName { name: String, at: Option<Location> },
@@ -42,7 +50,8 @@ pub enum BoardError {
     DuplicatePoint {
         name: String,
         at: Option<Location>,
-        first: Option<Location>,
+        /// Where it was first written (boxed to keep the error small).
+        first: Option<Box<Location>>,
     },
 
     #[error("point `{name}` has no coordinates, but point `{other}` has")]
@@ -58,6 +67,8 @@ pub enum BoardError {
         usage: Usage,
         at: Option<Location>,
         suggestion: Option<String>,
+        /// Extra help, e.g. that GTP columns skip `I`.
+        hint: Option<&'static str>,
     },
 
     #[error("edge from point `{name}` to itself")]
@@ -68,7 +79,8 @@ pub enum BoardError {
         a: String,
         b: String,
         at: Option<Location>,
-        first: Option<Location>,
+        /// Where it was first written (boxed to keep the error small).
+        first: Option<Box<Location>>,
     },
 
     #[error("line has {len} point(s); a line needs at least 2")]
@@ -81,7 +93,8 @@ pub enum BoardError {
     DuplicateLine {
         line: String,
         at: Option<Location>,
-        first: Option<Location>,
+        /// Where it was first written (boxed to keep the error small).
+        first: Option<Box<Location>>,
     },
 
     #[error("line is not a path of the board: `{a}` and `{b}` are not adjacent")]
@@ -163,14 +176,33 @@ impl BoardError {
     fn notes(&self) -> Vec<String> {
         use BoardError::*;
         match self {
-            DuplicatePoint { first: Some(loc), .. } => vec![format!("first defined at {loc}")],
-            DuplicateEdge { first: Some(loc), .. } | DuplicateLine { first: Some(loc), .. } => {
+            DuplicatePoint {
+                first: Some(loc), ..
+            } => vec![format!("first defined at {loc}")],
+            DuplicateEdge {
+                first: Some(loc), ..
+            }
+            | DuplicateLine {
+                first: Some(loc), ..
+            } => {
                 vec![format!("first listed at {loc}")]
             }
-            UnknownPoint { suggestion: Some(s), .. } => vec![format!("did you mean `{s}`?")],
-            NotAPath { a, b, .. } => vec![format!("add an edge `{a}`-`{b}`, or list the line's points in path order")],
+            UnknownPoint {
+                suggestion, hint, ..
+            } => {
+                let did_you_mean = suggestion.as_ref().map(|s| format!("did you mean `{s}`?"));
+                did_you_mean
+                    .into_iter()
+                    .chain(hint.map(String::from))
+                    .collect()
+            }
+            NotAPath { a, b, .. } => vec![format!(
+                "add an edge `{a}`-`{b}`, or list the line's points in path order"
+            )],
             Disconnected { unreachable, .. } => {
-                vec![format!("add an edge joining `{unreachable}` to the rest of the board")]
+                vec![format!(
+                    "add an edge joining `{unreachable}` to the rest of the board"
+                )]
             }
             _ => Vec::new(),
         }

@@ -40,7 +40,11 @@ pub(crate) fn expand(spec: &BoardSpec) -> Result<RawBoard, BoardError> {
             naming,
             line_length,
         } => grid(*width, *height, *diagonals, *naming, *line_length),
-        BoardSpec::Explicit { nodes, edges, lines } => Ok(RawBoard {
+        BoardSpec::Explicit {
+            nodes,
+            edges,
+            lines,
+        } => Ok(RawBoard {
             nodes: nodes.clone(),
             edges: edges.clone(),
             lines: lines.clone(),
@@ -50,7 +54,13 @@ pub(crate) fn expand(spec: &BoardSpec) -> Result<RawBoard, BoardError> {
     }
 }
 
-fn check_range(param: &'static str, value: u32, lo: u32, hi: u32, why: &str) -> Result<(), BoardError> {
+fn check_range(
+    param: &'static str,
+    value: u32,
+    lo: u32,
+    hi: u32,
+    why: &str,
+) -> Result<(), BoardError> {
     if (lo..=hi).contains(&value) {
         return Ok(());
     }
@@ -68,7 +78,12 @@ fn check_line_length(value: u32) -> Result<usize, BoardError> {
     Ok(usize::try_from(value).unwrap_or(usize::MAX))
 }
 
-fn nested_squares(rings: u32, links: bool, diagonals: bool, line_length: u32) -> Result<RawBoard, BoardError> {
+fn nested_squares(
+    rings: u32,
+    links: bool,
+    diagonals: bool,
+    line_length: u32,
+) -> Result<RawBoard, BoardError> {
     check_range("rings", rings, 1, MAX_RINGS, "")?;
     let k = check_line_length(line_length)?;
     // rings <= 12, so every coordinate fits in i32 and in the a..z names.
@@ -81,7 +96,11 @@ fn nested_squares(rings: u32, links: bool, diagonals: bool, line_length: u32) ->
             shape.edges.push((points[i], points[(i + 1) % 8]));
         }
         for side in 0..4 {
-            let path = [points[2 * side], points[2 * side + 1], points[(2 * side + 2) % 8]];
+            let path = [
+                points[2 * side],
+                points[2 * side + 1],
+                points[(2 * side + 2) % 8],
+            ];
             shape.add_lines(&path, k);
         }
     }
@@ -112,7 +131,13 @@ fn ring(n: i32, k: i32) -> [Pt; 8] {
     ]
 }
 
-fn grid(width: u32, height: u32, diagonals: bool, naming: Naming, line_length: Option<u32>) -> Result<RawBoard, BoardError> {
+fn grid(
+    width: u32,
+    height: u32,
+    diagonals: bool,
+    naming: Naming,
+    line_length: Option<u32>,
+) -> Result<RawBoard, BoardError> {
     let max = naming.max_size();
     let why = match naming {
         Naming::Algebraic => " (columns a to z)",
@@ -156,7 +181,11 @@ fn run(start: Pt, d: Pt, k: usize, w: i32, h: i32) -> Option<Vec<Pt>> {
     if !in_grid(end, w, h) {
         return None;
     }
-    Some((0..=steps).map(|i| (start.0 + d.0 * i, start.1 + d.1 * i)).collect())
+    Some(
+        (0..=steps)
+            .map(|i| (start.0 + d.0 * i, start.1 + d.1 * i))
+            .collect(),
+    )
 }
 
 impl Shape {
@@ -183,8 +212,16 @@ impl Shape {
         let name = |p: Pt| Named::new(name_of(naming, p));
         RawBoard {
             nodes: self.points.iter().map(|&p| (name(p), Some(p))).collect(),
-            edges: self.edges.iter().map(|&(a, b)| (name(a), name(b))).collect(),
-            lines: self.lines.iter().map(|l| l.iter().map(|&p| name(p)).collect()).collect(),
+            edges: self
+                .edges
+                .iter()
+                .map(|&(a, b)| (name(a), name(b)))
+                .collect(),
+            lines: self
+                .lines
+                .iter()
+                .map(|l| l.iter().map(|&p| name(p)).collect())
+                .collect(),
             naming: Some(naming),
             size: Some(size),
         }

@@ -6,6 +6,16 @@
 //! [`PointId`]. Every problem is a typed [`BoardError`] that carries the
 //! location of the offending name, so it can become a located
 //! [`morrigo_diag::Diagnostic`].
+//!
+//! ```
+//! use morrigo_board::{build, BoardSpec};
+//!
+//! let board = build(&BoardSpec::nine_mens_morris()).expect("a valid board");
+//! assert_eq!((board.len(), board.edge_count(), board.lines.len()), (24, 32, 16));
+//! let d2 = board.point("d2");
+//! let text = board.render(|p| if Some(p) == d2 { 'W' } else { '.' });
+//! assert!(text.starts_with("7 .-----------.-----------."));
+//! ```
 
 mod compile;
 mod error;
@@ -36,7 +46,10 @@ pub struct Named {
 impl Named {
     /// A name with no known source location (generated or typed in code).
     pub fn new(name: impl Into<String>) -> Self {
-        Named { name: name.into(), at: None }
+        Named {
+            name: name.into(),
+            at: None,
+        }
     }
 
     /// A name written at `at` in a source file.

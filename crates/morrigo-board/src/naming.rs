@@ -52,7 +52,10 @@ mod tests {
     #[test]
     fn algebraic_names_count_rows_from_one() {
         assert_eq!(point_name(Naming::Algebraic, 0, 0).as_deref(), Some("a1"));
-        assert_eq!(point_name(Naming::Algebraic, 25, 25).as_deref(), Some("z26"));
+        assert_eq!(
+            point_name(Naming::Algebraic, 25, 25).as_deref(),
+            Some("z26")
+        );
         assert_eq!(point_name(Naming::Algebraic, 26, 0), None);
     }
 }

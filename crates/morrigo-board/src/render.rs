@@ -48,7 +48,12 @@ impl Topology {
         let pos: Vec<(usize, usize)> = self
             .coords
             .iter()
-            .map(|&(x, y)| Some((to_usize((max_y - i64::from(y)) * PITCH_Y)?, to_usize((i64::from(x) - min_x) * PITCH_X)?)))
+            .map(|&(x, y)| {
+                Some((
+                    to_usize((max_y - i64::from(y)) * PITCH_Y)?,
+                    to_usize((i64::from(x) - min_x) * PITCH_X)?,
+                ))
+            })
             .collect::<Option<_>>()?;
         if pos.iter().collect::<HashSet<_>>().len() != pos.len() {
             return None;
@@ -66,7 +71,11 @@ impl Topology {
         let mut canvas = vec![vec![' '; layout.cols]; layout.rows];
         for p in self.points() {
             for &q in self.neighbours.get(usize::from(p)).into_iter().flatten() {
-                if let (true, Some(&a), Some(&b)) = (q > p, layout.pos.get(usize::from(p)), layout.pos.get(usize::from(q))) {
+                if let (true, Some(&a), Some(&b)) = (
+                    q > p,
+                    layout.pos.get(usize::from(p)),
+                    layout.pos.get(usize::from(q)),
+                ) {
                     draw_edge(&mut canvas, a, b);
                 }
             }
@@ -102,7 +111,10 @@ impl Topology {
 
     fn list(&self, cell: &impl Fn(PointId) -> char) -> String {
         finish(self.points().map(|p| {
-            let ns: Vec<&str> = self.neighbours[usize::from(p)].iter().map(|&q| self.name(q)).collect();
+            let ns: Vec<&str> = self.neighbours[usize::from(p)]
+                .iter()
+                .map(|&q| self.name(q))
+                .collect();
             format!("{} {}: {}", cell(p), self.name(p), ns.join(" "))
         }))
     }

@@ -80,11 +80,21 @@ impl Topology {
     /// Looks up a name written in a source file; unknown names get a
     /// "did you mean" suggestion.
     pub fn resolve(&self, name: &Named) -> Result<PointId, BoardError> {
-        self.point(&name.name).ok_or_else(|| BoardError::UnknownPoint {
-            name: name.name.clone(),
-            usage: Usage::Reference,
-            at: name.at.clone(),
-            suggestion: did_you_mean(&name.name, self.names.iter().map(String::as_str)).map(String::from),
+        self.point(&name.name).ok_or_else(|| {
+            let gtp_i = self.naming == Some(Naming::Gtp) && name.name.starts_with(['I', 'i']);
+            // A guess at a column next to `I` would be arbitrary; explain instead.
+            let suggestion = match gtp_i {
+                true => None,
+                false => did_you_mean(&name.name, self.names.iter().map(String::as_str))
+                    .map(String::from),
+            };
+            BoardError::UnknownPoint {
+                name: name.name.clone(),
+                usage: Usage::Reference,
+                at: name.at.clone(),
+                suggestion,
+                hint: gtp_i.then_some("GTP column letters skip `I`: `H` is followed by `J`"),
+            }
         })
     }
 }

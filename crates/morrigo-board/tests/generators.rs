@@ -30,7 +30,10 @@ fn line_set(t: &Topology) -> BTreeSet<String> {
 }
 
 fn neighbour_names<'a>(t: &'a Topology, name: &str) -> Vec<&'a str> {
-    t.neighbours[usize::from(id(t, name))].iter().map(|&p| t.name(p)).collect()
+    t.neighbours[usize::from(id(t, name))]
+        .iter()
+        .map(|&p| t.name(p))
+        .collect()
 }
 
 fn set(items: &[&str]) -> BTreeSet<String> {
@@ -38,8 +41,8 @@ fn set(items: &[&str]) -> BTreeSet<String> {
 }
 
 const NMM_LINES: [&str; 16] = [
-    "a1-d1-g1", "b2-d2-f2", "c3-d3-e3", "a4-b4-c4", "e4-f4-g4", "c5-d5-e5", "b6-d6-f6", "a7-d7-g7", "a1-a4-a7",
-    "b2-b4-b6", "c3-c4-c5", "d1-d2-d3", "d5-d6-d7", "e3-e4-e5", "f2-f4-f6", "g1-g4-g7",
+    "a1-d1-g1", "b2-d2-f2", "c3-d3-e3", "a4-b4-c4", "e4-f4-g4", "c5-d5-e5", "b6-d6-f6", "a7-d7-g7",
+    "a1-a4-a7", "b2-b4-b6", "c3-c4-c5", "d1-d2-d3", "d5-d6-d7", "e3-e4-e5", "f2-f4-f6", "g1-g4-g7",
 ];
 
 #[test]
@@ -83,12 +86,24 @@ fn nine_mens_morris_neighbours_follow_the_lines() {
 
 #[test]
 fn neighbours_are_sorted_and_symmetric() {
-    for spec in [BoardSpec::twelve_mens_morris(), BoardSpec::three_mens_morris(), BoardSpec::go(9)] {
+    for spec in [
+        BoardSpec::twelve_mens_morris(),
+        BoardSpec::three_mens_morris(),
+        BoardSpec::go(9),
+    ] {
         let t = board(spec);
         for p in t.points() {
             let ns = &t.neighbours[usize::from(p)];
-            assert!(ns.windows(2).all(|w| w[0] < w[1]), "{} not sorted", t.name(p));
-            assert!(ns.iter().all(|&q| t.adjacent(q, p)), "{} not symmetric", t.name(p));
+            assert!(
+                ns.windows(2).all(|w| w[0] < w[1]),
+                "{} not sorted",
+                t.name(p)
+            );
+            assert!(
+                ns.iter().all(|&q| t.adjacent(q, p)),
+                "{} not symmetric",
+                t.name(p)
+            );
         }
         let degree_sum: usize = t.neighbours.iter().map(Vec::len).sum();
         assert_eq!(degree_sum, 2 * t.edge_count());
@@ -134,7 +149,8 @@ fn six_mens_morris_has_16_points_20_edges_8_lines() {
     assert_eq!(t.lines.len(), 8);
     assert_eq!((t.width, t.height), (5, 5));
     let expected = [
-        "a1-c1-e1", "b2-c2-d2", "b4-c4-d4", "a5-c5-e5", "a1-a3-a5", "b2-b3-b4", "d2-d3-d4", "e1-e3-e5",
+        "a1-c1-e1", "b2-c2-d2", "b4-c4-d4", "a5-c5-e5", "a1-a3-a5", "b2-b3-b4", "d2-d3-d4",
+        "e1-e3-e5",
     ];
     assert_eq!(line_set(&t), set(&expected));
     assert!(t.adjacent(id(&t, "c1"), id(&t, "c2")));
@@ -181,7 +197,8 @@ fn three_mens_morris_is_a_3x3_grid_with_8_lines_and_20_edges() {
     assert_eq!(t.lines.len(), 8);
     assert_eq!(t.edge_count(), 20);
     let expected = [
-        "a1-b1-c1", "a2-b2-c2", "a3-b3-c3", "a1-a2-a3", "b1-b2-b3", "c1-c2-c3", "a1-b2-c3", "c1-b2-a3",
+        "a1-b1-c1", "a2-b2-c2", "a3-b3-c3", "a1-a2-a3", "b1-b2-b3", "c1-c2-c3", "a1-b2-c3",
+        "c1-b2-a3",
     ];
     assert_eq!(line_set(&t), set(&expected));
     assert_eq!(t.neighbours[usize::from(id(&t, "b2"))].len(), 8);
@@ -271,7 +288,10 @@ fn grid_lines_of_k_cover_every_run_in_each_direction() {
 fn param_error(spec: BoardSpec) -> (String, u32, String) {
     match build(&spec) {
         Err(BoardError::ParamOutOfRange { param, value, .. }) => {
-            let msg = build(&spec).err().map(|e| e.to_string()).unwrap_or_default();
+            let msg = build(&spec)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
             (param.to_string(), value, msg)
         }
         other => panic!("{spec:?}: expected ParamOutOfRange, got {other:?}"),
@@ -306,10 +326,20 @@ fn generator_parameters_out_of_range_are_errors() {
     assert_eq!(param_error(nested(3, 1)).0, "line_length");
     assert_eq!(param_error(grid(0, 5, Naming::Algebraic, None)).0, "width");
     assert_eq!(param_error(grid(27, 5, Naming::Algebraic, None)).0, "width");
-    assert_eq!(param_error(grid(26, 27, Naming::Algebraic, None)).0, "height");
+    assert_eq!(
+        param_error(grid(26, 27, Naming::Algebraic, None)).0,
+        "height"
+    );
     assert_eq!(param_error(grid(26, 5, Naming::Gtp, None)).0, "width");
     assert_eq!(param_error(grid(5, 0, Naming::Gtp, None)).0, "height");
-    assert_eq!(param_error(grid(3, 3, Naming::Gtp, Some(1))), ("line_length".into(), 1, "board parameter `line_length` is 1, out of range".into()));
+    assert_eq!(
+        param_error(grid(3, 3, Naming::Gtp, Some(1))),
+        (
+            "line_length".into(),
+            1,
+            "board parameter `line_length` is 1, out of range".into()
+        )
+    );
     assert!(build(&nested(12, 3)).is_ok());
     assert!(build(&grid(26, 26, Naming::Algebraic, Some(2))).is_ok());
 }
