@@ -19,15 +19,23 @@ pub fn all() -> &'static [Builtin] {
 
 /// Built-ins whose path lies in `rulesets/<family>/`.
 pub fn family(family: &str) -> impl Iterator<Item = &'static Builtin> + '_ {
-    BUILTINS
-        .iter()
-        .filter(move |b| b.path.strip_prefix("rulesets/").and_then(|p| p.split_once('/')).is_some_and(|(f, _)| f == family))
+    BUILTINS.iter().filter(move |b| {
+        b.path
+            .strip_prefix("rulesets/")
+            .and_then(|p| p.split_once('/'))
+            .is_some_and(|(f, _)| f == family)
+    })
 }
 
 /// By name (`nine-mens-morris`), family/name (`morris/nine-mens-morris`) or path.
 pub fn find(spec: &str) -> Option<&'static Builtin> {
     BUILTINS.iter().find(|b| {
-        b.name == spec || b.path == spec || b.path.strip_prefix("rulesets/").and_then(|p| p.strip_suffix(".yaml")) == Some(spec)
+        b.name == spec
+            || b.path == spec
+            || b.path
+                .strip_prefix("rulesets/")
+                .and_then(|p| p.strip_suffix(".yaml"))
+                == Some(spec)
     })
 }
 

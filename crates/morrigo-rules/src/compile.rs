@@ -10,7 +10,10 @@ use morrigo_dsl::Type;
 
 /// Check and compile a loaded ruleset; reports every problem found.
 pub fn compile(loaded: &Loaded) -> Result<Rules, Diagnostics> {
-    let mut c = Compiler { loaded, errors: Vec::new() };
+    let mut c = Compiler {
+        loaded,
+        errors: Vec::new(),
+    };
     let rules = c.rules();
     match rules {
         Some(r) if c.errors.is_empty() => Ok(r),
@@ -26,20 +29,40 @@ struct Compiler<'a> {
 impl Compiler<'_> {
     fn rules(&mut self) -> Option<Rules> {
         let f = &self.loaded.file;
-        let name = self.required(f.name.clone(), "name", "a ruleset name such as `nine-mens-morris`");
-        let board = self.required(f.board.as_ref(), "board", "a board (`nested_squares`, `grid` or `explicit`)");
+        let name = self.required(
+            f.name.clone(),
+            "name",
+            "a ruleset name such as `nine-mens-morris`",
+        );
+        let board = self.required(
+            f.board.as_ref(),
+            "board",
+            "a board (`nested_squares`, `grid` or `explicit`)",
+        );
         let players = self.players();
         let params = self.params();
-        let in_hand = self.required(f.setup.as_ref().and_then(|s| s.in_hand), "setup.in_hand", "the number of pieces each player starts with in hand");
+        let in_hand = self.required(
+            f.setup.as_ref().and_then(|s| s.in_hand),
+            "setup.in_hand",
+            "the number of pieces each player starts with in hand",
+        );
         let topology = board.and_then(|b| self.board(b));
         let phase_names: Vec<String> = f.phases.iter().flat_map(|p| p.keys().cloned()).collect();
-        let env = RuleEnv { context: Context::End, players: &players, phases: &phase_names, params: &params };
+        let env = RuleEnv {
+            context: Context::End,
+            players: &players,
+            phases: &phase_names,
+            params: &params,
+        };
         let phases = self.phases(env);
         let line_rule = self.line_rule(env);
         let end = self.end_rules(env);
         Some(Rules {
             name: name?,
-            title: f.title.clone().unwrap_or_else(|| f.name.clone().unwrap_or_default()),
+            title: f
+                .title
+                .clone()
+                .unwrap_or_else(|| f.name.clone().unwrap_or_default()),
             description: f.description.clone(),
             sources: self.loaded.chain.clone(),
             topology: topology?,
@@ -69,17 +92,30 @@ impl Compiler<'_> {
     }
 
     fn players(&mut self) -> Vec<String> {
-        let players = self.loaded.file.players.clone().unwrap_or_else(|| vec!["white".into(), "black".into()]);
+        let players = self
+            .loaded
+            .file
+            .players
+            .clone()
+            .unwrap_or_else(|| vec!["white".into(), "black".into()]);
         if players.len() != 2 {
             self.error_at(
                 "players",
                 None,
-                Diagnostic::new(format!("a ruleset has two players, this one lists {}", players.len())).expected("two names, first to move first"),
+                Diagnostic::new(format!(
+                    "a ruleset has two players, this one lists {}",
+                    players.len()
+                ))
+                .expected("two names, first to move first"),
             );
         }
         for (i, p) in players.iter().enumerate() {
             if players[..i].contains(p) {
-                self.error_at(p, Some("players"), Diagnostic::new(format!("player `{p}` is listed twice")));
+                self.error_at(
+                    p,
+                    Some("players"),
+                    Diagnostic::new(format!("player `{p}` is listed twice")),
+                );
             }
             self.check_new_name(p, "players");
         }
@@ -87,7 +123,10 @@ impl Compiler<'_> {
     }
 
     fn check_new_name(&mut self, name: &str, key: &str) {
-        let valid = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        let valid = name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
             && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
         if !valid {
             self.error_at(
@@ -96,11 +135,16 @@ impl Compiler<'_> {
                 Diagnostic::new(format!("`{name}` cannot be used as a name in rules"))
                     .expected("letters, digits and `_`, starting with a letter"),
             );
-        } else if VOCABULARY.iter().any(|e| e.name == name) || ["and", "or", "not", "true", "false"].contains(&name) {
+        } else if VOCABULARY.iter().any(|e| e.name == name)
+            || ["and", "or", "not", "true", "false"].contains(&name)
+        {
             self.error_at(
                 name,
                 Some(key),
-                Diagnostic::new(format!("`{name}` is a built-in name and cannot be redefined")).expected("another name"),
+                Diagnostic::new(format!(
+                    "`{name}` is a built-in name and cannot be redefined"
+                ))
+                .expected("another name"),
             );
         }
     }
@@ -117,38 +161,67 @@ impl Compiler<'_> {
     }
 
     fn named(&self, name: &str) -> Named {
-        Named { name: name.to_string(), at: self.loaded.locate(name, None) }
+        Named {
+            name: name.to_string(),
+            at: self.loaded.locate(name, None),
+        }
     }
 
     fn board(&mut self, board: &BoardFile) -> Option<morrigo_board::Topology> {
-        let spec = match board {
-            BoardFile::NestedSquares { rings, midpoint_links, corner_diagonals, line_length } => BoardSpec::NestedSquares {
-                rings: *rings,
-                midpoint_links: *midpoint_links,
-                corner_diagonals: *corner_diagonals,
-                line_length: *line_length,
-            },
-            BoardFile::Grid { width, height, diagonals, naming, lines } => BoardSpec::Grid {
-                width: *width,
-                height: *height,
-                diagonals: *diagonals,
-                naming: match naming {
+        let given = [
+            board.nested_squares.is_some(),
+            board.grid.is_some(),
+            board.explicit.is_some(),
+        ];
+        if given.iter().filter(|g| **g).count() != 1 {
+            self.error_at(
+                "board:",
+                None,
+                Diagnostic::new("a board is given in exactly one way")
+                    .expected("one of `nested_squares:`, `grid:`, `explicit:`"),
+            );
+            return None;
+        }
+        let spec = if let Some(n) = &board.nested_squares {
+            BoardSpec::NestedSquares {
+                rings: n.rings,
+                midpoint_links: n.midpoint_links,
+                corner_diagonals: n.corner_diagonals,
+                line_length: n.line_length,
+            }
+        } else if let Some(g) = &board.grid {
+            BoardSpec::Grid {
+                width: g.width,
+                height: g.height,
+                diagonals: g.diagonals,
+                naming: match g.naming {
                     NamingFile::Algebraic => Naming::Algebraic,
                     NamingFile::Gtp => Naming::Gtp,
                 },
-                line_length: *lines,
-            },
-            BoardFile::Explicit { nodes, edges, lines } => BoardSpec::Explicit {
-                nodes: nodes
+                line_length: g.lines,
+            }
+        } else {
+            let e = board.explicit.as_ref()?;
+            BoardSpec::Explicit {
+                nodes: e
+                    .nodes
                     .iter()
                     .map(|n| match n {
                         NodeFile::Name(name) => (self.named(name), None),
                         NodeFile::Placed { name, at } => (self.named(name), Some((at[0], at[1]))),
                     })
                     .collect(),
-                edges: edges.iter().map(|[a, b]| (self.named(a), self.named(b))).collect(),
-                lines: lines.iter().map(|l| l.iter().map(|n| self.named(n)).collect()).collect(),
-            },
+                edges: e
+                    .edges
+                    .iter()
+                    .map(|[a, b]| (self.named(a), self.named(b)))
+                    .collect(),
+                lines: e
+                    .lines
+                    .iter()
+                    .map(|l| l.iter().map(|n| self.named(n)).collect())
+                    .collect(),
+            }
         };
         match morrigo_board::build(&spec) {
             Ok(t) => Some(t),
@@ -163,10 +236,17 @@ impl Compiler<'_> {
 
     /// Compile one expression written at `key` in the file.
     fn cond(&mut self, text: &Text, key: &str, env: &RuleEnv<'_>, want: Type) -> Cond {
-        let located = self.loaded.find(&text.0, Some(key)).map(|(s, o)| (s.clone(), o));
+        let located = self
+            .loaded
+            .find(&text.0, Some(key))
+            .map(|(s, o)| (s.clone(), o));
         let at = located.as_ref().map(|(s, o)| s.location(*o));
         match morrigo_dsl::compile(&text.0, env, want) {
-            Ok(expr) => Cond { expr, text: text.0.clone(), at },
+            Ok(expr) => Cond {
+                expr,
+                text: text.0.clone(),
+                at,
+            },
             Err(e) => {
                 let mut d = Diagnostic::new(format!("in `{key}`: {}", e.message));
                 if let Some(x) = e.expected {
@@ -177,7 +257,11 @@ impl Compiler<'_> {
                 }
                 let loc = located.map(|(s, o)| s.location(o + e.span.start));
                 self.errors.push(d.at_opt(loc));
-                Cond { expr: morrigo_dsl::Expr::Const(0), text: text.0.clone(), at }
+                Cond {
+                    expr: morrigo_dsl::Expr::Const(0),
+                    text: text.0.clone(),
+                    at,
+                }
             }
         }
     }
@@ -188,19 +272,29 @@ impl Compiler<'_> {
             return Vec::new();
         };
         let mut out = Vec::new();
-        let live: Vec<_> = phases.iter().filter_map(|(n, p)| p.as_ref().map(|p| (n, p))).collect();
+        let live: Vec<_> = phases
+            .iter()
+            .filter_map(|(n, p)| p.as_ref().map(|p| (n, p)))
+            .collect();
         if live.is_empty() {
             self.required(None::<()>, "phases", "at least one phase with its actions");
         }
         for (i, (name, phase)) in live.iter().enumerate() {
             self.check_new_name(name, name);
-            let when = phase.when.as_ref().map(|w| self.cond(w, "when", &env.within(Context::PhaseWhen), Type::Bool));
+            let when = phase
+                .when
+                .as_ref()
+                .map(|w| self.cond(w, "when", &env.within(Context::PhaseWhen), Type::Bool));
             if when.is_none() && i + 1 < live.len() {
                 self.error_at(
                     &format!("{name}:"),
                     None,
-                    Diagnostic::new(format!("phase `{name}` has no `when`, so the phases after it can never apply"))
-                        .expected(format!("a `when:` condition for `{name}`, or `{name}` as the last phase")),
+                    Diagnostic::new(format!(
+                        "phase `{name}` has no `when`, so the phases after it can never apply"
+                    ))
+                    .expected(format!(
+                        "a `when:` condition for `{name}`, or `{name}` as the last phase"
+                    )),
                 );
             }
             let mut actions = Vec::new();
@@ -208,25 +302,36 @@ impl Compiler<'_> {
                 let Some(guard) = guard else { continue };
                 let Some(kind) = ActionKind::ALL.into_iter().find(|k| k.name() == kind_name) else {
                     let names: Vec<&str> = ActionKind::ALL.iter().map(|k| k.name()).collect();
-                    let mut d = Diagnostic::new(format!("unknown action `{kind_name}` in phase `{name}`"))
-                        .expected(format!("one of {}", names.join(", ")));
+                    let mut d =
+                        Diagnostic::new(format!("unknown action `{kind_name}` in phase `{name}`"))
+                            .expected(format!("one of {}", names.join(", ")));
                     if let Some(s) = did_you_mean(kind_name, names) {
                         d = d.note(format!("did you mean `{s}`?"));
                     }
                     self.error_at(&format!("{kind_name}:"), None, d);
                     continue;
                 };
-                let guard = self.cond(guard, kind_name, &env.within(Context::ActionGuard), Type::Bool);
+                let guard = self.cond(
+                    guard,
+                    kind_name,
+                    &env.within(Context::ActionGuard),
+                    Type::Bool,
+                );
                 actions.push(ActionRule { kind, guard });
             }
             if actions.is_empty() {
                 self.error_at(
                     &format!("{name}:"),
                     None,
-                    Diagnostic::new(format!("phase `{name}` allows no action")).expected("`actions:` with at least one of place, slide, fly"),
+                    Diagnostic::new(format!("phase `{name}` allows no action"))
+                        .expected("`actions:` with at least one of place, slide, fly"),
                 );
             }
-            out.push(PhaseRule { name: name.to_string(), when, actions });
+            out.push(PhaseRule {
+                name: name.to_string(),
+                when,
+                actions,
+            });
         }
         out
     }
@@ -235,9 +340,22 @@ impl Compiler<'_> {
         let l = self.loaded.file.on_line_formed.as_ref()?;
         let one = Text("1".into());
         let anyone = Text("true".into());
-        let removals = self.cond(l.removals.as_ref().unwrap_or(&one), "removals", &env.within(Context::Removals), Type::Int);
-        let removable = self.cond(l.removable.as_ref().unwrap_or(&anyone), "removable", &env.within(Context::Removable), Type::Bool);
-        Some(LineRule { removals, removable })
+        let removals = self.cond(
+            l.removals.as_ref().unwrap_or(&one),
+            "removals",
+            &env.within(Context::Removals),
+            Type::Int,
+        );
+        let removable = self.cond(
+            l.removable.as_ref().unwrap_or(&anyone),
+            "removable",
+            &env.within(Context::Removable),
+            Type::Bool,
+        );
+        Some(LineRule {
+            removals,
+            removable,
+        })
     }
 
     fn end_rules(&mut self, env: RuleEnv<'_>) -> Vec<EndRule> {
@@ -256,8 +374,10 @@ impl Compiler<'_> {
                 self.error_at(
                     &format!("{name}:"),
                     None,
-                    Diagnostic::new(format!("end rule `{name}` must say exactly one of `lose`, `win`, `draw`"))
-                        .expected("`{ lose: \"condition\" }`, `{ win: … }` or `{ draw: … }`"),
+                    Diagnostic::new(format!(
+                        "end rule `{name}` must say exactly one of `lose`, `win`, `draw`"
+                    ))
+                    .expected("`{ lose: \"condition\" }`, `{ win: … }` or `{ draw: … }`"),
                 );
                 continue;
             };
@@ -267,7 +387,15 @@ impl Compiler<'_> {
                 Verdict::Draw => "draw",
             };
             let when = self.cond(text, key, &env.within(Context::End), Type::Bool);
-            out.push((EndRule { name: name.clone(), verdict, when, doc: rule.doc.clone() }, rule.before.clone()));
+            out.push((
+                EndRule {
+                    name: name.clone(),
+                    verdict,
+                    when,
+                    doc: rule.doc.clone(),
+                },
+                rule.before.clone(),
+            ));
         }
         self.order_end_rules(out)
     }
@@ -281,8 +409,11 @@ impl Compiler<'_> {
             match before {
                 Some(b) if names.contains(&b) => deferred.push((rule, b)),
                 Some(b) => {
-                    let mut d = Diagnostic::new(format!("end rule `{}` is to come before `{b}`, which does not exist", rule.name))
-                        .expected(format!("one of {}", names.join(", ")));
+                    let mut d = Diagnostic::new(format!(
+                        "end rule `{}` is to come before `{b}`, which does not exist",
+                        rule.name
+                    ))
+                    .expected(format!("one of {}", names.join(", ")));
                     if let Some(s) = did_you_mean(&b, names.iter().map(String::as_str)) {
                         d = d.note(format!("did you mean `{s}`?"));
                     }
@@ -293,7 +424,10 @@ impl Compiler<'_> {
             }
         }
         for (rule, before) in deferred {
-            let at = ordered.iter().position(|r| r.name == before).unwrap_or(ordered.len());
+            let at = ordered
+                .iter()
+                .position(|r| r.name == before)
+                .unwrap_or(ordered.len());
             ordered.insert(at, rule);
         }
         ordered

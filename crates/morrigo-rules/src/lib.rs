@@ -144,8 +144,13 @@ impl Rules {
             .phases
             .iter()
             .flat_map(|p| p.when.iter().chain(p.actions.iter().map(|a| &a.guard)));
-        let line = self.line_rule.iter().flat_map(|l| [&l.removals, &l.removable]);
-        phase_conds.chain(line).chain(self.end.iter().map(|e| &e.when))
+        let line = self
+            .line_rule
+            .iter()
+            .flat_map(|l| [&l.removals, &l.removable]);
+        phase_conds
+            .chain(line)
+            .chain(self.end.iter().map(|e| &e.when))
     }
 
     pub fn phase_index(&self, name: &str) -> Option<usize> {
@@ -167,10 +172,19 @@ impl fmt::Display for Rules {
             t.edge_count(),
             t.lines.len()
         )?;
-        writeln!(f, "  players: {} (first to move: {})", self.players.join(", "), self.players[0])?;
+        writeln!(
+            f,
+            "  players: {} (first to move: {})",
+            self.players.join(", "),
+            self.players[0]
+        )?;
         writeln!(f, "  in hand at start: {} each", self.in_hand)?;
         if !self.params.is_empty() {
-            let ps: Vec<String> = self.params.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+            let ps: Vec<String> = self
+                .params
+                .iter()
+                .map(|(n, v)| format!("{n} = {v}"))
+                .collect();
             writeln!(f, "  params: {}", ps.join(", "))?;
         }
         writeln!(f, "  phases (first that applies):")?;

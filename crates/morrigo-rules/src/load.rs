@@ -70,9 +70,14 @@ pub fn load(spec: &str) -> Result<Loaded, Diagnostic> {
     }
     match builtin::find(spec) {
         Some(b) => load_chain(Origin::Builtin(b.path)),
-        None => Err(Diagnostic::new(format!("no ruleset file or built-in ruleset named `{spec}`"))
-            .expected("a path to a .yaml file or a built-in name")
-            .note(format!("built-in rulesets: {}", builtin::names().join(", ")))),
+        None => Err(Diagnostic::new(format!(
+            "no ruleset file or built-in ruleset named `{spec}`"
+        ))
+        .expected("a path to a .yaml file or a built-in name")
+        .note(format!(
+            "built-in rulesets: {}",
+            builtin::names().join(", ")
+        ))),
     }
 }
 
@@ -80,18 +85,25 @@ pub fn load(spec: &str) -> Result<Loaded, Diagnostic> {
 pub fn load_text(name: &str, text: &str) -> Result<Loaded, Diagnostic> {
     let source = SourceFile::new(name, text);
     let (value, parent) = read_one(&source)?;
-    let parent_origin = parent.map(|p| resolve_parent(&source, None, &p)).transpose()?;
+    let parent_origin = parent
+        .map(|p| resolve_parent(&source, None, &p))
+        .transpose()?;
     finish(vec![(source, value)], parent_origin)
 }
 
 fn load_chain(origin: Origin) -> Result<Loaded, Diagnostic> {
     let source = read_origin(&origin)?;
     let (value, parent) = read_one(&source)?;
-    let parent_origin = parent.map(|p| resolve_parent(&source, Some(&origin), &p)).transpose()?;
+    let parent_origin = parent
+        .map(|p| resolve_parent(&source, Some(&origin), &p))
+        .transpose()?;
     finish(vec![(source, value)], parent_origin)
 }
 
-fn finish(mut files: Vec<(SourceFile, Value)>, mut parent: Option<Origin>) -> Result<Loaded, Diagnostic> {
+fn finish(
+    mut files: Vec<(SourceFile, Value)>,
+    mut parent: Option<Origin>,
+) -> Result<Loaded, Diagnostic> {
     while let Some(origin) = parent.take() {
         let source = read_origin(&origin)?;
         if files.iter().any(|(s, _)| s.name == source.name) {
@@ -103,7 +115,9 @@ fn finish(mut files: Vec<(SourceFile, Value)>, mut parent: Option<Origin>) -> Re
             )));
         }
         let (value, grandparent) = read_one(&source)?;
-        parent = grandparent.map(|p| resolve_parent(&source, Some(&origin), &p)).transpose()?;
+        parent = grandparent
+            .map(|p| resolve_parent(&source, Some(&origin), &p))
+            .transpose()?;
         files.push((source, value));
     }
     // Merge from the root ancestor down to the file itself.
@@ -129,7 +143,8 @@ fn read_origin(origin: &Origin) -> Result<SourceFile, Diagnostic> {
             .map(|text| SourceFile::new(path.display().to_string(), text))
             .map_err(|e| Diagnostic::new(format!("cannot read `{}`: {e}", path.display()))),
         Origin::Builtin(path) => {
-            let b = builtin::by_path(path).ok_or_else(|| Diagnostic::new(format!("no built-in ruleset `{path}`")))?;
+            let b = builtin::by_path(path)
+                .ok_or_else(|| Diagnostic::new(format!("no built-in ruleset `{path}`")))?;
             Ok(SourceFile::new(b.path, b.text))
         }
     }
@@ -145,11 +160,18 @@ fn read_one(source: &SourceFile) -> Result<(Value, Option<String>), Diagnostic> 
             .expected("keys such as `name:`, `board:`, `phases:`"));
     }
     serde_yaml::from_str::<RulesetFile>(&source.text).map_err(|e| yaml_error(source, &e))?;
-    let parent = value.get("extends").and_then(Value::as_str).map(str::to_string);
+    let parent = value
+        .get("extends")
+        .and_then(Value::as_str)
+        .map(str::to_string);
     Ok((value, parent))
 }
 
-fn resolve_parent(child: &SourceFile, origin: Option<&Origin>, parent: &str) -> Result<Origin, Diagnostic> {
+fn resolve_parent(
+    child: &SourceFile,
+    origin: Option<&Origin>,
+    parent: &str,
+) -> Result<Origin, Diagnostic> {
     let here = child
         .text
         .find(parent)
@@ -178,10 +200,15 @@ fn resolve_parent(child: &SourceFile, origin: Option<&Origin>, parent: &str) -> 
     }
     match builtin::find(parent) {
         Some(b) => Ok(Origin::Builtin(b.path)),
-        None => Err(Diagnostic::new(format!("cannot find the parent ruleset `{parent}`"))
-            .at(here)
-            .expected("a file next to this one or a built-in ruleset name")
-            .note(format!("built-in rulesets: {}", builtin::names().join(", ")))),
+        None => Err(
+            Diagnostic::new(format!("cannot find the parent ruleset `{parent}`"))
+                .at(here)
+                .expected("a file next to this one or a built-in ruleset name")
+                .note(format!(
+                    "built-in rulesets: {}",
+                    builtin::names().join(", ")
+                )),
+        ),
     }
 }
 
@@ -231,14 +258,25 @@ mod tests {
         let mut base: Value = serde_yaml::from_str("a: {x: 1, y: 2}\nb: [1, 2]\nc: 3").unwrap();
         let child: Value = serde_yaml::from_str("a: {y: null, z: 4}\nb: [9]").unwrap();
         merge(&mut base, child);
-        assert_eq!(base, serde_yaml::from_str::<Value>("a: {x: 1, z: 4}\nb: [9]\nc: 3").unwrap());
+        assert_eq!(
+            base,
+            serde_yaml::from_str::<Value>("a: {x: 1, z: 4}\nb: [9]\nc: 3").unwrap()
+        );
     }
 
     #[test]
     fn merge_keeps_the_parents_key_order() {
         let mut base: Value = serde_yaml::from_str("end: {a: 1, b: 2, c: 3}").unwrap();
-        merge(&mut base, serde_yaml::from_str("end: {b: 5, d: 6}").unwrap());
-        let keys: Vec<_> = base["end"].as_mapping().unwrap().keys().map(|k| k.as_str().unwrap()).collect();
+        merge(
+            &mut base,
+            serde_yaml::from_str("end: {b: 5, d: 6}").unwrap(),
+        );
+        let keys: Vec<_> = base["end"]
+            .as_mapping()
+            .unwrap()
+            .keys()
+            .map(|k| k.as_str().unwrap())
+            .collect();
         assert_eq!(keys, ["a", "b", "c", "d"]);
     }
 
@@ -252,7 +290,11 @@ mod tests {
 
     #[test]
     fn unknown_keys_are_located_and_list_the_expected_ones() {
-        let e = load_text("bad.yaml", "name: x\nphases:\n  placing:\n    wen: \"true\"\n").unwrap_err();
+        let e = load_text(
+            "bad.yaml",
+            "name: x\nphases:\n  placing:\n    wen: \"true\"\n",
+        )
+        .unwrap_err();
         let loc = e.location.clone().expect("located");
         assert_eq!((loc.line, loc.col), (4, 5), "{e}");
         assert!(e.message.contains("unknown field `wen`"), "{e}");

@@ -28,35 +28,50 @@ pub struct RulesetFile {
     pub end: Option<IndexMap<String, Option<EndRuleFile>>>,
 }
 
+/// Exactly one of the three ways to give a board. A struct rather than an
+/// enum so that a variant can change one generator field (`rings: 2`) and
+/// inherit the rest through the merge.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardFile {
+    pub nested_squares: Option<NestedSquaresFile>,
+    pub grid: Option<GridFile>,
+    pub explicit: Option<ExplicitFile>,
+}
+
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "snake_case")]
-pub enum BoardFile {
-    NestedSquares {
-        rings: u32,
-        #[serde(default = "yes")]
-        midpoint_links: bool,
-        #[serde(default)]
-        corner_diagonals: bool,
-        #[serde(default = "three")]
-        line_length: u32,
-    },
-    Grid {
-        width: u32,
-        height: u32,
-        #[serde(default)]
-        diagonals: bool,
-        #[serde(default)]
-        naming: NamingFile,
-        /// Length of the lines (runs of consecutive points) that count; none for Go.
-        lines: Option<u32>,
-    },
-    Explicit {
-        nodes: Vec<NodeFile>,
-        #[serde(default)]
-        edges: Vec<[String; 2]>,
-        #[serde(default)]
-        lines: Vec<Vec<String>>,
-    },
+#[serde(deny_unknown_fields)]
+pub struct NestedSquaresFile {
+    pub rings: u32,
+    #[serde(default = "yes")]
+    pub midpoint_links: bool,
+    #[serde(default)]
+    pub corner_diagonals: bool,
+    #[serde(default = "three")]
+    pub line_length: u32,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GridFile {
+    pub width: u32,
+    pub height: u32,
+    #[serde(default)]
+    pub diagonals: bool,
+    #[serde(default)]
+    pub naming: NamingFile,
+    /// Length of the lines (runs of consecutive points) that count; none for Go.
+    pub lines: Option<u32>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExplicitFile {
+    pub nodes: Vec<NodeFile>,
+    #[serde(default)]
+    pub edges: Vec<[String; 2]>,
+    #[serde(default)]
+    pub lines: Vec<Vec<String>>,
 }
 
 fn yes() -> bool {

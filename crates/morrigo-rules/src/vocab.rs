@@ -55,20 +55,45 @@ const NO_PHASE: (Context, &str) = (
     Context::PhaseWhen,
     "the phase is decided by the `when` conditions, so they cannot depend on it",
 );
-const NO_MOVES_IN_WHEN: (Context, &str) =
-    (Context::PhaseWhen, "legal moves depend on the phase, so its `when` cannot use them");
-const NO_MOVES_IN_GUARD: (Context, &str) =
-    (Context::ActionGuard, "legal moves are decided by the action conditions, so they cannot use them");
+const NO_MOVES_IN_WHEN: (Context, &str) = (
+    Context::PhaseWhen,
+    "legal moves depend on the phase, so its `when` cannot use them",
+);
+const NO_MOVES_IN_GUARD: (Context, &str) = (
+    Context::ActionGuard,
+    "legal moves are decided by the action conditions, so they cannot use them",
+);
 const ONLY_REMOVABLE: &[(Context, &str)] = &[
-    (Context::PhaseWhen, "`target` exists only in `on_line_formed.removable`"),
-    (Context::ActionGuard, "`target` exists only in `on_line_formed.removable`"),
-    (Context::Removals, "`target` exists only in `on_line_formed.removable`"),
-    (Context::End, "`target` exists only in `on_line_formed.removable`"),
+    (
+        Context::PhaseWhen,
+        "`target` exists only in `on_line_formed.removable`",
+    ),
+    (
+        Context::ActionGuard,
+        "`target` exists only in `on_line_formed.removable`",
+    ),
+    (
+        Context::Removals,
+        "`target` exists only in `on_line_formed.removable`",
+    ),
+    (
+        Context::End,
+        "`target` exists only in `on_line_formed.removable`",
+    ),
 ];
 const ONLY_LINE_RULE: &[(Context, &str)] = &[
-    (Context::PhaseWhen, "`lines_formed` exists only in `on_line_formed`"),
-    (Context::ActionGuard, "`lines_formed` exists only in `on_line_formed`"),
-    (Context::End, "`lines_formed` exists only in `on_line_formed`"),
+    (
+        Context::PhaseWhen,
+        "`lines_formed` exists only in `on_line_formed`",
+    ),
+    (
+        Context::ActionGuard,
+        "`lines_formed` exists only in `on_line_formed`",
+    ),
+    (
+        Context::End,
+        "`lines_formed` exists only in `on_line_formed`",
+    ),
 ];
 
 const P: &[Type] = &[Type::Player];
@@ -112,22 +137,38 @@ impl RuleEnv<'_> {
 impl Env<Prim> for RuleEnv<'_> {
     fn lookup(&self, name: &str) -> Option<Binding<Prim>> {
         if let Some((_, v)) = self.params.iter().find(|(n, _)| n == name) {
-            return Some(Binding::Const { ty: Type::Int, value: *v });
+            return Some(Binding::Const {
+                ty: Type::Int,
+                value: *v,
+            });
         }
         if let Some(i) = self.players.iter().position(|p| p == name) {
-            return Some(Binding::Const { ty: Type::Player, value: i as i64 });
+            return Some(Binding::Const {
+                ty: Type::Player,
+                value: i as i64,
+            });
         }
         if let Some(i) = self.phases.iter().position(|p| p == name) {
-            return Some(Binding::Const { ty: Type::Phase, value: i as i64 });
+            return Some(Binding::Const {
+                ty: Type::Phase,
+                value: i as i64,
+            });
         }
         let entry = VOCABULARY.iter().find(|e| e.name == name)?;
         if entry.not_in.iter().any(|(c, _)| *c == self.context) {
             return None;
         }
         Some(if entry.params.is_empty() {
-            Binding::Value { ty: entry.ty, sym: entry.prim }
+            Binding::Value {
+                ty: entry.ty,
+                sym: entry.prim,
+            }
         } else {
-            Binding::Function { params: entry.params.to_vec(), ret: entry.ty, sym: entry.prim }
+            Binding::Function {
+                params: entry.params.to_vec(),
+                ret: entry.ty,
+                sym: entry.prim,
+            }
         })
     }
 
@@ -147,7 +188,11 @@ impl Env<Prim> for RuleEnv<'_> {
 
     fn unavailable(&self, name: &str) -> Option<String> {
         let entry = VOCABULARY.iter().find(|e| e.name == name)?;
-        entry.not_in.iter().find(|(c, _)| *c == self.context).map(|(_, why)| why.to_string())
+        entry
+            .not_in
+            .iter()
+            .find(|(c, _)| *c == self.context)
+            .map(|(_, why)| why.to_string())
     }
 }
 

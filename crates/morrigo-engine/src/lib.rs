@@ -1,0 +1,69 @@
+//! The generic Morrigo state machine.
+//!
+//! [`Machine`] is a ruleset compiled to bitset tables for boards of up to
+//! `64 * W` points; [`AnyMachine`] picks the narrowest width for a board, and
+//! front ends call [`with_machine!`] to run width-generic code on it.
+
+mod bits;
+mod explain;
+mod machine;
+pub mod notation;
+mod perft;
+
+pub use bits::Bits;
+pub use explain::{explain, Refusal};
+pub use machine::{Machine, Move, MoveKind, Outcome, Point, Position, State, Undo, NO_POINT};
+pub use perft::{perft, perft_divide, Unit};
+
+use morrigo_rules::Rules;
+use std::sync::Arc;
+
+/// A machine of the width the board needs.
+#[derive(Debug)]
+pub enum AnyMachine {
+    W1(Machine<1>),
+    W2(Machine<2>),
+    W4(Machine<4>),
+    W6(Machine<6>),
+    W10(Machine<10>),
+}
+
+/// Largest board the engine compiles (25×25 Go).
+pub const MAX_POINTS: usize = 640;
+
+impl AnyMachine {
+    pub fn new(rules: Arc<Rules>) -> Result<Self, morrigo_diag::Diagnostic> {
+        let n = rules.topology.len();
+        Ok(match n {
+            0..=64 => AnyMachine::W1(Machine::new(rules)),
+            65..=128 => AnyMachine::W2(Machine::new(rules)),
+            129..=256 => AnyMachine::W4(Machine::new(rules)),
+            257..=384 => AnyMachine::W6(Machine::new(rules)),
+            385..=MAX_POINTS => AnyMachine::W10(Machine::new(rules)),
+            _ => {
+                return Err(morrigo_diag::Diagnostic::new(format!(
+                    "a board of {n} points is too large"
+                ))
+                .expected(format!("at most {MAX_POINTS} points")))
+            }
+        })
+    }
+
+    pub fn rules(&self) -> &Arc<Rules> {
+        with_machine!(self, m => &m.rules)
+    }
+}
+
+/// Run width-generic code on an [`AnyMachine`]: `with_machine!(any, m => body)`.
+#[macro_export]
+macro_rules! with_machine {
+    ($any:expr, $m:ident => $body:expr) => {
+        match $any {
+            $crate::AnyMachine::W1($m) => $body,
+            $crate::AnyMachine::W2($m) => $body,
+            $crate::AnyMachine::W4($m) => $body,
+            $crate::AnyMachine::W6($m) => $body,
+            $crate::AnyMachine::W10($m) => $body,
+        }
+    };
+}

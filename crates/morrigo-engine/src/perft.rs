@@ -1,0 +1,102 @@
+//! Move-tree counting.
+
+use crate::machine::{Machine, Move, State};
+
+/// What one level of the tree is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// Every ply, a removal included, is one level.
+    Ply,
+    /// A move together with the removals it earns is one level.
+    Turn,
+}
+
+/// Leaf count of the tree of depth `depth` from `s`.
+pub fn perft<const W: usize>(m: &Machine<W>, s: &mut State<W>, depth: u32, unit: Unit) -> u64 {
+    let mut buffers = vec![Vec::with_capacity(64); depth as usize * 4 + 8];
+    walk(m, s, depth, unit, &mut buffers)
+}
+
+/// Per-first-move leaf counts (`--divide`), in move-generation order.
+pub fn perft_divide<const W: usize>(
+    m: &Machine<W>,
+    s: &mut State<W>,
+    depth: u32,
+    unit: Unit,
+) -> Vec<(Vec<Move>, u64)> {
+    let mut buffers = vec![Vec::with_capacity(64); depth as usize * 4 + 8];
+    let mut out = Vec::new();
+    if depth == 0 {
+        return out;
+    }
+    let mut prefix = Vec::new();
+    divide(m, s, depth, unit, &mut buffers, &mut prefix, &mut out);
+    out
+}
+
+fn divide<const W: usize>(
+    m: &Machine<W>,
+    s: &mut State<W>,
+    depth: u32,
+    unit: Unit,
+    buffers: &mut [Vec<Move>],
+    prefix: &mut Vec<Move>,
+    out: &mut Vec<(Vec<Move>, u64)>,
+) {
+    let mut fresh = Vec::new();
+    let (moves, rest) = match buffers.split_first_mut() {
+        Some(split) => split,
+        None => (&mut fresh, &mut [][..]),
+    };
+    m.legal_moves(s, moves);
+    for &mv in moves.iter() {
+        let u = m.apply(s, mv);
+        prefix.push(mv);
+        if unit == Unit::Turn && s.pos.pending > 0 {
+            divide(m, s, depth, unit, rest, prefix, out);
+        } else {
+            let n = if depth == 1 {
+                1
+            } else {
+                walk(m, s, depth - 1, unit, rest)
+            };
+            out.push((prefix.clone(), n));
+        }
+        prefix.pop();
+        m.undo(s, u);
+    }
+}
+
+fn walk<const W: usize>(
+    m: &Machine<W>,
+    s: &mut State<W>,
+    depth: u32,
+    unit: Unit,
+    buffers: &mut [Vec<Move>],
+) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if buffers.is_empty() {
+        // Only rulesets owing many removals per turn get this deep; give them fresh buffers.
+        let mut more = vec![Vec::with_capacity(64); depth as usize * 4 + 8];
+        return walk(m, s, depth, unit, &mut more);
+    }
+    let (moves, rest) = buffers.split_first_mut().expect("checked non-empty above");
+    m.legal_moves(s, moves);
+    if depth == 1 && unit == Unit::Ply {
+        return moves.len() as u64;
+    }
+    let mut total = 0;
+    for &mv in moves.iter() {
+        let u = m.apply(s, mv);
+        total += if unit == Unit::Turn && s.pos.pending > 0 {
+            // The removal belongs to the same turn: same depth.
+            walk(m, s, depth, unit, rest)
+        } else {
+            walk(m, s, depth - 1, unit, rest)
+        };
+        m.undo(s, u);
+    }
+    total
+}
