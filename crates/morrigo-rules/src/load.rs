@@ -283,7 +283,7 @@ mod tests {
     #[test]
     fn yaml_syntax_errors_are_located() {
         let e = load_text("bad.yaml", "name: x\nphases: {placing: [\n").unwrap_err();
-        let loc = e.location.expect("located");
+        let loc = e.location.clone().expect("located");
         assert_eq!(&*loc.file, "bad.yaml");
         assert!(loc.line >= 2, "{e}");
     }

@@ -225,3 +225,19 @@ pub fn reference_markdown() -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The README's DSL reference is generated from this table; keep it true.
+    #[test]
+    fn readme_lists_every_builtin_name() {
+        let readme = include_str!("../../../README.md");
+        assert!(
+            readme.contains(&reference_markdown()),
+            "README.md's DSL reference is stale; paste in:\n{}",
+            reference_markdown()
+        );
+    }
+}
