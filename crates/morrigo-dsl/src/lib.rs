@@ -8,9 +8,11 @@
 
 mod ast;
 mod check;
+pub mod pattern;
 
 pub use ast::{parse, Ast, BinOp, Span, UnOp};
 pub use check::{compile, fold, Binding, Env, Expr, Type};
+pub use pattern::{History, Pattern};
 
 /// An error in one expression; `span` is a byte range of the expression text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -1,0 +1,436 @@
+//! Patterns over a history of move classes (`"E C C E"`, `"D P (C C){0,2}"`),
+//! compiled to a small NFA program and matched against the *end* of the
+//! history by a memoised backtracker, so each (instruction, position) pair is
+//! visited at most once per match.
+//!
+//! Classes are single upper-case letters declared by the ruleset. `D` is
+//! special when the ruleset declares it derived: it matches a run of `C`s of
+//! even length ≥ 4 whose last capture took the stone placed by the first —
+//! information the history supplies through [`History::d_start`].
+
+use crate::ast::Span;
+use crate::DslError;
+use pest::iterators::Pair;
+use pest::Parser;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "../../../grammar/pattern.pest"]
+struct PatternParser;
+
+/// What a pattern reads: the classes of the moves so far, oldest first.
+pub trait History {
+    fn len(&self) -> usize;
+    /// Class letter of move `i`.
+    fn class(&self, i: usize) -> u8;
+    /// If moves `start..=i` form a D ending at move `i`, `Some(start)`.
+    fn d_start(&self, i: usize) -> Option<usize>;
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Node {
+    Class(u8),
+    Any,
+    D,
+    Seq(Vec<Node>),
+    Alt(Vec<Node>),
+    Repeat(Box<Node>, u32, Option<u32>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Inst {
+    Class(u8),
+    Any,
+    D,
+    /// Try `.0` first, then `.1`.
+    Split(usize, usize),
+    Jump(usize),
+    Match,
+}
+
+/// A compiled pattern.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pattern {
+    text: String,
+    /// Program over the *reversed* pattern: it consumes the history backwards.
+    prog: Vec<Inst>,
+    /// The longest history suffix the pattern can need, if bounded (and no D).
+    pub max_len: Option<usize>,
+}
+
+/// Largest repetition count accepted in `{m,n}`.
+const MAX_REPEAT: u32 = 64;
+
+impl Pattern {
+    /// Parse `text`. `classes` lists the letters allowed; if `derived_d` the
+    /// letter `D` means a ko-capture run as described above.
+    pub fn compile(text: &str, classes: &[u8], derived_d: bool) -> Result<Pattern, DslError> {
+        let mut pairs =
+            PatternParser::parse(Rule::pattern, text).map_err(|e| syntax_error(text, e))?;
+        let alt = pairs
+            .next()
+            .and_then(|p| p.into_inner().next())
+            .expect("grammar: pattern holds alt");
+        let node = build(alt, classes, derived_d)?;
+        let max_len = bound(&node);
+        let mut prog = Vec::new();
+        emit_rev(&node, &mut prog);
+        prog.push(Inst::Match);
+        Ok(Pattern {
+            text: text.to_string(),
+            prog,
+            max_len,
+        })
+    }
+
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Does the history end with a match of the pattern?
+    pub fn matches_end(&self, h: &impl History) -> bool {
+        self.matches_suffix_of(h, h.len())
+    }
+
+    /// Does the prefix `0..end` of the history end with a match?
+    pub fn matches_suffix_of(&self, h: &impl History, end: usize) -> bool {
+        // Visited (pc, pos) pairs: a bitset sized for the part of the history
+        // the program can reach. Small patterns need only a few words.
+        let width = end + 1;
+        let mut seen = vec![0u64; (self.prog.len() * width).div_ceil(64)];
+        let mut stack: Vec<(usize, usize)> = vec![(0, end)];
+        while let Some((pc, pos)) = stack.pop() {
+            let key = pc * width + pos;
+            if seen[key / 64] >> (key % 64) & 1 == 1 {
+                continue;
+            }
+            seen[key / 64] |= 1 << (key % 64);
+            match self.prog[pc] {
+                Inst::Match => return true,
+                Inst::Class(c) => {
+                    if pos > 0 && h.class(pos - 1) == c {
+                        stack.push((pc + 1, pos - 1));
+                    }
+                }
+                Inst::Any => {
+                    if pos > 0 {
+                        stack.push((pc + 1, pos - 1));
+                    }
+                }
+                Inst::D => {
+                    if pos > 0 {
+                        if let Some(start) = h.d_start(pos - 1) {
+                            stack.push((pc + 1, start));
+                        }
+                    }
+                }
+                Inst::Split(a, b) => {
+                    stack.push((b, pos));
+                    stack.push((a, pos));
+                }
+                Inst::Jump(t) => stack.push((t, pos)),
+            }
+        }
+        false
+    }
+}
+
+fn build(pair: Pair<'_, Rule>, classes: &[u8], derived_d: bool) -> Result<Node, DslError> {
+    let span = pair.as_span();
+    match pair.as_rule() {
+        Rule::alt => {
+            let mut alts: Vec<Node> = pair
+                .into_inner()
+                .map(|p| build(p, classes, derived_d))
+                .collect::<Result<_, _>>()?;
+            Ok(if alts.len() == 1 {
+                alts.remove(0)
+            } else {
+                Node::Alt(alts)
+            })
+        }
+        Rule::seq => {
+            let mut items: Vec<Node> = pair
+                .into_inner()
+                .map(|p| build(p, classes, derived_d))
+                .collect::<Result<_, _>>()?;
+            Ok(if items.len() == 1 {
+                items.remove(0)
+            } else {
+                Node::Seq(items)
+            })
+        }
+        Rule::item => {
+            let mut inner = pair.into_inner();
+            let atom = build(
+                inner.next().expect("grammar: item has an atom"),
+                classes,
+                derived_d,
+            )?;
+            match inner.next() {
+                None => Ok(atom),
+                Some(q) => quantify(atom, q),
+            }
+        }
+        Rule::class => {
+            let c = pair.as_str().as_bytes()[0];
+            if c == b'D' && derived_d {
+                return Ok(Node::D);
+            }
+            if classes.contains(&c) {
+                return Ok(Node::Class(c));
+            }
+            let mut known: Vec<String> = classes.iter().map(|c| (*c as char).to_string()).collect();
+            if derived_d {
+                known.push("D".into());
+            }
+            Err(DslError::new(
+                Span {
+                    start: span.start(),
+                    end: span.end(),
+                },
+                format!("unknown move class `{}`", c as char),
+            )
+            .expected(format!("one of {}", known.join(", "))))
+        }
+        Rule::any => Ok(Node::Any),
+        other => unreachable!("grammar: unexpected {other:?}"),
+    }
+}
+
+fn quantify(atom: Node, q: Pair<'_, Rule>) -> Result<Node, DslError> {
+    let span = Span {
+        start: q.as_span().start(),
+        end: q.as_span().end(),
+    };
+    let inner = q.into_inner().next().expect("grammar: quant has a kind");
+    let (min, max) = match inner.as_rule() {
+        Rule::star => (0, None),
+        Rule::plus => (1, None),
+        Rule::opt => (0, Some(1)),
+        _ => {
+            let mut parts = inner.into_inner();
+            let num = |p: Pair<'_, Rule>| {
+                p.as_str()
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|n| *n <= MAX_REPEAT)
+                    .ok_or_else(|| {
+                        DslError::new(span, "repetition count too large")
+                            .expected(format!("at most {MAX_REPEAT}"))
+                    })
+            };
+            let min = num(parts.next().expect("grammar: range has a minimum"))?;
+            match (parts.next(), parts.next()) {
+                (None, _) => (min, Some(min)),
+                (Some(_comma), None) => (min, None),
+                (Some(_comma), Some(max)) => {
+                    let max = num(max)?;
+                    if max < min {
+                        return Err(DslError::new(
+                            span,
+                            format!("repetition {{{min},{max}}} has its maximum below its minimum"),
+                        )
+                        .expected("{min,max} with min ≤ max"));
+                    }
+                    (min, Some(max))
+                }
+            }
+        }
+    };
+    Ok(Node::Repeat(Box::new(atom), min, max))
+}
+
+/// Longest match length, if bounded and free of D.
+fn bound(n: &Node) -> Option<usize> {
+    match n {
+        Node::Class(_) | Node::Any => Some(1),
+        Node::D => None,
+        Node::Seq(items) => items.iter().map(bound).sum(),
+        Node::Alt(alts) => alts
+            .iter()
+            .map(bound)
+            .try_fold(0, |m, b| b.map(|b| m.max(b))),
+        Node::Repeat(inner, _, max) => Some(bound(inner)? * (*max)? as usize),
+    }
+}
+
+/// Emit code matching `n` read backwards (sequences in reverse order).
+fn emit_rev(n: &Node, prog: &mut Vec<Inst>) {
+    match n {
+        Node::Class(c) => prog.push(Inst::Class(*c)),
+        Node::Any => prog.push(Inst::Any),
+        Node::D => prog.push(Inst::D),
+        Node::Seq(items) => items.iter().rev().for_each(|i| emit_rev(i, prog)),
+        Node::Alt(alts) => {
+            let mut jumps = Vec::new();
+            for (k, alt) in alts.iter().enumerate() {
+                if k + 1 < alts.len() {
+                    let split = prog.len();
+                    prog.push(Inst::Split(split + 1, 0));
+                    emit_rev(alt, prog);
+                    jumps.push(prog.len());
+                    prog.push(Inst::Jump(0));
+                    let next = prog.len();
+                    prog[split] = Inst::Split(split + 1, next);
+                } else {
+                    emit_rev(alt, prog);
+                }
+            }
+            let end = prog.len();
+            for j in jumps {
+                prog[j] = Inst::Jump(end);
+            }
+        }
+        Node::Repeat(inner, min, max) => {
+            for _ in 0..*min {
+                emit_rev(inner, prog);
+            }
+            match max {
+                Some(max) => {
+                    // Each optional copy: Split(take, skip-all).
+                    let mut exits = Vec::new();
+                    for _ in *min..*max {
+                        exits.push(prog.len());
+                        prog.push(Inst::Split(prog.len() + 1, 0));
+                        emit_rev(inner, prog);
+                    }
+                    let end = prog.len();
+                    for e in exits {
+                        prog[e] = Inst::Split(e + 1, end);
+                    }
+                }
+                None => {
+                    let top = prog.len();
+                    prog.push(Inst::Split(top + 1, 0));
+                    emit_rev(inner, prog);
+                    prog.push(Inst::Jump(top));
+                    let end = prog.len();
+                    prog[top] = Inst::Split(top + 1, end);
+                }
+            }
+        }
+    }
+}
+
+fn syntax_error(src: &str, e: pest::error::Error<Rule>) -> DslError {
+    let pos = match e.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((s, _)) => s,
+    };
+    let found = src[pos..]
+        .chars()
+        .next()
+        .map_or("the end of the pattern".to_string(), |c| format!("`{c}`"));
+    DslError::new(Span { start: pos, end: (pos + 1).min(src.len()) }, format!("pattern syntax error: unexpected {found}"))
+        .expected("move classes (upper-case letters), `.`, `( … )`, `|`, and `*` `+` `?` `{m,n}` after an item")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A history written as letters; `d` after a C marks "this C ends a D
+    /// starting at the C-run start" for tests.
+    struct Hist {
+        classes: Vec<u8>,
+        d: Vec<Option<usize>>,
+    }
+
+    fn hist(s: &str) -> Hist {
+        let mut classes = Vec::new();
+        let mut d = Vec::new();
+        for ch in s.chars().filter(|c| !c.is_whitespace()) {
+            if ch == 'd' {
+                // ends a D: the run of Cs before it, back to its start
+                let end = classes.len() - 1;
+                let mut start = end;
+                while start > 0 && classes[start - 1] == b'C' {
+                    start -= 1;
+                }
+                *d.last_mut().unwrap() = Some(start);
+            } else {
+                classes.push(ch as u8);
+                d.push(None);
+            }
+        }
+        Hist { classes, d }
+    }
+
+    impl History for Hist {
+        fn len(&self) -> usize {
+            self.classes.len()
+        }
+        fn class(&self, i: usize) -> u8 {
+            self.classes[i]
+        }
+        fn d_start(&self, i: usize) -> Option<usize> {
+            self.d[i]
+        }
+    }
+
+    fn p(text: &str) -> Pattern {
+        Pattern::compile(text, b"NCPE", true).unwrap()
+    }
+
+    #[test]
+    fn game_ending_sequences_match_at_the_end_only() {
+        let end = p("EE | ECCE | ECCCCE");
+        assert!(end.matches_end(&hist("NNEE")));
+        assert!(end.matches_end(&hist("NECCE")));
+        assert!(end.matches_end(&hist("ECCCCE")));
+        assert!(!end.matches_end(&hist("EEN")));
+        assert!(!end.matches_end(&hist("ECCCE")));
+        assert!(!end.matches_end(&hist("")));
+    }
+
+    #[test]
+    fn no_normal_pass_after_n_p_e_ecc_ecccc() {
+        let forbid = p("N | P | E | E C C | E C C C C");
+        for yes in ["N", "CP", "E", "NECC", "NECCCC"] {
+            assert!(forbid.matches_end(&hist(yes)), "{yes}");
+        }
+        for no in ["C", "ECCC", "NCC", ""] {
+            assert!(!forbid.matches_end(&hist(no)), "{no}");
+        }
+    }
+
+    #[test]
+    fn d_matches_only_runs_marked_as_d() {
+        let after_dp = p("D P (C C){0,2}");
+        assert!(after_dp.matches_end(&hist("NCCCCdP")));
+        assert!(after_dp.matches_end(&hist("NCCCCdPCC")));
+        assert!(after_dp.matches_end(&hist("NCCCCdPCCCC")));
+        assert!(!after_dp.matches_end(&hist("NCCCCdPCCCCCC")));
+        assert!(
+            !after_dp.matches_end(&hist("NCCCCP")),
+            "four Cs that are not a D"
+        );
+        let ed = p("E D");
+        assert!(ed.matches_end(&hist("ECCCCd")));
+        assert!(!ed.matches_end(&hist("ECCCC")));
+    }
+
+    #[test]
+    fn unbounded_repetition_and_any() {
+        let q = p("E .* E");
+        assert!(q.matches_end(&hist("NENNCE")));
+        assert!(!q.matches_end(&hist("NNNE")));
+        assert_eq!(p("E C{2,4}").max_len, Some(5));
+        assert_eq!(p("E C*").max_len, None);
+    }
+
+    #[test]
+    fn unknown_class_is_located() {
+        let e = Pattern::compile("E X E", b"NCPE", true).unwrap_err();
+        assert_eq!(e.span, Span { start: 2, end: 3 });
+        assert!(e.expected.unwrap().contains("N, C, P, E, D"));
+    }
+
+    #[test]
+    fn syntax_errors_are_located() {
+        let e = Pattern::compile("E (C C", b"NCPE", true).unwrap_err();
+        assert_eq!(e.span.start, 6);
+        let e = Pattern::compile("C{3,1}", b"NCPE", true).unwrap_err();
+        assert!(e.message.contains("maximum below its minimum"));
+    }
+}
