@@ -78,6 +78,8 @@ pub enum Ast {
     Int(i64, Span),
     Bool(bool, Span),
     Ident(String, Span),
+    /// A quoted string; `Span` covers its content, without the quotes.
+    Str(String, Span),
     Call {
         name: String,
         name_span: Span,
@@ -91,7 +93,7 @@ pub enum Ast {
 impl Ast {
     pub fn span(&self) -> Span {
         match self {
-            Ast::Int(_, s) | Ast::Bool(_, s) | Ast::Ident(_, s) => *s,
+            Ast::Int(_, s) | Ast::Bool(_, s) | Ast::Ident(_, s) | Ast::Str(_, s) => *s,
             Ast::Call { span, .. } | Ast::Unary(_, _, span) | Ast::Binary(_, _, _, span) => *span,
         }
     }
@@ -171,6 +173,13 @@ fn primary(pair: Pair<'_, Rule>) -> Result<Ast, DslError> {
             .map_err(|_| DslError::new(span, "number too large").expected("an integer below 2^63")),
         Rule::boolean => Ok(Ast::Bool(pair.as_str() == "true", span)),
         Rule::ident => Ok(Ast::Ident(pair.as_str().to_string(), span)),
+        Rule::string => {
+            let inner = pair
+                .into_inner()
+                .next()
+                .expect("grammar: string holds str_in");
+            Ok(Ast::Str(inner.as_str().to_string(), Span::of(&inner)))
+        }
         Rule::call => {
             let mut inner = pair.into_inner();
             let name = inner.next().expect("grammar: call starts with ident");
@@ -254,6 +263,7 @@ mod tests {
             Ast::Int(n, _) => n.to_string(),
             Ast::Bool(b, _) => b.to_string(),
             Ast::Ident(s, _) => s.clone(),
+            Ast::Str(s, _) => format!("'{s}'"),
             Ast::Call { name, args, .. } => {
                 format!(
                     "{name}({})",
@@ -288,6 +298,19 @@ mod tests {
             "(order and notable)"
         );
         assert!(parse("and").is_err());
+    }
+
+    #[test]
+    fn quoted_patterns_are_string_arguments() {
+        let a = parse("after('E E | E C C E') and x").unwrap();
+        assert_eq!(show(&a), "(after('E E | E C C E') and x)");
+        let Ast::Binary(_, call, _, _) = a else {
+            panic!()
+        };
+        let Ast::Call { args, .. } = *call else {
+            panic!()
+        };
+        assert_eq!(args[0].span(), Span { start: 7, end: 20 });
     }
 
     #[test]

@@ -15,6 +15,8 @@ pub enum Type {
     Player,
     Point,
     Phase,
+    /// A quoted pattern over the move history, compiled by the environment.
+    Pattern,
 }
 
 impl fmt::Display for Type {
@@ -25,6 +27,7 @@ impl fmt::Display for Type {
             Type::Player => "a player",
             Type::Point => "a point",
             Type::Phase => "a phase",
+            Type::Pattern => "a quoted history pattern",
         })
     }
 }
@@ -53,6 +56,14 @@ pub trait Env<S> {
     /// (for example `target` outside a removal rule).
     fn unavailable(&self, _name: &str) -> Option<String> {
         None
+    }
+    /// Compile a quoted pattern; the result is its id in the environment's
+    /// table. `span` locates the pattern text for errors.
+    fn pattern(&self, _text: &str, span: Span) -> Result<i64, DslError> {
+        Err(
+            DslError::new(span, "history patterns cannot be used in this ruleset")
+                .expected("a number, name or call"),
+        )
     }
 }
 
@@ -111,6 +122,7 @@ fn check<S: Copy>(ast: &Ast, env: &impl Env<S>) -> Result<(Expr<S>, Type), DslEr
     match ast {
         Ast::Int(n, _) => Ok((Expr::Const(*n), Type::Int)),
         Ast::Bool(b, _) => Ok((Expr::Const(*b as i64), Type::Bool)),
+        Ast::Str(text, span) => Ok((Expr::Const(env.pattern(text, *span)?), Type::Pattern)),
         Ast::Ident(name, span) => match resolve(name, *span, env)? {
             Binding::Value { ty, sym } => Ok((Expr::Var(sym), ty)),
             Binding::Const { ty, value } => Ok((Expr::Const(value), ty)),
@@ -301,6 +313,7 @@ fn list(types: &[Type]) -> String {
             Type::Player => "player",
             Type::Point => "point",
             Type::Phase => "phase",
+            Type::Pattern => "'pattern'",
         })
         .collect::<Vec<_>>()
         .join(", ")

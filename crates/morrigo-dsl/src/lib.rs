@@ -25,6 +25,15 @@ pub struct DslError {
 }
 
 impl DslError {
+    /// An error at `span` (for environments reporting their own problems).
+    pub fn at(span: Span, message: impl Into<String>) -> Self {
+        Self::new(span, message)
+    }
+
+    pub fn with_expected(self, what: impl Into<String>) -> Self {
+        self.expected(what)
+    }
+
     fn new(span: Span, message: impl Into<String>) -> Self {
         DslError {
             span,

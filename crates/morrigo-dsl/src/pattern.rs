@@ -20,6 +20,9 @@ struct PatternParser;
 /// What a pattern reads: the classes of the moves so far, oldest first.
 pub trait History {
     fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
     /// Class letter of move `i`.
     fn class(&self, i: usize) -> u8;
     /// If moves `start..=i` form a D ending at move `i`, `Some(start)`.
@@ -55,6 +58,11 @@ pub struct Pattern {
     prog: Vec<Inst>,
     /// The longest history suffix the pattern can need, if bounded (and no D).
     pub max_len: Option<usize>,
+}
+
+thread_local! {
+    /// Matcher buffers, reused by every match on this thread.
+    static SCRATCH: std::cell::RefCell<(Vec<u64>, Vec<(usize, usize)>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
 }
 
 /// Largest repetition count accepted in `{m,n}`.
@@ -93,13 +101,30 @@ impl Pattern {
 
     /// Does the prefix `0..end` of the history end with a match?
     pub fn matches_suffix_of(&self, h: &impl History, end: usize) -> bool {
-        // Visited (pc, pos) pairs: a bitset sized for the part of the history
-        // the program can reach. Small patterns need only a few words.
-        let width = end + 1;
-        let mut seen = vec![0u64; (self.prog.len() * width).div_ceil(64)];
-        let mut stack: Vec<(usize, usize)> = vec![(0, end)];
+        SCRATCH.with(|scratch| {
+            let (seen, stack) = &mut *scratch.borrow_mut();
+            self.run(h, end, seen, stack)
+        })
+    }
+
+    fn run(
+        &self,
+        h: &impl History,
+        end: usize,
+        seen: &mut Vec<u64>,
+        stack: &mut Vec<(usize, usize)>,
+    ) -> bool {
+        // Visited (pc, pos) pairs, so each is explored once: linear time.
+        // The buffers are reused across calls: no allocation once warm.
+        // A bounded pattern never reads further back than its longest match.
+        let lowest = self.max_len.map_or(0, |k| end.saturating_sub(k));
+        let width = end - lowest + 1;
+        seen.clear();
+        seen.resize((self.prog.len() * width).div_ceil(64), 0);
+        stack.clear();
+        stack.push((0, end));
         while let Some((pc, pos)) = stack.pop() {
-            let key = pc * width + pos;
+            let key = pc * width + (pos - lowest);
             if seen[key / 64] >> (key % 64) & 1 == 1 {
                 continue;
             }

@@ -98,6 +98,32 @@ impl<const W: usize> Bits<W> {
         None
     }
 
+    /// Every point index moved up by `k` (< 64); bits past the end are lost.
+    #[inline(always)]
+    pub fn shl(&self, k: u32) -> Self {
+        let mut r = Self::EMPTY;
+        for i in (0..W).rev() {
+            r.0[i] = self.0[i] << k;
+            if i > 0 && k > 0 {
+                r.0[i] |= self.0[i - 1] >> (64 - k);
+            }
+        }
+        r
+    }
+
+    /// Every point index moved down by `k` (< 64).
+    #[inline(always)]
+    pub fn shr(&self, k: u32) -> Self {
+        let mut r = Self::EMPTY;
+        for i in 0..W {
+            r.0[i] = self.0[i] >> k;
+            if i + 1 < W && k > 0 {
+                r.0[i] |= self.0[i + 1] << (64 - k);
+            }
+        }
+        r
+    }
+
     #[inline(always)]
     pub fn iter(&self) -> BitsIter<W> {
         BitsIter {
@@ -144,6 +170,8 @@ mod tests {
         assert_eq!(b.iter().collect::<Vec<_>>(), vec![3, 64, 127]);
         assert_eq!(b.nth(1), Some(64));
         assert_eq!(b.nth(3), None);
+        assert_eq!(b.shl(1).iter().collect::<Vec<_>>(), vec![4, 65]);
+        assert_eq!(b.shr(4).iter().collect::<Vec<_>>(), vec![60, 123]);
         b.clear(64);
         assert!(!b.has(64));
         assert!(Bits::<2>::first(70).has(69) && !Bits::<2>::first(70).has(70));

@@ -107,6 +107,27 @@ pub fn explain<const W: usize>(m: &Machine<W>, s: &State<W>, intent: Intent) -> 
         Intent::Remove(_) => {
             Refusal::plain("there is nothing to remove: no line was just completed")
         }
+        Intent::Pass(k) => {
+            if let Some(r) = forbidden(ActionKind::Pass) {
+                return r;
+            }
+            let kind = crate::notation::pass_text(rules, k);
+            match m.pass_forbidden_by(s, k as usize) {
+                Some(i) => {
+                    let rule = &rules.forbid[i];
+                    Refusal::by(
+                        format!("`{kind}` is forbidden here by rule `{}`", rule.name),
+                        &rule.when,
+                    )
+                }
+                None => Refusal::plain(format!("`{kind}` is not legal here")),
+            }
+        }
+        Intent::Place(p)
+            if allowed[ActionKind::Play as usize] || guard(ActionKind::Play).is_some() =>
+        {
+            explain_play(m, s, p, &forbidden)
+        }
         Intent::Place(p) => {
             if let Some(r) = forbidden(ActionKind::Place) {
                 return r;
@@ -146,6 +167,64 @@ pub fn explain<const W: usize>(m: &Machine<W>, s: &State<W>, intent: Intent) -> 
             }
         }
     }
+}
+
+/// Why a board play on `p` is refused.
+fn explain_play<const W: usize>(
+    m: &Machine<W>,
+    s: &State<W>,
+    p: u16,
+    forbidden: &dyn Fn(ActionKind) -> Option<Refusal>,
+) -> Refusal {
+    let rules = &m.rules;
+    let name = rules.topology.name(p).to_string();
+    if let Some(i) = m.play_forbidden_by(s) {
+        let rule = &rules.forbid[i];
+        return Refusal::by(
+            format!("board plays are forbidden here by rule `{}`", rule.name),
+            &rule.when,
+        );
+    }
+    if let Some(r) = forbidden(ActionKind::Play) {
+        return r;
+    }
+    if s.owner(p).is_some() {
+        return Refusal::plain(format!("{name} is occupied"));
+    }
+    let effect = m.play_effect(s, p);
+    let keyed = |reason: String, key: &str, text: &str| Refusal {
+        reason,
+        rule: Some((
+            text.to_string(),
+            rules.locate_key(key).map(|l| l.to_string()),
+        )),
+    };
+    if effect.suicide && effect.suicide_effect == morrigo_rules::SuicideEffect::Illegal {
+        return keyed(
+            format!("a play on {name} leaves its chain without liberty (suicide), which this ruleset forbids"),
+            "suicide:",
+            "play.suicide: illegal",
+        );
+    }
+    let rep = &rules.repetition;
+    if rep.immediate == morrigo_rules::Immediate::Illegal
+        && m.recreates_two_back(s, effect.key_after)
+    {
+        return keyed(
+            format!("a play on {name} recreates the board of two moves back (ko)"),
+            "immediate:",
+            "repetition.immediate: illegal",
+        );
+    }
+    if rep.superko != morrigo_rules::Superko::None {
+        let text = format!("repetition.superko: {:?}", rep.superko).to_lowercase();
+        return keyed(
+            format!("a play on {name} recreates an earlier board (superko)"),
+            "superko:",
+            &text,
+        );
+    }
+    Refusal::plain(format!("a play on {name} is not legal here"))
 }
 
 fn occupied<const W: usize>(

@@ -5,15 +5,25 @@
 //! front ends call [`with_machine!`] to run width-generic code on it.
 
 mod bits;
+mod chains;
+mod compiled;
 mod explain;
+mod history;
 mod machine;
 pub mod notation;
 mod perft;
+mod scoring;
+mod states;
 
 pub use bits::Bits;
+pub use chains::PlayEffect;
 pub use explain::{explain, Refusal};
-pub use machine::{Machine, Move, MoveKind, Outcome, Point, Position, State, Undo, NO_POINT};
+pub use machine::{
+    Machine, Move, MoveKind, Outcome, Point, Position, Sample, State, Undo, NO_POINT,
+};
 pub use perft::{perft, perft_divide, Unit};
+pub use scoring::winner;
+pub use states::{count_states, StateCount};
 
 use morrigo_rules::Rules;
 use std::sync::Arc;

@@ -1,10 +1,16 @@
 //! The compiled machine: rules turned into flat tables and bitsets, and the
-//! state transitions over them. Nothing here parses text, hashes strings or
-//! allocates per move; the only growing buffer is the position history.
+//! state transitions over them. Nothing here parses text or hashes strings;
+//! the only growing buffers are the histories a rule needs.
+//!
+//! Board plays (the Go family) live in `chains.rs`, the move-class history
+//! and board-state repetition in `history.rs`, counting in `scoring.rs`: all
+//! are primitives of this one machine, switched on by the ruleset.
 
 use crate::bits::Bits;
-use morrigo_dsl::{BinOp, Expr};
-use morrigo_rules::{ActionKind, Prim, Rules, Verdict};
+use crate::compiled::{lower, Counter, Op, Who};
+use crate::history::{KeyCounts, MoveRecord, NO_D};
+use morrigo_dsl::BinOp;
+use morrigo_rules::{ActionKind, MoveClass, Prim, Rules, Verdict};
 use std::sync::Arc;
 
 pub type Point = u16;
@@ -17,9 +23,13 @@ pub enum MoveKind {
     Fly,
     /// Remove the opposing piece on `to` (a step of the same turn).
     Remove,
+    /// A board play on `to` (stone from an unlimited supply, then captures).
+    Play,
+    /// A pass; `to` is the index of the pass kind in `Rules::passes`.
+    Pass,
 }
 
-/// One ply. `from` is [`NO_POINT`] for placements and removals.
+/// One ply. `from` is [`NO_POINT`] except for slides and flies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
     pub kind: MoveKind,
@@ -42,6 +52,20 @@ impl Move {
             to: at,
         }
     }
+    pub fn play(at: Point) -> Self {
+        Move {
+            kind: MoveKind::Play,
+            from: NO_POINT,
+            to: at,
+        }
+    }
+    pub fn pass(kind: u8) -> Self {
+        Move {
+            kind: MoveKind::Pass,
+            from: NO_POINT,
+            to: kind as Point,
+        }
+    }
     /// Whether two moves have the same effect (slide and fly to the same point do).
     pub fn same_effect(&self, o: &Move) -> bool {
         let moving = |k| matches!(k, MoveKind::Slide | MoveKind::Fly);
@@ -56,11 +80,30 @@ impl Move {
 pub struct Outcome {
     /// `None` for a draw.
     pub winner: Option<u8>,
-    /// Index into `Rules::end`.
+    /// Index into `Rules::end`, or [`Outcome::RESIGNATION`] / [`Outcome::AGREEMENT`].
     pub rule: u16,
 }
 
-/// Everything about a position except its history: `Copy`, so undo is a copy.
+impl Outcome {
+    /// A player resigned (a session action, not an end rule).
+    pub const RESIGNATION: u16 = u16::MAX;
+    /// The players agreed on the end and the dead stones; the game was counted.
+    pub const AGREEMENT: u16 = u16::MAX - 1;
+
+    /// The name of what decided the game.
+    pub fn rule_name<'r>(&self, rules: &'r Rules) -> &'r str {
+        match self.rule {
+            Outcome::RESIGNATION => "resignation",
+            Outcome::AGREEMENT => "agreement",
+            r => rules
+                .end
+                .get(r as usize)
+                .map_or("unknown", |e| e.name.as_str()),
+        }
+    }
+}
+
+/// Everything about a position except its histories: `Copy`, so undo is a copy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Position<const W: usize> {
     pub occ: [Bits<W>; 2],
@@ -73,22 +116,45 @@ pub struct Position<const W: usize> {
     pub ply: u32,
     pub turns_without_removal: u32,
     pub turns_without_line: u32,
-    /// Lines completed by the last move (0 after a removal).
+    /// Lines completed by the last move other than a removal (removals of
+    /// the same turn keep it, so `lines_formed` reads the same throughout).
     pub lines_formed: u8,
+    /// Captured prisoners each player has taken.
+    pub captured: [u32; 2],
+    /// Pass stones each player has received.
+    pub pass_stones: [u32; 2],
+    /// The last move was a board play leaving its player's chain without liberty.
+    pub last_suicide: bool,
+    /// The last move recreated the board after the move two back (both board plays).
+    pub last_immediate_repetition: bool,
+    /// Occurrences of the board after the last move as a board-play result.
+    pub last_board_repetitions: u32,
     removed_this_turn: bool,
     line_this_turn: bool,
     /// History index from which the position can repeat (after the last
     /// placement or removal nothing earlier can match).
     reversible_from: u32,
+    /// Zobrist key of the board alone (the JK "state of the board").
+    pub board_key: u64,
     /// Zobrist key of board, hands and player to move.
     pub hash: u64,
 }
 
-/// A game state: the position plus the keys of every turn-start position.
+/// A game state: the position plus the histories the rules read.
 #[derive(Clone, Debug)]
 pub struct State<const W: usize> {
     pub pos: Position<W>,
+    /// Keys of every turn-start position (for `repetitions`).
     history: Vec<u64>,
+    /// One record per completed move, when the ruleset has board plays or passes.
+    pub(crate) moves: Vec<MoveRecord>,
+    /// Index of the move that placed the stone on each point (board plays).
+    pub(crate) placed_at: Vec<u32>,
+    /// Board keys after board plays, counted (JK Art. 3.3).
+    pub(crate) play_keys: KeyCounts,
+    /// Board keys after every move and at the start (positional superko),
+    /// or keyed with the player to move (situational).
+    pub(crate) seen_keys: KeyCounts,
 }
 
 impl<const W: usize> State<W> {
@@ -99,6 +165,21 @@ impl<const W: usize> State<W> {
     pub fn history(&self) -> &[u64] {
         &self.history
     }
+
+    /// The move-class history, oldest first (`N`, `C`, pass kind letters).
+    pub fn classes(&self) -> impl Iterator<Item = u8> + '_ {
+        self.moves.iter().map(|m| m.class)
+    }
+
+    /// Whether the move with this index (0-based) ends a D.
+    pub fn ends_d(&self, index: usize) -> bool {
+        self.moves.get(index).is_some_and(|m| m.d_start != NO_D)
+    }
+
+    /// Class letter of the last move, if the ruleset records classes.
+    pub fn last_class(&self) -> Option<u8> {
+        self.moves.last().map(|m| m.class)
+    }
 }
 
 /// What `apply` returns so `undo` can restore the state exactly.
@@ -106,32 +187,48 @@ impl<const W: usize> State<W> {
 pub struct Undo<const W: usize> {
     pos: Position<W>,
     pushed: bool,
+    recorded: bool,
+    /// A board play's point and the `placed_at` entry it overwrote.
+    placed: Option<(Point, u32)>,
 }
 
 #[derive(Clone, Debug)]
 struct CompiledPhase {
-    when: Option<Expr<Prim>>,
-    actions: Vec<(ActionKind, Expr<Prim>)>,
+    when: Option<Op>,
+    /// Kinds allowed unconditionally.
+    always: [bool; 5],
+    /// Kinds allowed when their condition holds.
+    guarded: Vec<(ActionKind, Op)>,
 }
 
 /// Rules compiled for boards of up to `64 * W` points.
 #[derive(Debug)]
 pub struct Machine<const W: usize> {
     pub rules: Arc<Rules>,
-    n: usize,
-    all: Bits<W>,
-    neighbours: Vec<Bits<W>>,
+    pub(crate) n: usize,
+    pub(crate) all: Bits<W>,
+    pub(crate) neighbours: Vec<Bits<W>>,
+    /// Shift-based dilation when the board is a plain grid.
+    pub(crate) grid: Option<crate::chains::GridShifts<W>>,
     line_masks: Vec<Bits<W>>,
     /// Lines through each point: `lines_through[start[p]..start[p + 1]]`.
     lines_through: Vec<u16>,
     lines_through_start: Vec<u32>,
     phases: Vec<CompiledPhase>,
-    removals: Option<(Expr<Prim>, Expr<Prim>)>,
-    end: Vec<(Verdict, Expr<Prim>)>,
-    z_piece: [Vec<u64>; 2],
+    removals: Option<(Op, Op)>,
+    end: Vec<(Verdict, Op)>,
+    /// Forbid rules in ruleset order: the kinds each names, and its condition.
+    forbid: Vec<(Vec<MoveClass>, Op)>,
+    pub(crate) z_piece: [Vec<u64>; 2],
     z_hand: [Vec<u64>; 2],
-    z_side: u64,
+    pub(crate) z_side: u64,
     track_history: bool,
+    /// The ruleset has board plays or passes: keep the move-class history.
+    pub(crate) record_moves: bool,
+    /// Some rule reads `board_repetitions`: count board-play results.
+    pub(crate) track_play_keys: bool,
+    uses_no_legal_move: bool,
+    line_rule_reads_phase: bool,
 }
 
 /// Fixed-seed SplitMix64: the same keys on every run, so hashes are stable.
@@ -145,12 +242,33 @@ fn splitmix(state: &mut u64) -> u64 {
 
 /// Evaluation context of one expression.
 #[derive(Clone, Copy)]
-struct Ctx {
+pub(crate) struct Ctx {
     me: u8,
     phase: u8,
     no_legal_move: bool,
     target: Point,
     lines_formed: i64,
+}
+
+impl Ctx {
+    fn turn(me: u8, phase: u8) -> Self {
+        Ctx {
+            me,
+            phase,
+            no_legal_move: false,
+            target: NO_POINT,
+            lines_formed: 0,
+        }
+    }
+}
+
+/// The result of asking for one random legal move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sample {
+    Move(Move),
+    Over(Outcome),
+    /// No legal move and no end rule decides: the rules leave the game stuck.
+    Stuck,
 }
 
 impl<const W: usize> Machine<W> {
@@ -165,7 +283,8 @@ impl<const W: usize> Machine<W> {
             pts.iter().for_each(|&p| b.set(p as usize));
             b
         };
-        let neighbours = t.neighbours.iter().map(|ns| mask(ns)).collect();
+        let neighbours: Vec<Bits<W>> = t.neighbours.iter().map(|ns| mask(ns)).collect();
+        let grid = crate::chains::GridShifts::detect(t.width, &neighbours);
         let line_masks = t.lines.iter().map(|l| mask(l)).collect();
         let mut lines_through = Vec::new();
         let mut lines_through_start = vec![0u32];
@@ -176,44 +295,75 @@ impl<const W: usize> Machine<W> {
         let phases = rules
             .phases
             .iter()
-            .map(|p| CompiledPhase {
-                when: p.when.as_ref().map(|c| c.expr.clone()),
-                actions: p
-                    .actions
-                    .iter()
-                    .map(|a| (a.kind, a.guard.expr.clone()))
-                    .collect(),
+            .map(|p| {
+                let mut always = [false; 5];
+                let mut guarded = Vec::new();
+                for a in &p.actions {
+                    let op = lower(&a.guard.expr);
+                    match op.constant() {
+                        Some(0) => {}
+                        Some(_) => always[a.kind as usize] = true,
+                        None => guarded.push((a.kind, op)),
+                    }
+                }
+                CompiledPhase {
+                    when: p.when.as_ref().map(|c| lower(&c.expr)),
+                    always,
+                    guarded,
+                }
             })
             .collect();
         let removals = rules
             .line_rule
             .as_ref()
-            .map(|l| (l.removals.expr.clone(), l.removable.expr.clone()));
+            .map(|l| (lower(&l.removals.expr), lower(&l.removable.expr)));
         let end = rules
             .end
             .iter()
-            .map(|e| (e.verdict, e.when.expr.clone()))
+            .map(|e| (e.verdict, lower(&e.when.expr)))
+            .collect();
+        let forbid = rules
+            .forbid
+            .iter()
+            .map(|f| (f.moves.clone(), lower(&f.when.expr)))
             .collect();
         let mut seed = 0x6D6F_7272_6967_6F21; // "morrigo!"
         let z_piece = [(); 2].map(|_| (0..n).map(|_| splitmix(&mut seed)).collect());
-        let hand_len = rules.in_hand as usize + 1;
+        let hand_len = if rules.unlimited_hand {
+            0
+        } else {
+            rules.in_hand as usize + 1
+        };
         let z_hand = [(); 2].map(|_| (0..hand_len).map(|_| splitmix(&mut seed)).collect());
         let z_side = splitmix(&mut seed);
         let track_history = rules.uses(Prim::Repetitions);
+        let record_moves = rules.play.is_some() || !rules.passes.kinds.is_empty();
+        let uses_no_legal_move = rules.uses(Prim::NoLegalMove);
+        let track_play_keys = rules.uses(Prim::BoardRepetitions);
+        let line_rule_reads_phase = rules
+            .line_rule
+            .as_ref()
+            .is_some_and(|l| l.removals.uses(Prim::Phase) || l.removable.uses(Prim::Phase));
         Machine {
             n,
             all: Bits::first(n),
             neighbours,
+            grid,
             line_masks,
             lines_through,
             lines_through_start,
             phases,
             removals,
             end,
+            forbid,
             z_piece,
             z_hand,
             z_side,
             track_history,
+            record_moves,
+            track_play_keys,
+            uses_no_legal_move,
+            line_rule_reads_phase,
             rules,
         }
     }
@@ -239,7 +389,11 @@ impl<const W: usize> Machine<W> {
         let occ = [first, second];
         let lost = [0, 1].map(|p| {
             let placed = occ[p].count() + in_hand[p];
-            self.rules.in_hand.saturating_sub(placed)
+            if self.rules.unlimited_hand {
+                0
+            } else {
+                self.rules.in_hand.saturating_sub(placed)
+            }
         });
         let mut pos = Position {
             occ,
@@ -252,24 +406,47 @@ impl<const W: usize> Machine<W> {
             turns_without_removal: 0,
             turns_without_line: 0,
             lines_formed: 0,
+            captured: [0; 2],
+            pass_stones: [0; 2],
+            last_suicide: false,
+            last_immediate_repetition: false,
+            last_board_repetitions: 0,
             removed_this_turn: false,
             line_this_turn: false,
             reversible_from: 0,
+            board_key: 0,
             hash: 0,
         };
+        pos.board_key = self.board_key(&occ);
         pos.hash = self.full_hash(&pos);
-        State {
+        let mut s = State {
             pos,
             history: vec![pos.hash],
+            moves: Vec::new(),
+            placed_at: vec![u32::MAX; self.n],
+            play_keys: KeyCounts::default(),
+            seen_keys: KeyCounts::default(),
+        };
+        if self.rules.repetition.superko != morrigo_rules::Superko::None {
+            let key = self.superko_key(pos.board_key, to_move);
+            s.seen_keys.add(key);
         }
+        s
+    }
+
+    pub(crate) fn board_key(&self, occ: &[Bits<W>; 2]) -> u64 {
+        let mut h = 0;
+        for (pl, set) in occ.iter().enumerate() {
+            for p in set.iter() {
+                h ^= self.z_piece[pl][p];
+            }
+        }
+        h
     }
 
     fn full_hash(&self, pos: &Position<W>) -> u64 {
-        let mut h = 0;
+        let mut h = pos.board_key;
         for pl in 0..2 {
-            for p in pos.occ[pl].iter() {
-                h ^= self.z_piece[pl][p];
-            }
             h ^= self.hand_key(pl, pos.in_hand[pl]);
         }
         if pos.to_move == 1 {
@@ -326,37 +503,58 @@ impl<const W: usize> Machine<W> {
 
     /// The phase (index into `Rules::phases`) of the player to move.
     pub fn phase(&self, s: &State<W>) -> usize {
-        let ctx = Ctx {
-            me: s.pos.to_move,
-            phase: u8::MAX,
-            no_legal_move: false,
-            target: NO_POINT,
-            lines_formed: 0,
-        };
+        let ctx = Ctx::turn(s.pos.to_move, u8::MAX);
         self.phases
             .iter()
             .position(|p| p.when.as_ref().is_none_or(|w| self.eval(w, s, ctx) != 0))
             .unwrap_or(self.phases.len().saturating_sub(1))
     }
 
-    fn eval(&self, e: &Expr<Prim>, s: &State<W>, c: Ctx) -> i64 {
+    pub(crate) fn eval(&self, e: &Op, s: &State<W>, c: Ctx) -> i64 {
         match e {
-            Expr::Const(v) => *v,
-            Expr::Var(p) => self.value(*p, s, c),
-            Expr::Call(f, args) => {
-                let a = self.eval(&args[0], s, c);
+            Op::Const(v) => *v,
+            Op::Count(counter, who) => self.count(*counter, *who, s, c),
+            Op::CmpConst(op, x, k) => {
+                let v = self.eval(x, s, c);
+                let r = match op {
+                    BinOp::Eq => v == *k,
+                    BinOp::Ne => v != *k,
+                    BinOp::Lt => v < *k,
+                    BinOp::Le => v <= *k,
+                    BinOp::Gt => v > *k,
+                    BinOp::Ge => v >= *k,
+                    other => return morrigo_dsl::fold(*other, v, *k),
+                };
+                r as i64
+            }
+            Op::And(a, b) => (self.eval(a, s, c) != 0 && self.eval(b, s, c) != 0) as i64,
+            Op::Or(a, b) => (self.eval(a, s, c) != 0 || self.eval(b, s, c) != 0) as i64,
+            Op::Not(x) => (self.eval(x, s, c) == 0) as i64,
+            Op::Value(p) => self.value(*p, s, c),
+            Op::Call(f, arg) => {
+                let a = self.eval(arg, s, c);
                 self.call(*f, a, s)
             }
-            Expr::Not(x) => (self.eval(x, s, c) == 0) as i64,
-            Expr::Neg(x) => self.eval(x, s, c).wrapping_neg(),
-            Expr::Bin(BinOp::And, a, b) => {
-                (self.eval(a, s, c) != 0 && self.eval(b, s, c) != 0) as i64
-            }
-            Expr::Bin(BinOp::Or, a, b) => {
-                (self.eval(a, s, c) != 0 || self.eval(b, s, c) != 0) as i64
-            }
-            Expr::Bin(op, a, b) => morrigo_dsl::fold(*op, self.eval(a, s, c), self.eval(b, s, c)),
+            Op::Neg(x) => self.eval(x, s, c).wrapping_neg(),
+            Op::Bin(op, a, b) => morrigo_dsl::fold(*op, self.eval(a, s, c), self.eval(b, s, c)),
         }
+    }
+
+    #[inline(always)]
+    fn count(&self, counter: Counter, who: Who, s: &State<W>, c: Ctx) -> i64 {
+        let p = match who {
+            Who::Me => c.me,
+            Who::Opponent => c.me ^ 1,
+            Who::Player(p) => p,
+        } as usize;
+        let pos = &s.pos;
+        (match counter {
+            Counter::InHand => pos.in_hand[p],
+            Counter::OnBoard => pos.occ[p].count(),
+            Counter::Lost => pos.lost[p],
+            Counter::Captured => pos.captured[p],
+            Counter::PassStones => pos.pass_stones[p],
+        }) as i64
     }
 
     fn value(&self, p: Prim, s: &State<W>, c: Ctx) -> i64 {
@@ -373,6 +571,9 @@ impl<const W: usize> Machine<W> {
             Prim::EmptyPoints => self.empty(s).count() as i64,
             Prim::Target => c.target as i64,
             Prim::LinesFormed => c.lines_formed,
+            Prim::LastPlaySuicide => pos.last_suicide as i64,
+            Prim::ImmediateRepetition => pos.last_immediate_repetition as i64,
+            Prim::BoardRepetitions => pos.last_board_repetitions as i64,
             // Functions are reached through `call`; a bare use cannot type-check.
             _ => 0,
         }
@@ -385,6 +586,8 @@ impl<const W: usize> Machine<W> {
             Prim::InHand => pos.in_hand[player] as i64,
             Prim::OnBoard => pos.occ[player].count() as i64,
             Prim::Lost => pos.lost[player] as i64,
+            Prim::Captured => pos.captured[player] as i64,
+            Prim::PassStones => pos.pass_stones[player] as i64,
             Prim::Lines => self
                 .line_masks
                 .iter()
@@ -398,6 +601,12 @@ impl<const W: usize> Machine<W> {
                     None => 0,
                 }
             }
+            Prim::After => self
+                .rules
+                .patterns
+                .get(arg as usize)
+                .is_some_and(|p| p.matches_end(&crate::history::Classes(&s.moves)))
+                as i64,
             _ => 0,
         }
     }
@@ -414,22 +623,42 @@ impl<const W: usize> Machine<W> {
         }
         let phase = self.phase(s);
         self.turn_moves(s, phase, out);
+        let outcome = self.outcome_with(s, phase, out.is_empty());
+        if outcome.is_some() {
+            out.clear();
+        }
+        outcome
+    }
+
+    /// The outcome at the start of this turn, if an end rule decides.
+    pub fn outcome(&self, s: &State<W>) -> Option<Outcome> {
+        if s.pos.pending > 0 {
+            return None;
+        }
+        let phase = self.phase(s);
+        let blocked = self.uses_no_legal_move && !self.has_legal_move(s, phase);
+        self.outcome_with(s, phase, blocked)
+    }
+
+    fn outcome_with(&self, s: &State<W>, phase: usize, no_legal_move: bool) -> Option<Outcome> {
         let ctx = Ctx {
-            me: s.pos.to_move,
-            phase: phase as u8,
-            no_legal_move: out.is_empty(),
-            target: NO_POINT,
-            lines_formed: 0,
+            no_legal_move,
+            ..Ctx::turn(s.pos.to_move, phase as u8)
         };
         let rule = self
             .end
             .iter()
             .position(|(_, e)| self.eval(e, s, ctx) != 0)?;
-        out.clear();
+        let me = s.pos.to_move;
         let winner = match self.end[rule].0 {
-            Verdict::Lose => Some(s.pos.to_move ^ 1),
-            Verdict::Win => Some(s.pos.to_move),
+            Verdict::Lose => Some(me ^ 1),
+            Verdict::Win => Some(me),
             Verdict::Draw => None,
+            Verdict::Score => {
+                let score = self.score(s, &Bits::EMPTY);
+                crate::scoring::winner(score)
+            }
+            Verdict::CompareCaptures => self.captures_since_first_repetition(s),
         };
         Some(Outcome {
             winner,
@@ -437,29 +666,118 @@ impl<const W: usize> Machine<W> {
         })
     }
 
-    /// Which action kinds the phase allows the player to move, right now.
-    pub fn allowed_actions(&self, s: &State<W>, phase: usize) -> [bool; 3] {
-        let ctx = Ctx {
-            me: s.pos.to_move,
-            phase: phase as u8,
-            no_legal_move: false,
-            target: NO_POINT,
-            lines_formed: 0,
-        };
-        let mut allowed = [false; 3];
-        for (kind, guard) in &self.phases[phase].actions {
-            if self.eval(guard, s, ctx) != 0 {
+    /// Which action kinds the phase allows the player to move, right now
+    /// (indexed by `ActionKind as usize`).
+    pub fn allowed_actions(&self, s: &State<W>, phase: usize) -> [bool; 5] {
+        let ctx = Ctx::turn(s.pos.to_move, phase as u8);
+        let compiled = &self.phases[phase];
+        let mut allowed = compiled.always;
+        for (kind, guard) in &compiled.guarded {
+            if !allowed[*kind as usize] && self.eval(guard, s, ctx) != 0 {
                 allowed[*kind as usize] = true;
             }
+        }
+        if allowed[ActionKind::Play as usize] && self.play_forbidden_by(s).is_some() {
+            allowed[ActionKind::Play as usize] = false;
         }
         allowed
     }
 
+    /// Index of the first forbid rule (in `Rules::forbid`) naming `class`
+    /// whose condition holds now.
+    fn forbidden_by(&self, s: &State<W>, class: MoveClass) -> Option<usize> {
+        if self.forbid.is_empty() {
+            return None;
+        }
+        let ctx = Ctx::turn(s.pos.to_move, u8::MAX);
+        self.forbid
+            .iter()
+            .position(|(classes, when)| classes.contains(&class) && self.eval(when, s, ctx) != 0)
+    }
+
+    /// The forbid rule (index into `Rules::forbid`) forbidding pass kind `kind` now.
+    pub fn pass_forbidden_by(&self, s: &State<W>, kind: usize) -> Option<usize> {
+        self.forbidden_by(s, MoveClass::Pass(kind as u8))
+    }
+
+    /// The forbid rule forbidding board plays now.
+    pub fn play_forbidden_by(&self, s: &State<W>) -> Option<usize> {
+        self.forbidden_by(s, MoveClass::Play)
+    }
+
+    fn pass_allowed(&self, s: &State<W>, kind: usize) -> bool {
+        self.pass_forbidden_by(s, kind).is_none()
+    }
+
     fn turn_moves(&self, s: &State<W>, phase: usize, out: &mut Vec<Move>) {
+        let allowed = self.allowed_actions(s, phase);
+        self.turn_moves_with(s, allowed, out);
+    }
+
+    /// Is there any legal move? Board plays are tried one by one, stopping
+    /// at the first legal one.
+    fn has_legal_move(&self, s: &State<W>, phase: usize) -> bool {
+        let mut allowed = self.allowed_actions(s, phase);
+        if allowed[ActionKind::Play as usize]
+            && self.empty(s).iter().any(|p| self.play_legal(s, p as Point))
+        {
+            return true;
+        }
+        allowed[ActionKind::Play as usize] = false;
+        let mut moves = Vec::new();
+        self.turn_moves_with(s, allowed, &mut moves);
+        !moves.is_empty()
+    }
+
+    /// One legal move chosen uniformly at random, without generating them
+    /// all when board plays make that costly: candidates are drawn in a
+    /// random order and the first legal one is taken, which is uniform over
+    /// the legal moves. `rng(n)` returns a number below `n`.
+    pub fn sample_move(
+        &self,
+        s: &State<W>,
+        buf: &mut Vec<Move>,
+        rng: &mut impl FnMut(u32) -> u32,
+    ) -> Sample {
+        let board_plays = self.rules.play.is_some() && s.pos.pending == 0;
+        if !board_plays {
+            return match self.legal_moves(s, buf) {
+                Some(o) => Sample::Over(o),
+                None if buf.is_empty() => Sample::Stuck,
+                None => Sample::Move(buf[rng(buf.len() as u32) as usize]),
+            };
+        }
+        if let Some(o) = self.outcome(s) {
+            return Sample::Over(o);
+        }
+        let phase = self.phase(s);
+        let allowed = self.allowed_actions(s, phase);
+        buf.clear();
+        // Everything but board plays is legal as generated; plays are
+        // checked only when drawn.
+        let mut cheap = allowed;
+        cheap[ActionKind::Play as usize] = false;
+        self.turn_moves_with(s, cheap, buf);
+        if allowed[ActionKind::Play as usize] {
+            buf.extend(self.empty(s).iter().map(|p| Move::play(p as Point)));
+        }
+        while !buf.is_empty() {
+            let i = rng(buf.len() as u32) as usize;
+            let m = buf[i];
+            if m.kind != MoveKind::Play || self.play_legal(s, m.to) {
+                return Sample::Move(m);
+            }
+            buf.swap_remove(i);
+        }
+        Sample::Stuck
+    }
+
+    /// The moves of the allowed action kinds (indexed by `ActionKind as usize`).
+    fn turn_moves_with(&self, s: &State<W>, allowed: [bool; 5], out: &mut Vec<Move>) {
         let me = s.pos.to_move as usize;
-        let [place, slide, fly] = self.allowed_actions(s, phase);
+        let [place, slide, fly, play, pass] = allowed;
         let empty = self.empty(s);
-        if place && s.pos.in_hand[me] > 0 {
+        if place && (s.pos.in_hand[me] > 0 || self.rules.unlimited_hand) {
             out.extend(empty.iter().map(|p| Move::place(p as Point)));
         }
         if slide || fly {
@@ -481,6 +799,20 @@ impl<const W: usize> Machine<W> {
                 }
             }
         }
+        if play {
+            for p in empty.iter() {
+                if self.play_legal(s, p as Point) {
+                    out.push(Move::play(p as Point));
+                }
+            }
+        }
+        if pass {
+            for k in 0..self.rules.passes.kinds.len() {
+                if self.pass_allowed(s, k) {
+                    out.push(Move::pass(k as u8));
+                }
+            }
+        }
     }
 
     fn removable(&self, s: &State<W>, target: usize) -> bool {
@@ -488,13 +820,21 @@ impl<const W: usize> Machine<W> {
             return false;
         };
         let ctx = Ctx {
-            me: s.pos.to_move,
-            phase: u8::MAX,
-            no_legal_move: false,
             target: target as Point,
             lines_formed: s.pos.lines_formed as i64,
+            ..Ctx::turn(s.pos.to_move, self.removal_phase(s))
         };
         self.eval(removable, s, ctx) != 0
+    }
+
+    /// The mover's phase as the line rule sees it (after the move), computed
+    /// only when the line rule reads it.
+    fn removal_phase(&self, s: &State<W>) -> u8 {
+        if self.line_rule_reads_phase {
+            self.phase(s) as u8
+        } else {
+            u8::MAX
+        }
     }
 
     fn removal_targets(&self, s: &State<W>, out: &mut Vec<Move>) {
@@ -513,65 +853,102 @@ impl<const W: usize> Machine<W> {
 
     // ----- transitions -------------------------------------------------------
 
-    /// Play a legal move (as produced by `legal_moves`).
+    /// Play a legal move (as produced by `legal_moves` or `sample_move`).
     pub fn apply(&self, s: &mut State<W>, m: Move) -> Undo<W> {
         let saved = s.pos;
         let me = s.pos.to_move as usize;
         let opp = me ^ 1;
-        let pos = &mut s.pos;
-        pos.ply += 1;
+        let mut undo = Undo {
+            pos: saved,
+            pushed: false,
+            recorded: false,
+            placed: None,
+        };
+        s.pos.ply += 1;
+        s.pos.last_suicide = false;
+        s.pos.last_immediate_repetition = false;
+        s.pos.last_board_repetitions = 0;
+        let mut class = 0u8;
+        let mut d_start = NO_D;
         match m.kind {
             MoveKind::Place => {
-                pos.hash ^= self.hand_key(me, pos.in_hand[me]);
-                pos.in_hand[me] -= 1;
-                pos.hash ^= self.hand_key(me, pos.in_hand[me]) ^ self.z_piece[me][m.to as usize];
+                let pos = &mut s.pos;
+                if !self.rules.unlimited_hand {
+                    pos.hash ^= self.hand_key(me, pos.in_hand[me]);
+                    pos.in_hand[me] -= 1;
+                    pos.hash ^= self.hand_key(me, pos.in_hand[me]);
+                }
+                pos.hash ^= self.z_piece[me][m.to as usize];
+                pos.board_key ^= self.z_piece[me][m.to as usize];
                 pos.occ[me].set(m.to as usize);
             }
             MoveKind::Slide | MoveKind::Fly => {
+                let pos = &mut s.pos;
                 pos.occ[me].clear(m.from as usize);
                 pos.occ[me].set(m.to as usize);
-                pos.hash ^= self.z_piece[me][m.from as usize] ^ self.z_piece[me][m.to as usize];
+                let k = self.z_piece[me][m.from as usize] ^ self.z_piece[me][m.to as usize];
+                pos.hash ^= k;
+                pos.board_key ^= k;
             }
             MoveKind::Remove => {
+                let pos = &mut s.pos;
                 pos.occ[opp].clear(m.to as usize);
                 pos.hash ^= self.z_piece[opp][m.to as usize];
+                pos.board_key ^= self.z_piece[opp][m.to as usize];
                 pos.lost[opp] += 1;
                 pos.pending -= 1;
                 pos.removed_this_turn = true;
-                pos.lines_formed = 0;
+            }
+            MoveKind::Play => {
+                undo.placed = Some((m.to, s.placed_at[m.to as usize]));
+                let (c, d) = self.apply_play(s, m.to);
+                class = c;
+                d_start = d;
+            }
+            MoveKind::Pass => {
+                let stones = self.rules.passes.stones;
+                s.pos.pass_stones[opp] += stones;
+                class = self.rules.passes.kinds[m.to as usize];
             }
         }
-        if m.kind != MoveKind::Remove {
-            let formed = self.lines_at(&s.pos.occ[me], m.to as usize);
-            s.pos.lines_formed = formed as u8;
-            if formed > 0 {
-                s.pos.line_this_turn = true;
-                if let Some((removals, _)) = &self.removals {
-                    let ctx = Ctx {
-                        me: me as u8,
-                        phase: u8::MAX,
-                        no_legal_move: false,
-                        target: NO_POINT,
-                        lines_formed: formed as i64,
-                    };
-                    let owed = self.eval(removals, s, ctx).clamp(0, u8::MAX as i64) as u8;
-                    s.pos.pending = owed;
-                }
-            }
+        if matches!(m.kind, MoveKind::Place | MoveKind::Slide | MoveKind::Fly) {
+            self.after_line_move(s, me, m.to);
         }
         if s.pos.pending > 0 && !self.any_removable(s) {
             s.pos.pending = 0;
         }
-        let pushed = s.pos.pending == 0;
-        if pushed {
+        if s.pos.pending == 0 {
+            if self.record_moves {
+                self.record_move(s, m, class, d_start);
+                undo.recorded = true;
+            }
+            undo.pushed = self.track_history;
             self.end_turn(s, m);
         }
-        Undo { pos: saved, pushed }
+        undo
+    }
+
+    fn after_line_move(&self, s: &mut State<W>, me: usize, to: Point) {
+        let formed = self.lines_at(&s.pos.occ[me], to as usize);
+        s.pos.lines_formed = formed as u8;
+        if formed == 0 {
+            return;
+        }
+        s.pos.line_this_turn = true;
+        if let Some((removals, _)) = &self.removals {
+            let ctx = Ctx {
+                lines_formed: formed as i64,
+                ..Ctx::turn(me as u8, self.removal_phase(s))
+            };
+            let owed = self.eval(removals, s, ctx).clamp(0, u8::MAX as i64) as u8;
+            s.pos.pending = owed;
+        }
     }
 
     fn end_turn(&self, s: &mut State<W>, last: Move) {
         let pos = &mut s.pos;
-        let irreversible = pos.removed_this_turn || last.kind == MoveKind::Place;
+        let irreversible =
+            pos.removed_this_turn || matches!(last.kind, MoveKind::Place | MoveKind::Play);
         pos.turns_without_removal = if pos.removed_this_turn {
             0
         } else {
@@ -596,8 +973,14 @@ impl<const W: usize> Machine<W> {
     }
 
     pub fn undo(&self, s: &mut State<W>, u: Undo<W>) {
+        if u.recorded {
+            self.unrecord_move(s);
+        }
+        if let Some((at, prev)) = u.placed {
+            s.placed_at[at as usize] = prev;
+        }
         s.pos = u.pos;
-        if u.pushed && self.track_history {
+        if u.pushed {
             s.history.pop();
         }
     }

@@ -1,16 +1,98 @@
 //! Move notation: `d1` place, `d1-d2` slide or fly, `xd2` removal (its own
-//! ply), `g1xd2` or `d1-d2xg7` a move with its removal.
+//! ply), `g1xd2` or `d1-d2xg7` a move with its removal. Go-style rulesets:
+//! `D4` a board play (GTP names), `pass` where the ruleset has one pass kind,
+//! `pass:E` where it has several.
 
 use crate::machine::{Move, MoveKind};
 use morrigo_board::{Named, Topology};
 use morrigo_diag::{Diagnostic, Location};
+use morrigo_rules::Rules;
 
 /// What a token asks for, before it is matched against the legal moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Intent {
+    /// A piece or stone onto a point (a placement or a board play).
     Place(u16),
     Move(u16, u16),
     Remove(u16),
+    /// A pass of the kind with this index in `Rules::passes`.
+    Pass(u8),
+}
+
+/// Parse one token for a ruleset: pass tokens, then points and moves.
+/// Without a line rule there are no removals, so `x` is an ordinary letter
+/// (GTP has an X column).
+pub fn parse_token_in(
+    rules: &Rules,
+    token: &str,
+    at: Option<Location>,
+) -> Result<Vec<Intent>, Diagnostic> {
+    let lower = token.to_ascii_lowercase();
+    if lower == "pass" || lower.starts_with("pass:") {
+        return parse_pass(rules, token, at).map(|k| vec![Intent::Pass(k)]);
+    }
+    if rules.line_rule.is_none() && !token.contains('-') {
+        let named = Named {
+            name: token.to_string(),
+            at,
+        };
+        return rules
+            .topology
+            .resolve(&named)
+            .map(|p| vec![Intent::Place(p)])
+            .map_err(|e| e.to_diagnostic());
+    }
+    parse_token(&rules.topology, token, at)
+}
+
+fn parse_pass(rules: &Rules, token: &str, at: Option<Location>) -> Result<u8, Diagnostic> {
+    let kinds: Vec<String> = rules
+        .passes
+        .kinds
+        .iter()
+        .map(|k| (*k as char).to_string())
+        .collect();
+    if kinds.is_empty() {
+        return Err(
+            Diagnostic::new(format!("`{token}`: ruleset `{}` has no pass", rules.name))
+                .at_opt(at)
+                .expected("a move on the board"),
+        );
+    }
+    let written: Vec<String> = kinds.iter().map(|k| format!("`pass:{k}`")).collect();
+    match token.split_once(':') {
+        None if kinds.len() == 1 => Ok(0),
+        None => Err(Diagnostic::new(format!(
+            "`{token}` is ambiguous: ruleset `{}` has {} pass kinds",
+            rules.name,
+            kinds.len()
+        ))
+        .at_opt(at)
+        .expected(written.join(" or "))),
+        Some((_, kind)) => match kinds.iter().position(|k| k == kind) {
+            Some(i) => Ok(i as u8),
+            None => Err(Diagnostic::new(format!(
+                "ruleset `{}` has no pass kind `{kind}`",
+                rules.name
+            ))
+            .at_opt(at.map(|mut l| {
+                l.col += 5;
+                l
+            }))
+            .expected(written.join(" or "))),
+        },
+    }
+}
+
+/// The text of a pass of kind `kind`: `pass` when the ruleset has one kind.
+pub fn pass_text(rules: &Rules, kind: u8) -> String {
+    match rules.passes.kinds.as_slice() {
+        [_] => "pass".to_string(),
+        kinds => format!(
+            "pass:{}",
+            kinds.get(kind as usize).map_or('?', |k| *k as char)
+        ),
+    }
 }
 
 /// A token of a move record and where it stands in the record text.
@@ -105,7 +187,8 @@ impl Intent {
     /// Does this legal move carry out the intent?
     pub fn matches(&self, m: &Move) -> bool {
         match *self {
-            Intent::Place(p) => m.kind == MoveKind::Place && m.to == p,
+            Intent::Place(p) => matches!(m.kind, MoveKind::Place | MoveKind::Play) && m.to == p,
+            Intent::Pass(k) => m.kind == MoveKind::Pass && m.to == k as u16,
             Intent::Move(f, t) => {
                 matches!(m.kind, MoveKind::Slide | MoveKind::Fly) && m.from == f && m.to == t
             }
@@ -118,15 +201,26 @@ impl Intent {
             Intent::Place(p) => t.name(p).to_string(),
             Intent::Move(f, to) => format!("{}-{}", t.name(f), t.name(to)),
             Intent::Remove(p) => format!("x{}", t.name(p)),
+            Intent::Pass(k) => format!("pass:{k}"),
         }
     }
 }
 
-/// The standard text of a move.
+/// The standard text of a move (passes as `pass:<index>`; use
+/// [`format_move_in`] for the ruleset's pass letters).
 pub fn format_move(t: &Topology, m: &Move) -> String {
     match m.kind {
-        MoveKind::Place => t.name(m.to).to_string(),
+        MoveKind::Place | MoveKind::Play => t.name(m.to).to_string(),
+        MoveKind::Pass => format!("pass:{}", m.to),
         MoveKind::Slide | MoveKind::Fly => format!("{}-{}", t.name(m.from), t.name(m.to)),
         MoveKind::Remove => format!("x{}", t.name(m.to)),
+    }
+}
+
+/// The standard text of a move in a ruleset (`pass`, `pass:E`, `D4`, `d1-d2`).
+pub fn format_move_in(rules: &Rules, m: &Move) -> String {
+    match m.kind {
+        MoveKind::Pass => pass_text(rules, m.to as u8),
+        _ => format_move(&rules.topology, m),
     }
 }

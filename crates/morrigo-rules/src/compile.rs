@@ -1,12 +1,21 @@
 //! Checking a merged ruleset file and compiling it to [`Rules`].
 
 use crate::load::Loaded;
-use crate::schema::{BoardFile, NamingFile, NodeFile, Text};
-use crate::vocab::{Context, RuleEnv, VOCABULARY};
-use crate::{ActionKind, ActionRule, Cond, EndRule, LineRule, PhaseRule, Rules, Verdict};
+use crate::schema::{
+    BoardFile, DRunsFile, HandFile, ImmediateFile, KoCaptureFile, NamingFile, NodeFile,
+    RepeatedFile, ScoringMethodFile, SuicideEffectFile, SuicideFile, SuicideShorthand, SuperkoFile,
+    Text,
+};
+use crate::vocab::{Context, Prim, RuleEnv, VOCABULARY};
+use crate::{
+    ActionKind, ActionRule, Cond, EndRule, ForbidRule, Immediate, LineRule, MoveClass, Passes,
+    PhaseRule, PlayRule, Repeated, RepetitionRule, Rules, Scoring, ScoringMethod, SuicideEffect,
+    Superko, Verdict, CLASS_KO_CAPTURE, CLASS_NORMAL,
+};
 use morrigo_board::{BoardSpec, Named, Naming};
 use morrigo_diag::{did_you_mean, Diagnostic, Diagnostics};
 use morrigo_dsl::Type;
+use std::cell::RefCell;
 
 /// Check and compile a loaded ruleset; reports every problem found.
 pub fn compile(loaded: &Loaded) -> Result<Rules, Diagnostics> {
@@ -41,22 +50,50 @@ impl Compiler<'_> {
         );
         let players = self.players();
         let params = self.params();
-        let in_hand = self.required(
+        let hand = self.required(
             f.setup.as_ref().and_then(|s| s.in_hand),
             "setup.in_hand",
-            "the number of pieces each player starts with in hand",
+            "the number of pieces each player starts with in hand, or `unlimited`",
         );
         let topology = board.and_then(|b| self.board(b));
         let phase_names: Vec<String> = f.phases.iter().flat_map(|p| p.keys().cloned()).collect();
+        let play = self.play_rule();
+        let passes = self.passes();
+        let mut classes = Vec::new();
+        if play.is_some() {
+            classes.extend([CLASS_NORMAL, CLASS_KO_CAPTURE]);
+        }
+        classes.extend(&passes.kinds);
+        let patterns = RefCell::new(Vec::new());
         let env = RuleEnv {
             context: Context::End,
             players: &players,
             phases: &phase_names,
             params: &params,
+            classes: &classes,
+            derived_d: play.as_ref().is_some_and(|p| p.ko_capture),
+            patterns: &patterns,
         };
         let phases = self.phases(env);
         let line_rule = self.line_rule(env);
-        let end = self.end_rules(env);
+        let forbid = self.forbid_rules(env, &passes);
+        let repetition = self.repetition();
+        let mut end = self.synthesized_end_rules(play.as_ref(), &repetition);
+        end.extend(self.end_rules(env));
+        let scoring = self.scoring();
+        if scoring.is_none() && end.iter().any(|e| e.verdict == Verdict::Score) {
+            self.error_at(
+                "score:",
+                None,
+                Diagnostic::new("an end rule ends the game by `score`, but the ruleset has no `scoring` section")
+                    .expected("`scoring: { method: jk | area, komi: … }`"),
+            );
+        }
+        let (in_hand, unlimited_hand) = match hand {
+            Some(HandFile::Count(n)) => (Some(n), false),
+            Some(HandFile::Unlimited(_)) => (Some(0), true),
+            None => (None, false),
+        };
         Some(Rules {
             name: name?,
             title: f
@@ -68,10 +105,17 @@ impl Compiler<'_> {
             topology: topology?,
             players,
             in_hand: in_hand?,
+            unlimited_hand,
             params,
             phases,
             line_rule,
             end,
+            play,
+            passes,
+            forbid,
+            repetition,
+            scoring,
+            patterns: patterns.into_inner(),
         })
     }
 
@@ -366,6 +410,8 @@ impl Compiler<'_> {
                 (Verdict::Lose, rule.lose.as_ref()),
                 (Verdict::Win, rule.win.as_ref()),
                 (Verdict::Draw, rule.draw.as_ref()),
+                (Verdict::Score, rule.score.as_ref()),
+                (Verdict::CompareCaptures, rule.compare_captures.as_ref()),
             ]
             .into_iter()
             .filter_map(|(v, t)| t.map(|t| (v, t)))
@@ -375,18 +421,13 @@ impl Compiler<'_> {
                     &format!("{name}:"),
                     None,
                     Diagnostic::new(format!(
-                        "end rule `{name}` must say exactly one of `lose`, `win`, `draw`"
+                        "end rule `{name}` must say exactly one of `lose`, `win`, `draw`, `score`, `compare_captures`"
                     ))
-                    .expected("`{ lose: \"condition\" }`, `{ win: … }` or `{ draw: … }`"),
+                    .expected("`{ lose: \"condition\" }`, `{ win: … }`, `{ draw: … }` or `{ score: … }`"),
                 );
                 continue;
             };
-            let key = match verdict {
-                Verdict::Lose => "lose",
-                Verdict::Win => "win",
-                Verdict::Draw => "draw",
-            };
-            let when = self.cond(text, key, &env.within(Context::End), Type::Bool);
+            let when = self.cond(text, verdict.key(), &env.within(Context::End), Type::Bool);
             out.push((
                 EndRule {
                     name: name.clone(),
@@ -398,6 +439,236 @@ impl Compiler<'_> {
             ));
         }
         self.order_end_rules(out)
+    }
+
+    fn play_rule(&mut self) -> Option<PlayRule> {
+        let p = self.loaded.file.play.as_ref()?;
+        let effect = |e: SuicideEffectFile| match e {
+            SuicideEffectFile::Lose => SuicideEffect::Lose,
+            SuicideEffectFile::Illegal => SuicideEffect::Illegal,
+            SuicideEffectFile::Remove => SuicideEffect::Remove,
+        };
+        let (single, multi) = match p.suicide {
+            None | Some(SuicideFile::Both(SuicideShorthand::Illegal)) => {
+                (SuicideEffect::Illegal, SuicideEffect::Illegal)
+            }
+            Some(SuicideFile::Both(SuicideShorthand::Lose)) => {
+                (SuicideEffect::Lose, SuicideEffect::Lose)
+            }
+            Some(SuicideFile::Both(SuicideShorthand::Legal)) => {
+                (SuicideEffect::Remove, SuicideEffect::Remove)
+            }
+            Some(SuicideFile::Split { single, multi }) => (effect(single), effect(multi)),
+        };
+        Some(PlayRule {
+            suicide_single: single,
+            suicide_multi: multi,
+            ko_capture: p.ko_capture == Some(KoCaptureFile::Jk),
+            d_four_or_six: p.d_runs == Some(DRunsFile::FourOrSix),
+        })
+    }
+
+    fn passes(&mut self) -> Passes {
+        let Some(p) = self.loaded.file.passes.as_ref() else {
+            return Passes::default();
+        };
+        let mut kinds = Vec::new();
+        for k in p.kinds.iter().flatten() {
+            let letter = k.as_bytes();
+            if letter.len() != 1
+                || !letter[0].is_ascii_uppercase()
+                || matches!(letter[0], b'N' | b'C' | b'D')
+            {
+                self.error_at(
+                    k,
+                    Some("kinds"),
+                    Diagnostic::new(format!("`{k}` cannot name a pass kind")).expected(
+                        "one upper-case letter other than N, C and D (those name board plays)",
+                    ),
+                );
+            } else if kinds.contains(&letter[0]) {
+                self.error_at(
+                    k,
+                    Some("kinds"),
+                    Diagnostic::new(format!("pass kind `{k}` is listed twice")),
+                );
+            } else {
+                kinds.push(letter[0]);
+            }
+        }
+        Passes {
+            kinds,
+            stones: p.stones.unwrap_or(0),
+        }
+    }
+
+    fn forbid_rules(&mut self, env: RuleEnv<'_>, passes: &Passes) -> Vec<ForbidRule> {
+        let mut out = Vec::new();
+        for (name, rule) in self.loaded.file.forbid.iter().flatten() {
+            let Some(rule) = rule else { continue };
+            let mut moves = Vec::new();
+            for m in rule.moves.iter().flatten() {
+                let class = if m == "play" {
+                    Some(MoveClass::Play)
+                } else {
+                    m.bytes()
+                        .next()
+                        .filter(|_| m.len() == 1)
+                        .and_then(|b| passes.kind_index(b))
+                        .map(|i| MoveClass::Pass(i as u8))
+                };
+                match class {
+                    Some(c) => moves.push(c),
+                    None => {
+                        let kinds: Vec<String> = passes
+                            .kinds
+                            .iter()
+                            .map(|k| (*k as char).to_string())
+                            .collect();
+                        self.error_at(
+                            m,
+                            Some("moves"),
+                            Diagnostic::new(format!("forbid rule `{name}` names `{m}`, which is not a move kind of this ruleset"))
+                                .expected(format!("`play` or a pass kind ({})", kinds.join(", "))),
+                        );
+                    }
+                }
+            }
+            if moves.is_empty() {
+                self.error_at(
+                    &format!("{name}:"),
+                    None,
+                    Diagnostic::new(format!("forbid rule `{name}` forbids no move"))
+                        .expected("`moves: [P, E]` or similar"),
+                );
+            }
+            let Some(when) = rule.when.as_ref() else {
+                self.error_at(
+                    &format!("{name}:"),
+                    None,
+                    Diagnostic::new(format!("forbid rule `{name}` has no `when`"))
+                        .expected("a condition, e.g. `after('N | P')`"),
+                );
+                continue;
+            };
+            let when = self.cond(when, "when", &env.within(Context::ActionGuard), Type::Bool);
+            out.push(ForbidRule {
+                name: name.clone(),
+                moves,
+                when,
+                doc: rule.doc.clone(),
+            });
+        }
+        out
+    }
+
+    fn repetition(&mut self) -> RepetitionRule {
+        let Some(r) = self.loaded.file.repetition.as_ref() else {
+            return RepetitionRule::default();
+        };
+        let default = RepetitionRule::default();
+        RepetitionRule {
+            immediate: match r.immediate {
+                None | Some(ImmediateFile::Allowed) => Immediate::Allowed,
+                Some(ImmediateFile::Lose) => Immediate::Lose,
+                Some(ImmediateFile::Illegal) => Immediate::Illegal,
+            },
+            superko: match r.superko {
+                None | Some(SuperkoFile::None) => Superko::None,
+                Some(SuperkoFile::Positional) => Superko::Positional,
+                Some(SuperkoFile::Situational) => Superko::Situational,
+            },
+            repeated_board: match r.repeated_board {
+                None | Some(RepeatedFile::Off) => Repeated::Off,
+                Some(RepeatedFile::Captures) => Repeated::Captures,
+                Some(RepeatedFile::Draw) => Repeated::Draw,
+            },
+            count: r.count.unwrap_or(default.count).max(2),
+        }
+    }
+
+    fn scoring(&mut self) -> Option<Scoring> {
+        let s = self.loaded.file.scoring.as_ref()?;
+        Some(Scoring {
+            method: match s.method {
+                None | Some(ScoringMethodFile::Area) => ScoringMethod::Area,
+                Some(ScoringMethodFile::Jk) => ScoringMethod::Jk,
+            },
+            komi: s.komi.unwrap_or(0.0),
+            last_move_stone: s.last_move_stone.unwrap_or(false),
+        })
+    }
+
+    /// End rules implied by the `play` and `repetition` sections: they judge
+    /// the move just made, so they come before the ruleset's own end rules.
+    fn synthesized_end_rules(
+        &mut self,
+        play: Option<&PlayRule>,
+        rep: &RepetitionRule,
+    ) -> Vec<EndRule> {
+        let mut out = Vec::new();
+        let mut rule =
+            |this: &mut Self, name: &str, verdict, prim, text: &str, key: &str, doc: &str| {
+                out.push(EndRule {
+                    name: name.to_string(),
+                    verdict,
+                    when: Cond {
+                        expr: morrigo_dsl::Expr::Var(prim),
+                        text: text.to_string(),
+                        at: this.loaded.locate(key, None),
+                    },
+                    doc: Some(doc.to_string()),
+                });
+            };
+        if play.is_some_and(|p| {
+            p.suicide_single == SuicideEffect::Lose || p.suicide_multi == SuicideEffect::Lose
+        }) {
+            rule(
+                self,
+                "suicide",
+                Verdict::Win,
+                Prim::LastPlaySuicide,
+                "last_play_suicide",
+                "suicide:",
+                "a board play leaving a chain of its player without liberty loses",
+            );
+        }
+        if rep.immediate == Immediate::Lose {
+            rule(
+                self,
+                "immediate_repetition",
+                Verdict::Win,
+                Prim::ImmediateRepetition,
+                "immediate_repetition",
+                "immediate:",
+                "recreating the board of two moves back loses",
+            );
+        }
+        if rep.repeated_board != Repeated::Off {
+            let verdict = if rep.repeated_board == Repeated::Captures {
+                Verdict::CompareCaptures
+            } else {
+                Verdict::Draw
+            };
+            out.push(EndRule {
+                name: "repeated_board".to_string(),
+                verdict,
+                when: Cond {
+                    expr: morrigo_dsl::Expr::Bin(
+                        morrigo_dsl::BinOp::Ge,
+                        Box::new(morrigo_dsl::Expr::Var(Prim::BoardRepetitions)),
+                        Box::new(morrigo_dsl::Expr::Const(rep.count as i64)),
+                    ),
+                    text: format!("board_repetitions >= {}", rep.count),
+                    at: self.loaded.locate("repeated_board:", None),
+                },
+                doc: Some(
+                    "a board state occurring again as the result of a board play ends the game"
+                        .to_string(),
+                ),
+            });
+        }
+        out
     }
 
     /// Apply `before:` (a variant inserting a rule ahead of an inherited one).

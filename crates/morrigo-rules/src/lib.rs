@@ -24,6 +24,12 @@ pub fn load_rules(spec: &str) -> Result<Rules, Diagnostics> {
     compile(&loaded)
 }
 
+/// Load a ruleset, apply command-line overrides, compile.
+pub fn load_rules_with(spec: &str, overrides: &load::Overrides) -> Result<Rules, Diagnostics> {
+    let loaded = load::with_overrides(load::load(spec)?, overrides)?;
+    compile(&loaded)
+}
+
 /// Load and compile ruleset text held in memory.
 pub fn rules_from_text(name: &str, text: &str) -> Result<Rules, Diagnostics> {
     let loaded = load::load_text(name, text)?;
@@ -61,18 +67,149 @@ pub enum ActionKind {
     Slide,
     /// Move an own piece to any empty point.
     Fly,
+    /// Go's board play: put a stone on an empty point, then remove opposing
+    /// chains left without liberty (see [`PlayRule`]).
+    Play,
+    /// Give up the turn with one of the ruleset's pass kinds.
+    Pass,
 }
 
 impl ActionKind {
-    pub const ALL: [ActionKind; 3] = [ActionKind::Place, ActionKind::Slide, ActionKind::Fly];
+    pub const ALL: [ActionKind; 5] = [
+        ActionKind::Place,
+        ActionKind::Slide,
+        ActionKind::Fly,
+        ActionKind::Play,
+        ActionKind::Pass,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             ActionKind::Place => "place",
             ActionKind::Slide => "slide",
             ActionKind::Fly => "fly",
+            ActionKind::Play => "play",
+            ActionKind::Pass => "pass",
         }
     }
+}
+
+/// What a suicide (a board play leaving a chain of the mover without
+/// liberty after captures) does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SuicideEffect {
+    /// The play stands and the mover loses.
+    Lose,
+    /// The play is not allowed.
+    Illegal,
+    /// The play stands and the libertyless chain is removed (to the
+    /// opponent's captured prisoners).
+    Remove,
+}
+
+/// Board-play primitives of the Go family.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayRule {
+    /// Suicide of a single stone.
+    pub suicide_single: SuicideEffect,
+    /// Suicide of a chain of two or more stones.
+    pub suicide_multi: SuicideEffect,
+    /// Classify plays as ko captures `C` (JK Art. 2.5) or normal `N`.
+    pub ko_capture: bool,
+    /// Only runs of 4 or 6 ko captures form a D (otherwise 4, 6, 8, …).
+    pub d_four_or_six: bool,
+}
+
+/// The move classes recorded in the history.
+pub const CLASS_NORMAL: u8 = b'N';
+pub const CLASS_KO_CAPTURE: u8 = b'C';
+
+/// Pass kinds (letters) and the pass stones each pass gives the opponent.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Passes {
+    pub kinds: Vec<u8>,
+    pub stones: u32,
+}
+
+impl Passes {
+    pub fn kind_index(&self, letter: u8) -> Option<usize> {
+        self.kinds.iter().position(|&k| k == letter)
+    }
+}
+
+/// A move kind a forbid rule may name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveClass {
+    Play,
+    /// Index into `Passes::kinds`.
+    Pass(u8),
+}
+
+#[derive(Clone, Debug)]
+pub struct ForbidRule {
+    pub name: String,
+    pub moves: Vec<MoveClass>,
+    pub when: Cond,
+    pub doc: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Immediate {
+    Allowed,
+    /// The player who recreates the board of two moves back loses (JK 3.2).
+    Lose,
+    /// Such a play is not allowed (simple ko).
+    Illegal,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Superko {
+    None,
+    Positional,
+    Situational,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Repeated {
+    Off,
+    /// JK Art. 3.3: more captured prisoners since the first occurrence wins.
+    Captures,
+    Draw,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RepetitionRule {
+    pub immediate: Immediate,
+    pub superko: Superko,
+    pub repeated_board: Repeated,
+    /// The occurrence (as the result of a board play) that ends the game.
+    pub count: u32,
+}
+
+impl Default for RepetitionRule {
+    fn default() -> Self {
+        RepetitionRule {
+            immediate: Immediate::Allowed,
+            superko: Superko::None,
+            repeated_board: Repeated::Off,
+            count: 3,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoringMethod {
+    /// JK Art. 5: territory by reachability plus all prisoners.
+    Jk,
+    /// Tromp-Taylor area: stones plus empty points reaching only one colour.
+    Area,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scoring {
+    pub method: ScoringMethod,
+    pub komi: f64,
+    pub last_move_stone: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -105,6 +242,23 @@ pub enum Verdict {
     /// The player to move wins.
     Win,
     Draw,
+    /// The game ends and is counted by the `scoring` section.
+    Score,
+    /// The game ends; more captured prisoners since the first occurrence of
+    /// the repeated board wins, equal is a draw (JK Art. 3.3).
+    CompareCaptures,
+}
+
+impl Verdict {
+    pub fn key(self) -> &'static str {
+        match self {
+            Verdict::Lose => "lose",
+            Verdict::Win => "win",
+            Verdict::Draw => "draw",
+            Verdict::Score => "score",
+            Verdict::CompareCaptures => "compare_captures",
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -125,11 +279,22 @@ pub struct Rules {
     pub sources: Vec<SourceFile>,
     pub topology: Topology,
     pub players: Vec<String>,
+    /// Pieces in hand at the start (ignored when `unlimited_hand`).
     pub in_hand: u32,
+    /// Go: every player has stones enough for any game.
+    pub unlimited_hand: bool,
     pub params: Vec<(String, i64)>,
     pub phases: Vec<PhaseRule>,
     pub line_rule: Option<LineRule>,
     pub end: Vec<EndRule>,
+    pub play: Option<PlayRule>,
+    pub passes: Passes,
+    pub forbid: Vec<ForbidRule>,
+    pub repetition: RepetitionRule,
+    pub scoring: Option<Scoring>,
+    /// History patterns used by `after('…')`, indexed by the id the
+    /// expression holds.
+    pub patterns: Vec<morrigo_dsl::Pattern>,
 }
 
 impl Rules {
@@ -151,6 +316,13 @@ impl Rules {
         phase_conds
             .chain(line)
             .chain(self.end.iter().map(|e| &e.when))
+    }
+
+    /// Where `key` is first written in the ruleset or its parents.
+    pub fn locate_key(&self, key: &str) -> Option<Location> {
+        self.sources
+            .iter()
+            .find_map(|src| src.text.find(key).map(|o| src.location(o)))
     }
 
     pub fn phase_index(&self, name: &str) -> Option<usize> {
@@ -178,7 +350,11 @@ impl fmt::Display for Rules {
             self.players.join(", "),
             self.players[0]
         )?;
-        writeln!(f, "  in hand at start: {} each", self.in_hand)?;
+        if self.unlimited_hand {
+            writeln!(f, "  in hand at start: unlimited")?;
+        } else {
+            writeln!(f, "  in hand at start: {} each", self.in_hand)?;
+        }
         if !self.params.is_empty() {
             let ps: Vec<String> = self
                 .params
@@ -206,7 +382,82 @@ impl fmt::Display for Rules {
                 writeln!(f, "  on line formed: remove {} piece(s)", l.removals.text)?;
                 writeln!(f, "    removable: {}", l.removable.text)?;
             }
-            None => writeln!(f, "  on line formed: nothing")?,
+            None if self.play.is_none() => writeln!(f, "  on line formed: nothing")?,
+            None => {}
+        }
+        if let Some(p) = &self.play {
+            let effect = |e: SuicideEffect| match e {
+                SuicideEffect::Lose => "the mover loses",
+                SuicideEffect::Illegal => "illegal",
+                SuicideEffect::Remove => "legal, the chain is removed",
+            };
+            writeln!(f, "  board play: captures chains without liberties")?;
+            writeln!(
+                f,
+                "    suicide: single stone {}; chain of 2+ {}",
+                effect(p.suicide_single),
+                effect(p.suicide_multi)
+            )?;
+            if p.ko_capture {
+                let runs = if p.d_four_or_six {
+                    "4 or 6"
+                } else {
+                    "4, 6, 8, …"
+                };
+                writeln!(
+                    f,
+                    "    classes: C (ko capture, JK Art. 2.5) or N; D = a run of {runs} Cs"
+                )?;
+            }
+        }
+        if !self.passes.kinds.is_empty() {
+            let kinds: Vec<String> = self
+                .passes
+                .kinds
+                .iter()
+                .map(|k| (*k as char).to_string())
+                .collect();
+            writeln!(
+                f,
+                "  passes: {} ({} pass stone(s) each)",
+                kinds.join(", "),
+                self.passes.stones
+            )?;
+        }
+        if !self.forbid.is_empty() {
+            writeln!(f, "  forbidden moves:")?;
+            for r in &self.forbid {
+                let kinds: Vec<String> = r
+                    .moves
+                    .iter()
+                    .map(|m| match m {
+                        MoveClass::Play => "play".to_string(),
+                        MoveClass::Pass(i) => (self.passes.kinds[*i as usize] as char).to_string(),
+                    })
+                    .collect();
+                writeln!(
+                    f,
+                    "    {}: no {} when {}",
+                    r.name,
+                    kinds.join("/"),
+                    r.when.text
+                )?;
+            }
+        }
+        let rep = &self.repetition;
+        if *rep != RepetitionRule::default() {
+            writeln!(
+                f,
+                "  repetition: immediate {:?}, superko {:?}, board repeated {} times: {:?}",
+                rep.immediate, rep.superko, rep.count, rep.repeated_board
+            )?;
+        }
+        if let Some(s) = &self.scoring {
+            writeln!(
+                f,
+                "  scoring: {:?}, komi {}, last-move pass stone: {}",
+                s.method, s.komi, s.last_move_stone
+            )?;
         }
         writeln!(f, "  end rules (checked in order at each turn):")?;
         for e in &self.end {
@@ -214,6 +465,10 @@ impl fmt::Display for Rules {
                 Verdict::Lose => "player to move loses",
                 Verdict::Win => "player to move wins",
                 Verdict::Draw => "draw",
+                Verdict::Score => "game ends, counted",
+                Verdict::CompareCaptures => {
+                    "more captured prisoners since the first occurrence wins"
+                }
             };
             writeln!(f, "    {}: {v} if {}", e.name, e.when.text)?;
         }

@@ -18,6 +18,90 @@ pub struct Loaded {
     /// The file itself first, then its parent, grandparent…
     pub chain: Vec<SourceFile>,
     pub file: RulesetFile,
+    /// The merged YAML, kept so command-line overrides can merge on top.
+    merged: Value,
+}
+
+/// Command-line changes to a ruleset (`--size 7x5`, `--komi 6.5`), merged on
+/// top of the file like one more variant.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Overrides {
+    /// Grid width and height.
+    pub size: Option<(u32, u32)>,
+    pub komi: Option<f64>,
+}
+
+impl Overrides {
+    pub fn is_empty(&self) -> bool {
+        self.size.is_none() && self.komi.is_none()
+    }
+
+    /// Parse `9` or `7x5` (columns x rows).
+    pub fn parse_size(text: &str) -> Result<(u32, u32), String> {
+        let parse = |t: &str| {
+            t.trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|n| (1..=25).contains(n))
+                .ok_or_else(|| format!("`{t}` is not a board dimension from 1 to 25"))
+        };
+        match text.split_once(['x', 'X']) {
+            Some((w, h)) => Ok((parse(w)?, parse(h)?)),
+            None => parse(text).map(|n| (n, n)),
+        }
+    }
+}
+
+/// Apply command-line overrides to a loaded ruleset.
+pub fn with_overrides(loaded: Loaded, o: &Overrides) -> Result<Loaded, Diagnostic> {
+    if o.is_empty() {
+        return Ok(loaded);
+    }
+    let mut layer = Mapping::new();
+    if let Some((w, h)) = o.size {
+        if loaded
+            .merged
+            .get("board")
+            .and_then(|b| b.get("grid"))
+            .is_none()
+        {
+            return Err(Diagnostic::new(format!(
+                "--size applies to grid boards, and ruleset `{}` has another board",
+                loaded.file.name.clone().unwrap_or_default()
+            ))
+            .expected("a ruleset whose board is `grid:`"));
+        }
+        let grid: Value = serde_yaml::from_str(&format!("{{ width: {w}, height: {h} }}"))
+            .expect("a literal mapping parses");
+        let mut board = Mapping::new();
+        board.insert("grid".into(), grid);
+        layer.insert("board".into(), Value::Mapping(board));
+    }
+    if let Some(komi) = o.komi {
+        if loaded.merged.get("scoring").is_none() {
+            return Err(Diagnostic::new(format!(
+                "--komi applies to rulesets that count the game, and `{}` has no `scoring`",
+                loaded.file.name.clone().unwrap_or_default()
+            ))
+            .expected("a ruleset with a `scoring:` section"));
+        }
+        let mut scoring = Mapping::new();
+        scoring.insert("komi".into(), Value::from(komi));
+        layer.insert("scoring".into(), Value::Mapping(scoring));
+    }
+    let mut merged = loaded.merged;
+    merge(&mut merged, Value::Mapping(layer));
+    let file: RulesetFile = serde_yaml::from_value(merged.clone()).map_err(|e| {
+        Diagnostic::new(format!(
+            "after the command-line overrides: {}",
+            clean_message(&e)
+        ))
+    })?;
+    Ok(Loaded {
+        chain: loaded.chain,
+        file,
+        merged,
+    })
 }
 
 impl Loaded {
@@ -129,12 +213,16 @@ fn finish(
         m.remove("extends");
     }
     let chain: Vec<SourceFile> = files.into_iter().map(|(s, _)| s).collect();
-    let file: RulesetFile = serde_yaml::from_value(merged).map_err(|e| {
+    let file: RulesetFile = serde_yaml::from_value(merged.clone()).map_err(|e| {
         Diagnostic::new(clean_message(&e))
             .at(chain[0].location(0))
             .note("the error is in the merged `extends` chain")
     })?;
-    Ok(Loaded { chain, file })
+    Ok(Loaded {
+        chain,
+        file,
+        merged,
+    })
 }
 
 fn read_origin(origin: &Origin) -> Result<SourceFile, Diagnostic> {

@@ -26,6 +26,151 @@ pub struct RulesetFile {
     pub on_line_formed: Option<LineRuleFile>,
     /// Ordered end rules, checked at the start of each turn.
     pub end: Option<IndexMap<String, Option<EndRuleFile>>>,
+    /// Board plays (Go family): captures, suicide, ko-capture classification.
+    pub play: Option<PlayFile>,
+    /// Pass kinds (one upper-case letter each) and pass stones.
+    pub passes: Option<PassesFile>,
+    /// Named rules forbidding moves of some kinds when a condition holds.
+    pub forbid: Option<IndexMap<String, Option<ForbidFile>>>,
+    /// Repetition of board states (Go family).
+    pub repetition: Option<RepetitionFile>,
+    /// How a game ended by a `score` rule or by agreement is counted.
+    pub scoring: Option<ScoringFile>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayFile {
+    /// What a board play that leaves a chain of the mover without liberty does.
+    pub suicide: Option<SuicideFile>,
+    /// `jk`: a play is a ko capture (C) when, before removals, each side has
+    /// exactly one libertyless single-stone chain (JK Art. 2.5); `none`: all N.
+    pub ko_capture: Option<KoCaptureFile>,
+    /// Which runs of ko captures count as a D: `any` (4, 6, 8, …) or `four_or_six`.
+    pub d_runs: Option<DRunsFile>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SuicideEffectFile {
+    /// The mover loses (JK Art. 2.4).
+    Lose,
+    /// The play is not allowed.
+    Illegal,
+    /// The play stands and the mover's libertyless chain is removed.
+    Remove,
+}
+
+/// `lose`, `illegal`, `legal`, or `{ single: …, multi: … }` per chain size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(untagged)]
+pub enum SuicideFile {
+    Both(SuicideShorthand),
+    Split {
+        single: SuicideEffectFile,
+        multi: SuicideEffectFile,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SuicideShorthand {
+    Lose,
+    Illegal,
+    Legal,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KoCaptureFile {
+    Jk,
+    None,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DRunsFile {
+    Any,
+    FourOrSix,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PassesFile {
+    /// Pass kinds, one upper-case letter each (`[P, E]`).
+    pub kinds: Option<Vec<String>>,
+    /// Pass stones the passer gives the opponent.
+    pub stones: Option<u32>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ForbidFile {
+    /// Move kinds forbidden: pass kind letters and/or `play`.
+    pub moves: Option<Vec<String>>,
+    /// When they are forbidden.
+    pub when: Option<Text>,
+    pub doc: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RepetitionFile {
+    /// A board play recreating the board after the move two back (also a
+    /// board play): `lose` (JK Art. 3.2), `illegal` (simple ko) or `allowed`.
+    pub immediate: Option<ImmediateFile>,
+    /// Board plays recreating an earlier board are illegal: `positional`
+    /// (any earlier board), `situational` (same player to move), or `none`.
+    pub superko: Option<SuperkoFile>,
+    /// When a board state occurs for the `count`-th time as the result of a
+    /// board play: `captures` (JK Art. 3.3: more captured prisoners since the
+    /// first occurrence wins, else draw), `draw`, or `off`.
+    pub repeated_board: Option<RepeatedFile>,
+    pub count: Option<u32>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ImmediateFile {
+    Lose,
+    Illegal,
+    Allowed,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SuperkoFile {
+    None,
+    Positional,
+    Situational,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RepeatedFile {
+    Off,
+    Captures,
+    Draw,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScoringFile {
+    /// `jk`: territory by reachability + all prisoners (JK Art. 5);
+    /// `area`: stones + empty points reaching only one colour (Tromp-Taylor).
+    pub method: Option<ScoringMethodFile>,
+    /// Points added to the second player's score.
+    pub komi: Option<f64>,
+    /// JK Art. 4.4: if the first player made the last move, the second gives
+    /// one more pass stone.
+    pub last_move_stone: Option<bool>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ScoringMethodFile {
+    Jk,
+    Area,
 }
 
 /// Exactly one of the three ways to give a board. A struct rather than an
@@ -101,8 +246,21 @@ pub enum NodeFile {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SetupFile {
-    /// Pieces each player holds in hand at the start.
-    pub in_hand: Option<u32>,
+    /// Pieces each player holds in hand at the start: a number or `unlimited`.
+    pub in_hand: Option<HandFile>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(untagged)]
+pub enum HandFile {
+    Count(u32),
+    Unlimited(UnlimitedWord),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnlimitedWord {
+    Unlimited,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -132,6 +290,11 @@ pub struct EndRuleFile {
     pub win: Option<Text>,
     /// The game is drawn when this holds.
     pub draw: Option<Text>,
+    /// The game ends and the `scoring` section decides it.
+    pub score: Option<Text>,
+    /// The game ends; the player with more captured prisoners since the
+    /// first occurrence of the repeated board wins, equal is a draw.
+    pub compare_captures: Option<Text>,
     /// Check this rule before the named one (for variants that add a rule).
     pub before: Option<String>,
     /// One line saying what the rule is, shown in transcripts.

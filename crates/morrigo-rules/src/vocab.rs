@@ -24,6 +24,12 @@ pub enum Prim {
     InLine,
     AllInLines,
     Lost,
+    After,
+    Captured,
+    PassStones,
+    LastPlaySuicide,
+    ImmediateRepetition,
+    BoardRepetitions,
 }
 
 /// Where an expression stands in a ruleset; decides which names it may use.
@@ -117,6 +123,12 @@ pub const VOCABULARY: &[Entry] = &[
     Entry { name: "in_line", prim: Prim::InLine, params: &[Type::Point], ty: Type::Bool, doc: "the piece on the point lies in a complete line of its owner", not_in: &[] },
     Entry { name: "all_in_lines", prim: Prim::AllInLines, params: P, ty: Type::Bool, doc: "every piece the player has on the board lies in a complete line", not_in: &[] },
     Entry { name: "lost", prim: Prim::Lost, params: P, ty: Type::Int, doc: "pieces of the player removed so far", not_in: &[] },
+    Entry { name: "after", prim: Prim::After, params: &[Type::Pattern], ty: Type::Bool, doc: "the move-class history ends with the quoted pattern, e.g. `after('E E | E C C E')` (classes N, C, the pass kinds, D)", not_in: &[] },
+    Entry { name: "captured", prim: Prim::Captured, params: P, ty: Type::Int, doc: "captured prisoners the player has taken (pass stones not included)", not_in: &[] },
+    Entry { name: "pass_stones", prim: Prim::PassStones, params: P, ty: Type::Int, doc: "pass stones the player has received", not_in: &[] },
+    Entry { name: "last_play_suicide", prim: Prim::LastPlaySuicide, params: &[], ty: Type::Bool, doc: "the last move was a board play that left a chain of its player without liberty", not_in: &[] },
+    Entry { name: "immediate_repetition", prim: Prim::ImmediateRepetition, params: &[], ty: Type::Bool, doc: "the last move was a board play recreating the board after the move two back, also a board play (JK Art. 3.2)", not_in: &[] },
+    Entry { name: "board_repetitions", prim: Prim::BoardRepetitions, params: &[], ty: Type::Int, doc: "if the last move was a board play: how often its resulting board has occurred as the result of a board play, this time included; else 0", not_in: &[] },
 ];
 
 /// The names visible in one place of one ruleset.
@@ -126,6 +138,11 @@ pub struct RuleEnv<'a> {
     pub players: &'a [String],
     pub phases: &'a [String],
     pub params: &'a [(String, i64)],
+    /// Move classes a history pattern may name; empty: no patterns.
+    pub classes: &'a [u8],
+    pub derived_d: bool,
+    /// Patterns compiled so far; `after('…')` holds an index into it.
+    pub patterns: &'a std::cell::RefCell<Vec<morrigo_dsl::Pattern>>,
 }
 
 impl RuleEnv<'_> {
@@ -194,6 +211,32 @@ impl Env<Prim> for RuleEnv<'_> {
             .find(|(c, _)| *c == self.context)
             .map(|(_, why)| why.to_string())
     }
+
+    fn pattern(&self, text: &str, span: morrigo_dsl::Span) -> Result<i64, morrigo_dsl::DslError> {
+        if self.classes.is_empty() {
+            return Err(morrigo_dsl::DslError::at(
+                span,
+                "this ruleset records no move classes, so history patterns mean nothing here",
+            )
+            .with_expected("a ruleset with `play:` or `passes:`"));
+        }
+        let pattern = morrigo_dsl::Pattern::compile(text, self.classes, self.derived_d).map_err(
+            |mut e| {
+                // The pattern's own spans are relative to its text.
+                e.span = morrigo_dsl::Span {
+                    start: span.start + e.span.start,
+                    end: span.start + e.span.end,
+                };
+                e
+            },
+        )?;
+        let mut table = self.patterns.borrow_mut();
+        if let Some(i) = table.iter().position(|p| p.text() == pattern.text()) {
+            return Ok(i as i64);
+        }
+        table.push(pattern);
+        Ok(table.len() as i64 - 1)
+    }
 }
 
 /// The DSL reference as Markdown (kept in the README; a test checks it is current).
@@ -209,6 +252,7 @@ pub fn reference_markdown() -> String {
                 .map(|t| match t {
                     Type::Player => "player",
                     Type::Point => "point",
+                    Type::Pattern => "'pattern'",
                     _ => "value",
                 })
                 .collect();
@@ -220,6 +264,7 @@ pub fn reference_markdown() -> String {
             Type::Player => "player",
             Type::Point => "point",
             Type::Phase => "phase",
+            Type::Pattern => "pattern",
         };
         out.push_str(&format!("| `{sig}` | {ty} | {} |\n", e.doc));
     }

@@ -1,0 +1,206 @@
+//! Board plays: chains, liberties, captures, suicide and the JK ko-capture
+//! test, all on bitsets.
+
+use crate::bits::Bits;
+use crate::history::NO_D;
+use crate::machine::{Machine, Point, State};
+use morrigo_rules::{SuicideEffect, CLASS_KO_CAPTURE, CLASS_NORMAL};
+
+/// What a board play on a point would do.
+#[derive(Clone, Copy, Debug)]
+pub struct PlayEffect<const W: usize> {
+    /// Opposing stones removed.
+    pub captured: Bits<W>,
+    /// The mover's chain through the played point, after captures.
+    pub own_chain: Bits<W>,
+    /// The mover's chain has no liberty after captures.
+    pub suicide: bool,
+    /// What the rules make of that suicide (meaningless without one).
+    pub suicide_effect: SuicideEffect,
+    /// `N` or `C`.
+    pub class: u8,
+    /// The board key after the complete play.
+    pub key_after: u64,
+}
+
+impl<const W: usize> Machine<W> {
+    /// All points adjacent to a set.
+    #[inline]
+    pub(crate) fn dilate(&self, set: &Bits<W>) -> Bits<W> {
+        match &self.grid {
+            Some(g) => g.dilate(set),
+            None => set
+                .iter()
+                .fold(Bits::EMPTY, |acc, p| acc.or(self.neighbours[p])),
+        }
+    }
+
+    /// The chain of `stones` through `start`.
+    pub fn chain(&self, stones: &Bits<W>, start: usize) -> Bits<W> {
+        let mut chain = Bits::EMPTY;
+        chain.set(start);
+        let mut frontier = chain;
+        loop {
+            let grown = self.dilate(&frontier).and(*stones).without(chain);
+            if grown.is_empty() {
+                return chain;
+            }
+            chain = chain.or(grown);
+            frontier = grown;
+        }
+    }
+
+    /// What playing on empty point `p` would do (the point must be empty).
+    pub fn play_effect(&self, s: &State<W>, p: Point) -> PlayEffect<W> {
+        let p = p as usize;
+        let me = s.pos.to_move as usize;
+        let opp = me ^ 1;
+        let mut mine = s.pos.occ[me];
+        mine.set(p);
+        let theirs = s.pos.occ[opp];
+        let empty_after_place = self.all.without(mine.or(theirs));
+        let around = self.neighbours[p];
+        let mut captured = Bits::EMPTY;
+        let mut seen = Bits::EMPTY;
+        let mut captured_singles = 0;
+        for q in around.and(theirs).iter() {
+            // A neighbour with an empty neighbour of its own keeps its chain alive.
+            if seen.has(q) || !self.neighbours[q].and(empty_after_place).is_empty() {
+                continue;
+            }
+            let chain = self.chain(&theirs, q);
+            seen = seen.or(chain);
+            if self.dilate(&chain).and(empty_after_place).is_empty() {
+                captured = captured.or(chain);
+                captured_singles += (chain.count() == 1) as u32;
+            }
+        }
+        let rule = self.rules.play.as_ref();
+        // JK Art. 2.5: before removal each side has exactly one libertyless
+        // single-stone chain. The mover's can only be the stone just played.
+        let mover_single = around.and(mine).is_empty() && around.and(empty_after_place).is_empty();
+        let class = if rule.is_some_and(|r| r.ko_capture) && mover_single && captured_singles == 1 {
+            CLASS_KO_CAPTURE
+        } else {
+            CLASS_NORMAL
+        };
+        let mut key_after = s.pos.board_key ^ self.z_piece[me][p];
+        for q in captured.iter() {
+            key_after ^= self.z_piece[opp][q];
+        }
+        let (mut own_chain, mut suicide) = (Bits::EMPTY, false);
+        if captured.is_empty() && around.and(empty_after_place).is_empty() {
+            own_chain = self.chain(&mine, p);
+            let empty_after = self.all.without(mine.or(theirs));
+            suicide = self.dilate(&own_chain).and(empty_after).is_empty();
+        }
+        let suicide_effect = match rule {
+            Some(r) if own_chain.count() > 1 => r.suicide_multi,
+            Some(r) => r.suicide_single,
+            None => SuicideEffect::Illegal,
+        };
+        if suicide && suicide_effect == SuicideEffect::Remove {
+            for q in own_chain.iter() {
+                key_after ^= self.z_piece[me][q];
+            }
+        }
+        PlayEffect {
+            captured,
+            own_chain,
+            suicide,
+            suicide_effect,
+            class,
+            key_after,
+        }
+    }
+
+    /// Is a board play on empty point `p` legal?
+    pub fn play_legal(&self, s: &State<W>, p: Point) -> bool {
+        let e = self.play_effect(s, p);
+        !(e.suicide && e.suicide_effect == SuicideEffect::Illegal)
+            && !self.repetition_forbids(s, e.key_after)
+    }
+
+    /// Carry out a legal board play; returns its class and D start.
+    pub(crate) fn apply_play(&self, s: &mut State<W>, p: Point) -> (u8, u32) {
+        let e = self.play_effect(s, p);
+        let me = s.pos.to_move as usize;
+        let opp = me ^ 1;
+        let d_start = if e.class == CLASS_KO_CAPTURE {
+            self.d_start_for(s, &e.captured)
+        } else {
+            NO_D
+        };
+        s.placed_at[p as usize] = s.moves.len() as u32;
+        let pos = &mut s.pos;
+        pos.occ[me].set(p as usize);
+        pos.occ[opp] = pos.occ[opp].without(e.captured);
+        pos.captured[me] += e.captured.count();
+        if e.suicide {
+            match e.suicide_effect {
+                SuicideEffect::Remove => {
+                    pos.occ[me] = pos.occ[me].without(e.own_chain);
+                    pos.captured[opp] += e.own_chain.count();
+                }
+                SuicideEffect::Lose | SuicideEffect::Illegal => pos.last_suicide = true,
+            }
+        }
+        pos.hash ^= pos.board_key ^ e.key_after;
+        pos.board_key = e.key_after;
+        (e.class, d_start)
+    }
+}
+
+/// Dilation by shifts for boards whose points are numbered row by row on a
+/// rectangle with orthogonal neighbours — checked against the neighbour
+/// table when the machine is built, so no board is trusted to be a grid.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GridShifts<const W: usize> {
+    width: u32,
+    /// Points that have a neighbour to their left / right.
+    not_first_column: Bits<W>,
+    not_last_column: Bits<W>,
+    all: Bits<W>,
+}
+
+impl<const W: usize> GridShifts<W> {
+    #[inline(always)]
+    fn dilate(&self, set: &Bits<W>) -> Bits<W> {
+        let left = set.and(self.not_first_column).shr(1);
+        let right = set.and(self.not_last_column).shl(1);
+        let up = set.shl(self.width);
+        let down = set.shr(self.width);
+        left.or(right).or(up).or(down).and(self.all)
+    }
+
+    /// Shifts for a `width`-wide row-major grid, if they reproduce `neighbours`.
+    pub(crate) fn detect(width: u32, neighbours: &[Bits<W>]) -> Option<Self> {
+        let n = neighbours.len();
+        if width == 0 || width >= 64 || n % width as usize != 0 {
+            return None;
+        }
+        let mut first = Bits::EMPTY;
+        let mut last = Bits::EMPTY;
+        for p in 0..n {
+            if p % width as usize != 0 {
+                first.set(p);
+            }
+            if p % width as usize != width as usize - 1 {
+                last.set(p);
+            }
+        }
+        let g = GridShifts {
+            width,
+            not_first_column: first,
+            not_last_column: last,
+            all: Bits::first(n),
+        };
+        (0..n)
+            .all(|p| {
+                let mut one = Bits::EMPTY;
+                one.set(p);
+                g.dilate(&one) == neighbours[p]
+            })
+            .then_some(g)
+    }
+}

@@ -1,0 +1,87 @@
+//! Counting a finished game: JK territory (reachability) plus prisoners, or
+//! Tromp-Taylor area; komi to the second player.
+
+use crate::bits::Bits;
+use crate::machine::{Machine, Outcome, State};
+use morrigo_rules::ScoringMethod;
+
+/// The higher score wins; equal scores draw.
+pub fn winner(score: [f64; 2]) -> Option<u8> {
+    if score[0] > score[1] {
+        Some(0)
+    } else if score[1] > score[0] {
+        Some(1)
+    } else {
+        None
+    }
+}
+
+impl<const W: usize> Machine<W> {
+    /// Empty points reachable from `stones` through empty points.
+    fn reach(&self, stones: &Bits<W>, empty: &Bits<W>) -> Bits<W> {
+        let mut reached = self.dilate(stones).and(*empty);
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let grown = self.dilate(&frontier).and(*empty).without(reached);
+            reached = reached.or(grown);
+            frontier = grown;
+        }
+        reached
+    }
+
+    /// Each player's score, after removing `dead` stones (added to the
+    /// opponent's prisoners). Zero when the ruleset has no scoring.
+    pub fn score(&self, s: &State<W>, dead: &Bits<W>) -> [f64; 2] {
+        let Some(scoring) = &self.rules.scoring else {
+            return [0.0; 2];
+        };
+        let stones = [s.pos.occ[0].without(*dead), s.pos.occ[1].without(*dead)];
+        let dead_of = [
+            s.pos.occ[0].and(*dead).count(),
+            s.pos.occ[1].and(*dead).count(),
+        ];
+        let empty = self.all.without(stones[0].or(stones[1]));
+        let points = [
+            self.reach(&stones[0], &empty),
+            self.reach(&stones[1], &empty),
+        ];
+        let territory = [
+            points[0].without(points[1]).count(),
+            points[1].without(points[0]).count(),
+        ];
+        let mut score = match scoring.method {
+            ScoringMethod::Jk => {
+                let last_by_first = s.pos.turn > 0 && s.pos.to_move == 1;
+                let bonus = (scoring.last_move_stone && last_by_first) as u32;
+                [
+                    territory[0] + s.pos.captured[0] + dead_of[1] + s.pos.pass_stones[0] + bonus,
+                    territory[1] + s.pos.captured[1] + dead_of[0] + s.pos.pass_stones[1],
+                ]
+                .map(f64::from)
+            }
+            ScoringMethod::Area => [
+                stones[0].count() + territory[0],
+                stones[1].count() + territory[1],
+            ]
+            .map(f64::from),
+        };
+        score[1] += scoring.komi;
+        score
+    }
+
+    /// A resignation by `player`.
+    pub fn resign(&self, player: u8) -> Outcome {
+        Outcome {
+            winner: Some(player ^ 1),
+            rule: Outcome::RESIGNATION,
+        }
+    }
+
+    /// The players agree to end, with `dead` stones: the game is counted.
+    pub fn agree(&self, s: &State<W>, dead: &Bits<W>) -> Outcome {
+        Outcome {
+            winner: winner(self.score(s, dead)),
+            rule: Outcome::AGREEMENT,
+        }
+    }
+}

@@ -1,0 +1,73 @@
+//! Go-family primitives on small boards: chains, captures, suicide, ko,
+//! passes, repetition, scoring.
+
+use morrigo_engine::{count_states, with_machine, AnyMachine};
+use morrigo_rules::load::Overrides;
+use std::sync::Arc;
+
+fn machine(ruleset: &str, w: u32, h: u32) -> AnyMachine {
+    let o = Overrides {
+        size: Some((w, h)),
+        komi: None,
+    };
+    let rules = morrigo_rules::load_rules_with(ruleset, &o).unwrap_or_else(|e| panic!("{e}"));
+    AnyMachine::new(Arc::new(rules)).unwrap()
+}
+
+#[test]
+fn tromp_taylor_reaches_every_legal_2x2_position() {
+    let any = machine("tromp-taylor", 2, 2);
+    let count = with_machine!(&any, m => count_states(m, &m.initial(), u64::MAX));
+    assert_eq!(count.boards, 57);
+}
+
+#[test]
+fn tromp_taylor_reaches_every_legal_3x3_position() {
+    let any = machine("tromp-taylor", 3, 3);
+    let count = with_machine!(&any, m => count_states(m, &m.initial(), u64::MAX));
+    assert_eq!(count.boards, 12_675);
+}
+
+#[test]
+fn one_by_one_board_has_one_legal_position() {
+    let any = machine("tromp-taylor", 1, 1);
+    let count = with_machine!(&any, m => count_states(m, &m.initial(), u64::MAX));
+    assert_eq!(count.boards, 1);
+}
+
+#[test]
+#[ignore = "timing; run with --release -- --ignored --nocapture"]
+fn playout_speed_9x9() {
+    for name in ["chinese", "jk-final", "tromp-taylor"] {
+        let any = machine(name, 9, 9);
+        with_machine!(&any, m => {
+            let mut seed = 0x1234_5678_9abc_def1u64;
+            let mut rng = move |n: u32| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                ((seed >> 32) * n as u64 >> 32) as u32
+            };
+            let mut buf = Vec::new();
+            let start = std::time::Instant::now();
+            let (mut plies, mut games, mut stuck, mut capped) = (0u64, 0u64, 0u64, 0u64);
+            let mut reasons = std::collections::BTreeMap::new();
+            while start.elapsed().as_secs_f64() < 2.0 {
+                let mut s = m.initial();
+                let mut n = 0;
+                loop {
+                    match m.sample_move(&s, &mut buf, &mut rng) {
+                        morrigo_engine::Sample::Move(mv) => { m.apply(&mut s, mv); n += 1; }
+                        morrigo_engine::Sample::Over(o) => { *reasons.entry(o.rule_name(&m.rules).to_string()).or_insert(0) += 1; break; }
+                        morrigo_engine::Sample::Stuck => { stuck += 1; break; }
+                    }
+                    if n >= 1000 { capped += 1; break; }
+                }
+                plies += n;
+                games += 1;
+            }
+            let secs = start.elapsed().as_secs_f64();
+            println!("{name}: {:.0} games/s, {:.0} plies/s, mean {:.1} plies, stuck {stuck}, capped {capped}, {reasons:?}", games as f64 / secs, plies as f64 / secs, plies as f64 / games as f64);
+        });
+    }
+}
