@@ -8,5 +8,6 @@ pub mod play;
 pub mod replay;
 pub mod rulesets;
 pub mod show;
+pub mod sim_args;
 pub mod simulate;
 pub mod test;
