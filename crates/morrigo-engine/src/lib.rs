@@ -9,6 +9,7 @@ mod explain;
 mod machine;
 pub mod notation;
 mod perft;
+pub mod reference;
 
 pub use bits::Bits;
 pub use explain::{explain, Refusal};
