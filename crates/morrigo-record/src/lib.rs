@@ -17,6 +17,6 @@ mod transcript;
 
 pub use replay::{render_board, replay, replay_from, ReplayError};
 pub use scenario::{
-    run_file, run_path, Check, FileReport, PathReport, ScenarioOutcome, ScenarioResult,
+    run_file, run_path, run_text, Check, FileReport, PathReport, ScenarioOutcome, ScenarioResult,
 };
 pub use transcript::{PlyRecord, ResultRecord, Status, Transcript};

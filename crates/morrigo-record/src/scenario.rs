@@ -101,6 +101,14 @@ pub fn run_file(path: impl AsRef<Path>) -> Result<FileReport, Diagnostic> {
     run_parsed(&file)
 }
 
+/// Run scenario-file text held in memory; `name` is shown in messages and
+/// a relative `ruleset` is resolved next to it.
+pub fn run_text(name: &str, text: &str) -> Result<FileReport, Diagnostic> {
+    let source = morrigo_diag::SourceFile::new(name, text);
+    let file = scenario_file::parse(source, Path::new(name))?;
+    run_parsed(&file)
+}
+
 /// Run a scenario file, or every `*.yaml`/`*.yml` file under a directory
 /// (recursively, in path order).
 pub fn run_path(path: impl AsRef<Path>) -> Result<PathReport, Diagnostic> {
