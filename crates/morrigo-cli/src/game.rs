@@ -59,7 +59,10 @@ pub fn phase_name<const W: usize>(m: &Machine<W>, s: &State<W>) -> String {
     if s.pos.pending > 0 {
         "removing".to_string()
     } else {
-        m.rules.phases[m.phase(s)].name.clone()
+        m.rules
+            .phases
+            .get(m.phase(s))
+            .map_or_else(|| "?".to_string(), |p| p.name.clone())
     }
 }
 

@@ -202,6 +202,24 @@ fn check_reports_a_bad_rule_expression_at_its_place() {
 }
 
 #[test]
+fn check_a_directory_of_rulesets() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rulesets/morris");
+    let o = morrigo(&["check", dir]);
+    assert_code(&o, 0);
+    assert_eq!(
+        stdout(&o).lines().count(),
+        MORRIS_TITLES.len(),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        stdout(&o).contains("ok: morabaraba (24 points, 20 lines"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
 fn check_of_a_missing_file_is_a_rule_error() {
     let o = morrigo(&["check", "no-such-ruleset.yaml"]);
     assert_code(&o, 1);

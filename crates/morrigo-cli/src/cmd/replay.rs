@@ -33,7 +33,8 @@ pub struct ReplayArgs {
     #[arg(long, value_name = "RECORD_FILE")]
     pub file: Option<String>,
     /// Print the transcript as JSON: {"plies":[{"n","player","move","phase"}…],
-    /// "result":{"status","winner","reason"}}.
+    /// "result":{"status","winner","reason"}} (further keys, such as a ply's
+    /// "note" or the final "board", may be present).
     #[arg(long)]
     pub json: bool,
 }
