@@ -1,4 +1,4 @@
-//! `cargo run --release -p morrigo-play --example speed [ruleset] [games]`:
+//! `cargo run --release -p morrigo-play --example speed [ruleset] [games] [no-perft]`:
 //! single-thread random playout and perft throughput.
 
 use morrigo_play::{bench_perft, bench_playouts, machine, Unit};
@@ -19,6 +19,9 @@ fn main() {
         b.plies_per_sec / 1e6,
         b.plies as f64 / b.games as f64
     );
+    if args.next().as_deref() == Some("no-perft") {
+        return;
+    }
     let p = bench_perft(&any, 5, Unit::Ply);
     println!(
         "perft 5: {} nodes in {:.3}s: {:.2} M nodes/s",
