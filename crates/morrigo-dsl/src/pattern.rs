@@ -60,9 +60,12 @@ pub struct Pattern {
     pub max_len: Option<usize>,
 }
 
+/// The matcher's buffers: visited (instruction, position) bits and the stack.
+type Scratch = (Vec<u64>, Vec<(usize, usize)>);
+
 thread_local! {
     /// Matcher buffers, reused by every match on this thread.
-    static SCRATCH: std::cell::RefCell<(Vec<u64>, Vec<(usize, usize)>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+    static SCRATCH: std::cell::RefCell<Scratch> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
 }
 
 /// Largest repetition count accepted in `{m,n}`.

@@ -117,8 +117,8 @@ impl<const W: usize> Machine<W> {
     /// Is a board play on empty point `p` legal?
     pub fn play_legal(&self, s: &State<W>, p: Point) -> bool {
         let e = self.play_effect(s, p);
-        !(e.suicide && e.suicide_effect == SuicideEffect::Illegal)
-            && !self.repetition_forbids(s, e.key_after)
+        let illegal_suicide = e.suicide && e.suicide_effect == SuicideEffect::Illegal;
+        !illegal_suicide && !self.repetition_forbids(s, e.key_after)
     }
 
     /// Carry out a legal board play; returns its class and D start.
@@ -176,7 +176,7 @@ impl<const W: usize> GridShifts<W> {
     /// Shifts for a `width`-wide row-major grid, if they reproduce `neighbours`.
     pub(crate) fn detect(width: u32, neighbours: &[Bits<W>]) -> Option<Self> {
         let n = neighbours.len();
-        if width == 0 || width >= 64 || n % width as usize != 0 {
+        if width == 0 || width >= 64 || !n.is_multiple_of(width as usize) {
             return None;
         }
         let mut first = Bits::EMPTY;

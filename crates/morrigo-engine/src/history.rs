@@ -162,7 +162,7 @@ impl<const W: usize> Machine<W> {
                 continue;
             }
             let len = n - i + 1;
-            let length_ok = len % 2 == 0 && len >= 4 && (!play.d_four_or_six || len <= 6);
+            let length_ok = len.is_multiple_of(2) && len >= 4 && (!play.d_four_or_six || len <= 6);
             if length_ok && (best == NO_D || i as u32 > best) {
                 best = i as u32;
             }

@@ -12,6 +12,7 @@ mod history;
 mod machine;
 pub mod notation;
 mod perft;
+pub mod reference;
 mod scoring;
 mod states;
 

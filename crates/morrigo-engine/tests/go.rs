@@ -46,7 +46,7 @@ fn playout_speed_9x9() {
                 seed ^= seed << 13;
                 seed ^= seed >> 7;
                 seed ^= seed << 17;
-                ((seed >> 32) * n as u64 >> 32) as u32
+                (((seed >> 32) * n as u64) >> 32) as u32
             };
             let mut buf = Vec::new();
             let start = std::time::Instant::now();

@@ -1,0 +1,13 @@
+//! One module per subcommand: its arguments (with help text) and `run`.
+
+pub mod bench;
+pub mod check;
+pub mod compare;
+pub mod perft;
+pub mod play;
+pub mod replay;
+pub mod rulesets;
+pub mod show;
+pub mod sim_args;
+pub mod simulate;
+pub mod test;

@@ -1,0 +1,128 @@
+use crate::fail::Outcome;
+use crate::game;
+use clap::{Args, ValueEnum};
+use morrigo_engine::{perft, perft_divide, with_machine, Machine, State, Unit};
+use std::io::Write;
+use std::time::Instant;
+
+/// Count the leaves of the move tree (move-generator check and speed test).
+///
+/// Prints the number of positions reached after 1, 2, … DEPTH levels, with
+/// nodes per second. With `--unit ply` (the default) a removal is a level of
+/// its own, which matches the published Nine Men's Morris figures (24, 552,
+/// 12144, 255024, 5100480); with `--unit turn` a move and the removals it
+/// earns are one level. `--divide` prints the count below each first move.
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Examples:
+  morrigo perft nine-mens-morris 5
+  morrigo perft nine-mens-morris 3 --divide
+  morrigo perft nine-mens-morris 6 --unit turn --position \"a1 b2 d1 f2\"")]
+pub struct PerftArgs {
+    /// Ruleset file or built-in name.
+    #[arg(value_name = "FILE")]
+    pub file: String,
+    /// Depth of the tree, in units.
+    #[arg(value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub depth: u32,
+    /// What one level of the tree is.
+    #[arg(long, value_enum, default_value_t = UnitArg::Ply)]
+    pub unit: UnitArg,
+    /// Print the count below each first move, then the total.
+    #[arg(long)]
+    pub divide: bool,
+    /// Start from the position after this move record.
+    #[arg(long, value_name = "RECORD")]
+    pub position: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum UnitArg {
+    /// Every ply is a level; a removal is a ply of its own.
+    Ply,
+    /// A move together with its removals is one level.
+    Turn,
+}
+
+impl From<UnitArg> for Unit {
+    fn from(u: UnitArg) -> Unit {
+        match u {
+            UnitArg::Ply => Unit::Ply,
+            UnitArg::Turn => Unit::Turn,
+        }
+    }
+}
+
+pub fn run(args: PerftArgs) -> Outcome {
+    let any = game::machine(&args.file)?;
+    with_machine!(&any, m => run_on(m, &args))
+}
+
+fn run_on<const W: usize>(m: &Machine<W>, args: &PerftArgs) -> Outcome {
+    let mut s = m.initial();
+    if let Some(record) = &args.position {
+        game::play_record(m, &mut s, record, "--position")?;
+    }
+    let unit = Unit::from(args.unit);
+    let mut out = std::io::stdout().lock();
+    if args.divide {
+        return divide(m, &mut s, args.depth, unit, &mut out);
+    }
+    let unit_name = match unit {
+        Unit::Ply => "ply",
+        Unit::Turn => "turn",
+    };
+    writeln!(out, "perft {} (unit: {unit_name})", m.rules.name)?;
+    writeln!(
+        out,
+        "{:>5}  {:>14}  {:>10}  {:>14}",
+        "depth", "nodes", "seconds", "nodes/s"
+    )?;
+    for depth in 1..=args.depth {
+        let start = Instant::now();
+        let nodes = perft(m, &mut s, depth, unit);
+        let secs = start.elapsed().as_secs_f64();
+        writeln!(
+            out,
+            "{depth:>5}  {nodes:>14}  {secs:>10.3}  {:>14}",
+            rate(nodes as f64, secs)
+        )?;
+        out.flush()?;
+    }
+    Ok(())
+}
+
+fn divide<const W: usize>(
+    m: &Machine<W>,
+    s: &mut State<W>,
+    depth: u32,
+    unit: Unit,
+    out: &mut impl Write,
+) -> Outcome {
+    let start = Instant::now();
+    let counts = perft_divide(m, s, depth, unit);
+    let secs = start.elapsed().as_secs_f64();
+    let mut total = 0u64;
+    for (plies, n) in &counts {
+        writeln!(out, "{}: {n}", game::turn_text(&m.rules, plies))?;
+        total += n;
+    }
+    writeln!(out)?;
+    writeln!(out, "moves: {}", counts.len())?;
+    writeln!(out, "total: {total}")?;
+    writeln!(
+        out,
+        "time: {secs:.3} s ({} nodes/s)",
+        rate(total as f64, secs)
+    )?;
+    Ok(())
+}
+
+/// A rate as a whole number; `-` when the time was too short to measure.
+pub fn rate(count: f64, secs: f64) -> String {
+    if secs < 1e-6 {
+        "-".to_string()
+    } else {
+        format!("{:.0}", count / secs)
+    }
+}

@@ -1,0 +1,245 @@
+use crate::fail::{Failure, Outcome};
+use crate::game;
+use clap::{Args, ValueEnum};
+use morrigo_engine::{notation, with_machine, Machine, Move, State};
+use morrigo_play::{choose, game_rng, AgentKind};
+use std::io::{BufRead, IsTerminal, Write};
+
+/// Play a game in the terminal against a built-in agent.
+///
+/// Each turn shows the board, whose turn it is, the phase and the legal
+/// moves. Type one move per line; a move the rules refuse is explained with
+/// the rule that refuses it, quoted from the ruleset. Type `help` for the
+/// notation, `board` to redraw, `quit` to leave. Input may come from a pipe:
+/// the game ends quietly at the end of the input.
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Examples:
+  morrigo play nine-mens-morris
+  morrigo play nine-mens-morris --as black --agent greedy --seed 7
+  printf 'd1\\nquit\\n' | morrigo play three-mens-morris --seed 1
+
+Notation: `d1` place, `d1-d2` slide or fly, `xd2` remove (after a line),
+`g1xd2` a placement or move together with its removal.")]
+pub struct PlayArgs {
+    /// Ruleset file or built-in name.
+    #[arg(value_name = "FILE")]
+    pub file: String,
+    /// The side you play (a player name of the ruleset; default the first).
+    #[arg(long = "as", value_name = "PLAYER")]
+    pub side: Option<String>,
+    /// The agent you play against.
+    #[arg(long, value_enum, default_value_t = AgentArg::Greedy)]
+    pub agent: AgentArg,
+    /// Seed of the agent's choices (default: from the clock; printed, so a
+    /// game can be played again).
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+}
+
+/// A built-in agent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum AgentArg {
+    /// Uniform over the legal moves.
+    Random,
+    /// One-ply lookahead: wins, closes lines, blocks the opponent's.
+    Greedy,
+}
+
+impl From<AgentArg> for AgentKind {
+    fn from(a: AgentArg) -> AgentKind {
+        match a {
+            AgentArg::Random => AgentKind::Random,
+            AgentArg::Greedy => AgentKind::Greedy,
+        }
+    }
+}
+
+const HELP: &str = "\
+Moves are written with point names, as on the board's edges (`a1`…`g7`):
+  d1        place a piece from your hand on d1
+  d1-d2     move the piece on d1 to d2 (slide along a line, or fly)
+  xd2       remove the opposing piece on d2 (after completing a line)
+  g1xd2     a placement or move together with the removal it earns
+Commands: `board` redraws the board, `moves` lists the legal moves,
+`help` shows this text, `quit` leaves the game.";
+
+pub fn run(args: PlayArgs) -> Outcome {
+    let any = game::machine(&args.file)?;
+    let rules = any.rules().clone();
+    let human = match &args.side {
+        None => 0u8,
+        Some(name) => match rules
+            .players
+            .iter()
+            .position(|p| p.eq_ignore_ascii_case(name))
+        {
+            Some(i) => i as u8,
+            None => {
+                return Err(Failure::Usage(
+                    morrigo_diag::Diagnostic::new(format!(
+                        "`{name}` is not a player of {}",
+                        rules.name
+                    ))
+                    .expected(format!("one of: {}", rules.players.join(", "))),
+                ))
+            }
+        },
+    };
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    let session = Session {
+        human,
+        agent: args.agent.into(),
+        seed,
+        echo: !std::io::stdin().is_terminal(),
+    };
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut out = std::io::stdout().lock();
+    with_machine!(&any, m => session.run(m, &mut input, &mut out))
+}
+
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() ^ u64::from(d.subsec_nanos()))
+}
+
+struct Session {
+    human: u8,
+    agent: AgentKind,
+    seed: u64,
+    echo: bool,
+}
+
+impl Session {
+    fn run<const W: usize>(
+        &self,
+        m: &Machine<W>,
+        input: &mut impl BufRead,
+        out: &mut impl Write,
+    ) -> Outcome {
+        let rules = &m.rules;
+        let letters = game::piece_letters(rules);
+        let you = game::player_name(rules, self.human);
+        let them = game::player_name(rules, self.human ^ 1);
+        writeln!(out, "{} ({})", rules.title, rules.name)?;
+        writeln!(
+            out,
+            "you play {you} ({}); the {} agent plays {them} ({}); seed {}",
+            letters[self.human as usize],
+            self.agent,
+            letters[(self.human ^ 1) as usize],
+            self.seed
+        )?;
+        writeln!(out, "type a move, `help` or `quit`")?;
+        let mut rng = game_rng(self.seed, 0);
+        let mut s = m.initial();
+        let mut record: Vec<String> = Vec::new();
+        let mut turn: Vec<Move> = Vec::new();
+        let mut moves = Vec::new();
+        let mut show = true;
+        loop {
+            if let Some(o) = m.legal_moves(&s, &mut moves) {
+                writeln!(out, "\n{}", game::draw(m, &s))?;
+                writeln!(out, "game over: {}", game::outcome_text(rules, &o))?;
+                writeln!(out, "record: {}", record.join(" "))?;
+                return Ok(());
+            }
+            let mover = s.pos.to_move;
+            if mover != self.human {
+                let mv = choose(self.agent, m, &mut s, &moves, &mut rng);
+                m.apply(&mut s, mv);
+                turn.push(mv);
+                if s.pos.to_move != mover {
+                    let text = game::turn_text(rules, &turn);
+                    writeln!(out, "{them} plays {text}")?;
+                    record.push(text);
+                    turn.clear();
+                    show = true;
+                }
+                continue;
+            }
+            if show {
+                writeln!(out, "\n{}", game::draw(m, &s))?;
+                writeln!(out, "{}", status(m, &s))?;
+                show = false;
+            }
+            writeln!(out, "legal: {}", game::legal_text(m, &moves))?;
+            write!(out, "{you}> ")?;
+            out.flush()?;
+            let mut bytes = Vec::new();
+            let read = input.read_until(b'\n', &mut bytes).map_err(|e| {
+                Failure::game(morrigo_diag::Diagnostic::new(format!(
+                    "cannot read input: {e}"
+                )))
+            })?;
+            if read == 0 {
+                writeln!(out, "\nend of input: game left unfinished")?;
+                return Ok(());
+            }
+            let line = String::from_utf8_lossy(&bytes);
+            if self.echo {
+                // Input from a pipe is not shown by a terminal: echo it.
+                writeln!(out, "{}", line.trim_end())?;
+            }
+            let toks = notation::tokens(&line);
+            match toks.first().map(|t| t.text.as_str()) {
+                None => continue,
+                Some("quit" | "exit" | "q") => {
+                    writeln!(out, "game left unfinished; record: {}", record.join(" "))?;
+                    return Ok(());
+                }
+                Some("help" | "?") => writeln!(out, "{HELP}")?,
+                Some("board") => show = true,
+                Some("moves") => {}
+                Some(_) if toks.len() > 1 => {
+                    out.flush()?;
+                    eprintln!(
+                        "{}",
+                        morrigo_diag::Diagnostic::new("one move per line, please")
+                            .expected("a single move such as `d1`, `d1-d2` or `g1xd2`")
+                    );
+                }
+                Some(token) => match game::play_token(m, &mut s, token, None) {
+                    Ok(plies) => {
+                        turn.extend(plies);
+                        if s.pos.to_move != mover {
+                            record.push(game::turn_text(rules, &turn));
+                            turn.clear();
+                        } else {
+                            // A line was completed: the removal is still owed.
+                            writeln!(
+                                out,
+                                "{you} completed a line: remove an opposing piece (`x<point>`)"
+                            )?;
+                        }
+                    }
+                    Err(d) => {
+                        out.flush()?;
+                        eprintln!("{d}");
+                    }
+                },
+            }
+        }
+    }
+}
+
+/// "white to move, phase placing; in hand white 9, black 9; on board …".
+fn status<const W: usize>(m: &Machine<W>, s: &State<W>) -> String {
+    let rules = &m.rules;
+    let p = |i: u8| game::player_name(rules, i);
+    format!(
+        "{} to move, phase {}; in hand: {} {}, {} {}; on board: {} {}, {} {}",
+        p(s.pos.to_move),
+        game::phase_name(m, s),
+        p(0),
+        s.pos.in_hand[0],
+        p(1),
+        s.pos.in_hand[1],
+        p(0),
+        s.pos.occ[0].count(),
+        p(1),
+        s.pos.occ[1].count(),
+    )
+}

@@ -1,0 +1,73 @@
+use crate::fail::Outcome;
+use crate::game;
+use clap::Args;
+use morrigo_engine::with_machine;
+use std::io::Write;
+
+/// Show the compiled rules and the board.
+///
+/// Prints the summary of the rules as the engine sees them (after `extends`
+/// is merged and every expression is checked), then the empty board drawn in
+/// ASCII. With `--position`, the board after playing a move record instead,
+/// with whose turn it is and in which phase.
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Examples:
+  morrigo show nine-mens-morris
+  morrigo show my-variant.yaml
+  morrigo show nine-mens-morris --position \"a1 d2 d1 b4 g1xd2\"")]
+pub struct ShowArgs {
+    /// Ruleset file or built-in name.
+    #[arg(value_name = "FILE")]
+    pub file: String,
+    /// A move record to play from the start before drawing the board
+    /// (`d1` place, `d1-d2` slide or fly, `xd2` remove, `g1xd2` both).
+    #[arg(long, value_name = "RECORD")]
+    pub position: Option<String>,
+}
+
+pub fn run(args: ShowArgs) -> Outcome {
+    let any = game::machine(&args.file)?;
+    let rules = any.rules().clone();
+    let board = match &args.position {
+        None => format!(
+            "board ({} points):\n{}\n",
+            rules.topology.len(),
+            game::draw_empty(&rules)
+        ),
+        Some(record) => with_machine!(&any, m => {
+            let mut s = m.initial();
+            let plies = game::play_record(m, &mut s, record, "--position")?;
+            position_report(m, &s, plies.len())
+        }),
+    };
+    let mut out = std::io::stdout().lock();
+    write!(out, "{rules}\n{board}")?;
+    Ok(())
+}
+
+fn position_report<const W: usize>(
+    m: &morrigo_engine::Machine<W>,
+    s: &morrigo_engine::State<W>,
+    plies: usize,
+) -> String {
+    let rules = &m.rules;
+    let mut text = format!("board after {plies} plies:\n{}\n", game::draw(m, s));
+    let mut moves = Vec::new();
+    match m.legal_moves(s, &mut moves) {
+        Some(o) => text += &format!("game over: {}\n", game::outcome_text(rules, &o)),
+        None => {
+            text += &format!(
+                "{} to move, phase {}; in hand: {} {}, {} {}\n",
+                game::player_name(rules, s.pos.to_move),
+                game::phase_name(m, s),
+                game::player_name(rules, 0),
+                s.pos.in_hand[0],
+                game::player_name(rules, 1),
+                s.pos.in_hand[1],
+            );
+            text += &format!("legal: {}\n", game::legal_text(m, &moves));
+        }
+    }
+    text
+}

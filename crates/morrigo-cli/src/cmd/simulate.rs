@@ -1,0 +1,105 @@
+use crate::cmd::sim_args::{progress, SimOptions};
+use crate::fail::{Failure, Outcome};
+use crate::game;
+use clap::Args;
+use morrigo_play::{simulate, SimReport};
+use std::io::Write;
+
+/// Play many games between built-in agents and summarise the results.
+///
+/// Games run in parallel; each game's random choices depend only on the seed
+/// and the game's number, so a run is reproducible whatever the thread count.
+/// Prints wins by seat, draws, unfinished games, the mean length, how often
+/// each end rule decided a game, and the speed.
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Examples:
+  morrigo simulate nine-mens-morris --games 10000 --seed 1
+  morrigo simulate morabaraba --games 1000 --seed 2 --agents greedy,random
+  morrigo simulate my-variant.yaml --games 500 --seed 3 --json")]
+pub struct SimulateArgs {
+    /// Ruleset file or built-in name.
+    #[arg(value_name = "FILE")]
+    pub file: String,
+    /// Number of games.
+    #[arg(long, value_name = "N", default_value_t = 1000,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub games: u32,
+    /// Seed of the random choices.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub options: SimOptions,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: SimulateArgs) -> Outcome {
+    let any = game::machine(&args.file)?;
+    let cfg = args.options.config(args.games, args.seed);
+    let bar = progress(u64::from(args.games));
+    if let Some(b) = &bar {
+        b.set_message(any.rules().name.clone());
+    }
+    let report = simulate(&any, &cfg, bar.as_ref());
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let text = serde_json::to_string_pretty(&report).map_err(|e| {
+            Failure::game(morrigo_diag::Diagnostic::new(format!(
+                "cannot write the report as JSON: {e}"
+            )))
+        })?;
+        writeln!(out, "{text}")?;
+    } else {
+        write!(out, "{}", summary(&report))?;
+    }
+    Ok(())
+}
+
+/// The human-readable report.
+pub fn summary(r: &SimReport) -> String {
+    let mut s = format!(
+        "{} ({}): {} games, seed {}, {} {} vs {} {}, at most {} plies\n",
+        r.title,
+        r.ruleset,
+        r.games,
+        r.seed,
+        r.players[0],
+        r.agents[0],
+        r.players[1],
+        r.agents[1],
+        r.max_plies
+    );
+    let line = |label: &str, n: u32| format!("  {label:<14} {n:>8}  {:>5.1}%\n", r.pct(n));
+    s += &line(&format!("{} wins", r.players[0]), r.wins[0]);
+    s += &line(&format!("{} wins", r.players[1]), r.wins[1]);
+    s += &line("draws", r.draws);
+    s += &line("unfinished", r.unfinished);
+    s += &format!(
+        "  mean length    {:>8.1} plies ({:.1} turns)\n",
+        r.mean_plies, r.mean_turns
+    );
+    s += "  decided by:\n";
+    let width = r.end_rules.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+    for (name, n) in &r.end_rules {
+        s += &format!("    {name:<width$} {n:>8}  {:>5.1}%\n", r.pct(*n));
+    }
+    let per = |n: f64| {
+        if r.elapsed_secs > 0.0 {
+            n / r.elapsed_secs
+        } else {
+            0.0
+        }
+    };
+    s += &format!(
+        "  speed          {:.0} games/s, {:.0} plies/s ({:.2} s)\n",
+        per(f64::from(r.games)),
+        per(r.total_plies as f64),
+        r.elapsed_secs
+    );
+    s
+}

@@ -1,0 +1,66 @@
+//! `morrigo`: the command-line front end of the Morrigo rules engine.
+
+mod cmd;
+mod fail;
+mod game;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+const TOP_EXAMPLES: &str = "\
+Examples:
+  morrigo compare                         compare every built-in Morris ruleset
+  morrigo rulesets                        list the built-in rulesets
+  morrigo show nine-mens-morris           the compiled rules and the board
+  morrigo play nine-mens-morris --as white --agent greedy
+  morrigo replay nine-mens-morris --moves \"a1 d2 d1 b4 g1xd2\"
+  morrigo perft nine-mens-morris 5
+  morrigo check my-variant.yaml
+
+A ruleset is a path to a .yaml file or the name of a built-in ruleset.
+Exit status: 0 ok, 1 rule or game error, 2 usage error.";
+
+/// Morrigo: a rules-as-data engine for Morris-family games.
+///
+/// Rulesets are YAML files (or built-in names); every command loads and
+/// checks the ruleset first and reports problems as file:line:col errors.
+#[derive(Parser, Debug)]
+#[command(name = "morrigo", version, after_help = TOP_EXAMPLES)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    Check(cmd::check::CheckArgs),
+    Show(cmd::show::ShowArgs),
+    Replay(cmd::replay::ReplayArgs),
+    Perft(cmd::perft::PerftArgs),
+    Play(cmd::play::PlayArgs),
+    Simulate(cmd::simulate::SimulateArgs),
+    Compare(cmd::compare::CompareArgs),
+    Test(cmd::test::TestArgs),
+    Bench(cmd::bench::BenchArgs),
+    Rulesets(cmd::rulesets::RulesetsArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Check(a) => cmd::check::run(a),
+        Command::Show(a) => cmd::show::run(a),
+        Command::Replay(a) => cmd::replay::run(a),
+        Command::Perft(a) => cmd::perft::run(a),
+        Command::Play(a) => cmd::play::run(a),
+        Command::Simulate(a) => cmd::simulate::run(a),
+        Command::Compare(a) => cmd::compare::run(a),
+        Command::Test(a) => cmd::test::run(a),
+        Command::Bench(a) => cmd::bench::run(a),
+        Command::Rulesets(a) => cmd::rulesets::run(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => f.report(),
+    }
+}

@@ -1,0 +1,670 @@
+//! The `morrigo` binary, run as a user runs it: arguments in, text and an
+//! exit status out (0 ok, 1 rule or game error, 2 usage error).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn morrigo(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_morrigo"))
+        .args(args)
+        .output()
+        .expect("the morrigo binary runs")
+}
+
+/// Run with `input` on stdin (a pipe, as when a script drives the game).
+fn morrigo_stdin(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_morrigo"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the morrigo binary runs");
+    // Write from another thread: a long input must not block on a full
+    // stdout pipe, and the game may end (closing stdin) before it is all read.
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let input = input.to_string();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let output = child.wait_with_output().expect("the morrigo binary ends");
+    writer.join().expect("the stdin writer ends");
+    output
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[track_caller]
+fn assert_code(o: &Output, code: i32) {
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "exit status\n--- stdout\n{}\n--- stderr\n{}",
+        stdout(o),
+        stderr(o)
+    );
+}
+
+/// A file under the temp directory, unique to this test process.
+fn temp_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("morrigo-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("create temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write temp file");
+    path
+}
+
+const MORRIS_TITLES: [&str; 8] = [
+    "Lasker Morris",
+    "Morabaraba",
+    "Nine Men's Morris, no flying",
+    "Nine Men's Morris, one removal per mill",
+    "Nine Men's Morris",
+    "Six Men's Morris",
+    "Three Men's Morris",
+    "Twelve Men's Morris",
+];
+
+// ----- usage errors (2) -------------------------------------------------------
+
+#[test]
+fn no_command_or_unknown_options_are_usage_errors() {
+    assert_code(&morrigo(&[]), 2);
+    assert_code(&morrigo(&["frobnicate"]), 2);
+    assert_code(&morrigo(&["check"]), 2);
+    assert_code(&morrigo(&["show"]), 2);
+    assert_code(&morrigo(&["replay", "nine-mens-morris"]), 2);
+    assert_code(&morrigo(&["perft", "nine-mens-morris"]), 2);
+    assert_code(&morrigo(&["perft", "nine-mens-morris", "x"]), 2);
+    assert_code(&morrigo(&["perft", "nine-mens-morris", "0"]), 2);
+    assert_code(
+        &morrigo(&["perft", "nine-mens-morris", "2", "--unit", "move"]),
+        2,
+    );
+    assert_code(
+        &morrigo(&["play", "nine-mens-morris", "--agent", "smart"]),
+        2,
+    );
+    assert_code(
+        &morrigo(&["simulate", "nine-mens-morris", "--games", "0"]),
+        2,
+    );
+    assert_code(
+        &morrigo(&["simulate", "nine-mens-morris", "--agents", "random,clever"]),
+        2,
+    );
+    assert_code(&morrigo(&["compare", "--format", "xml"]), 2);
+    assert_code(&morrigo(&["test"]), 2);
+    assert_code(&morrigo(&["bench", "--games", "many"]), 2);
+    assert_code(&morrigo(&["rulesets", "extra"]), 2);
+}
+
+#[test]
+fn play_as_a_player_the_ruleset_lacks_is_a_usage_error() {
+    let o = morrigo_stdin(&["play", "nine-mens-morris", "--as", "purple"], "quit\n");
+    assert_code(&o, 2);
+    assert!(
+        stderr(&o).contains("`purple` is not a player"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stderr(&o).contains("white, black"), "{}", stderr(&o));
+}
+
+#[test]
+fn help_works_for_every_command() {
+    assert_code(&morrigo(&["--help"]), 0);
+    assert_code(&morrigo(&["--version"]), 0);
+    for cmd in [
+        "check", "show", "replay", "perft", "play", "simulate", "compare", "test", "bench",
+        "rulesets",
+    ] {
+        let o = morrigo(&[cmd, "--help"]);
+        assert_code(&o, 0);
+        assert!(
+            stdout(&o).contains("Examples:"),
+            "{cmd} --help:\n{}",
+            stdout(&o)
+        );
+    }
+}
+
+#[test]
+fn top_level_help() {
+    let o = morrigo(&["--help"]);
+    assert_code(&o, 0);
+    insta::assert_snapshot!("help", stdout(&o));
+}
+
+// ----- rulesets, check, show --------------------------------------------------
+
+#[test]
+fn rulesets_lists_the_built_ins_with_titles() {
+    let o = morrigo(&["rulesets"]);
+    assert_code(&o, 0);
+    let text = stdout(&o);
+    for title in MORRIS_TITLES {
+        assert!(text.contains(title), "{title} missing:\n{text}");
+    }
+    assert!(text.contains("nine-mens-morris "), "{text}");
+}
+
+#[test]
+fn check_a_good_ruleset() {
+    let o = morrigo(&["check", "nine-mens-morris", "three-mens-morris"]);
+    assert_code(&o, 0);
+    assert_eq!(
+        stdout(&o),
+        "ok: nine-mens-morris (24 points, 16 lines, 4 end rules)\n\
+         ok: three-mens-morris (9 points, 8 lines, 3 end rules)\n"
+    );
+}
+
+#[test]
+fn check_a_bad_ruleset_prints_file_line_col_and_exits_1() {
+    let path = temp_file(
+        "bad-key.yaml",
+        "name: bad\nextends: nine-mens-morris\nphases:\n  placing:\n    wen: \"true\"\n",
+    );
+    let path = path.to_string_lossy().into_owned();
+    let o = morrigo(&["check", "nine-mens-morris", &path]);
+    assert_code(&o, 1);
+    assert!(
+        stdout(&o).contains("ok: nine-mens-morris"),
+        "{}",
+        stdout(&o)
+    );
+    let err = stderr(&o);
+    assert!(err.contains(&format!("{path}:5:5: error:")), "{err}");
+    assert!(err.contains("unknown field `wen`"), "{err}");
+    assert!(err.contains('^'), "the caret under the column: {err}");
+}
+
+#[test]
+fn check_reports_a_bad_rule_expression_at_its_place() {
+    let path = temp_file(
+        "bad-expr.yaml",
+        "name: bad-expr\nextends: nine-mens-morris\nend:\n  blocked:\n    lose: \"no_legal_moves\"\n",
+    );
+    let path = path.to_string_lossy().into_owned();
+    let o = morrigo(&["check", &path]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(err.contains(&format!("{path}:5:")), "{err}");
+    assert!(err.contains("no_legal_moves"), "{err}");
+}
+
+#[test]
+fn check_a_directory_of_rulesets() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rulesets/morris");
+    let o = morrigo(&["check", dir]);
+    assert_code(&o, 0);
+    assert_eq!(
+        stdout(&o).lines().count(),
+        MORRIS_TITLES.len(),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        stdout(&o).contains("ok: morabaraba (24 points, 20 lines"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn check_of_a_missing_file_is_a_rule_error() {
+    let o = morrigo(&["check", "no-such-ruleset.yaml"]);
+    assert_code(&o, 1);
+    assert!(
+        stderr(&o).contains("error: no ruleset file"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn show_nine_mens_morris() {
+    let o = morrigo(&["show", "nine-mens-morris"]);
+    assert_code(&o, 0);
+    insta::assert_snapshot!("show_nine_mens_morris", stdout(&o));
+}
+
+#[test]
+fn show_after_a_position() {
+    let o = morrigo(&[
+        "show",
+        "nine-mens-morris",
+        "--position",
+        "a1 d2 d1 b4 g1xd2",
+    ]);
+    assert_code(&o, 0);
+    let text = stdout(&o);
+    assert!(text.contains("1 W-----------W-----------W"), "{text}");
+    assert!(text.contains("black to move, phase placing"), "{text}");
+    let o = morrigo(&["show", "nine-mens-morris", "--position", "a1 a1"]);
+    assert_code(&o, 1);
+    assert!(
+        stderr(&o).contains("--position:1:4: error"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stdout(&o).is_empty(), "nothing printed on error");
+    assert_code(&morrigo(&["show", "no-such-ruleset"]), 1);
+}
+
+// ----- replay -----------------------------------------------------------------
+
+/// The worked position of seed 003: White has a1 and d1, places g1 to form
+/// a1-d1-g1 and removes Black's d2 before Black moves.
+const WORKED: &str = "a1 d2 d1 b4 g1xd2";
+
+#[test]
+fn replay_the_worked_position() {
+    let o = morrigo(&["replay", "nine-mens-morris", "--moves", WORKED]);
+    assert_code(&o, 0);
+    let text = stdout(&o);
+    assert!(text.contains("completes a line"), "{text}");
+    assert!(text.contains("xd2"), "{text}");
+    assert!(text.contains("result: ongoing, black to move"), "{text}");
+}
+
+#[test]
+fn replay_from_a_file() {
+    let path = temp_file("record.txt", "1. a1 d2\n2. d1 b4\n3. g1 xd2\n");
+    let o = morrigo(&[
+        "replay",
+        "nine-mens-morris",
+        "--file",
+        &path.to_string_lossy(),
+    ]);
+    assert_code(&o, 0);
+    assert!(stdout(&o).contains("xd2"), "{}", stdout(&o));
+    assert_code(
+        &morrigo(&["replay", "nine-mens-morris", "--file", "/no/such/record"]),
+        1,
+    );
+}
+
+#[test]
+fn replay_json_has_the_specified_shape() {
+    let o = morrigo(&["replay", "nine-mens-morris", "--moves", WORKED, "--json"]);
+    assert_code(&o, 0);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
+    let plies = v["plies"].as_array().expect("plies is an array");
+    assert_eq!(plies.len(), 6, "a removal is a ply of its own");
+    let expected = [
+        ("white", "a1", "placing"),
+        ("black", "d2", "placing"),
+        ("white", "d1", "placing"),
+        ("black", "b4", "placing"),
+        ("white", "g1", "placing"),
+        ("white", "xd2", "remove"),
+    ];
+    for (i, (ply, (player, mv, phase))) in plies.iter().zip(expected).enumerate() {
+        let obj = ply.as_object().expect("a ply is an object");
+        for key in ["n", "player", "move", "phase"] {
+            assert!(obj.contains_key(key), "ply {i} lacks `{key}`: {ply}");
+        }
+        // `note` is the only optional key a ply may add.
+        for key in obj.keys() {
+            assert!(
+                ["n", "player", "move", "phase", "note"].contains(&key.as_str()),
+                "unexpected key `{key}` in {ply}"
+            );
+        }
+        assert_eq!(ply["n"], i + 1);
+        assert_eq!(ply["player"], player);
+        assert_eq!(ply["move"], mv);
+        assert_eq!(ply["phase"], phase);
+    }
+    let result = v["result"].as_object().expect("result is an object");
+    for key in ["status", "winner", "reason"] {
+        assert!(result.contains_key(key), "result lacks `{key}`: {v}");
+    }
+    assert_eq!(v["result"]["status"], "ongoing");
+    assert!(v["result"]["winner"].is_null());
+    assert!(v["result"]["reason"].is_null());
+}
+
+#[test]
+fn replay_json_of_a_finished_game_names_winner_and_reason() {
+    // Three Men's Morris: white completes a1-b2-c3 while placing.
+    let o = morrigo(&[
+        "replay",
+        "three-mens-morris",
+        "--moves",
+        "a1 a2 b2 a3 c3",
+        "--json",
+    ]);
+    assert_code(&o, 0);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
+    assert_eq!(v["result"]["status"], "over", "{v}");
+    assert_eq!(v["result"]["winner"], "white", "{v}");
+    assert!(v["result"]["reason"].is_string(), "{v}");
+}
+
+#[test]
+fn replay_of_an_illegal_move_is_located_and_keeps_the_transcript() {
+    let o = morrigo(&["replay", "nine-mens-morris", "--moves", "a1 d2 d1 b4 g1 d3"]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    // `d3` is the 6th token, at column 16: White still owes a removal.
+    assert!(err.contains("--moves:1:16: error"), "{err}");
+    assert!(err.contains("remove"), "{err}");
+    assert!(err.contains("rule:") || err.contains("= "), "{err}");
+    assert!(err.contains("5. white  g1"), "transcript so far: {err}");
+    assert!(stdout(&o).is_empty());
+
+    let o = morrigo(&["replay", "nine-mens-morris", "--moves", "a1 zz9"]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("--moves:1:4: error"), "{}", stderr(&o));
+}
+
+// ----- perft ------------------------------------------------------------------
+
+#[test]
+fn perft_counts_match_the_published_figures() {
+    let o = morrigo(&["perft", "nine-mens-morris", "3"]);
+    assert_code(&o, 0);
+    let text = stdout(&o);
+    for n in ["24", "552", "12144"] {
+        assert!(text.contains(n), "{n} missing:\n{text}");
+    }
+    assert!(text.contains("nodes/s"), "{text}");
+}
+
+#[test]
+fn perft_divide_lists_first_moves_and_the_total() {
+    let o = morrigo(&["perft", "nine-mens-morris", "2", "--divide"]);
+    assert_code(&o, 0);
+    let text = stdout(&o);
+    assert!(text.contains("a1: 23\n"), "{text}");
+    assert!(text.contains("total: 552\n"), "{text}");
+    // Turn units: a move and its removal are one first move.
+    let o = morrigo(&[
+        "perft",
+        "nine-mens-morris",
+        "1",
+        "--divide",
+        "--unit",
+        "turn",
+        "--position",
+        "a1 d2 d1 b4",
+    ]);
+    assert_code(&o, 0);
+    let text = stdout(&o);
+    assert!(text.contains("g1xd2: 1\n"), "{text}");
+    assert!(text.contains("g1xb4: 1\n"), "{text}");
+    assert_code(&morrigo(&["perft", "nope", "2"]), 1);
+}
+
+// ----- play -------------------------------------------------------------------
+
+#[test]
+fn play_through_a_pipe_explains_refusals_and_quits() {
+    let o = morrigo_stdin(
+        &[
+            "play",
+            "nine-mens-morris",
+            "--agent",
+            "random",
+            "--seed",
+            "7",
+        ],
+        "help\nzz\nd1\nd1\nd1-d2\nquit\n",
+    );
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    let err = stderr(&o);
+    assert!(out.contains("white to move, phase placing"), "{out}");
+    assert!(out.contains("legal: a1 d1 g1"), "{out}");
+    assert!(out.contains("d1-d2     move the piece"), "help text: {out}");
+    assert!(out.contains("black plays"), "the agent replied: {out}");
+    assert!(out.contains("game left unfinished"), "{out}");
+    assert!(err.contains("unknown point `zz`"), "{err}");
+    assert!(err.contains("illegal move `d1`: d1 is occupied"), "{err}");
+    // Sliding while placing: the refusal names the phase.
+    assert!(err.contains("illegal move `d1-d2`"), "{err}");
+    assert!(err.contains("placing"), "{err}");
+}
+
+#[test]
+fn play_to_the_end_through_a_pipe() {
+    // Offer every point, many times: each line is either played or refused,
+    // so the game goes on until it ends (or the input runs out).
+    let points = "a1 b2 c3 a2 b1 c1 a3 b3 c2 ";
+    let mut input = String::new();
+    for _ in 0..60 {
+        for p in points.split_whitespace() {
+            input += p;
+            input.push('\n');
+        }
+        for a in ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"] {
+            for b in ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"] {
+                if a != b {
+                    input += &format!("{a}-{b}\n");
+                }
+            }
+        }
+    }
+    let o = morrigo_stdin(
+        &[
+            "play",
+            "three-mens-morris",
+            "--agent",
+            "greedy",
+            "--seed",
+            "3",
+        ],
+        &input,
+    );
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    assert!(
+        out.contains("game over:") || out.contains("end of input"),
+        "{out}"
+    );
+}
+
+#[test]
+fn play_ends_cleanly_at_end_of_input() {
+    let o = morrigo_stdin(
+        &["play", "nine-mens-morris", "--as", "black", "--seed", "1"],
+        "",
+    );
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    assert!(out.contains("white plays"), "the agent opened: {out}");
+    assert!(out.contains("end of input"), "{out}");
+}
+
+#[test]
+fn play_reports_the_end_rule() {
+    // As black against a random agent, keep offering moves until it ends.
+    let mut input = String::new();
+    for _ in 0..200 {
+        for p in ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"] {
+            input += p;
+            input.push('\n');
+            for q in ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"] {
+                if p != q {
+                    input += &format!("{p}-{q}\n");
+                }
+            }
+        }
+    }
+    let o = morrigo_stdin(
+        &[
+            "play",
+            "three-mens-morris",
+            "--as",
+            "black",
+            "--agent",
+            "greedy",
+            "--seed",
+            "5",
+        ],
+        &input,
+    );
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    if out.contains("game over:") {
+        assert!(out.contains("by end rule `"), "{out}");
+        assert!(out.contains("record: "), "{out}");
+    }
+}
+
+// ----- simulate, compare, bench, test -----------------------------------------
+
+#[test]
+fn simulate_summarises_wins_draws_and_end_rules() {
+    let o = morrigo(&[
+        "simulate",
+        "nine-mens-morris",
+        "--games",
+        "20",
+        "--seed",
+        "1",
+    ]);
+    assert_code(&o, 0);
+    let text = stdout(&o);
+    for s in [
+        "white wins",
+        "black wins",
+        "draws",
+        "mean length",
+        "too_few_pieces",
+        "games/s",
+    ] {
+        assert!(text.contains(s), "{s} missing:\n{text}");
+    }
+    assert!(
+        stderr(&o).is_empty(),
+        "no progress bar on a pipe: {}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn simulate_json_is_reproducible() {
+    let args = [
+        "simulate",
+        "six-mens-morris",
+        "--games",
+        "30",
+        "--seed",
+        "9",
+        "--agents",
+        "greedy,random",
+        "--max-plies",
+        "300",
+        "--json",
+    ];
+    let a: serde_json::Value = serde_json::from_slice(&morrigo(&args).stdout).expect("JSON");
+    let b: serde_json::Value = serde_json::from_slice(&morrigo(&args).stdout).expect("JSON");
+    assert_eq!(a["games"], 30);
+    assert_eq!(a["agents"], serde_json::json!(["greedy", "random"]));
+    assert_eq!(a["wins"], b["wins"]);
+    assert_eq!(a["end_rules"], b["end_rules"]);
+    assert_code(
+        &morrigo(&["simulate", "no-such-ruleset", "--games", "5"]),
+        1,
+    );
+}
+
+#[test]
+fn compare_every_builtin_morris_ruleset() {
+    let o = morrigo(&["compare", "--games", "20"]);
+    assert_code(&o, 0);
+    let text = stdout(&o);
+    for title in MORRIS_TITLES {
+        assert!(
+            text.lines().any(|l| l.starts_with(&format!("| {title} "))),
+            "no row for {title}:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn compare_named_rulesets_as_csv_and_json() {
+    let o = morrigo(&[
+        "compare",
+        "nine-mens-morris",
+        "nine-mens-morris-no-flying",
+        "--games",
+        "10",
+        "--format",
+        "csv",
+    ]);
+    assert_code(&o, 0);
+    let text = stdout(&o);
+    assert_eq!(text.lines().count(), 3, "a header and two rows:\n{text}");
+    let o = morrigo(&[
+        "compare",
+        "three-mens-morris",
+        "--games",
+        "10",
+        "--format",
+        "json",
+    ]);
+    assert_code(&o, 0);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v.as_array().map(Vec::len), Some(1));
+    let bad = temp_file("bad-compare.yaml", "name: [\n");
+    let o = morrigo(&["compare", "nine-mens-morris", &bad.to_string_lossy()]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("bad-compare.yaml:"), "{}", stderr(&o));
+}
+
+#[test]
+fn bench_measures_playouts_and_perft() {
+    let o = morrigo(&["bench", "--games", "20", "--perft-depth", "3"]);
+    assert_code(&o, 0);
+    let text = stdout(&o);
+    assert!(text.contains("games/s"), "{text}");
+    assert!(text.contains("perft 3: 12144 nodes"), "{text}");
+}
+
+#[test]
+fn test_runs_scenario_files() {
+    let good = temp_file(
+        "good.scenarios.yaml",
+        "ruleset: nine-mens-morris\n\
+         scenarios:\n\
+         \x20 - name: a mill by placing removes before the opponent moves\n\
+         \x20   rule: seed 003 worked position\n\
+         \x20   moves: a1 d2 d1 b4 g1\n\
+         \x20   expect:\n\
+         \x20     to_move: white\n\
+         \x20     legal_includes: [xd2]\n",
+    );
+    let o = morrigo(&["test", &good.to_string_lossy()]);
+    assert_code(&o, 0);
+    assert!(stdout(&o).contains("1 passed, 0 failed"), "{}", stdout(&o));
+
+    let failing = temp_file(
+        "failing.scenarios.yaml",
+        "ruleset: nine-mens-morris\n\
+         scenarios:\n\
+         \x20 - name: a wrong expectation\n\
+         \x20   rule: black moves right after the mill (it does not)\n\
+         \x20   moves: a1 d2 d1 b4 g1\n\
+         \x20   expect:\n\
+         \x20     to_move: black\n",
+    );
+    let o = morrigo(&["test", &failing.to_string_lossy()]);
+    assert_code(&o, 1);
+    assert!(stdout(&o).contains("FAIL"), "{}", stdout(&o));
+
+    let o = morrigo(&["test", "/no/such/scenarios"]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("error:"), "{}", stderr(&o));
+}

@@ -1,0 +1,468 @@
+//! The fast engine against the slow reference implementation
+//! (`morrigo_engine::reference`), on every built-in Morris ruleset: random
+//! games in lock-step (same legal move set, same state, same outcome at every
+//! ply; undo restores the state exactly), and perft counts.
+//!
+//! Heavier variants are `#[ignore]`d; run them with
+//! `cargo test --release -p morrigo-engine --test cross_check -- --ignored --nocapture`.
+
+use morrigo_engine::notation::format_move;
+use morrigo_engine::reference::RefGame;
+use morrigo_engine::{perft, with_machine, AnyMachine, Machine, Move, Outcome, State, Unit};
+use morrigo_rules::Rules;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::sync::Arc;
+
+/// Longest random game before the test gives up on it (three men's morris
+/// has no move limit, only repetition).
+const MAX_PLIES: usize = 600;
+
+fn load(name: &str) -> Arc<Rules> {
+    Arc::new(morrigo_rules::load_rules(name).unwrap_or_else(|e| panic!("{name}: {e:?}")))
+}
+
+fn sorted(mut moves: Vec<Move>) -> Vec<Move> {
+    moves.sort_by_key(|m| (m.kind as u8, m.from, m.to));
+    moves
+}
+
+fn record(rules: &Rules, moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(|m| format_move(&rules.topology, m))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn fast_moves<const W: usize>(m: &Machine<W>, s: &State<W>) -> (Vec<Move>, Option<Outcome>) {
+    let mut out = Vec::new();
+    let outcome = m.legal_moves(s, &mut out);
+    (out, outcome)
+}
+
+/// Everything both implementations track must agree.
+fn same_state<const W: usize>(m: &Machine<W>, s: &State<W>, r: &RefGame, at: &str) {
+    let p = &s.pos;
+    for point in 0..r.board.len() {
+        assert_eq!(
+            s.owner(point as u16),
+            r.board[point],
+            "{at}: owner of point {point}"
+        );
+    }
+    assert_eq!(p.in_hand, r.in_hand, "{at}: in hand");
+    assert_eq!(p.lost, r.lost, "{at}: lost");
+    assert_eq!(p.to_move, r.to_move, "{at}: to move");
+    assert_eq!(u32::from(p.pending), r.pending, "{at}: pending");
+    assert_eq!(p.turn, r.turn, "{at}: turn");
+    assert_eq!(p.ply, r.ply, "{at}: ply");
+    let counters = (p.turns_without_removal, p.turns_without_line);
+    let expected = (r.turns_without_removal, r.turns_without_line);
+    assert_eq!(counters, expected, "{at}: turns without removal / line");
+    if p.pending == 0 {
+        assert_eq!(m.phase(s), r.phase(), "{at}: phase");
+        if m.rules.uses(morrigo_rules::Prim::Repetitions) {
+            assert_eq!(m.repetitions(s), r.repetitions(), "{at}: repetitions");
+        }
+    }
+}
+
+/// Apply and undo every legal move; the state must come back exactly.
+fn check_undo<const W: usize>(m: &Machine<W>, s: &mut State<W>, moves: &[Move], at: &str) {
+    let (pos, history) = (s.pos, s.history().to_vec());
+    for &mv in moves {
+        let u = m.apply(s, mv);
+        m.undo(s, u);
+        assert_eq!(s.pos, pos, "{at}: undo of {mv:?} changed the position");
+        assert_eq!(
+            s.history(),
+            &history[..],
+            "{at}: undo of {mv:?} changed the history"
+        );
+    }
+}
+
+#[derive(Default, Debug)]
+struct Tally {
+    games: usize,
+    plies: usize,
+    decided: Vec<usize>,
+    unfinished: usize,
+}
+
+fn lockstep<const W: usize>(m: &Machine<W>, rules: &Rules, games: u64, seed: u64) -> Tally {
+    let mut tally = Tally {
+        decided: vec![0; rules.end.len()],
+        ..Tally::default()
+    };
+    for g in 0..games {
+        let mut rng = SmallRng::seed_from_u64(seed.wrapping_mul(1_000_003).wrapping_add(g));
+        let mut s = m.initial();
+        let mut r = RefGame::new(rules);
+        let mut played: Vec<Move> = Vec::new();
+        let mut finished = false;
+        for _ in 0..MAX_PLIES {
+            let at = format!(
+                "{} game {g} (seed {seed}), after `{}`",
+                rules.name,
+                record(rules, &played)
+            );
+            same_state(m, &s, &r, &at);
+            let (fm, fo) = fast_moves(m, &s);
+            let (rm, ro) = r.legal_moves();
+            let (fm, rm) = (sorted(fm), sorted(rm));
+            assert_eq!(
+                fm, rm,
+                "{at}: legal moves differ (left fast, right reference)"
+            );
+            assert_eq!(fo, ro, "{at}: outcome differs (left fast, right reference)");
+            if let Some(o) = fo {
+                tally.decided[o.rule as usize] += 1;
+                finished = true;
+                break;
+            }
+            assert!(!fm.is_empty(), "{at}: no moves and no outcome");
+            check_undo(m, &mut s, &fm, &at);
+            let mv = fm[rng.random_range(0..fm.len())];
+            m.apply(&mut s, mv);
+            r.apply(mv);
+            played.push(mv);
+            tally.plies += 1;
+        }
+        tally.games += 1;
+        if !finished {
+            tally.unfinished += 1;
+        }
+    }
+    tally
+}
+
+/// Plays random games from the start and returns the state after `plies`
+/// plies (fewer if the game ends), in both implementations.
+fn random_position<'r, const W: usize>(
+    m: &Machine<W>,
+    rules: &'r Rules,
+    plies: usize,
+    seed: u64,
+) -> (State<W>, RefGame<'r>, Vec<Move>) {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut s = m.initial();
+    let mut r = RefGame::new(rules);
+    let mut played = Vec::new();
+    for _ in 0..plies {
+        let moves = sorted(fast_moves(m, &s).0);
+        if moves.is_empty() {
+            break;
+        }
+        let mv = moves[rng.random_range(0..moves.len())];
+        m.apply(&mut s, mv);
+        r.apply(mv);
+        played.push(mv);
+    }
+    (s, r, played)
+}
+
+fn run_lockstep(name: &str, games: u64) {
+    let rules = load(name);
+    let any = AnyMachine::new(rules.clone()).expect("fits");
+    let tally = with_machine!(&any, m => lockstep(m, &rules, games, 0x5EED));
+    println!("{name}: {tally:?}");
+    assert_eq!(tally.games as u64, games);
+}
+
+fn run_perft(name: &str, depth: u32, positions: &[(usize, u64)], pos_depth: u32) {
+    let rules = load(name);
+    let any = AnyMachine::new(rules.clone()).expect("fits");
+    with_machine!(&any, m => {
+        for unit in [Unit::Ply, Unit::Turn] {
+            let fast = perft(m, &mut m.initial(), depth, unit);
+            let slow = RefGame::new(&rules).perft(depth, unit);
+            assert_eq!(fast, slow, "{name}: perft {depth} ({unit:?}) from the start");
+            for &(plies, seed) in positions {
+                let (mut s, r, played) = random_position(m, &rules, plies, seed);
+                let fast = perft(m, &mut s, pos_depth, unit);
+                let slow = r.perft(pos_depth, unit);
+                assert_eq!(
+                    fast,
+                    slow,
+                    "{name}: perft {pos_depth} ({unit:?}) after `{}`",
+                    record(&rules, &played)
+                );
+            }
+        }
+    });
+}
+
+/// Mid-game positions for perft: (plies of random play, seed).
+const POSITIONS: &[(usize, u64)] = &[(12, 1), (19, 2), (30, 3), (45, 4), (70, 5)];
+
+macro_rules! per_ruleset {
+    ($($test:ident => $name:literal),* $(,)?) => {
+        /// Every built-in Morris ruleset has its cross-check.
+        #[test]
+        fn every_morris_ruleset_is_cross_checked() {
+            let mut listed = vec![$($name),*];
+            listed.sort();
+            let mut family: Vec<&str> =
+                morrigo_rules::builtin::family("morris").map(|b| b.name).collect();
+            family.sort();
+            assert_eq!(listed, family, "add new rulesets to the list in cross_check.rs");
+        }
+
+        mod lockstep_games {
+            $(
+                #[test]
+                fn $test() {
+                    super::run_lockstep($name, 300);
+                }
+            )*
+        }
+
+        mod perft_counts {
+            $(
+                #[test]
+                fn $test() {
+                    super::run_perft($name, 4, super::POSITIONS, 3);
+                }
+            )*
+        }
+    };
+}
+
+per_ruleset! {
+    lasker_morris => "lasker-morris",
+    morabaraba => "morabaraba",
+    nine_mens_morris_no_flying => "nine-mens-morris-no-flying",
+    nine_mens_morris_remove_per_mill => "nine-mens-morris-remove-per-mill",
+    nine_mens_morris => "nine-mens-morris",
+    six_mens_morris => "six-mens-morris",
+    three_mens_morris => "three-mens-morris",
+    twelve_mens_morris => "twelve-mens-morris",
+}
+
+/// Nine Men's Morris from the empty board: the published per-ply counts,
+/// from the reference alone.
+#[test]
+fn reference_perft_nine_mens_morris_published_counts() {
+    let rules = load("nine-mens-morris");
+    let g = RefGame::new(&rules);
+    let counts: Vec<u64> = (1..=4).map(|d| g.perft(d, Unit::Ply)).collect();
+    assert_eq!(counts, [24, 552, 12_144, 255_024]);
+}
+
+/// Reference perft split over the first moves, on all cores.
+fn parallel_ref_perft(rules: &Rules, depth: u32, unit: Unit) -> u64 {
+    let g = RefGame::new(rules);
+    let (moves, _) = g.legal_moves();
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let (g, moves) = (&g, &moves);
+                scope.spawn(move || {
+                    moves
+                        .iter()
+                        .skip(t)
+                        .step_by(threads)
+                        .map(|&mv| {
+                            let mut next = g.clone();
+                            next.apply(mv);
+                            let rest = if unit == Unit::Turn && next.pending > 0 {
+                                depth
+                            } else {
+                                depth - 1
+                            };
+                            next.perft(rest, unit)
+                        })
+                        .sum::<u64>()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("thread")).sum()
+    })
+}
+
+#[test]
+#[ignore = "slow: reference perft of Nine Men's Morris to ply depth 6 and turn depth 6 (release)"]
+fn reference_perft_nine_mens_morris_deep() {
+    let rules = load("nine-mens-morris");
+    let ply: Vec<u64> = (1..=6)
+        .map(|d| parallel_ref_perft(&rules, d, Unit::Ply))
+        .collect();
+    println!("reference ply 1..6: {ply:?}");
+    assert_eq!(
+        ply,
+        [24, 552, 12_144, 255_024, 5_100_480, 96_223_680],
+        "per ply"
+    );
+    let turn: Vec<u64> = (1..=6)
+        .map(|d| parallel_ref_perft(&rules, d, Unit::Turn))
+        .collect();
+    println!("reference turn 1..6: {turn:?}");
+    assert_eq!(
+        turn,
+        [24, 552, 12_144, 255_024, 5_140_800, 99_274_176],
+        "per turn"
+    );
+}
+
+#[test]
+#[ignore = "very slow: reference perft of Nine Men's Morris at ply depth 7 (release, minutes)"]
+fn reference_perft_nine_mens_morris_ply_7() {
+    let rules = load("nine-mens-morris");
+    let n = parallel_ref_perft(&rules, 7, Unit::Ply);
+    println!("reference ply 7: {n}");
+    assert_eq!(n, 1_720_800_000);
+}
+
+#[test]
+#[ignore = "slow: many more lock-step games per ruleset"]
+fn lockstep_games_many() {
+    for b in morrigo_rules::builtin::family("morris") {
+        let rules = load(b.name);
+        let any = AnyMachine::new(rules.clone()).expect("fits");
+        let tally = with_machine!(&any, m => lockstep(m, &rules, 3000, 0xBEEF));
+        println!("{}: {tally:?}", b.name);
+    }
+}
+
+// ----- probes: rulesets that read more of the vocabulary ---------------------
+
+fn run_lockstep_text(name: &str, text: &str, games: u64) -> Tally {
+    let rules = Arc::new(
+        morrigo_rules::rules_from_text(name, text).unwrap_or_else(|e| panic!("{name}: {e:?}")),
+    );
+    let any = AnyMachine::new(rules.clone()).expect("fits");
+    let tally = with_machine!(&any, m => lockstep(m, &rules, games, 0xC0FFEE));
+    println!("{name}: {tally:?}");
+    tally
+}
+
+/// End rules and guards over `turn`, `lost`, `lines`, `turns_without_line`,
+/// `phase`, `empty_points` and a `win` verdict.
+#[test]
+fn probe_counters_and_win_verdict() {
+    let text = r#"
+name: probe-counters
+extends: nine-mens-morris
+params:
+  quiet_limit: 12
+phases:
+  moving:
+    actions:
+      slide: "phase == moving"
+      fly: "on_board(me) <= 4 and lost(me) >= 4"
+end:
+  big_lead:
+    win: "lost(opponent) >= lost(me) + 3 and lines(me) > 0"
+    before: too_few_pieces
+  quiet:
+    draw: "turns_without_line >= quiet_limit and turn > 30"
+  crowded:
+    lose: "empty_points < 4"
+"#;
+    let t = run_lockstep_text("probe-counters", text, 200);
+    assert!(t.decided.iter().filter(|&&n| n > 0).count() >= 3, "{t:?}");
+}
+
+/// Replays a record in both implementations, comparing them at every ply.
+fn replay_lockstep(name: &str, text: &str, moves: &str) {
+    let rules = Arc::new(
+        morrigo_rules::rules_from_text(name, text).unwrap_or_else(|e| panic!("{name}: {e:?}")),
+    );
+    let any = AnyMachine::new(rules.clone()).expect("fits");
+    with_machine!(&any, m => {
+        let mut s = m.initial();
+        let mut r = RefGame::new(&rules);
+        let mut played = Vec::new();
+        let intents: Vec<_> = morrigo_engine::notation::tokens(moves)
+            .iter()
+            .flat_map(|t| {
+                morrigo_engine::notation::parse_token(&rules.topology, &t.text, None)
+                    .unwrap_or_else(|e| panic!("{}: {e:?}", t.text))
+            })
+            .collect();
+        for intent in intents.iter().map(Some).chain([None]) {
+            let at = format!("{name}, after `{}`", record(&rules, &played));
+            same_state(m, &s, &r, &at);
+            let (fm, fo) = fast_moves(m, &s);
+            let (rm, ro) = r.legal_moves();
+            assert_eq!(sorted(fm), sorted(rm.clone()), "{at}: legal moves (left fast)");
+            assert_eq!(fo, ro, "{at}: outcome (left fast)");
+            let Some(intent) = intent else { break };
+            let mv = *rm
+                .iter()
+                .find(|mv| intent.matches(mv))
+                .unwrap_or_else(|| panic!("{at}: {intent:?} is not legal"));
+            m.apply(&mut s, mv);
+            r.apply(mv);
+            played.push(mv);
+        }
+    });
+}
+
+const PHASE_IN_REMOVABLE: &str = r#"
+name: probe-phase-removable
+extends: nine-mens-morris
+on_line_formed:
+  removable: "phase == placing or not in_line(target)"
+"#;
+
+const LINES_FORMED_IN_REMOVABLE: &str = r#"
+name: probe-lines-formed-removable
+extends: nine-mens-morris-remove-per-mill
+on_line_formed:
+  removable: "lines_formed >= 1"
+"#;
+
+/// Black closes b2-b4-b6 while placing; with `phase == placing` every white
+/// piece is removable, those of White's mill a1-d1-g1 included.
+#[test]
+fn probe_phase_in_removable_minimal() {
+    replay_lockstep(
+        "probe-phase-removable",
+        PHASE_IN_REMOVABLE,
+        "a1 c3 d1 b4 g1xc3 b6 d7 b2",
+    );
+}
+
+/// White's d1 closes two lines and owes two removals; `lines_formed` is 2 for
+/// both of them.
+#[test]
+fn probe_lines_formed_in_removable_minimal() {
+    replay_lockstep(
+        "probe-lines-formed-removable",
+        LINES_FORMED_IN_REMOVABLE,
+        "a1 a7 g1 g7 d2 b6 d3 f6 d1xa7 xg7",
+    );
+}
+
+/// `phase` in `on_line_formed.removable` (the vocabulary allows it there).
+#[test]
+fn probe_phase_in_removable() {
+    run_lockstep_text("probe-phase-removable", PHASE_IN_REMOVABLE, 100);
+}
+
+/// `lines_formed` in `removable`, with one removal per line formed: the
+/// second removal of a double line still sees the move's `lines_formed`.
+#[test]
+fn probe_lines_formed_in_removable() {
+    run_lockstep_text(
+        "probe-lines-formed-removable",
+        LINES_FORMED_IN_REMOVABLE,
+        300,
+    );
+}
+/// `repetitions`, `turn` and `no_legal_move` in the line rule.
+#[test]
+fn probe_repetitions_in_line_rule() {
+    let text = r#"
+name: probe-repetitions-line-rule
+extends: nine-mens-morris
+on_line_formed:
+  removals: "1 + repetitions"
+  removable: "not no_legal_move and (turn > 40 or not in_line(target) or all_in_lines(opponent))"
+"#;
+    run_lockstep_text("probe-repetitions-line-rule", text, 200);
+}

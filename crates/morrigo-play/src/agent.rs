@@ -1,0 +1,197 @@
+//! Move-choosing agents. Both are deterministic given the random generator:
+//! the same position, moves and generator state always give the same move.
+
+use morrigo_engine::{Machine, Move, MoveKind, State};
+use rand::rngs::SmallRng;
+use rand::Rng;
+use std::cell::RefCell;
+use std::fmt;
+use std::str::FromStr;
+
+/// The kinds of player a simulation can seat.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum AgentKind {
+    /// Uniform over the legal moves.
+    #[default]
+    Random,
+    /// One-ply lookahead: win now, else close a line, else block the
+    /// opponent's open lines and build its own; ties broken at random.
+    Greedy,
+}
+
+impl AgentKind {
+    pub const ALL: [AgentKind; 2] = [AgentKind::Random, AgentKind::Greedy];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            AgentKind::Random => "random",
+            AgentKind::Greedy => "greedy",
+        }
+    }
+}
+
+impl fmt::Display for AgentKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for AgentKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "random" => Ok(AgentKind::Random),
+            "greedy" => Ok(AgentKind::Greedy),
+            other => Err(format!(
+                "unknown agent `{other}`: expected `random` or `greedy`"
+            )),
+        }
+    }
+}
+
+/// Pick one of `moves` (the non-empty legal moves of `s`) for the player to
+/// move. `s` is left as it was (the greedy agent probes moves with
+/// apply/undo).
+#[inline]
+pub fn choose<const W: usize>(
+    kind: AgentKind,
+    m: &Machine<W>,
+    s: &mut State<W>,
+    moves: &[Move],
+    rng: &mut SmallRng,
+) -> Move {
+    debug_assert!(!moves.is_empty(), "choose needs at least one legal move");
+    match kind {
+        AgentKind::Random => moves[pick(rng, moves.len())],
+        AgentKind::Greedy => greedy(m, s, moves, rng),
+    }
+}
+
+/// A uniform index below `n` (`n > 0`).
+#[inline(always)]
+fn pick(rng: &mut SmallRng, n: usize) -> usize {
+    if n == 1 {
+        0
+    } else {
+        rng.random_range(0..n)
+    }
+}
+
+// Scores of the greedy agent's one-ply evaluation.
+const WIN: i32 = 100_000;
+const LOSS: i32 = -100_000;
+const LINE: i32 = 1_000;
+const OPEN_AGAINST: i32 = -40;
+const OPEN_FOR: i32 = 10;
+
+thread_local! {
+    /// Scratch move list for the greedy agent's look at the reply position.
+    static REPLIES: RefCell<Vec<Move>> = RefCell::new(Vec::with_capacity(64));
+}
+
+fn greedy<const W: usize>(
+    m: &Machine<W>,
+    s: &mut State<W>,
+    moves: &[Move],
+    rng: &mut SmallRng,
+) -> Move {
+    if moves.len() == 1 {
+        return moves[0];
+    }
+    let me = s.pos.to_move;
+    REPLIES.with(|buf| {
+        let mut replies = buf.borrow_mut();
+        let mut best = i32::MIN;
+        let mut best_move = moves[0];
+        let mut ties = 0u32;
+        for &mv in moves {
+            let score = evaluate(m, s, mv, me, &mut replies);
+            if score > best {
+                best = score;
+                best_move = mv;
+                ties = 1;
+            } else if score == best {
+                // Reservoir sampling: each of the tied moves equally likely.
+                ties += 1;
+                if rng.random_range(0..ties) == 0 {
+                    best_move = mv;
+                }
+            }
+        }
+        best_move
+    })
+}
+
+/// Score `mv` for player `me` by playing it and looking at the result.
+fn evaluate<const W: usize>(
+    m: &Machine<W>,
+    s: &mut State<W>,
+    mv: Move,
+    me: u8,
+    replies: &mut Vec<Move>,
+) -> i32 {
+    let u = m.apply(s, mv);
+    let mut score = 0;
+    if mv.kind != MoveKind::Remove && s.pos.lines_formed > 0 {
+        score += LINE;
+    }
+    if s.pos.pending == 0 {
+        // The turn passed: does the game end at the start of the next one?
+        if let Some(o) = m.legal_moves(s, replies) {
+            score += match o.winner {
+                Some(w) if w == me => WIN,
+                Some(_) => LOSS,
+                None => 0,
+            };
+        }
+    }
+    let (mine, theirs) = open_lines(m, s, me);
+    score += OPEN_FOR * mine as i32 + OPEN_AGAINST * theirs as i32;
+    m.undo(s, u);
+    score
+}
+
+/// Lines one short of complete with the last point empty: `(me's, opponent's)`.
+fn open_lines<const W: usize>(m: &Machine<W>, s: &State<W>, me: u8) -> (u32, u32) {
+    let occ = &s.pos.occ;
+    let (mut mine, mut theirs) = (0, 0);
+    for line in &m.rules.topology.lines {
+        let (mut own, mut opp, mut empty) = (0usize, 0usize, 0usize);
+        for &p in line {
+            let p = p as usize;
+            if occ[me as usize].has(p) {
+                own += 1;
+            } else if occ[(me ^ 1) as usize].has(p) {
+                opp += 1;
+            } else {
+                empty += 1;
+            }
+        }
+        if empty == 1 {
+            if own + 1 == line.len() {
+                mine += 1;
+            } else if opp + 1 == line.len() {
+                theirs += 1;
+            }
+        }
+    }
+    (mine, theirs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agent_kind_round_trips_through_text() {
+        for k in AgentKind::ALL {
+            assert_eq!(k.to_string().parse::<AgentKind>(), Ok(k));
+        }
+        assert_eq!("Greedy".parse::<AgentKind>(), Ok(AgentKind::Greedy));
+        assert!("minimax".parse::<AgentKind>().is_err());
+    }
+}

@@ -1,0 +1,31 @@
+//! Playing Morrigo games without a person: agents, random playouts,
+//! parallel simulation, ruleset comparison tables and throughput benchmarks.
+//!
+//! ```no_run
+//! use morrigo_play::{compare_table, simulate, Format, SimConfig};
+//! use std::sync::Arc;
+//! let rules = morrigo_rules::load_rules("nine-mens-morris").unwrap();
+//! let any = morrigo_engine::AnyMachine::new(Arc::new(rules)).unwrap();
+//! let report = simulate(&any, &SimConfig::new(1000, 42), None);
+//! println!("{}", compare_table(&[report], Format::Markdown));
+//! ```
+
+mod agent;
+mod bench;
+mod playout;
+mod sim;
+mod table;
+
+pub use agent::{choose, AgentKind};
+pub use bench::{bench_perft, bench_playouts, bench_playouts_on, BenchResult, PerftBench};
+pub use morrigo_engine::Unit;
+pub use playout::{playout, GameRecord};
+pub use sim::{game_rng, play_game, simulate, splitmix64, SimConfig, SimReport, DEFAULT_MAX_PLIES};
+pub use table::{compare_table, Format};
+
+/// Load a ruleset (path or built-in name) and compile its machine; errors
+/// come back as display text.
+pub fn machine(spec: &str) -> Result<morrigo_engine::AnyMachine, String> {
+    let rules = morrigo_rules::load_rules(spec).map_err(|d| d.to_string())?;
+    morrigo_engine::AnyMachine::new(std::sync::Arc::new(rules)).map_err(|d| d.to_string())
+}

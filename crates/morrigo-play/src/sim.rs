@@ -1,0 +1,257 @@
+//! Many playouts in parallel, summed into a [`SimReport`].
+
+use crate::agent::AgentKind;
+use crate::playout::{playout, GameRecord};
+use indicatif::ProgressBar;
+use morrigo_engine::{with_machine, AnyMachine, Machine};
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::time::Instant;
+
+/// Default ply cap of one simulated game.
+pub const DEFAULT_MAX_PLIES: u32 = 2000;
+
+/// What to simulate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SimConfig {
+    pub games: u32,
+    pub seed: u64,
+    /// Games still running after this many plies count as unfinished.
+    pub max_plies: u32,
+    /// Agent of the first and of the second player.
+    pub agents: [AgentKind; 2],
+    /// Worker threads; `None` uses rayon's global pool.
+    pub threads: Option<usize>,
+}
+
+impl Default for SimConfig {
+    fn default() -> Self {
+        SimConfig {
+            games: 1000,
+            seed: 0,
+            max_plies: DEFAULT_MAX_PLIES,
+            agents: [AgentKind::Random; 2],
+            threads: None,
+        }
+    }
+}
+
+impl SimConfig {
+    pub fn new(games: u32, seed: u64) -> Self {
+        SimConfig {
+            games,
+            seed,
+            ..SimConfig::default()
+        }
+    }
+}
+
+/// The summed results of a simulation of one ruleset.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SimReport {
+    /// Ruleset name, e.g. `nine-mens-morris`.
+    pub ruleset: String,
+    pub title: String,
+    /// Names of the first and second player.
+    pub players: [String; 2],
+    /// Agents of the first and second player.
+    pub agents: [AgentKind; 2],
+    pub seed: u64,
+    pub max_plies: u32,
+    pub games: u32,
+    /// Wins by seat: first player, second player.
+    pub wins: [u32; 2],
+    pub draws: u32,
+    /// Games cut off at `max_plies`.
+    pub unfinished: u32,
+    pub mean_plies: f64,
+    pub mean_turns: f64,
+    /// How often each end rule decided a game, in the ruleset's order.
+    pub end_rules: Vec<(String, u32)>,
+    pub total_plies: u64,
+    pub total_turns: u64,
+    /// Wall-clock time; the only field that varies between identical runs.
+    pub elapsed_secs: f64,
+}
+
+impl SimReport {
+    /// Share of all games, in percent (0 when no games were played).
+    pub fn pct(&self, count: u32) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            100.0 * count as f64 / self.games as f64
+        }
+    }
+
+    pub fn plies_per_sec(&self) -> f64 {
+        per_sec(self.total_plies as f64, self.elapsed_secs)
+    }
+}
+
+pub(crate) fn per_sec(n: f64, secs: f64) -> f64 {
+    if secs > 0.0 {
+        n / secs
+    } else {
+        0.0
+    }
+}
+
+/// SplitMix64 finaliser: spreads game indices over the seed space.
+pub fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The generator of game `index` of a run seeded with `seed`: games are
+/// independent of each other and of which thread plays them.
+pub fn game_rng(seed: u64, index: u64) -> SmallRng {
+    SmallRng::seed_from_u64(seed ^ splitmix64(index))
+}
+
+/// Sums over games; integer-only, so any grouping gives the same totals.
+#[derive(Clone, Debug, Default)]
+struct Tally {
+    wins: [u32; 2],
+    draws: u32,
+    unfinished: u32,
+    plies: u64,
+    turns: u64,
+    by_rule: Vec<u32>,
+}
+
+impl Tally {
+    fn new(rules: usize) -> Self {
+        Tally {
+            by_rule: vec![0; rules],
+            ..Tally::default()
+        }
+    }
+
+    fn add(&mut self, g: &GameRecord) {
+        match (g.end_rule, g.winner) {
+            (None, _) => self.unfinished += 1,
+            (Some(_), Some(w)) => self.wins[w as usize & 1] += 1,
+            (Some(_), None) => self.draws += 1,
+        }
+        if let Some(r) = g.end_rule {
+            if let Some(c) = self.by_rule.get_mut(r as usize) {
+                *c += 1;
+            }
+        }
+        self.plies += g.plies as u64;
+        self.turns += g.turns as u64;
+    }
+
+    fn merge(mut self, o: Tally) -> Tally {
+        self.wins[0] += o.wins[0];
+        self.wins[1] += o.wins[1];
+        self.draws += o.draws;
+        self.unfinished += o.unfinished;
+        self.plies += o.plies;
+        self.turns += o.turns;
+        for (a, b) in self.by_rule.iter_mut().zip(o.by_rule) {
+            *a += b;
+        }
+        self
+    }
+}
+
+/// Play game `index` of a run from the initial position.
+pub fn play_game<const W: usize>(
+    m: &Machine<W>,
+    cfg: &SimConfig,
+    index: u64,
+    moves: &mut Vec<morrigo_engine::Move>,
+) -> GameRecord {
+    let mut rng = game_rng(cfg.seed, index);
+    let mut s = m.initial();
+    playout(m, &mut s, cfg.agents, &mut rng, cfg.max_plies, moves)
+}
+
+/// Play `cfg.games` games in parallel. The report (but for `elapsed_secs`)
+/// depends only on the ruleset and `cfg`, never on the thread count.
+pub fn simulate(any: &AnyMachine, cfg: &SimConfig, progress: Option<&ProgressBar>) -> SimReport {
+    let started = Instant::now();
+    let tally = match cfg.threads {
+        Some(n) => match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
+            Ok(pool) => pool.install(|| run(any, cfg, progress)),
+            Err(_) => run(any, cfg, progress),
+        },
+        None => run(any, cfg, progress),
+    };
+    let elapsed_secs = started.elapsed().as_secs_f64();
+    let rules = any.rules();
+    let mean = |total: u64| {
+        if cfg.games == 0 {
+            0.0
+        } else {
+            total as f64 / cfg.games as f64
+        }
+    };
+    let player = |i: usize| {
+        rules
+            .players
+            .get(i)
+            .cloned()
+            .unwrap_or_else(|| format!("player {}", i + 1))
+    };
+    SimReport {
+        ruleset: rules.name.clone(),
+        title: rules.title.clone(),
+        players: [player(0), player(1)],
+        agents: cfg.agents,
+        seed: cfg.seed,
+        max_plies: cfg.max_plies,
+        games: cfg.games,
+        wins: tally.wins,
+        draws: tally.draws,
+        unfinished: tally.unfinished,
+        mean_plies: mean(tally.plies),
+        mean_turns: mean(tally.turns),
+        end_rules: rules
+            .end
+            .iter()
+            .zip(&tally.by_rule)
+            .map(|(e, &c)| (e.name.clone(), c))
+            .collect(),
+        total_plies: tally.plies,
+        total_turns: tally.turns,
+        elapsed_secs,
+    }
+}
+
+fn run(any: &AnyMachine, cfg: &SimConfig, progress: Option<&ProgressBar>) -> Tally {
+    with_machine!(any, m => run_on(m, cfg, progress))
+}
+
+fn run_on<const W: usize>(
+    m: &Machine<W>,
+    cfg: &SimConfig,
+    progress: Option<&ProgressBar>,
+) -> Tally {
+    let rules = m.rules.end.len();
+    let initial = m.initial();
+    (0..cfg.games)
+        .into_par_iter()
+        .with_min_len(8)
+        .fold(
+            || (Tally::new(rules), Vec::with_capacity(64), initial.clone()),
+            |(mut tally, mut moves, scratch), index| {
+                let mut rng = game_rng(cfg.seed, index as u64);
+                let mut s = scratch.clone();
+                let g = playout(m, &mut s, cfg.agents, &mut rng, cfg.max_plies, &mut moves);
+                tally.add(&g);
+                if let Some(p) = progress {
+                    p.inc(1);
+                }
+                (tally, moves, scratch)
+            },
+        )
+        .map(|(tally, _, _)| tally)
+        .reduce(|| Tally::new(rules), Tally::merge)
+}

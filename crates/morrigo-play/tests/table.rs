@@ -1,0 +1,129 @@
+//! Comparison tables of fixed reports.
+
+use morrigo_play::{compare_table, AgentKind, Format, SimReport};
+
+fn report(
+    ruleset: &str,
+    title: &str,
+    wins: [u32; 2],
+    draws: u32,
+    ends: &[(&str, u32)],
+) -> SimReport {
+    let games = 1000;
+    let decided: u32 = ends.iter().map(|(_, c)| c).sum();
+    SimReport {
+        ruleset: ruleset.into(),
+        title: title.into(),
+        players: ["white".into(), "black".into()],
+        agents: [AgentKind::Random; 2],
+        seed: 42,
+        max_plies: 2000,
+        games,
+        wins,
+        draws,
+        unfinished: games - decided,
+        mean_plies: 123.456,
+        mean_turns: 101.5,
+        end_rules: ends.iter().map(|(n, c)| (n.to_string(), *c)).collect(),
+        total_plies: 123_456,
+        total_turns: 101_500,
+        elapsed_secs: 0.0,
+    }
+}
+
+fn reports() -> Vec<SimReport> {
+    vec![
+        report(
+            "nine-mens-morris",
+            "Nine Men's Morris",
+            [412, 398],
+            188,
+            &[
+                ("too_few_pieces", 700),
+                ("blocked", 110),
+                ("repetition", 120),
+                ("no_removal", 68),
+            ],
+        ),
+        report(
+            "nine-mens-morris-no-flying",
+            "Nine Men's Morris, no flying",
+            [450, 420],
+            130,
+            &[
+                ("too_few_pieces", 640),
+                ("blocked", 230),
+                ("repetition", 90),
+                ("no_removal", 40),
+            ],
+        ),
+        report(
+            "twelve-mens-morris",
+            "Twelve Men's Morris",
+            [300, 250],
+            450,
+            &[
+                ("board_full", 400),
+                ("too_few_pieces", 500),
+                ("blocked", 50),
+                ("repetition", 30),
+                ("no_removal", 20),
+            ],
+        ),
+    ]
+}
+
+#[test]
+fn compare_table_markdown_snapshot() {
+    insta::assert_snapshot!(compare_table(&reports(), Format::Markdown));
+}
+
+#[test]
+fn compare_table_csv_snapshot() {
+    insta::assert_snapshot!(compare_table(&reports(), Format::Csv));
+}
+
+#[test]
+fn csv_header_names_players_and_every_end_rule() {
+    let csv = compare_table(&reports(), Format::Csv);
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some(
+            "ruleset,title,games,white_wins,white_wins_pct,black_wins,black_wins_pct,\
+             draws,draws_pct,unfinished,mean_plies,mean_turns,\
+             too_few_pieces,blocked,repetition,no_removal,board_full"
+        )
+    );
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), 3);
+    assert!(rows[1].starts_with(
+        "nine-mens-morris-no-flying,\"Nine Men's Morris, no flying\",1000,450,45.00,"
+    ));
+    // Nine Men's Morris has no board_full rule: an empty last cell.
+    assert!(rows[0].ends_with(",700,110,120,68,"), "{}", rows[0]);
+}
+
+#[test]
+fn headers_fall_back_to_seats_when_player_names_differ() {
+    let mut rs = reports();
+    rs[2].players = ["red".into(), "blue".into()];
+    let md = compare_table(&rs, Format::Markdown);
+    assert!(
+        md.contains("first player wins") && md.contains("second player wins"),
+        "{md}"
+    );
+    let csv = compare_table(&rs, Format::Csv);
+    assert!(
+        csv.starts_with("ruleset,title,games,first_player_wins,"),
+        "{csv}"
+    );
+}
+
+#[test]
+fn json_is_an_array_of_the_reports() {
+    let rs = reports();
+    let json = compare_table(&rs, Format::Json);
+    let back: Vec<SimReport> = serde_json::from_str(&json).expect("valid JSON");
+    assert_eq!(back, rs);
+}

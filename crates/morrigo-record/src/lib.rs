@@ -1,0 +1,22 @@
+//! Move records and scenarios for Morrigo.
+//!
+//! * [`replay`] plays a move record (`d1 d2 g1 xd2 d1-a1 …`) on a ruleset and
+//!   returns a [`Transcript`]: every ply annotated with its player, phase and
+//!   what it did, the result (naming the end rule that decided it) and the
+//!   final board. A refused or unreadable move is a [`ReplayError`] with a
+//!   located [`Diagnostic`](morrigo_diag::Diagnostic) that quotes the rule,
+//!   and the transcript up to that point.
+//! * [`run_file`] / [`run_path`] run scenario files: YAML files in which rule
+//!   authors state what a ruleset must do (see [`scenario_file`] for the
+//!   format, also documented in `SCENARIOS.md`).
+
+mod replay;
+mod scenario;
+pub mod scenario_file;
+mod transcript;
+
+pub use replay::{render_board, replay, replay_from, ReplayError};
+pub use scenario::{
+    run_file, run_path, run_text, Check, FileReport, PathReport, ScenarioOutcome, ScenarioResult,
+};
+pub use transcript::{PlyRecord, ResultRecord, Status, Transcript};

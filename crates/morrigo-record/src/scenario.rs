@@ -1,0 +1,635 @@
+//! Running scenario files (format: [`crate::scenario_file`]).
+
+use crate::replay::replay_from;
+use crate::scenario_file::{self, Scenario, ScenarioFile, Setup, Spanned};
+use crate::transcript::Transcript;
+use morrigo_board::Named;
+use morrigo_diag::{did_you_mean, Diagnostic, Location};
+use morrigo_engine::notation::{self, Intent};
+use morrigo_engine::{explain, with_machine, AnyMachine, Bits, Machine, State};
+use std::collections::BTreeSet;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// One expectation that did not hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Check {
+    /// Where the expectation is written.
+    pub at: Option<Location>,
+    /// What was checked (`legal moves`, `result`…).
+    pub what: String,
+    pub expected: String,
+    pub got: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ScenarioOutcome {
+    Pass,
+    /// Expectations that did not hold.
+    Fail(Vec<Check>),
+    /// The scenario could not be run: impossible set-up, refused move…
+    Error(Diagnostic),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioResult {
+    pub name: String,
+    pub rule: String,
+    pub outcome: ScenarioOutcome,
+    /// The game as replayed (up to the failing ply on a refused move).
+    pub transcript: Option<Transcript>,
+}
+
+impl ScenarioResult {
+    pub fn passed(&self) -> bool {
+        self.outcome == ScenarioOutcome::Pass
+    }
+}
+
+/// The results of one scenario file.
+#[derive(Clone, Debug)]
+pub struct FileReport {
+    pub path: String,
+    pub ruleset: String,
+    pub results: Vec<ScenarioResult>,
+}
+
+impl FileReport {
+    pub fn passed(&self) -> usize {
+        self.results.iter().filter(|r| r.passed()).count()
+    }
+
+    pub fn failed(&self) -> usize {
+        self.results.len() - self.passed()
+    }
+
+    pub fn all_passed(&self) -> bool {
+        self.failed() == 0
+    }
+}
+
+/// The results of every scenario file under a path.
+#[derive(Clone, Debug)]
+pub struct PathReport {
+    /// Each file and its report, or the error that stopped it from running.
+    pub files: Vec<(PathBuf, Result<FileReport, Diagnostic>)>,
+}
+
+impl PathReport {
+    pub fn all_passed(&self) -> bool {
+        self.files
+            .iter()
+            .all(|(_, r)| r.as_ref().is_ok_and(FileReport::all_passed))
+    }
+
+    /// `(passed, failed, file errors)`.
+    pub fn counts(&self) -> (usize, usize, usize) {
+        self.files
+            .iter()
+            .fold((0, 0, 0), |(p, f, e), (_, r)| match r {
+                Ok(r) => (p + r.passed(), f + r.failed(), e),
+                Err(_) => (p, f, e + 1),
+            })
+    }
+}
+
+/// Run every scenario of one file. `Err` only when the file as a whole
+/// cannot be used (unreadable, bad YAML, ruleset not found or invalid).
+pub fn run_file(path: impl AsRef<Path>) -> Result<FileReport, Diagnostic> {
+    let file = scenario_file::read(path.as_ref())?;
+    run_parsed(&file)
+}
+
+/// Run scenario-file text held in memory; `name` is shown in messages and
+/// a relative `ruleset` is resolved next to it.
+pub fn run_text(name: &str, text: &str) -> Result<FileReport, Diagnostic> {
+    let source = morrigo_diag::SourceFile::new(name, text);
+    let file = scenario_file::parse(source, Path::new(name))?;
+    run_parsed(&file)
+}
+
+/// Run a scenario file, or every `*.yaml`/`*.yml` file under a directory
+/// (recursively, in path order).
+pub fn run_path(path: impl AsRef<Path>) -> Result<PathReport, Diagnostic> {
+    let path = path.as_ref();
+    if !path.exists() {
+        return Err(Diagnostic::new(format!(
+            "no scenario file or directory `{}`",
+            path.display()
+        ))
+        .expected("a .yaml scenario file or a directory of them"));
+    }
+    let mut paths = Vec::new();
+    if path.is_dir() {
+        collect(path, &mut paths)
+            .map_err(|e| Diagnostic::new(format!("cannot list `{}`: {e}", path.display())))?;
+        if paths.is_empty() {
+            return Err(Diagnostic::new(format!(
+                "no scenario files (*.yaml) under `{}`",
+                path.display()
+            )));
+        }
+    } else {
+        paths.push(path.to_path_buf());
+    }
+    let files = paths
+        .into_iter()
+        .map(|p| {
+            let r = run_file(&p);
+            (p, r)
+        })
+        .collect();
+    Ok(PathReport { files })
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<_, _>>()?;
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            collect(&p, out)?;
+        } else if p.extension().is_some_and(|e| e == "yaml" || e == "yml") {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+/// Run a parsed scenario file.
+pub(crate) fn run_parsed(file: &ScenarioFile) -> Result<FileReport, Diagnostic> {
+    let spec = file.ruleset_spec();
+    let at = file.location(file.ruleset.offset);
+    let rules = morrigo_rules::load_rules(&spec).map_err(|ds| {
+        let mut errors = ds.0.into_iter();
+        let first = errors
+            .next()
+            .unwrap_or_else(|| Diagnostic::new(format!("cannot load ruleset `{spec}`")));
+        let rest = errors.count();
+        let d = first.at_opt(Some(at.clone()));
+        match rest {
+            0 => d,
+            n => d.note(format!("and {n} more error(s) in ruleset `{spec}`")),
+        }
+    })?;
+    let any = AnyMachine::new(Arc::new(rules)).map_err(|d| d.at_opt(Some(at)))?;
+    let results = with_machine!(&any, m => {
+        file.scenarios.iter().map(|sc| run_scenario(m, file, sc)).collect()
+    });
+    Ok(FileReport {
+        path: file.source.name.to_string(),
+        ruleset: any.rules().name.clone(),
+        results,
+    })
+}
+
+fn run_scenario<const W: usize>(
+    m: &Machine<W>,
+    file: &ScenarioFile,
+    sc: &Scenario,
+) -> ScenarioResult {
+    let mut transcript = None;
+    let outcome = (|| {
+        let state = match &sc.setup {
+            Some(setup) => set_up(m, file, setup)?,
+            None => m.initial(),
+        };
+        let (t, state) = replay_from(m, state, &sc.moves.value, &file.source, sc.moves.offset)
+            .map_err(|e| {
+                transcript = Some(*e.transcript);
+                *e.diagnostic
+            })?;
+        let checks = check(m, file, sc, &state, &t)?;
+        transcript = Some(t);
+        Ok::<_, Diagnostic>(checks)
+    })();
+    ScenarioResult {
+        name: sc.name.value.clone(),
+        rule: sc.rule.clone(),
+        outcome: match outcome {
+            Ok(checks) if checks.is_empty() => ScenarioOutcome::Pass,
+            Ok(checks) => ScenarioOutcome::Fail(checks),
+            Err(d) => ScenarioOutcome::Error(d),
+        },
+        transcript,
+    }
+}
+
+fn player_index<const W: usize>(
+    m: &Machine<W>,
+    file: &ScenarioFile,
+    p: &Spanned<String>,
+) -> Result<usize, Diagnostic> {
+    let players = &m.rules.players;
+    players.iter().position(|n| *n == p.value).ok_or_else(|| {
+        let d = Diagnostic::new(format!(
+            "unknown player `{}` in ruleset `{}`",
+            p.value, m.rules.name
+        ))
+        .at(file.location(p.offset))
+        .expected(format!("one of: {}", players.join(", ")));
+        match did_you_mean(&p.value, players.iter().map(String::as_str)) {
+            Some(s) => d.note(format!("did you mean `{s}`?")),
+            None => d,
+        }
+    })
+}
+
+/// Build and check a set-up position.
+fn set_up<const W: usize>(
+    m: &Machine<W>,
+    file: &ScenarioFile,
+    setup: &Setup,
+) -> Result<State<W>, Diagnostic> {
+    let rules = &m.rules;
+    let topo = &rules.topology;
+    let mut occ = [Bits::<W>::EMPTY; 2];
+    let mut first_use: Vec<Option<usize>> = vec![None; topo.len()];
+    for (player, points) in &setup.pieces {
+        let pl = player_index(m, file, player)?;
+        for p in points {
+            let named = Named::located(p.value.clone(), file.location(p.offset));
+            let id = topo.resolve(&named).map_err(|e| {
+                let mut d = e.to_diagnostic();
+                d.message = format!("impossible board: {}", d.message);
+                d
+            })?;
+            if let Some(first) = first_use[id as usize] {
+                return Err(Diagnostic::new(format!(
+                    "impossible board: point `{}` is used twice",
+                    p.value
+                ))
+                .at(file.location(p.offset))
+                .expected("each point at most once, for one player")
+                .note(format!("first used at {}", file.location(first))));
+            }
+            first_use[id as usize] = Some(p.offset);
+            occ[pl].set(id as usize);
+        }
+    }
+    let mut in_hand = [0u32; 2];
+    for (player, n) in &setup.in_hand {
+        in_hand[player_index(m, file, player)?] = *n;
+    }
+    for pl in 0..2 {
+        let on_board = occ[pl].count();
+        let total = on_board + in_hand[pl];
+        if total > rules.in_hand {
+            let name = &rules.players[pl];
+            let at = setup
+                .pieces
+                .iter()
+                .find(|(p, _)| p.value == *name)
+                .map(|(p, _)| p.offset)
+                .or_else(|| {
+                    setup
+                        .in_hand
+                        .iter()
+                        .find(|(p, _)| p.value == *name)
+                        .map(|(p, _)| p.offset)
+                })
+                .unwrap_or(setup.offset);
+            return Err(Diagnostic::new(format!(
+                "impossible board: {name} has {total} pieces ({on_board} on the board, {} in hand), but `{}` gives each player {}",
+                in_hand[pl], rules.name, rules.in_hand
+            ))
+            .at(file.location(at))
+            .expected(format!("at most {} pieces for {name}", rules.in_hand)));
+        }
+    }
+    let to_move = match &setup.to_move {
+        Some(p) => player_index(m, file, p)?,
+        None => 0,
+    };
+    Ok(m.state_from(occ[0], occ[1], in_hand, to_move as u8))
+}
+
+/// One expected move text, read and written back canonically.
+fn expected_move<const W: usize>(
+    m: &Machine<W>,
+    file: &ScenarioFile,
+    mv: &Spanned<String>,
+) -> Result<String, Diagnostic> {
+    let topo = &m.rules.topology;
+    let intents = notation::parse_token(topo, &mv.value, Some(file.location(mv.offset)))?;
+    match intents.as_slice() {
+        [one] => Ok(one.format(topo)),
+        _ => Err(Diagnostic::new(format!(
+            "`{}` is two plies; a list of legal moves names single plies",
+            mv.value
+        ))
+        .at(file.location(mv.offset))
+        .expected("`d1`, `d1-d2` or `xd2`")),
+    }
+}
+
+fn expected_moves<const W: usize>(
+    m: &Machine<W>,
+    file: &ScenarioFile,
+    list: &[Spanned<String>],
+) -> Result<Vec<(String, usize)>, Diagnostic> {
+    list.iter()
+        .map(|mv| Ok((expected_move(m, file, mv)?, mv.offset)))
+        .collect()
+}
+
+fn show(set: &BTreeSet<String>) -> String {
+    if set.is_empty() {
+        "(none)".into()
+    } else {
+        set.iter().cloned().collect::<Vec<_>>().join(" ")
+    }
+}
+
+fn normalize_board(b: &str) -> String {
+    let lines: Vec<&str> = b.lines().map(str::trim_end).collect();
+    let first = lines.iter().position(|l| !l.is_empty()).unwrap_or(0);
+    let last = lines
+        .iter()
+        .rposition(|l| !l.is_empty())
+        .map_or(0, |i| i + 1);
+    lines[first..last.max(first)].join("\n")
+}
+
+fn check<const W: usize>(
+    m: &Machine<W>,
+    file: &ScenarioFile,
+    sc: &Scenario,
+    s: &State<W>,
+    t: &Transcript,
+) -> Result<Vec<Check>, Diagnostic> {
+    let rules = &m.rules;
+    let topo = &rules.topology;
+    let e = &sc.expect;
+    let mut checks = Vec::new();
+    let mut fail = |offset: usize, what: &str, expected: String, got: String| {
+        checks.push(Check {
+            at: Some(file.location(offset)),
+            what: what.to_string(),
+            expected,
+            got,
+        })
+    };
+    let mut moves = Vec::new();
+    let outcome = m.legal_moves(s, &mut moves);
+    let legal: BTreeSet<String> = moves
+        .iter()
+        .map(|mv| notation::format_move(topo, mv))
+        .collect();
+
+    if let Some(p) = &e.to_move {
+        player_index(m, file, p)?;
+        let got = &rules.players[s.pos.to_move as usize];
+        if *got != p.value {
+            fail(p.offset, "player to move", p.value.clone(), got.clone());
+        }
+    }
+    if let Some(p) = &e.phase {
+        let names: Vec<&str> = rules
+            .phases
+            .iter()
+            .map(|ph| ph.name.as_str())
+            .chain(["remove"])
+            .collect();
+        if !names.contains(&p.value.as_str()) {
+            let d = Diagnostic::new(format!(
+                "unknown phase `{}` in ruleset `{}`",
+                p.value, rules.name
+            ))
+            .at(file.location(p.offset))
+            .expected(format!("one of: {}", names.join(", ")));
+            return Err(match did_you_mean(&p.value, names.iter().copied()) {
+                Some(s) => d.note(format!("did you mean `{s}`?")),
+                None => d,
+            });
+        }
+        let got = if s.pos.pending > 0 {
+            "remove"
+        } else {
+            rules.phases[m.phase(s)].name.as_str()
+        };
+        if got != p.value {
+            fail(p.offset, "phase", p.value.clone(), got.to_string());
+        }
+    }
+    if let Some(list) = &e.legal {
+        let want: BTreeSet<String> = expected_moves(m, file, list)?
+            .into_iter()
+            .map(|(mv, _)| mv)
+            .collect();
+        if want != legal {
+            let missing: BTreeSet<String> = want.difference(&legal).cloned().collect();
+            let extra: BTreeSet<String> = legal.difference(&want).cloned().collect();
+            let offset = list.first().map_or(e.offset, |s| s.offset);
+            fail(
+                offset,
+                "legal moves",
+                show(&want),
+                format!(
+                    "{} (missing: {}; not expected: {})",
+                    show(&legal),
+                    show(&missing),
+                    show(&extra)
+                ),
+            );
+        }
+    }
+    for (mv, offset) in expected_moves(m, file, &e.legal_includes)? {
+        if !legal.contains(&mv) {
+            fail(
+                offset,
+                "legal moves include",
+                format!("`{mv}` to be legal"),
+                format!("it is not; legal: {}", show(&legal)),
+            );
+        }
+    }
+    for (mv, offset) in expected_moves(m, file, &e.legal_excludes)? {
+        if legal.contains(&mv) {
+            fail(
+                offset,
+                "legal moves exclude",
+                format!("`{mv}` to be illegal"),
+                "it is legal".to_string(),
+            );
+        }
+    }
+    for ill in &e.illegal {
+        let intents =
+            notation::parse_token(topo, &ill.mv.value, Some(file.location(ill.mv.offset)))?;
+        match refusal(m, s, &intents) {
+            None => fail(
+                ill.mv.offset,
+                "illegal move",
+                format!("`{}` to be refused", ill.mv.value),
+                "it is legal".to_string(),
+            ),
+            Some(text) => {
+                if let Some(needle) = &ill.reason_contains {
+                    if !text.contains(needle.as_str()) {
+                        fail(
+                            ill.mv.offset,
+                            "refusal reason",
+                            format!("a reason containing `{needle}`"),
+                            text,
+                        );
+                    }
+                }
+            }
+        }
+    }
+    if let Some(r) = &e.result {
+        let valid = r.value == "ongoing"
+            || r.value == "draw"
+            || r.value
+                .strip_suffix(" wins")
+                .is_some_and(|p| rules.players.iter().any(|n| n == p));
+        if !valid {
+            let wins: Vec<String> = rules
+                .players
+                .iter()
+                .map(|p| format!("`{p} wins`"))
+                .collect();
+            return Err(Diagnostic::new(format!("cannot read result `{}`", r.value))
+                .at(file.location(r.offset))
+                .expected(format!("`ongoing`, `draw`, {}", wins.join(", "))));
+        }
+        let got = t.result.summary();
+        if got != r.value {
+            let why = match (&t.result.reason, &t.result.rule) {
+                (Some(name), Some(rule)) => format!("{got} (end rule `{name}`: `{rule}`)"),
+                _ => format!("{got}, {} to move", t.result.to_move),
+            };
+            fail(r.offset, "result", r.value.clone(), why);
+        }
+    }
+    if let Some(r) = &e.reason {
+        let names: Vec<&str> = rules.end.iter().map(|e| e.name.as_str()).collect();
+        if !names.contains(&r.value.as_str()) {
+            let d = Diagnostic::new(format!(
+                "unknown end rule `{}` in ruleset `{}`",
+                r.value, rules.name
+            ))
+            .at(file.location(r.offset))
+            .expected(format!("one of: {}", names.join(", ")));
+            return Err(match did_you_mean(&r.value, names.iter().copied()) {
+                Some(s) => d.note(format!("did you mean `{s}`?")),
+                None => d,
+            });
+        }
+        let got = outcome
+            .map(|o| rules.end[o.rule as usize].name.clone())
+            .unwrap_or_else(|| "none: the game is not over".to_string());
+        if got != r.value {
+            fail(r.offset, "end rule", r.value.clone(), got);
+        }
+    }
+    if let Some(b) = &e.board {
+        let want = normalize_board(&b.value);
+        let got = normalize_board(&t.board);
+        if want != got {
+            fail(b.offset, "board", format!("\n{want}"), format!("\n{got}"));
+        }
+    }
+    Ok(checks)
+}
+
+/// Play `intents` from `s`; the refusal text of the first that is not
+/// legal, or `None` when all are.
+fn refusal<const W: usize>(m: &Machine<W>, s: &State<W>, intents: &[Intent]) -> Option<String> {
+    let mut s = s.clone();
+    let mut moves = Vec::new();
+    for intent in intents {
+        m.legal_moves(&s, &mut moves);
+        match moves.iter().find(|mv| intent.matches(mv)) {
+            Some(mv) => {
+                m.apply(&mut s, *mv);
+            }
+            None => return Some(explain(m, &s, *intent).to_string()),
+        }
+    }
+    None
+}
+
+// ----- reports ---------------------------------------------------------------
+
+impl fmt::Display for Check {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(at) = &self.at {
+            write!(f, "{at}: ")?;
+        }
+        write!(f, "{}: expected {}", self.what, self.expected)?;
+        write!(f, "\n      got {}", self.got.replace('\n', "\n      "))
+    }
+}
+
+fn indent(text: &str, by: &str) -> String {
+    text.lines()
+        .map(|l| format!("{by}{l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+impl fmt::Display for ScenarioResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.outcome {
+            ScenarioOutcome::Pass => write!(f, "  ok     {}", self.name),
+            ScenarioOutcome::Fail(checks) => {
+                write!(f, "  FAIL   {}\n         rule: {}", self.name, self.rule)?;
+                for c in checks {
+                    write!(f, "\n{}", indent(&c.to_string(), "         "))?;
+                }
+                Ok(())
+            }
+            ScenarioOutcome::Error(d) => {
+                write!(f, "  ERROR  {}\n         rule: {}", self.name, self.rule)?;
+                write!(f, "\n{}", indent(&d.to_string(), "         "))
+            }
+        }
+    }
+}
+
+impl fmt::Display for FileReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{} (ruleset {}): {} passed, {} failed",
+            self.path,
+            self.ruleset,
+            self.passed(),
+            self.failed()
+        )?;
+        for r in &self.results {
+            writeln!(f, "{r}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for PathReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (path, r) in &self.files {
+            match r {
+                Ok(report) => write!(f, "{report}")?,
+                Err(d) => writeln!(
+                    f,
+                    "{}: cannot run:\n{}",
+                    path.display(),
+                    indent(&d.to_string(), "  ")
+                )?,
+            }
+        }
+        let (passed, failed, errors) = self.counts();
+        write!(
+            f,
+            "{} scenario file(s): {passed} passed, {failed} failed",
+            self.files.len()
+        )?;
+        if errors > 0 {
+            write!(f, ", {errors} file(s) could not be run")?;
+        }
+        writeln!(f)
+    }
+}

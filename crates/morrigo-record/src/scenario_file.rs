@@ -1,0 +1,408 @@
+//! Reading scenario files: the only module of this crate that touches YAML.
+//!
+//! A scenario file states, for one ruleset, what must happen after a given
+//! record of moves. Rule authors write them next to their rulesets and run
+//! them with `morrigo test PATH`.
+//!
+//! ```yaml
+//! ruleset: nine-mens-morris        # built-in name, or a path relative to this file
+//! scenarios:
+//!   - name: a mill by placing removes before the opponent moves
+//!     rule: "Mill: forming a mill lets the mover remove one opposing piece"
+//!     setup:                       # optional; default: the start of a game
+//!       pieces: { white: [a1, d1], black: [d2] }
+//!       in_hand: { white: 7, black: 8 }   # a player left out holds 0
+//!       to_move: white                    # default: the first player
+//!     moves: g1                    # a move record, replayed from the setup
+//!     expect:                      # every key is optional
+//!       to_move: white
+//!       phase: remove              # a phase name, or `remove` when a removal is owed
+//!       legal: [xd2]               # exactly these legal moves (any order)
+//!       legal_includes: [xd2]
+//!       legal_excludes: [d3]
+//!       illegal:                   # one entry or a list: each must be refused now
+//!         move: d3
+//!         reason_contains: must first remove
+//!       result: ongoing            # ongoing | draw | "<player> wins"
+//!       reason: blocked            # the end rule that decided the game
+//!       board: |                   # the final board as `morrigo` draws it
+//!         ...
+//! ```
+//!
+//! Move records use the engine notation: `d1` place, `d1-d2` slide or fly,
+//! `xd2` a removal (its own ply), `g1xd2` a move and its removal. Unknown
+//! keys, unknown points or players, a point used twice and more pieces than
+//! the ruleset gives a player are reported as located errors.
+
+use morrigo_diag::{Diagnostic, Location, SourceFile};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// A value and the byte offset in the file where it is written (or, when
+/// it cannot be found exactly, where its key is).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Spanned<T> {
+    pub value: T,
+    pub offset: usize,
+}
+
+/// A parsed scenario file.
+#[derive(Clone, Debug)]
+pub struct ScenarioFile {
+    pub source: SourceFile,
+    /// The file's path, for resolving a relative `ruleset`.
+    pub path: PathBuf,
+    pub ruleset: Spanned<String>,
+    pub scenarios: Vec<Scenario>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    pub name: Spanned<String>,
+    /// The rule it checks, in the words of the spec.
+    pub rule: String,
+    pub setup: Option<Setup>,
+    /// The record, and the offset from which its tokens are searched.
+    pub moves: Spanned<String>,
+    pub expect: Expect,
+}
+
+#[derive(Clone, Debug)]
+pub struct Setup {
+    pub offset: usize,
+    /// Player name → points holding that player's pieces.
+    pub pieces: Vec<(Spanned<String>, Vec<Spanned<String>>)>,
+    pub in_hand: Vec<(Spanned<String>, u32)>,
+    pub to_move: Option<Spanned<String>>,
+}
+
+/// One move that must be refused, and a text the refusal must contain.
+#[derive(Clone, Debug)]
+pub struct Illegal {
+    pub mv: Spanned<String>,
+    pub reason_contains: Option<String>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Expect {
+    pub offset: usize,
+    pub to_move: Option<Spanned<String>>,
+    pub phase: Option<Spanned<String>>,
+    pub legal: Option<Vec<Spanned<String>>>,
+    pub legal_includes: Vec<Spanned<String>>,
+    pub legal_excludes: Vec<Spanned<String>>,
+    pub illegal: Vec<Illegal>,
+    pub result: Option<Spanned<String>>,
+    pub reason: Option<Spanned<String>>,
+    pub board: Option<Spanned<String>>,
+}
+
+impl ScenarioFile {
+    pub fn location(&self, offset: usize) -> Location {
+        self.source.location(offset)
+    }
+
+    /// The path of the ruleset relative to this file, if such a file exists;
+    /// otherwise the name as written (a built-in name).
+    pub fn ruleset_spec(&self) -> String {
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        let candidate = dir.join(&self.ruleset.value);
+        if candidate.is_file() {
+            candidate.display().to_string()
+        } else {
+            self.ruleset.value.clone()
+        }
+    }
+}
+
+// ----- the YAML schema -------------------------------------------------------
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileYaml {
+    ruleset: String,
+    #[serde(default)]
+    #[allow(dead_code)]
+    description: Option<String>,
+    scenarios: Vec<ScenarioYaml>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScenarioYaml {
+    name: String,
+    rule: String,
+    #[serde(default)]
+    setup: Option<SetupYaml>,
+    #[serde(default)]
+    moves: Option<String>,
+    #[serde(default)]
+    expect: Option<ExpectYaml>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SetupYaml {
+    #[serde(default)]
+    pieces: BTreeMap<String, Vec<String>>,
+    #[serde(default)]
+    in_hand: BTreeMap<String, u32>,
+    #[serde(default)]
+    to_move: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExpectYaml {
+    to_move: Option<String>,
+    phase: Option<String>,
+    legal: Option<Vec<String>>,
+    #[serde(default)]
+    legal_includes: Vec<String>,
+    #[serde(default)]
+    legal_excludes: Vec<String>,
+    #[serde(default)]
+    illegal: Option<OneOrMany<IllegalYaml>>,
+    result: Option<String>,
+    reason: Option<String>,
+    board: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum OneOrMany<T> {
+    One(T),
+    Many(Vec<T>),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct IllegalYaml {
+    #[serde(rename = "move")]
+    mv: String,
+    #[serde(default)]
+    reason_contains: Option<String>,
+}
+
+// ----- reading ---------------------------------------------------------------
+
+/// Read and parse a scenario file from disk.
+pub fn read(path: &Path) -> Result<ScenarioFile, Diagnostic> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Diagnostic::new(format!("cannot read `{}`: {e}", path.display())))?;
+    parse(SourceFile::new(path.display().to_string(), text), path)
+}
+
+/// Parse scenario file text (`path` is used to resolve a relative ruleset).
+pub fn parse(source: SourceFile, path: &Path) -> Result<ScenarioFile, Diagnostic> {
+    let file: FileYaml = serde_yaml::from_str(&source.text).map_err(|e| {
+        morrigo_rules::load::yaml_error(&source, &e).expected(
+            "a mapping with `ruleset:` and `scenarios:` (a list of `name`, `rule`, `setup`, `moves`, `expect`)",
+        )
+    })?;
+    let text = &*source.text;
+    let ruleset_key = key_at(text, 0, text.len(), "ruleset").unwrap_or(0);
+    let ruleset = Spanned {
+        offset: value_at(text, ruleset_key, text.len(), &file.ruleset),
+        value: file.ruleset,
+    };
+    let starts = scenario_starts(text, &file.scenarios);
+    let mut scenarios = Vec::new();
+    for (i, sc) in file.scenarios.into_iter().enumerate() {
+        let start = starts[i];
+        let end = starts.get(i + 1).copied().unwrap_or(text.len());
+        let region = Region { text, start, end };
+        scenarios.push(region.scenario(sc));
+    }
+    Ok(ScenarioFile {
+        source,
+        path: path.to_path_buf(),
+        ruleset,
+        scenarios,
+    })
+}
+
+/// Offset of each scenario's `name:` line (a scenario's text runs to the next).
+fn scenario_starts(text: &str, scenarios: &[ScenarioYaml]) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut from = key_at(text, 0, text.len(), "scenarios").unwrap_or(0);
+    for sc in scenarios {
+        let mut found = None;
+        let mut cursor = from;
+        while let Some(k) = key_at(text, cursor, text.len(), "name") {
+            let line_end = text[k..].find('\n').map_or(text.len(), |e| k + e);
+            if text[k..line_end].contains(sc.name.as_str()) {
+                found = Some(k);
+                break;
+            }
+            cursor = k + 5;
+        }
+        let at = found.unwrap_or(from);
+        // Back up to the start of the list item (`- name:`) where there is one.
+        let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        out.push(line_start.max(from.min(at)));
+        from = at + 1;
+    }
+    out
+}
+
+/// Offset of `key:` (as a key, not inside another word) in `text[from..end]`.
+fn key_at(text: &str, from: usize, end: usize, key: &str) -> Option<usize> {
+    let pattern = format!("{key}:");
+    let mut cursor = from;
+    while cursor < end {
+        let i = text[cursor..end].find(&pattern)? + cursor;
+        let before = text[..i].chars().next_back();
+        if !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Some(i);
+        }
+        cursor = i + pattern.len();
+    }
+    None
+}
+
+/// Offset of `value` after `from` (before `end`), or `from` if not found.
+fn value_at(text: &str, from: usize, end: usize, value: &str) -> usize {
+    crate::replay::find_word(text, from, value)
+        .filter(|&i| i < end)
+        .or_else(|| text[from..end].find(value).map(|i| from + i))
+        .unwrap_or(from)
+}
+
+struct Region<'a> {
+    text: &'a str,
+    start: usize,
+    end: usize,
+}
+
+impl Region<'_> {
+    fn key(&self, from: usize, key: &str) -> Option<usize> {
+        key_at(self.text, from.max(self.start), self.end, key)
+    }
+
+    fn spanned(&self, from: usize, value: String) -> Spanned<String> {
+        Spanned {
+            offset: value_at(self.text, from, self.end, &value),
+            value,
+        }
+    }
+
+    /// A list of values written after `from`, located in order.
+    fn list(&self, from: usize, values: Vec<String>) -> Vec<Spanned<String>> {
+        let mut cursor = from;
+        values
+            .into_iter()
+            .map(|v| {
+                let s = self.spanned(cursor, v);
+                if s.offset > cursor {
+                    cursor = s.offset + s.value.len();
+                }
+                s
+            })
+            .collect()
+    }
+
+    fn scenario(&self, sc: ScenarioYaml) -> Scenario {
+        let name_key = self.key(self.start, "name").unwrap_or(self.start);
+        let name = self.spanned(name_key, sc.name);
+        let setup = sc.setup.map(|s| self.setup(s));
+        let moves_key = self.key(self.start, "moves").unwrap_or(self.start);
+        let moves = Spanned {
+            value: sc.moves.unwrap_or_default(),
+            offset: moves_key + "moves:".len().min(self.end - moves_key),
+        };
+        let expect = sc.expect.map(|e| self.expect(e)).unwrap_or(Expect {
+            offset: name_key,
+            ..Expect::default()
+        });
+        Scenario {
+            name,
+            rule: sc.rule,
+            setup,
+            moves,
+            expect,
+        }
+    }
+
+    fn setup(&self, s: SetupYaml) -> Setup {
+        let at = self.key(self.start, "setup").unwrap_or(self.start);
+        let pieces_at = self.key(at, "pieces").unwrap_or(at);
+        let pieces = s
+            .pieces
+            .into_iter()
+            .map(|(player, points)| {
+                let key = self.key(pieces_at, &player).unwrap_or(pieces_at);
+                let player = Spanned {
+                    value: player,
+                    offset: key,
+                };
+                (player, self.list(key, points))
+            })
+            .collect();
+        let hand_at = self.key(at, "in_hand").unwrap_or(at);
+        let in_hand = s
+            .in_hand
+            .into_iter()
+            .map(|(player, n)| {
+                let key = self.key(hand_at, &player).unwrap_or(hand_at);
+                (
+                    Spanned {
+                        value: player,
+                        offset: key,
+                    },
+                    n,
+                )
+            })
+            .collect();
+        let to_move = s.to_move.map(|p| {
+            let key = self.key(at, "to_move").unwrap_or(at);
+            self.spanned(key, p)
+        });
+        Setup {
+            offset: at,
+            pieces,
+            in_hand,
+            to_move,
+        }
+    }
+
+    fn expect(&self, e: ExpectYaml) -> Expect {
+        let at = self.key(self.start, "expect").unwrap_or(self.start);
+        let key = |k: &str| self.key(at, k).unwrap_or(at);
+        let one = |k: &str, v: Option<String>| v.map(|v| self.spanned(key(k), v));
+        let illegal = match e.illegal {
+            None => Vec::new(),
+            Some(OneOrMany::One(i)) => vec![i],
+            Some(OneOrMany::Many(v)) => v,
+        };
+        let illegal_at = key("illegal");
+        let mut cursor = illegal_at;
+        let illegal = illegal
+            .into_iter()
+            .map(|i| {
+                let k = self.key(cursor, "move").unwrap_or(cursor);
+                cursor = k + 1;
+                Illegal {
+                    mv: self.spanned(k, i.mv),
+                    reason_contains: i.reason_contains,
+                }
+            })
+            .collect();
+        Expect {
+            offset: at,
+            to_move: one("to_move", e.to_move),
+            phase: one("phase", e.phase),
+            legal: e.legal.map(|l| self.list(key("legal"), l)),
+            legal_includes: self.list(key("legal_includes"), e.legal_includes),
+            legal_excludes: self.list(key("legal_excludes"), e.legal_excludes),
+            illegal,
+            result: one("result", e.result),
+            reason: one("reason", e.reason),
+            board: e.board.map(|b| Spanned {
+                value: b,
+                offset: key("board"),
+            }),
+        }
+    }
+}

@@ -1,0 +1,168 @@
+//! The annotated record of a replayed game, for people (`to_text`) and for
+//! programs (`to_json`, a stable shape).
+
+use serde_json::{json, Value};
+use std::fmt::Write as _;
+
+/// A replayed game: every ply, the result, and the final board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Transcript {
+    /// Name of the ruleset (`nine-mens-morris`).
+    pub ruleset: String,
+    /// Player names, first to move first.
+    pub players: Vec<String>,
+    pub plies: Vec<PlyRecord>,
+    pub result: ResultRecord,
+    /// The final board (`Topology::render`, one letter per player, `.` empty).
+    pub board: String,
+}
+
+/// One ply of a transcript.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlyRecord {
+    /// 1-based ply number (a removal is a ply of its own).
+    pub n: usize,
+    /// The player who made it.
+    pub player: String,
+    /// Canonical move text (`d1`, `d1-d2`, `xd2`).
+    pub mv: String,
+    /// The phase the player was in, or `remove` for a removal step.
+    pub phase: String,
+    /// What else the ply did: "completes a line: removes 1", "flies"…
+    pub note: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Ongoing,
+    Over,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Ongoing => "ongoing",
+            Status::Over => "over",
+        }
+    }
+}
+
+/// How the game stands after the last ply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResultRecord {
+    pub status: Status,
+    /// The winner's name; `None` while ongoing or for a draw.
+    pub winner: Option<String>,
+    /// Name of the end rule that decided the game.
+    pub reason: Option<String>,
+    /// That rule's condition text.
+    pub rule: Option<String>,
+    /// Where the rule is written (`file:line:col`).
+    pub rule_at: Option<String>,
+    /// The rule's one-line description, if the ruleset gives one.
+    pub doc: Option<String>,
+    /// The player to move (or who would move, when the game is over).
+    pub to_move: String,
+}
+
+impl ResultRecord {
+    /// `ongoing`, `draw` or `<player> wins` (the scenario-file spelling).
+    pub fn summary(&self) -> String {
+        match (self.status, &self.winner) {
+            (Status::Ongoing, _) => "ongoing".into(),
+            (Status::Over, None) => "draw".into(),
+            (Status::Over, Some(w)) => format!("{w} wins"),
+        }
+    }
+}
+
+impl Transcript {
+    /// An annotated transcript for people: one line per ply, the result with
+    /// the rule that decided it, and the final board.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "ruleset: {}", self.ruleset);
+        let _ = writeln!(out, "players: {}", self.players.join(", "));
+        let width = self.players.iter().map(String::len).max().unwrap_or(5);
+        for p in &self.plies {
+            let _ = write!(
+                out,
+                "{:>4}. {:<width$}  {:<8} [{}]",
+                p.n, p.player, p.mv, p.phase
+            );
+            if let Some(note) = &p.note {
+                let _ = write!(out, "  {note}");
+            }
+            out.push('\n');
+        }
+        let r = &self.result;
+        match r.status {
+            Status::Ongoing => {
+                let _ = writeln!(out, "result: ongoing, {} to move", r.to_move);
+            }
+            Status::Over => {
+                let verdict = match &r.winner {
+                    Some(w) => format!("{w} wins"),
+                    None => "draw".to_string(),
+                };
+                let _ = write!(
+                    out,
+                    "result: {verdict} by rule `{}`",
+                    r.reason.as_deref().unwrap_or("?")
+                );
+                if let Some(doc) = &r.doc {
+                    let _ = write!(out, " ({doc})");
+                }
+                out.push('\n');
+                if let Some(rule) = &r.rule {
+                    let _ = write!(out, "  rule: `{rule}`");
+                    if let Some(at) = &r.rule_at {
+                        let _ = write!(out, " ({at})");
+                    }
+                    let _ = writeln!(out, ", checked at {}'s turn", r.to_move);
+                }
+            }
+        }
+        out.push_str(&self.board);
+        if !self.board.ends_with('\n') {
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The stable machine-readable form:
+    /// `{"plies":[{"n":1,"player":"white","move":"d1","phase":"placing"}…],
+    ///   "result":{"status":"ongoing"|"over","winner":…|null,"reason":…|null}}`.
+    /// Extra keys (`note`, `rule`, `ruleset`, `board`) may be added; the
+    /// ones above keep their names and meanings.
+    pub fn to_json(&self) -> Value {
+        let plies: Vec<Value> = self
+            .plies
+            .iter()
+            .map(|p| {
+                let mut v = json!({
+                    "n": p.n,
+                    "player": p.player,
+                    "move": p.mv,
+                    "phase": p.phase,
+                });
+                if let Some(note) = &p.note {
+                    v["note"] = json!(note);
+                }
+                v
+            })
+            .collect();
+        json!({
+            "ruleset": self.ruleset,
+            "plies": plies,
+            "result": {
+                "status": self.result.status.as_str(),
+                "winner": self.result.winner,
+                "reason": self.result.reason,
+                "rule": self.result.rule,
+                "to_move": self.result.to_move,
+            },
+            "board": self.board,
+        })
+    }
+}
