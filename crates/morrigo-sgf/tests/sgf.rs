@@ -1,0 +1,169 @@
+use morrigo_diag::SourceFile;
+use morrigo_engine::{notation, with_machine, AnyMachine, Machine, Move, Sample};
+use morrigo_rules::{load::Overrides, load_rules_with, Rules};
+use morrigo_sgf::{export, import, import_source, info, result_of, GameResult, Margin};
+use std::sync::Arc;
+
+fn rules(name: &str, size: &str) -> Rules {
+    let o = Overrides {
+        size: Some(Overrides::parse_size(size).unwrap()),
+        komi: None,
+    };
+    load_rules_with(name, &o).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// A random game of at most `max` moves: its moves, tokens and result.
+fn random_game<const W: usize>(
+    m: &Machine<W>,
+    seed: u64,
+    max: usize,
+) -> (Vec<Move>, Vec<String>, GameResult) {
+    let mut s = m.initial();
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut rng = |n: u32| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % u64::from(n)) as u32
+    };
+    let mut buf = Vec::new();
+    let mut moves = Vec::new();
+    let mut outcome = None;
+    while moves.len() < max {
+        match m.sample_move(&s, &mut buf, &mut rng) {
+            Sample::Move(mv) => {
+                m.apply(&mut s, mv);
+                moves.push(mv);
+            }
+            Sample::Over(o) => {
+                outcome = Some(o);
+                break;
+            }
+            Sample::Stuck => break,
+        }
+    }
+    let tokens = moves
+        .iter()
+        .map(|mv| notation::format_move_in(&m.rules, mv))
+        .collect();
+    (moves, tokens, result_of(m, &s, outcome))
+}
+
+#[test]
+fn export_then_import_gives_the_same_moves() {
+    for (name, size) in [
+        ("jk-final", "5"),
+        ("tromp-taylor", "4"),
+        ("chinese", "7x5"),
+        ("jk-final", "3x6"),
+    ] {
+        let r = rules(name, size);
+        let any = AnyMachine::new(Arc::new(r.clone())).unwrap();
+        for seed in 1..20 {
+            let (moves, tokens, result) = with_machine!(&any, m => random_game(m, seed, 300));
+            let text = export(&r, &moves, &result).unwrap();
+            assert!(text.starts_with("(;GM[1]FF[4]"), "{text}");
+            assert!(text.contains(&format!("RU[{name}]")), "{text}");
+            let back = import(&text, &r).unwrap_or_else(|e| panic!("{name} {seed}: {e}\n{text}"));
+            let got: Vec<&str> = back.iter().map(|m| m.token.as_str()).collect();
+            assert_eq!(got, tokens, "{name} {size} seed {seed}\n{text}");
+            for (i, m) in back.iter().enumerate() {
+                assert_eq!(m.move_number, i + 1);
+                assert_eq!(m.player as usize, i % 2);
+            }
+            let i = info(&SourceFile::new("x.sgf", text.as_str())).unwrap();
+            assert_eq!(i.size, Some((r.topology.width, r.topology.height)));
+            assert_eq!(i.result, result.to_sgf());
+        }
+    }
+}
+
+#[test]
+fn coordinates_are_gtp_names() {
+    let r = rules("jk-final", "9");
+    let moves = import("(;GM[1]FF[4]SZ[9];B[aa];W[ii];B[ai];W[ia];B[ee])", &r).unwrap();
+    let got: Vec<&str> = moves.iter().map(|m| m.token.as_str()).collect();
+    assert_eq!(got, ["A9", "J1", "A1", "J9", "E5"]);
+}
+
+#[test]
+fn pass_kinds_use_the_pk_property() {
+    let r = rules("jk-final", "5");
+    let moves = import("(;SZ[5];B[cc];W[]PK[E];B[]PK[E])", &r).unwrap();
+    let got: Vec<&str> = moves.iter().map(|m| m.token.as_str()).collect();
+    assert_eq!(got, ["C3", "pass:E", "pass:E"]);
+    let e = import("(;SZ[5];B[cc];W[])", &r).unwrap_err();
+    assert!(e.message.starts_with("move 2 (W[]):"), "{e}");
+    assert!(e.to_string().contains("PK[P] or PK[E]"), "{e}");
+    let e = import("(;SZ[5];B[cc];W[]PK[X])", &r).unwrap_err();
+    assert!(e.message.contains("no pass kind `X`"), "{e}");
+    // tt is a pass on small boards; one pass kind needs no PK.
+    let tt = rules("tromp-taylor", "5");
+    let moves = import("(;SZ[5];B[tt];W[])", &tt).unwrap();
+    let got: Vec<&str> = moves.iter().map(|m| m.token.as_str()).collect();
+    assert_eq!(got, ["pass", "pass"]);
+    // Export writes PK only where there are several kinds.
+    let text = export(&r, &[Move::pass(1)], &GameResult::Ongoing).unwrap();
+    assert!(text.contains(";B[]PK[E]"), "{text}");
+    let text = export(&tt, &[Move::pass(0)], &GameResult::Ongoing).unwrap();
+    assert!(text.contains(";B[])") && !text.contains("PK"), "{text}");
+}
+
+#[test]
+fn size_must_match_and_setup_is_refused() {
+    let r = rules("jk-final", "9");
+    let e = import("(;SZ[13];B[aa])", &r).unwrap_err();
+    assert!(e.message.contains("13x13 board"), "{e}");
+    assert!(e.to_string().contains("--size 13x13"), "{e}");
+    let e = import_source(&SourceFile::new("g.sgf", "(;SZ[9]\nAB[aa][bb];W[cc])"), &r).unwrap_err();
+    assert!(e.message.contains("setup stones are not supported"), "{e}");
+    assert_eq!(e.location.as_ref().map(|l| (l.line, l.col)), Some((2, 1)));
+    let e = import("(;SZ[9];B[aa];B[bb])", &r).unwrap_err();
+    assert!(
+        e.message
+            .starts_with("move 2 (B[bb]): black plays out of turn"),
+        "{e}"
+    );
+    let e = import("(;SZ[9];B[aa];W[jj])", &r).unwrap_err();
+    assert!(e.message.contains("off the 9x9 board"), "{e}");
+    let morris = morrigo_rules::load_rules("nine-mens-morris").unwrap();
+    let e = import("(;B[aa])", &morris).unwrap_err();
+    assert!(e.message.contains("no board plays"), "{e}");
+}
+
+#[test]
+fn malformed_sgf_is_located() {
+    let r = rules("jk-final", "9");
+    for (text, line, col) in [
+        ("(;SZ[9]\n;B[aa];W[bb", 2, 9),
+        ("(;SZ[9]\n;B[aa]\n;W[bb]", 3, 7),
+        ("(;SZ[9];B[aa]W)", 1, 15),
+        ("SZ[9]", 1, 1),
+        ("", 1, 1),
+    ] {
+        let e = import_source(&SourceFile::new("bad.sgf", text), &r).unwrap_err();
+        let at = e.location.as_ref().map(|l| (l.line, l.col));
+        assert_eq!(at, Some((line, col)), "{text:?}: {e}");
+        assert!(e.message.starts_with("malformed SGF"), "{e}");
+    }
+}
+
+#[test]
+fn results_are_written_as_sgf_does() {
+    let win = |player, margin| GameResult::Win { player, margin };
+    assert_eq!(win(0, Margin::Resign).to_sgf().as_deref(), Some("B+R"));
+    assert_eq!(
+        win(1, Margin::Score(3.5)).to_sgf().as_deref(),
+        Some("W+3.5")
+    );
+    assert_eq!(win(1, Margin::Score(7.0)).to_sgf().as_deref(), Some("W+7"));
+    assert_eq!(win(0, Margin::Rule).to_sgf().as_deref(), Some("B+"));
+    assert_eq!(GameResult::Draw.to_sgf().as_deref(), Some("0"));
+    assert_eq!(GameResult::Ongoing.to_sgf(), None);
+    let r = rules("tromp-taylor", "9");
+    let text = export(&r, &[], &win(1, Margin::Score(7.5))).unwrap();
+    assert!(
+        text.contains("KM[7.5]") && text.contains("RE[W+7.5]"),
+        "{text}"
+    );
+}
