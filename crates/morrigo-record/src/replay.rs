@@ -1,10 +1,13 @@
 //! Replaying a move record through the engine.
 
-use crate::transcript::{PlyRecord, ResultRecord, Status, Transcript};
-use morrigo_diag::{Diagnostic, SourceFile};
+use crate::transcript::{GoPly, PlyRecord, ResultRecord, Score, Status, Transcript};
+use morrigo_board::Named;
+use morrigo_diag::{Diagnostic, Location, SourceFile};
 use morrigo_engine::notation::{self, Intent};
-use morrigo_engine::{explain, with_machine, AnyMachine, Machine, MoveKind, State};
-use morrigo_rules::Rules;
+use morrigo_engine::{
+    explain, with_machine, AnyMachine, Bits, Machine, Move, MoveKind, Outcome, State,
+};
+use morrigo_rules::{Rules, Verdict};
 
 /// A record that could not be replayed to the end: the located error, and
 /// everything that was played before it (work is never lost).
@@ -46,8 +49,9 @@ pub fn replay_from<const W: usize>(
     start: usize,
 ) -> Result<(Transcript, State<W>), ReplayError> {
     let mut t = empty_transcript(&m.rules);
-    let result = play(m, &mut state, record, source, start, &mut t);
-    finish(m, &state, &mut t);
+    let mut ended = None;
+    let result = play(m, &mut state, record, source, start, &mut t, &mut ended);
+    finish(m, &state, ended, &mut t);
     match result {
         Ok(()) => Ok((t, state)),
         Err(diagnostic) => {
@@ -74,6 +78,7 @@ fn empty_transcript(rules: &Rules) -> Transcript {
             rule_at: None,
             doc: None,
             to_move: rules.players[0].clone(),
+            score: None,
         },
         board: String::new(),
     }
@@ -117,6 +122,97 @@ pub(crate) fn find_word(text: &str, from: usize, word: &str) -> Option<usize> {
     None
 }
 
+/// A game ended by the players rather than by a rule: resignation or
+/// agreement (with the count, for an agreement).
+#[derive(Clone, Copy, Debug)]
+struct SessionEnd {
+    outcome: Outcome,
+    score: Option<[f64; 2]>,
+    /// 1-based ply of the resignation or agreement.
+    ply: usize,
+}
+
+/// What one token of a record asks for.
+enum Step {
+    /// Plies for the engine (a move, or a move and its removal).
+    Moves(Vec<Intent>),
+    /// The player to move resigns.
+    Resign,
+    /// The players agree on the end; the dead stones (name, offset in the
+    /// token).
+    Agree(Vec<(String, usize)>),
+}
+
+fn parse_step(rules: &Rules, text: &str, at: Location) -> Result<Step, Diagnostic> {
+    let lower = text.to_ascii_lowercase();
+    if lower == "resign" {
+        return Ok(Step::Resign);
+    }
+    if lower == "agree" || lower.starts_with("agree:") {
+        let mut dead = Vec::new();
+        if let Some((head, list)) = text.split_once(':') {
+            let mut offset = head.len() + 1;
+            for name in list.split(',') {
+                if name.is_empty() {
+                    return Err(Diagnostic::new(format!(
+                        "cannot read `{text}`: an empty dead-stone name"
+                    ))
+                    .at(at)
+                    .expected("`agree` or `agree:D4,E5` (the dead stones, no spaces)"));
+                }
+                dead.push((name.to_string(), offset));
+                offset += name.len() + 1;
+            }
+        }
+        return Ok(Step::Agree(dead));
+    }
+    notation::parse_token_in(rules, text, Some(at)).map(Step::Moves)
+}
+
+/// Tokens of a record, with `agree:D4,E5` kept whole (the record splits at
+/// commas; a dead-stone list is written without spaces).
+fn record_tokens(record: &str) -> Vec<notation::Token> {
+    let mut out: Vec<notation::Token> = Vec::new();
+    for t in notation::tokens(record) {
+        if let Some(prev) = out.last_mut() {
+            let end = prev.offset + prev.text.len();
+            let joined = prev.text.to_ascii_lowercase().starts_with("agree:")
+                && t.offset == end + 1
+                && record[end..].starts_with(',');
+            if joined {
+                prev.text.push(',');
+                prev.text.push_str(&t.text);
+                continue;
+            }
+        }
+        out.push(t);
+    }
+    out
+}
+
+/// Class, D mark and the next player's legal passes after a move.
+fn go_ply<const W: usize>(m: &Machine<W>, s: &State<W>, moves: &mut Vec<Move>) -> GoPly {
+    let rules = &m.rules;
+    m.legal_moves(s, moves);
+    let legal_passes = moves
+        .iter()
+        .filter(|mv| mv.kind == MoveKind::Pass)
+        .filter_map(|mv| rules.passes.kinds.get(mv.to as usize))
+        .map(|k| (*k as char).to_string())
+        .collect();
+    let n = s.classes().count();
+    GoPly {
+        class: s.last_class().map(char::from),
+        d: n > 0 && s.ends_d(n - 1),
+        legal_passes,
+    }
+}
+
+/// Does this ruleset keep a move-class history (board plays or passes)?
+pub(crate) fn records_classes(rules: &Rules) -> bool {
+    rules.play.is_some() || !rules.passes.kinds.is_empty()
+}
+
 fn play<const W: usize>(
     m: &Machine<W>,
     s: &mut State<W>,
@@ -124,25 +220,128 @@ fn play<const W: usize>(
     source: &SourceFile,
     start: usize,
     t: &mut Transcript,
+    ended: &mut Option<SessionEnd>,
 ) -> Result<(), Diagnostic> {
     let rules = &m.rules;
-    let topo = &rules.topology;
-    let toks = notation::tokens(record);
+    let go = records_classes(rules);
+    let toks = record_tokens(record);
     let offsets = token_offsets(record, &toks, source, start);
     let mut moves = Vec::new();
     for (tok, &offset) in toks.iter().zip(&offsets) {
         let at = source.location(offset);
-        let intents = notation::parse_token(topo, &tok.text, Some(at)).map_err(|mut d| {
-            d.message = format!("ply {}: {}", t.plies.len() + 1, d.message);
+        let n = t.plies.len() + 1;
+        let step = parse_step(rules, &tok.text, at.clone()).map_err(|mut d| {
+            d.message = format!("ply {n}: {}", d.message);
             d
         })?;
+        let me = s.pos.to_move as usize;
+        let player = rules.players[me].clone();
+        if let Some(end) = ended {
+            let how = match end.outcome.rule {
+                Outcome::RESIGNATION => format!(
+                    "{} resigned at ply {}",
+                    rules.players[(end.outcome.winner.unwrap_or(0) ^ 1) as usize],
+                    end.ply
+                ),
+                _ => format!("the players agreed on the end at ply {}", end.ply),
+            };
+            return Err(Diagnostic::new(format!(
+                "ply {n}: `{}` cannot be played: the game is over: {how}",
+                tok.text
+            ))
+            .at(at)
+            .expected("the end of the record"));
+        }
+        let intents = match step {
+            Step::Moves(intents) => intents,
+            Step::Resign | Step::Agree(_) => {
+                if let Some(o) = m.legal_moves(s, &mut moves) {
+                    let what = if matches!(step, Step::Resign) {
+                        "resign"
+                    } else {
+                        "agree on the end"
+                    };
+                    let mut d = Diagnostic::new(format!(
+                        "ply {n}: {player} cannot {what}: the game is over: end rule `{}` decided it",
+                        o.rule_name(rules)
+                    ))
+                    .at(at);
+                    if let Some(rule) = rules.end.get(o.rule as usize) {
+                        d = d.note(match &rule.when.at {
+                            Some(l) => format!("rule: `{}` ({l})", rule.when.text),
+                            None => format!("rule: `{}`", rule.when.text),
+                        });
+                    }
+                    return Err(d);
+                }
+                let phase = rules.phases[m.phase(s)].name.clone();
+                let (mv, note, end) = match step {
+                    Step::Resign => (
+                        "resign".to_string(),
+                        format!("{player} resigns"),
+                        SessionEnd {
+                            outcome: m.resign(me as u8),
+                            score: None,
+                            ply: n,
+                        },
+                    ),
+                    Step::Agree(names) => {
+                        let (dead, canonical) =
+                            dead_stones(m, s, &names, &at).map_err(|d| d.with_message_prefix(n))?;
+                        if rules.scoring.is_none() {
+                            return Err(Diagnostic::new(format!(
+                                "ply {n}: ruleset `{}` has no scoring, so an agreement cannot be counted",
+                                rules.name
+                            ))
+                            .at(at)
+                            .expected("a ruleset with a `scoring:` section"));
+                        }
+                        let mv = if canonical.is_empty() {
+                            "agree".to_string()
+                        } else {
+                            format!("agree:{}", canonical.join(","))
+                        };
+                        let note = if canonical.is_empty() {
+                            "the players agree on the end; no dead stones".to_string()
+                        } else {
+                            format!(
+                                "the players agree on the end; dead stones: {}",
+                                canonical.join(", ")
+                            )
+                        };
+                        let end = SessionEnd {
+                            outcome: m.agree(s, &dead),
+                            score: Some(m.score(s, &dead)),
+                            ply: n,
+                        };
+                        (mv, note, end)
+                    }
+                    Step::Moves(_) => unreachable!("handled above"),
+                };
+                t.plies.push(PlyRecord {
+                    n,
+                    player,
+                    mv,
+                    phase,
+                    note: Some(note),
+                    go: go.then(|| GoPly {
+                        class: None,
+                        d: false,
+                        legal_passes: Vec::new(),
+                    }),
+                });
+                *ended = Some(end);
+                continue;
+            }
+        };
         let x = tok.text.find(['x', 'X']).unwrap_or(0);
         for (i, intent) in intents.iter().enumerate() {
-            let part_offset = if i > 0 || tok.text.starts_with(['x', 'X']) {
-                offset + x
-            } else {
-                offset
-            };
+            let part_offset =
+                if rules.line_rule.is_some() && (i > 0 || tok.text.starts_with(['x', 'X'])) {
+                    offset + x
+                } else {
+                    offset
+                };
             let n = t.plies.len() + 1;
             let me = s.pos.to_move as usize;
             let player = rules.players[me].clone();
@@ -156,6 +355,7 @@ fn play<const W: usize>(
             } else {
                 rules.phases[m.phase(s)].name.clone()
             };
+            let captured_before = s.pos.captured;
             m.apply(s, mv);
             let mut notes = Vec::new();
             if mv.kind == MoveKind::Fly {
@@ -175,16 +375,72 @@ fn play<const W: usize>(
             if mv.kind == MoveKind::Remove && s.pos.pending > 0 {
                 notes.push(format!("{} more to remove", s.pos.pending));
             }
+            if mv.kind == MoveKind::Play {
+                let took = s.pos.captured[me] - captured_before[me];
+                if took > 0 {
+                    notes.push(format!("captures {took}"));
+                }
+                let lost = s.pos.captured[me ^ 1] - captured_before[me ^ 1];
+                if lost > 0 {
+                    notes.push(format!("suicide: removes {lost} own"));
+                } else if s.pos.last_suicide {
+                    notes.push("suicide".to_string());
+                }
+            }
+            let go = go.then(|| go_ply(m, s, &mut moves));
             t.plies.push(PlyRecord {
                 n,
                 player,
-                mv: notation::format_move(topo, &mv),
+                mv: notation::format_move_in(rules, &mv),
                 phase,
                 note: (!notes.is_empty()).then(|| notes.join("; ")),
+                go,
             });
         }
     }
     Ok(())
+}
+
+trait Prefixed {
+    fn with_message_prefix(self, n: usize) -> Self;
+}
+
+impl Prefixed for Diagnostic {
+    fn with_message_prefix(mut self, n: usize) -> Self {
+        self.message = format!("ply {n}: {}", self.message);
+        self
+    }
+}
+
+/// The dead stones of an agreement, resolved and checked (each must hold a
+/// stone), with their canonical names.
+fn dead_stones<const W: usize>(
+    m: &Machine<W>,
+    s: &State<W>,
+    names: &[(String, usize)],
+    at: &Location,
+) -> Result<(Bits<W>, Vec<String>), Diagnostic> {
+    let topo = &m.rules.topology;
+    let mut dead = Bits::EMPTY;
+    let mut canonical = Vec::new();
+    for (name, offset) in names {
+        let mut here = at.clone();
+        here.col += offset;
+        let named = Named::located(name.clone(), here.clone());
+        let p = topo.resolve(&named).map_err(|e| e.to_diagnostic())?;
+        if s.owner(p).is_none() {
+            return Err(
+                Diagnostic::new(format!("dead stone `{name}`: {} is empty", topo.name(p)))
+                    .at(here)
+                    .expected("points holding stones"),
+            );
+        }
+        if !dead.has(p as usize) {
+            dead.set(p as usize);
+            canonical.push(topo.name(p).to_string());
+        }
+    }
+    Ok((dead, canonical))
 }
 
 fn refused<const W: usize>(
@@ -196,12 +452,11 @@ fn refused<const W: usize>(
     over: bool,
 ) -> Diagnostic {
     let rules = &m.rules;
-    let topo = &rules.topology;
     let who = &rules.players[s.pos.to_move as usize];
     let refusal = explain(m, s, intent);
     let mut d = Diagnostic::new(format!(
         "ply {n}: {who} cannot play `{}`: {}",
-        intent.format(topo),
+        intent_text(rules, intent),
         refusal.reason
     ));
     if let Some((text, at)) = &refusal.rule {
@@ -214,7 +469,7 @@ fn refused<const W: usize>(
         const SHOWN: usize = 12;
         let mut names: Vec<String> = legal
             .iter()
-            .map(|mv| notation::format_move(topo, mv))
+            .map(|mv| notation::format_move_in(rules, mv))
             .collect();
         names.sort();
         let more = names.len().saturating_sub(SHOWN);
@@ -228,11 +483,33 @@ fn refused<const W: usize>(
     d
 }
 
+/// An intent as the record writes it (`pass:E`, `D4`, `d1-d2`).
+pub(crate) fn intent_text(rules: &Rules, intent: Intent) -> String {
+    match intent {
+        Intent::Pass(k) => notation::pass_text(rules, k),
+        _ => intent.format(&rules.topology),
+    }
+}
+
 /// Fill in the result and the final board.
-fn finish<const W: usize>(m: &Machine<W>, s: &State<W>, t: &mut Transcript) {
+fn finish<const W: usize>(
+    m: &Machine<W>,
+    s: &State<W>,
+    ended: Option<SessionEnd>,
+    t: &mut Transcript,
+) {
     let rules = &m.rules;
     let mut moves = Vec::new();
-    let outcome = m.legal_moves(s, &mut moves);
+    let (outcome, score) = match ended {
+        Some(end) => (Some(end.outcome), end.score),
+        None => {
+            let o = m.legal_moves(s, &mut moves);
+            let counted = o
+                .and_then(|o| rules.end.get(o.rule as usize))
+                .is_some_and(|r| r.verdict == Verdict::Score);
+            (o, counted.then(|| m.score(s, &Bits::EMPTY)))
+        }
+    };
     let to_move = rules.players[s.pos.to_move as usize].clone();
     t.result = match outcome {
         None => ResultRecord {
@@ -243,17 +520,19 @@ fn finish<const W: usize>(m: &Machine<W>, s: &State<W>, t: &mut Transcript) {
             rule_at: None,
             doc: None,
             to_move,
+            score: None,
         },
         Some(o) => {
-            let rule = &rules.end[o.rule as usize];
+            let rule = rules.end.get(o.rule as usize);
             ResultRecord {
                 status: Status::Over,
                 winner: o.winner.map(|w| rules.players[w as usize].clone()),
-                reason: Some(rule.name.clone()),
-                rule: Some(rule.when.text.clone()),
-                rule_at: rule.when.at.as_ref().map(|l| l.to_string()),
-                doc: rule.doc.clone(),
+                reason: Some(o.rule_name(rules).to_string()),
+                rule: rule.map(|r| r.when.text.clone()),
+                rule_at: rule.and_then(|r| r.when.at.as_ref().map(|l| l.to_string())),
+                doc: rule.and_then(|r| r.doc.clone()),
                 to_move,
+                score: score.map(Score),
             }
         }
     };

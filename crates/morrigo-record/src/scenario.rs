@@ -1,12 +1,13 @@
 //! Running scenario files (format: [`crate::scenario_file`]).
 
-use crate::replay::replay_from;
+use crate::replay::{intent_text, records_classes, replay_from};
 use crate::scenario_file::{self, Scenario, ScenarioFile, Setup, Spanned};
 use crate::transcript::Transcript;
 use morrigo_board::Named;
 use morrigo_diag::{did_you_mean, Diagnostic, Location};
 use morrigo_engine::notation::{self, Intent};
-use morrigo_engine::{explain, with_machine, AnyMachine, Bits, Machine, State};
+use morrigo_engine::{explain, with_machine, AnyMachine, Bits, Machine, MoveKind, State};
+use morrigo_rules::load::Overrides;
 use std::collections::BTreeSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -158,26 +159,72 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Run a parsed scenario file.
-pub(crate) fn run_parsed(file: &ScenarioFile) -> Result<FileReport, Diagnostic> {
+/// Load the file's ruleset, at a board size when one is given.
+fn load_machine(
+    file: &ScenarioFile,
+    size: Option<&Spanned<String>>,
+) -> Result<AnyMachine, Diagnostic> {
     let spec = file.ruleset_spec();
     let at = file.location(file.ruleset.offset);
-    let rules = morrigo_rules::load_rules(&spec).map_err(|ds| {
+    let overrides = match size {
+        None => Overrides::default(),
+        Some(sz) => Overrides {
+            size: Some(Overrides::parse_size(&sz.value).map_err(|e| {
+                Diagnostic::new(format!("cannot read board size `{}`: {e}", sz.value))
+                    .at(file.location(sz.offset))
+                    .expected("`size: 5` or `size: 7x5` (columns x rows)")
+            })?),
+            komi: None,
+        },
+    };
+    let rules = morrigo_rules::load_rules_with(&spec, &overrides).map_err(|ds| {
         let mut errors = ds.0.into_iter();
         let first = errors
             .next()
             .unwrap_or_else(|| Diagnostic::new(format!("cannot load ruleset `{spec}`")));
         let rest = errors.count();
-        let d = first.at_opt(Some(at.clone()));
+        let d = match size {
+            Some(sz) if first.location.is_none() => first.at(file.location(sz.offset)),
+            _ => first.at_opt(Some(at.clone())),
+        };
         match rest {
             0 => d,
             n => d.note(format!("and {n} more error(s) in ruleset `{spec}`")),
         }
     })?;
-    let any = AnyMachine::new(Arc::new(rules)).map_err(|d| d.at_opt(Some(at)))?;
-    let results = with_machine!(&any, m => {
-        file.scenarios.iter().map(|sc| run_scenario(m, file, sc)).collect()
-    });
+    AnyMachine::new(Arc::new(rules)).map_err(|d| d.at_opt(Some(at)))
+}
+
+/// Run a parsed scenario file.
+pub(crate) fn run_parsed(file: &ScenarioFile) -> Result<FileReport, Diagnostic> {
+    let any = load_machine(file, file.size.as_ref())?;
+    // Scenarios with a size of their own get a machine per size.
+    let mut sized: Vec<(String, Result<AnyMachine, Diagnostic>)> = Vec::new();
+    let mut results = Vec::new();
+    for sc in &file.scenarios {
+        let machine = match &sc.size {
+            None => Ok(&any),
+            Some(sz) => {
+                if !sized.iter().any(|(k, _)| *k == sz.value) {
+                    sized.push((sz.value.clone(), load_machine(file, Some(sz))));
+                }
+                let (_, m) = sized
+                    .iter()
+                    .find(|(k, _)| *k == sz.value)
+                    .expect("just inserted");
+                m.as_ref().map_err(Clone::clone)
+            }
+        };
+        results.push(match machine {
+            Ok(machine) => with_machine!(machine, m => run_scenario(m, file, sc)),
+            Err(d) => ScenarioResult {
+                name: sc.name.value.clone(),
+                rule: sc.rule.clone(),
+                outcome: ScenarioOutcome::Error(d),
+                transcript: None,
+            },
+        });
+    }
     Ok(FileReport {
         path: file.source.name.to_string(),
         ruleset: any.rules().name.clone(),
@@ -274,6 +321,9 @@ fn set_up<const W: usize>(
         in_hand[player_index(m, file, player)?] = *n;
     }
     for pl in 0..2 {
+        if rules.unlimited_hand {
+            break;
+        }
         let on_board = occ[pl].count();
         let total = on_board + in_hand[pl];
         if total > rules.in_hand {
@@ -312,10 +362,9 @@ fn expected_move<const W: usize>(
     file: &ScenarioFile,
     mv: &Spanned<String>,
 ) -> Result<String, Diagnostic> {
-    let topo = &m.rules.topology;
-    let intents = notation::parse_token(topo, &mv.value, Some(file.location(mv.offset)))?;
+    let intents = notation::parse_token_in(&m.rules, &mv.value, Some(file.location(mv.offset)))?;
     match intents.as_slice() {
-        [one] => Ok(one.format(topo)),
+        [one] => Ok(intent_text(&m.rules, *one)),
         _ => Err(Diagnostic::new(format!(
             "`{}` is two plies; a list of legal moves names single plies",
             mv.value
@@ -361,7 +410,6 @@ fn check<const W: usize>(
     t: &Transcript,
 ) -> Result<Vec<Check>, Diagnostic> {
     let rules = &m.rules;
-    let topo = &rules.topology;
     let e = &sc.expect;
     let mut checks = Vec::new();
     let mut fail = |offset: usize, what: &str, expected: String, got: String| {
@@ -374,9 +422,14 @@ fn check<const W: usize>(
     };
     let mut moves = Vec::new();
     let outcome = m.legal_moves(s, &mut moves);
+    // A resignation or an agreement ends the game outside the engine.
+    let session_end = outcome.is_none() && t.result.status == crate::Status::Over;
+    if session_end {
+        moves.clear();
+    }
     let legal: BTreeSet<String> = moves
         .iter()
-        .map(|mv| notation::format_move(topo, mv))
+        .map(|mv| notation::format_move_in(rules, mv))
         .collect();
 
     if let Some(p) = &e.to_move {
@@ -458,8 +511,16 @@ fn check<const W: usize>(
     }
     for ill in &e.illegal {
         let intents =
-            notation::parse_token(topo, &ill.mv.value, Some(file.location(ill.mv.offset)))?;
-        match refusal(m, s, &intents) {
+            notation::parse_token_in(rules, &ill.mv.value, Some(file.location(ill.mv.offset)))?;
+        let refused = if session_end {
+            Some(format!(
+                "the game is over: {}",
+                t.result.reason.as_deref().unwrap_or("ended")
+            ))
+        } else {
+            refusal(m, s, &intents)
+        };
+        match refused {
             None => fail(
                 ill.mv.offset,
                 "illegal move",
@@ -506,7 +567,12 @@ fn check<const W: usize>(
         }
     }
     if let Some(r) = &e.reason {
-        let names: Vec<&str> = rules.end.iter().map(|e| e.name.as_str()).collect();
+        let names: Vec<&str> = rules
+            .end
+            .iter()
+            .map(|e| e.name.as_str())
+            .chain(["resignation", "agreement"])
+            .collect();
         if !names.contains(&r.value.as_str()) {
             let d = Diagnostic::new(format!(
                 "unknown end rule `{}` in ruleset `{}`",
@@ -519,8 +585,10 @@ fn check<const W: usize>(
                 None => d,
             });
         }
-        let got = outcome
-            .map(|o| rules.end[o.rule as usize].name.clone())
+        let got = t
+            .result
+            .reason
+            .clone()
             .unwrap_or_else(|| "none: the game is not over".to_string());
         if got != r.value {
             fail(r.offset, "end rule", r.value.clone(), got);
@@ -531,6 +599,118 @@ fn check<const W: usize>(
         let got = normalize_board(&t.board);
         if want != got {
             fail(b.offset, "board", format!("\n{want}"), format!("\n{got}"));
+        }
+    }
+    let go_keys = [
+        e.class.as_ref().map(|c| ("class", c.offset)),
+        e.classes.as_ref().map(|c| ("classes", c.offset)),
+        e.d.as_ref().map(|c| ("d", c.offset)),
+        e.legal_passes
+            .as_ref()
+            .map(|c| ("legal_passes", c.first().map_or(e.offset, |k| k.offset))),
+    ];
+    if let Some((key, offset)) = go_keys.iter().flatten().next() {
+        if !records_classes(rules) {
+            return Err(Diagnostic::new(format!(
+                "`{key}` applies to rulesets with board plays or passes, and `{}` has neither",
+                rules.name
+            ))
+            .at(file.location(*offset)));
+        }
+    }
+    let last = t.plies.last().and_then(|p| p.go.as_ref());
+    if let Some(c) = &e.class {
+        let got = last
+            .and_then(|g| g.class)
+            .map_or("(no move)".to_string(), String::from);
+        if got != c.value {
+            fail(c.offset, "class of the last move", c.value.clone(), got);
+        }
+    }
+    if let Some(c) = &e.classes {
+        let want: String = c.value.split_whitespace().collect();
+        let got: String = t
+            .plies
+            .iter()
+            .filter_map(|p| p.go.as_ref())
+            .map(|g| g.class.unwrap_or('-'))
+            .collect();
+        if want != got {
+            fail(c.offset, "classes of the record", want, got);
+        }
+    }
+    if let Some(d) = &e.d {
+        let got = last.is_some_and(|g| g.d);
+        if got != d.value {
+            fail(
+                d.offset,
+                "a D ends at the last move",
+                d.value.to_string(),
+                got.to_string(),
+            );
+        }
+    }
+    if let Some(list) = &e.legal_passes {
+        let kinds: Vec<String> = rules
+            .passes
+            .kinds
+            .iter()
+            .map(|k| (*k as char).to_string())
+            .collect();
+        for k in list {
+            if !kinds.contains(&k.value) {
+                return Err(Diagnostic::new(format!(
+                    "unknown pass kind `{}` in ruleset `{}`",
+                    k.value, rules.name
+                ))
+                .at(file.location(k.offset))
+                .expected(format!("some of: {}", kinds.join(", "))));
+            }
+        }
+        let want: BTreeSet<String> = list.iter().map(|k| k.value.clone()).collect();
+        let got: BTreeSet<String> = moves
+            .iter()
+            .filter(|mv| mv.kind == MoveKind::Pass)
+            .filter_map(|mv| rules.passes.kinds.get(mv.to as usize))
+            .map(|k| (*k as char).to_string())
+            .collect();
+        if want != got {
+            let offset = list.first().map_or(e.offset, |k| k.offset);
+            fail(offset, "legal passes", show(&want), show(&got));
+        }
+    }
+    if let Some(sc) = &e.score {
+        for (player, _) in &sc.value {
+            player_index(
+                m,
+                file,
+                &Spanned {
+                    value: player.clone(),
+                    offset: sc.offset,
+                },
+            )?;
+        }
+        let want = rules
+            .players
+            .iter()
+            .map(|p| {
+                let v = sc.value.iter().find(|(n, _)| n == p).map(|(_, v)| *v);
+                format!("{p} {}", v.map_or("?".to_string(), |v| v.to_string()))
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        let got = match &t.result.score {
+            None => "no count (the game did not end by scoring or agreement)".to_string(),
+            Some(crate::transcript::Score(v)) => rules
+                .players
+                .iter()
+                .zip(v)
+                .map(|(p, v)| format!("{p} {v}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        };
+        if want != got {
+            fail(sc.offset, "score", want, got);
         }
     }
     Ok(checks)

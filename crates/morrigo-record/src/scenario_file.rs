@@ -54,6 +54,8 @@ pub struct ScenarioFile {
     /// The file's path, for resolving a relative `ruleset`.
     pub path: PathBuf,
     pub ruleset: Spanned<String>,
+    /// Board size for every scenario (`5` or `7x5`), for grid rulesets.
+    pub size: Option<Spanned<String>>,
     pub scenarios: Vec<Scenario>,
 }
 
@@ -62,6 +64,8 @@ pub struct Scenario {
     pub name: Spanned<String>,
     /// The rule it checks, in the words of the spec.
     pub rule: String,
+    /// Board size for this scenario, overriding the file's.
+    pub size: Option<Spanned<String>>,
     pub setup: Option<Setup>,
     /// The record, and the offset from which its tokens are searched.
     pub moves: Spanned<String>,
@@ -96,6 +100,16 @@ pub struct Expect {
     pub result: Option<Spanned<String>>,
     pub reason: Option<Spanned<String>>,
     pub board: Option<Spanned<String>>,
+    /// Go family: the class letter of the last ply (`N`, `C`, `P`, `E`).
+    pub class: Option<Spanned<String>>,
+    /// Go family: the class letters of every ply of the record, in order.
+    pub classes: Option<Spanned<String>>,
+    /// Go family: whether a D ends at the last ply.
+    pub d: Option<Spanned<bool>>,
+    /// Go family: exactly the pass kinds (letters) the player to move may use.
+    pub legal_passes: Option<Vec<Spanned<String>>>,
+    /// The count: player name → score.
+    pub score: Option<Spanned<Vec<(String, f64)>>>,
 }
 
 impl ScenarioFile {
@@ -125,7 +139,26 @@ struct FileYaml {
     #[serde(default)]
     #[allow(dead_code)]
     description: Option<String>,
+    #[serde(default)]
+    size: Option<SizeYaml>,
     scenarios: Vec<ScenarioYaml>,
+}
+
+/// `size: 5` or `size: 7x5`.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum SizeYaml {
+    Number(u32),
+    Text(String),
+}
+
+impl SizeYaml {
+    fn text(self) -> String {
+        match self {
+            SizeYaml::Number(n) => n.to_string(),
+            SizeYaml::Text(t) => t,
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -133,6 +166,8 @@ struct FileYaml {
 struct ScenarioYaml {
     name: String,
     rule: String,
+    #[serde(default)]
+    size: Option<SizeYaml>,
     #[serde(default)]
     setup: Option<SetupYaml>,
     #[serde(default)]
@@ -167,6 +202,11 @@ struct ExpectYaml {
     result: Option<String>,
     reason: Option<String>,
     board: Option<String>,
+    class: Option<String>,
+    classes: Option<String>,
+    d: Option<bool>,
+    legal_passes: Option<Vec<String>>,
+    score: Option<BTreeMap<String, f64>>,
 }
 
 #[derive(Deserialize)]
@@ -198,7 +238,7 @@ pub fn read(path: &Path) -> Result<ScenarioFile, Diagnostic> {
 pub fn parse(source: SourceFile, path: &Path) -> Result<ScenarioFile, Diagnostic> {
     let file: FileYaml = serde_yaml::from_str(&source.text).map_err(|e| {
         morrigo_rules::load::yaml_error(&source, &e).expected(
-            "a mapping with `ruleset:` and `scenarios:` (a list of `name`, `rule`, `setup`, `moves`, `expect`)",
+            "a mapping with `ruleset:`, an optional `size:` and `scenarios:` (a list of `name`, `rule`, `size`, `setup`, `moves`, `expect`)",
         )
     })?;
     let text = &*source.text;
@@ -207,6 +247,14 @@ pub fn parse(source: SourceFile, path: &Path) -> Result<ScenarioFile, Diagnostic
         offset: value_at(text, ruleset_key, text.len(), &file.ruleset),
         value: file.ruleset,
     };
+    let size = file.size.map(|v| {
+        let v = v.text();
+        let key = key_at(text, 0, text.len(), "size").unwrap_or(0);
+        Spanned {
+            offset: value_at(text, key, text.len(), &v),
+            value: v,
+        }
+    });
     let starts = scenario_starts(text, &file.scenarios);
     let mut scenarios = Vec::new();
     for (i, sc) in file.scenarios.into_iter().enumerate() {
@@ -219,6 +267,7 @@ pub fn parse(source: SourceFile, path: &Path) -> Result<ScenarioFile, Diagnostic
         source,
         path: path.to_path_buf(),
         ruleset,
+        size,
         scenarios,
     })
 }
@@ -307,6 +356,10 @@ impl Region<'_> {
         let name_key = self.key(self.start, "name").unwrap_or(self.start);
         let name = self.spanned(name_key, sc.name);
         let setup = sc.setup.map(|s| self.setup(s));
+        let size = sc.size.map(|v| {
+            let key = self.key(self.start, "size").unwrap_or(self.start);
+            self.spanned(key, v.text())
+        });
         let moves_key = self.key(self.start, "moves").unwrap_or(self.start);
         let moves = Spanned {
             value: sc.moves.unwrap_or_default(),
@@ -319,6 +372,7 @@ impl Region<'_> {
         Scenario {
             name,
             rule: sc.rule,
+            size,
             setup,
             moves,
             expect,
@@ -402,6 +456,17 @@ impl Region<'_> {
             board: e.board.map(|b| Spanned {
                 value: b,
                 offset: key("board"),
+            }),
+            class: one("class", e.class),
+            classes: one("classes", e.classes),
+            d: e.d.map(|value| Spanned {
+                value,
+                offset: key("d"),
+            }),
+            legal_passes: e.legal_passes.map(|l| self.list(key("legal_passes"), l)),
+            score: e.score.map(|m| Spanned {
+                value: m.into_iter().collect(),
+                offset: key("score"),
             }),
         }
     }

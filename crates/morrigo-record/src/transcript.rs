@@ -30,7 +30,29 @@ pub struct PlyRecord {
     pub phase: String,
     /// What else the ply did: "completes a line: removes 1", "flies"…
     pub note: Option<String>,
+    /// Go family (rulesets with board plays or passes): the move class.
+    pub go: Option<GoPly>,
 }
+
+/// What a ply is in the move-class history of a Go-family ruleset.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GoPly {
+    /// `N`, `C` or the pass kind letter (`P`, `E`); `None` for a resignation
+    /// or an agreement, which are not moves.
+    pub class: Option<char>,
+    /// A D (a run of ko captures returning to its start) ends at this move.
+    pub d: bool,
+    /// The pass kinds the next player may use after this ply (`pass` texts
+    /// are `pass:<letter>`; here the letters alone), in ruleset order.
+    pub legal_passes: Vec<String>,
+}
+
+/// Each player's score when the game was counted (index = player).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Score(pub [f64; 2]);
+
+// Scores are sums of counts and the komi: never NaN.
+impl Eq for Score {}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
@@ -63,6 +85,8 @@ pub struct ResultRecord {
     pub doc: Option<String>,
     /// The player to move (or who would move, when the game is over).
     pub to_move: String,
+    /// The count, when the game ended by a scoring rule or by agreement.
+    pub score: Option<Score>,
 }
 
 impl ResultRecord {
@@ -90,6 +114,16 @@ impl Transcript {
                 "{:>4}. {:<width$}  {:<8} [{}]",
                 p.n, p.player, p.mv, p.phase
             );
+            if let Some(go) = &p.go {
+                let class = go.class.map_or("-".to_string(), |c| c.to_string());
+                let d = if go.d { " D" } else { "" };
+                let passes = if go.legal_passes.is_empty() {
+                    "none".to_string()
+                } else {
+                    go.legal_passes.join(" ")
+                };
+                let _ = write!(out, "  {class}{d}; next may pass: {passes}");
+            }
             if let Some(note) = &p.note {
                 let _ = write!(out, "  {note}");
             }
@@ -105,15 +139,24 @@ impl Transcript {
                     Some(w) => format!("{w} wins"),
                     None => "draw".to_string(),
                 };
-                let _ = write!(
-                    out,
-                    "result: {verdict} by rule `{}`",
-                    r.reason.as_deref().unwrap_or("?")
-                );
+                let reason = r.reason.as_deref().unwrap_or("?");
+                let _ = match reason {
+                    "resignation" | "agreement" => write!(out, "result: {verdict} by {reason}"),
+                    _ => write!(out, "result: {verdict} by rule `{reason}`"),
+                };
                 if let Some(doc) = &r.doc {
                     let _ = write!(out, " ({doc})");
                 }
                 out.push('\n');
+                if let Some(Score(score)) = &r.score {
+                    let parts: Vec<String> = self
+                        .players
+                        .iter()
+                        .zip(score)
+                        .map(|(p, v)| format!("{p} {v}"))
+                        .collect();
+                    let _ = writeln!(out, "  score: {}", parts.join(", "));
+                }
                 if let Some(rule) = &r.rule {
                     let _ = write!(out, "  rule: `{rule}`");
                     if let Some(at) = &r.rule_at {
@@ -134,7 +177,9 @@ impl Transcript {
     /// `{"plies":[{"n":1,"player":"white","move":"d1","phase":"placing"}…],
     ///   "result":{"status":"ongoing"|"over","winner":…|null,"reason":…|null}}`.
     /// Extra keys (`note`, `rule`, `ruleset`, `board`) may be added; the
-    /// ones above keep their names and meanings.
+    /// ones above keep their names and meanings. Go-family rulesets add
+    /// `class`, `d` and `legal_passes` to each ply and `score` to a counted
+    /// result (see `JSON.md`).
     pub fn to_json(&self) -> Value {
         let plies: Vec<Value> = self
             .plies
@@ -149,20 +194,44 @@ impl Transcript {
                 if let Some(note) = &p.note {
                     v["note"] = json!(note);
                 }
+                if let Some(go) = &p.go {
+                    v["class"] = json!(go.class.map(String::from));
+                    v["d"] = json!(go.d);
+                    v["legal_passes"] = json!(go.legal_passes);
+                }
                 v
             })
             .collect();
+        let mut result = json!({
+            "status": self.result.status.as_str(),
+            "winner": self.result.winner,
+            "reason": self.result.reason,
+            "rule": self.result.rule,
+            "to_move": self.result.to_move,
+        });
+        if let Some(Score(score)) = &self.result.score {
+            let map: serde_json::Map<String, Value> = self
+                .players
+                .iter()
+                .zip(score)
+                .map(|(p, v)| (p.clone(), number(*v)))
+                .collect();
+            result["score"] = Value::Object(map);
+        }
         json!({
             "ruleset": self.ruleset,
             "plies": plies,
-            "result": {
-                "status": self.result.status.as_str(),
-                "winner": self.result.winner,
-                "reason": self.result.reason,
-                "rule": self.result.rule,
-                "to_move": self.result.to_move,
-            },
+            "result": result,
             "board": self.board,
         })
+    }
+}
+
+/// A score as JSON: an integer when it is whole (`12`), else a float (`7.5`).
+fn number(v: f64) -> Value {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        json!(v as i64)
+    } else {
+        json!(v)
     }
 }
