@@ -2,15 +2,53 @@
 //! record, drawing a position, naming moves and outcomes.
 
 use crate::fail::Failure;
+use clap::Args;
 use morrigo_diag::{Diagnostic, SourceFile};
 use morrigo_engine::notation::{self, Intent};
-use morrigo_engine::{explain, AnyMachine, Machine, Move, Outcome, State};
-use morrigo_rules::{load_rules, Rules, Verdict};
+use morrigo_engine::{AnyMachine, Bits, Machine, Move, Outcome, State};
+use morrigo_rules::load::Overrides;
+use morrigo_rules::{load_rules_with, Rules, Verdict};
 use std::sync::Arc;
 
-/// Load, compile and build the machine for a ruleset path or built-in name.
-pub fn machine(spec: &str) -> Result<AnyMachine, Failure> {
-    let rules = load_rules(spec)?;
+/// `--size` and `--komi`: command-line changes to a ruleset, merged on top
+/// of the file like one more variant.
+#[derive(Args, Debug, Clone, Default)]
+pub struct RulesetOptions {
+    /// Board size of a grid ruleset: `9` (square) or `7x5` (columns x rows),
+    /// each from 1 to 25.
+    #[arg(long, value_name = "N|WxH", value_parser = parse_size)]
+    pub size: Option<(u32, u32)>,
+    /// Komi: points added to the second player's score (rulesets with
+    /// `scoring:` only).
+    #[arg(long, value_name = "K", allow_negative_numbers = true)]
+    pub komi: Option<f64>,
+}
+
+fn parse_size(text: &str) -> Result<(u32, u32), String> {
+    Overrides::parse_size(text)
+}
+
+impl RulesetOptions {
+    pub fn overrides(&self) -> Overrides {
+        Overrides {
+            size: self.size,
+            komi: self.komi,
+        }
+    }
+}
+
+/// Load and compile a ruleset with the command-line overrides.
+pub fn rules(spec: &str, opts: &RulesetOptions) -> Result<Rules, Failure> {
+    Ok(load_rules_with(spec, &opts.overrides())?)
+}
+
+/// Load, compile and build the machine for a ruleset path or built-in
+/// name, with `--size`/`--komi` applied.
+pub fn machine(spec: &str, opts: &RulesetOptions) -> Result<AnyMachine, Failure> {
+    machine_of(rules(spec, opts)?)
+}
+
+pub fn machine_of(rules: Rules) -> Result<AnyMachine, Failure> {
     Ok(AnyMachine::new(Arc::new(rules))?)
 }
 
@@ -49,7 +87,7 @@ pub fn draw_empty(rules: &Rules) -> String {
 pub fn turn_text(rules: &Rules, plies: &[Move]) -> String {
     plies
         .iter()
-        .map(|m| notation::format_move(&rules.topology, m))
+        .map(|m| notation::format_move_in(rules, m))
         .collect()
 }
 
@@ -102,81 +140,213 @@ pub fn outcome_text(rules: &Rules, o: &Outcome) -> String {
     )
 }
 
-/// The legal move that carries out `intent`, or why there is none.
-pub fn find_move<const W: usize>(
-    m: &Machine<W>,
-    s: &State<W>,
-    intent: Intent,
-) -> Result<Move, morrigo_engine::Refusal> {
-    let mut moves = Vec::new();
-    m.legal_moves(s, &mut moves);
-    moves
-        .iter()
-        .copied()
-        .find(|mv| intent.matches(mv))
-        .ok_or_else(|| explain(m, s, intent))
+/// Whether the game was decided by counting (a `score` end rule or an
+/// agreement).
+pub fn is_scored(rules: &Rules, o: &Outcome) -> bool {
+    o.rule == Outcome::AGREEMENT
+        || rules
+            .end
+            .get(o.rule as usize)
+            .is_some_and(|e| e.verdict == Verdict::Score)
 }
 
-/// Turn a refusal into a diagnostic at `at`.
-pub fn refusal_diagnostic(
-    token: &str,
-    refusal: &morrigo_engine::Refusal,
-    at: Option<morrigo_diag::Location>,
-) -> Diagnostic {
-    let mut d = Diagnostic::new(format!("illegal move `{token}`: {}", refusal.reason)).at_opt(at);
-    if let Some((text, place)) = &refusal.rule {
-        d = d.note(match place {
-            Some(p) => format!("rule: `{text}` ({p})"),
-            None => format!("rule: `{text}`"),
-        });
+/// "score: black 12, white 13.5 (komi 7.5)" for a counted game (no dead
+/// stones), `None` for other endings.
+pub fn score_text<const W: usize>(m: &Machine<W>, s: &State<W>, o: &Outcome) -> Option<String> {
+    let scoring = m.rules.scoring.as_ref()?;
+    if !is_scored(&m.rules, o) {
+        return None;
     }
-    d
+    let score = m.score(s, &Bits::EMPTY);
+    let komi = if scoring.komi != 0.0 {
+        format!(" (komi {} included)", scoring.komi)
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "score: {} {}, {} {}{komi}",
+        player_name(&m.rules, 0),
+        score[0],
+        player_name(&m.rules, 1),
+        score[1]
+    ))
 }
 
-/// Play the plies one token names, all or nothing: on an error the state
-/// is left as it was. Returns the plies played.
+/// Play a whole record (`--position`) from the start through
+/// morrigo-record's replay, reporting the first bad token at its column in
+/// a source named `source`. Returns the final state and the plies played.
+pub fn play_record<const W: usize>(
+    m: &Machine<W>,
+    record: &str,
+    source: &str,
+) -> Result<(State<W>, usize), Diagnostic> {
+    let file = SourceFile::new(source, record);
+    morrigo_record::replay_from(m, m.initial(), record, &file, 0)
+        .map(|(t, s)| (s, t.plies.len()))
+        .map_err(|e| *e.diagnostic)
+}
+
+/// Play one token typed by a player (`d1`, `g1xd2`, `D4`, `pass:E`) on
+/// `s`, all or nothing, through morrigo-record (the same parsing and the
+/// same refusal messages, quoting the rule, as `replay`). Returns the plies
+/// played as engine moves.
 pub fn play_token<const W: usize>(
     m: &Machine<W>,
     s: &mut State<W>,
     token: &str,
-    at: Option<morrigo_diag::Location>,
 ) -> Result<Vec<Move>, Diagnostic> {
-    let intents = notation::parse_token(&m.rules.topology, token, at.clone())?;
-    let mut trial = s.clone();
-    let mut played = Vec::with_capacity(intents.len());
-    for intent in intents {
-        let mv =
-            find_move(m, &trial, intent).map_err(|r| refusal_diagnostic(token, &r, at.clone()))?;
-        m.apply(&mut trial, mv);
-        played.push(mv);
+    let file = SourceFile::new("input", token);
+    match morrigo_record::replay_from(m, s.clone(), token, &file, 0) {
+        Ok((t, next)) => {
+            let plies = moves_of(&m.rules, &t)?;
+            *s = next;
+            Ok(plies)
+        }
+        Err(e) => {
+            let mut d = *e.diagnostic;
+            // One token at a time: the ply number and the echo of the
+            // typed line say nothing the player does not know.
+            if let Some(rest) = d.message.strip_prefix("ply ") {
+                if let Some((_, msg)) = rest.split_once(": ") {
+                    d.message = msg.to_string();
+                }
+            }
+            d.location = None;
+            Err(d)
+        }
     }
-    *s = trial;
-    Ok(played)
 }
 
-/// Play a whole record (`--position`), reporting the first bad token at its
-/// column in a source named `source`.
-pub fn play_record<const W: usize>(
-    m: &Machine<W>,
-    s: &mut State<W>,
-    record: &str,
-    source: &str,
-) -> Result<Vec<Move>, Diagnostic> {
-    let file = SourceFile::new(source, record);
-    let mut plies = Vec::new();
-    for token in notation::tokens(record) {
-        let at = file.location(token.offset);
-        plies.extend(play_token(m, s, &token.text, Some(at))?);
+/// The engine moves of a transcript's plies (its canonical move texts).
+fn moves_of(rules: &Rules, t: &morrigo_record::Transcript) -> Result<Vec<Move>, Diagnostic> {
+    let mut out = Vec::new();
+    for p in &t.plies {
+        for intent in notation::parse_token_in(rules, &p.mv, None)? {
+            out.push(intent_move(rules, intent));
+        }
     }
-    Ok(plies)
+    Ok(out)
+}
+
+/// The move an intent names (the kind of a placement is settled by the
+/// ruleset: a board play where there are board plays).
+pub fn intent_move(rules: &Rules, intent: Intent) -> Move {
+    match intent {
+        Intent::Place(p) if rules.play.is_some() => Move::play(p),
+        Intent::Place(p) => Move::place(p),
+        Intent::Move(f, t) => Move {
+            kind: morrigo_engine::MoveKind::Slide,
+            from: f,
+            to: t,
+        },
+        Intent::Remove(p) => Move::remove(p),
+        Intent::Pass(k) => Move::pass(k),
+    }
 }
 
 /// The legal moves as text, removals included (`d1 d2 …` or `xd2 xa4`).
 pub fn legal_text<const W: usize>(m: &Machine<W>, moves: &[Move]) -> String {
-    let t = &m.rules.topology;
     moves
         .iter()
-        .map(|mv| notation::format_move(t, mv))
+        .map(|mv| notation::format_move_in(&m.rules, mv))
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// A Go-style ruleset: board plays with captures (stones, prisoners, passes).
+pub fn is_go(rules: &Rules) -> bool {
+    rules.play.is_some()
+}
+
+/// The status line of a position: for Morris-style rulesets the phase and
+/// the pieces in hand and on the board; for Go-style rulesets the last
+/// move's class, the prisoners and pass stones.
+pub fn status<const W: usize>(m: &Machine<W>, s: &State<W>) -> String {
+    let rules = &m.rules;
+    let p = |i: u8| player_name(rules, i);
+    if !is_go(rules) {
+        return format!(
+            "{} to move, phase {}; in hand: {} {}, {} {}; on board: {} {}, {} {}",
+            p(s.pos.to_move),
+            phase_name(m, s),
+            p(0),
+            s.pos.in_hand[0],
+            p(1),
+            s.pos.in_hand[1],
+            p(0),
+            s.pos.occ[0].count(),
+            p(1),
+            s.pos.occ[1].count(),
+        );
+    }
+    let letters = piece_letters(rules);
+    let mut text = format!(
+        "{} ({}) to move, move {}",
+        p(s.pos.to_move),
+        letters[s.pos.to_move as usize],
+        s.pos.turn + 1
+    );
+    if let Some(c) = s.last_class() {
+        let n = s.classes().count();
+        let d = if n > 0 && s.ends_d(n - 1) {
+            ", ending a D"
+        } else {
+            ""
+        };
+        text += &format!("; last move class {}{d}", class_name(rules, c));
+    }
+    for pl in 0..2u8 {
+        let i = pl as usize;
+        text += &format!(
+            "; {}: {} captured, {} pass stone{}",
+            p(pl),
+            s.pos.captured[i],
+            s.pos.pass_stones[i],
+            if s.pos.pass_stones[i] == 1 { "" } else { "s" }
+        );
+    }
+    text
+}
+
+/// `N (normal play)`, `C (ko capture)`, `E (pass)`.
+pub fn class_name(rules: &Rules, class: u8) -> String {
+    let c = class as char;
+    let what = match class {
+        morrigo_rules::CLASS_NORMAL => "normal play",
+        morrigo_rules::CLASS_KO_CAPTURE => "ko capture",
+        _ if rules.passes.kinds.contains(&class) => match class {
+            b'P' if rules.passes.kinds.len() > 1 => "normal pass",
+            b'E' => "ending pass",
+            _ => "pass",
+        },
+        _ => "?",
+    };
+    format!("{c} ({what})")
+}
+
+/// The legal moves for a prompt: every move for Morris-style rulesets; for
+/// Go-style ones the number of board plays and the passes allowed, with the
+/// forbid rule that refuses each other pass kind.
+pub fn legal_summary<const W: usize>(m: &Machine<W>, s: &State<W>, moves: &[Move]) -> String {
+    let rules = &m.rules;
+    if !is_go(rules) || s.pos.pending > 0 {
+        return legal_text(m, moves);
+    }
+    let plays = moves
+        .iter()
+        .filter(|mv| mv.kind == morrigo_engine::MoveKind::Play)
+        .count();
+    let mut parts = vec![format!(
+        "{plays} board play{}",
+        if plays == 1 { "" } else { "s" }
+    )];
+    for (k, _) in rules.passes.kinds.iter().enumerate() {
+        let text = notation::pass_text(rules, k as u8);
+        if moves.contains(&Move::pass(k as u8)) {
+            parts.push(text);
+        } else if let Some(f) = m.pass_forbidden_by(s, k).and_then(|i| rules.forbid.get(i)) {
+            parts.push(format!("no {text} (forbidden by `{}`)", f.name));
+        }
+    }
+    parts.join(", ")
 }

@@ -430,9 +430,9 @@ fn play_through_a_pipe_explains_refusals_and_quits() {
     assert!(out.contains("black plays"), "the agent replied: {out}");
     assert!(out.contains("game left unfinished"), "{out}");
     assert!(err.contains("unknown point `zz`"), "{err}");
-    assert!(err.contains("illegal move `d1`: d1 is occupied"), "{err}");
+    assert!(err.contains("white cannot play `d1`: d1 is occupied"), "{err}");
     // Sliding while placing: the refusal names the phase.
-    assert!(err.contains("illegal move `d1-d2`"), "{err}");
+    assert!(err.contains("cannot play `d1-d2`"), "{err}");
     assert!(err.contains("placing"), "{err}");
 }
 

@@ -13,7 +13,8 @@ use std::io::Write;
 #[command(after_help = "\
 Examples:
   cargo run --release -p morrigo-cli -- bench
-  morrigo bench morabaraba --games 20000 --perft-depth 4")]
+  morrigo bench morabaraba --games 20000 --perft-depth 4
+  morrigo bench tromp-taylor --size 9 --games 500 --perft-depth 3")]
 pub struct BenchArgs {
     /// Ruleset file or built-in name.
     #[arg(value_name = "FILE", default_value = "nine-mens-morris")]
@@ -29,10 +30,12 @@ pub struct BenchArgs {
     /// Seed of the playouts.
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
+    #[command(flatten)]
+    pub ruleset: game::RulesetOptions,
 }
 
 pub fn run(args: BenchArgs) -> Outcome {
-    let any = game::machine(&args.file)?;
+    let any = game::machine(&args.file, &args.ruleset)?;
     let mut out = std::io::stdout().lock();
     writeln!(out, "bench {} (one thread)", any.rules().name)?;
     let p = bench_playouts(&any, args.games, args.seed);

@@ -1,7 +1,8 @@
 use crate::fail::{Failure, Outcome};
+use crate::game;
 use clap::Args;
 use morrigo_diag::{Diagnostic, Diagnostics};
-use morrigo_rules::load_rules;
+use morrigo_rules::load_rules_with;
 use std::io::Write;
 use std::path::Path;
 
@@ -16,12 +17,15 @@ Examples:
   morrigo check rulesets/morris/*.yaml
   morrigo check rulesets/morris
   morrigo check my-variant.yaml
-  morrigo check nine-mens-morris        (a built-in name works too)")]
+  morrigo check nine-mens-morris        (a built-in name works too)
+  morrigo check jk-final --size 9 --komi 6.5")]
 pub struct CheckArgs {
     /// Ruleset files (or built-in names) to check; a directory checks every
     /// .yaml file in it.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<String>,
+    #[command(flatten)]
+    pub ruleset: game::RulesetOptions,
 }
 
 pub fn run(args: CheckArgs) -> Outcome {
@@ -29,7 +33,7 @@ pub fn run(args: CheckArgs) -> Outcome {
     let mut failed = false;
     let files = expand(&args.files)?;
     for file in &files {
-        match load_rules(file) {
+        match load_rules_with(file, &args.ruleset.overrides()) {
             Ok(rules) => writeln!(
                 out,
                 "ok: {} ({} points, {} lines, {} end rules)",

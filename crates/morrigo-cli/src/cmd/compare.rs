@@ -19,7 +19,10 @@ Examples:
   morrigo compare
   morrigo compare --games 5000 --seed 7
   morrigo compare nine-mens-morris nine-mens-morris-no-flying --format csv
-  morrigo compare my-variant.yaml nine-mens-morris --agents greedy")]
+  morrigo compare my-variant.yaml nine-mens-morris --agents greedy
+  morrigo compare rulesets/go/jk-final.yaml rulesets/go/chinese.yaml --size 9 --games 200
+
+--size and --komi apply to every ruleset compared.")]
 pub struct CompareArgs {
     /// Ruleset files or built-in names (default: every built-in Morris ruleset).
     #[arg(value_name = "FILE")]
@@ -36,6 +39,8 @@ pub struct CompareArgs {
     pub format: FormatArg,
     #[command(flatten)]
     pub options: SimOptions,
+    #[command(flatten)]
+    pub ruleset: game::RulesetOptions,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -70,7 +75,7 @@ pub fn run(args: CompareArgs) -> Outcome {
     let mut machines = Vec::new();
     let mut errors = Vec::new();
     for spec in &specs {
-        match game::machine(spec) {
+        match game::machine(spec, &args.ruleset) {
             Ok(m) => machines.push(m),
             Err(Failure::Game(Diagnostics(ds))) => errors.extend(ds),
             Err(other) => return Err(other),

@@ -10,4 +10,5 @@ pub mod rulesets;
 pub mod show;
 pub mod sim_args;
 pub mod simulate;
+pub mod states;
 pub mod test;

@@ -1,7 +1,7 @@
 use crate::fail::Outcome;
 use crate::game;
 use clap::{Args, ValueEnum};
-use morrigo_engine::{perft, perft_divide, with_machine, Machine, State, Unit};
+use morrigo_engine::{perft, perft_divide, with_machine, Machine, Move, State, Unit};
 use std::io::Write;
 use std::time::Instant;
 
@@ -12,12 +12,21 @@ use std::time::Instant;
 /// its own, which matches the published Nine Men's Morris figures (24, 552,
 /// 12144, 255024, 5100480); with `--unit turn` a move and the removals it
 /// earns are one level. `--divide` prints the count below each first move.
+///
+/// `--to-end` counts finished games instead: the number of move sequences
+/// of at most DEPTH levels that end the game (a sequence stops where the
+/// game ends; one that ends at depth 3 is not extended). For each depth it
+/// prints the sequences that end the game at exactly that depth, the
+/// cumulative count up to it, and the sequences still going at it; then
+/// the finished games by winner and by the end rule that decided them.
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Examples:
   morrigo perft nine-mens-morris 5
   morrigo perft nine-mens-morris 3 --divide
-  morrigo perft nine-mens-morris 6 --unit turn --position \"a1 b2 d1 f2\"")]
+  morrigo perft nine-mens-morris 6 --unit turn --position \"a1 b2 d1 f2\"
+  morrigo perft three-mens-morris 7 --to-end
+  morrigo perft jk-final 6 --size 2 --to-end")]
 pub struct PerftArgs {
     /// Ruleset file or built-in name.
     #[arg(value_name = "FILE")]
@@ -34,6 +43,12 @@ pub struct PerftArgs {
     /// Start from the position after this move record.
     #[arg(long, value_name = "RECORD")]
     pub position: Option<String>,
+    /// Count the move sequences of at most DEPTH levels that end the game
+    /// (per depth and cumulative), instead of the leaves.
+    #[arg(long, conflicts_with = "divide")]
+    pub to_end: bool,
+    #[command(flatten)]
+    pub ruleset: game::RulesetOptions,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -54,17 +69,20 @@ impl From<UnitArg> for Unit {
 }
 
 pub fn run(args: PerftArgs) -> Outcome {
-    let any = game::machine(&args.file)?;
+    let any = game::machine(&args.file, &args.ruleset)?;
     with_machine!(&any, m => run_on(m, &args))
 }
 
 fn run_on<const W: usize>(m: &Machine<W>, args: &PerftArgs) -> Outcome {
-    let mut s = m.initial();
-    if let Some(record) = &args.position {
-        game::play_record(m, &mut s, record, "--position")?;
-    }
+    let mut s = match &args.position {
+        Some(record) => game::play_record(m, record, "--position")?.0,
+        None => m.initial(),
+    };
     let unit = Unit::from(args.unit);
     let mut out = std::io::stdout().lock();
+    if args.to_end {
+        return to_end(m, &mut s, args.depth, unit, &mut out);
+    }
     if args.divide {
         return divide(m, &mut s, args.depth, unit, &mut out);
     }
@@ -124,5 +142,127 @@ pub fn rate(count: f64, secs: f64) -> String {
         "-".to_string()
     } else {
         format!("{:.0}", count / secs)
+    }
+}
+
+/// Finished games by depth, winner and end rule.
+#[derive(Default)]
+struct Ends {
+    /// `ended[d]`: sequences of exactly `d` levels that end the game.
+    ended: Vec<u64>,
+    /// `going[d]`: sequences of exactly `d` levels after which the game goes on.
+    going: Vec<u64>,
+    /// Finished games by winner (first, second, draw).
+    winners: [u64; 3],
+    /// Finished games by end rule (index into `Rules::end`).
+    rules: Vec<u64>,
+}
+
+fn to_end<const W: usize>(
+    m: &Machine<W>,
+    s: &mut State<W>,
+    depth: u32,
+    unit: Unit,
+    out: &mut impl Write,
+) -> Outcome {
+    let rules = &m.rules;
+    let unit_name = match unit {
+        Unit::Ply => "ply",
+        Unit::Turn => "turn",
+    };
+    let start = Instant::now();
+    let mut ends = Ends {
+        ended: vec![0; depth as usize + 1],
+        going: vec![0; depth as usize + 1],
+        rules: vec![0; rules.end.len()],
+        ..Ends::default()
+    };
+    let mut buffers = vec![Vec::new(); depth as usize * 4 + 8];
+    walk_to_end(m, s, 0, depth, unit, &mut buffers, &mut ends);
+    let secs = start.elapsed().as_secs_f64();
+    writeln!(out, "perft --to-end {} (unit: {unit_name})", rules.name)?;
+    let units = match unit {
+        Unit::Ply => "plies",
+        Unit::Turn => "turns",
+    };
+    writeln!(
+        out,
+        "games ended within {depth} {units}: move sequences of at most {depth} {units} whose last move ends the game"
+    )?;
+    writeln!(
+        out,
+        "{:>5}  {:>14}  {:>14}  {:>14}",
+        "depth", "end here", "ended <= depth", "still going"
+    )?;
+    let mut total = 0;
+    for d in 1..=depth as usize {
+        total += ends.ended[d];
+        writeln!(
+            out,
+            "{d:>5}  {:>14}  {total:>14}  {:>14}",
+            ends.ended[d], ends.going[d]
+        )?;
+    }
+    if ends.ended[0] > 0 {
+        writeln!(out, "the start position is already over")?;
+    }
+    let p = |i: u8| game::player_name(rules, i);
+    writeln!(
+        out,
+        "finished games: {total}: {} wins {}, {} wins {}, draws {}",
+        p(0),
+        ends.winners[0],
+        p(1),
+        ends.winners[1],
+        ends.winners[2]
+    )?;
+    for (i, n) in ends.rules.iter().enumerate() {
+        if *n > 0 {
+            writeln!(out, "  by end rule `{}`: {n}", rules.end[i].name)?;
+        }
+    }
+    writeln!(out, "time: {secs:.3} s")?;
+    Ok(())
+}
+
+fn walk_to_end<const W: usize>(
+    m: &Machine<W>,
+    s: &mut State<W>,
+    level: u32,
+    depth: u32,
+    unit: Unit,
+    buffers: &mut [Vec<Move>],
+    ends: &mut Ends,
+) {
+    let mut fresh = Vec::new();
+    let (moves, rest) = match buffers.split_first_mut() {
+        Some((moves, rest)) => (moves, rest),
+        None => (&mut fresh, &mut [][..]),
+    };
+    let mid_turn = unit == Unit::Turn && s.pos.pending > 0;
+    if let Some(o) = m.legal_moves(s, moves) {
+        ends.ended[level as usize] += 1;
+        ends.winners[o.winner.map_or(2, usize::from)] += 1;
+        if let Some(n) = ends.rules.get_mut(o.rule as usize) {
+            *n += 1;
+        }
+        return;
+    }
+    if !mid_turn {
+        ends.going[level as usize] += 1;
+        if level == depth {
+            return;
+        }
+    }
+    for &mv in moves.iter() {
+        let u = m.apply(s, mv);
+        // A removal owed by the same turn stays on the same level.
+        let next = if unit == Unit::Turn && s.pos.pending > 0 {
+            level
+        } else {
+            level + 1
+        };
+        walk_to_end(m, s, next, depth, unit, rest, ends);
+        m.undo(s, u);
     }
 }

@@ -1,8 +1,10 @@
 use crate::fail::{Failure, Outcome};
 use crate::game;
 use clap::{Args, ValueEnum};
+use morrigo_diag::Diagnostic;
 use morrigo_engine::{notation, with_machine, Machine, Move, State};
 use morrigo_play::{choose, game_rng, AgentKind};
+use morrigo_sgf::{GameResult, Margin};
 use std::io::{BufRead, IsTerminal, Write};
 
 /// Play a game in the terminal against a built-in agent.
@@ -10,17 +12,27 @@ use std::io::{BufRead, IsTerminal, Write};
 /// Each turn shows the board, whose turn it is, the phase and the legal
 /// moves. Type one move per line; a move the rules refuse is explained with
 /// the rule that refuses it, quoted from the ruleset. Type `help` for the
-/// notation, `board` to redraw, `quit` to leave. Input may come from a pipe:
-/// the game ends quietly at the end of the input.
+/// notation, `board` to redraw, `undo` to take back your last move, `quit`
+/// to leave. Input may come from a pipe: the game ends quietly at the end
+/// of the input.
+///
+/// Go-style rulesets: the prompt shows the last move's class (`N` normal
+/// play, `C` ko capture, or the pass kind), the captured prisoners and pass
+/// stones, and which passes are allowed (a forbidden kind names its forbid
+/// rule). Type `D4`, `pass` / `pass:E`, or `resign`. A counted game ends
+/// with the score. `--save-sgf` writes the game as SGF when it ends (or is
+/// left).
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Examples:
   morrigo play nine-mens-morris
   morrigo play nine-mens-morris --as black --agent greedy --seed 7
   printf 'd1\\nquit\\n' | morrigo play three-mens-morris --seed 1
+  morrigo play jk-final --size 9 --agent random --save-sgf game.sgf
 
 Notation: `d1` place, `d1-d2` slide or fly, `xd2` remove (after a line),
-`g1xd2` a placement or move together with its removal.")]
+`g1xd2` a placement or move together with its removal; Go: `D4`, `pass`,
+`pass:E`, `resign`.")]
 pub struct PlayArgs {
     /// Ruleset file or built-in name.
     #[arg(value_name = "FILE")]
@@ -35,6 +47,12 @@ pub struct PlayArgs {
     /// game can be played again).
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
+    /// Write the game as SGF to this file when it ends or is left
+    /// (Go-style rulesets).
+    #[arg(long, value_name = "OUT.sgf")]
+    pub save_sgf: Option<String>,
+    #[command(flatten)]
+    pub ruleset: game::RulesetOptions,
 }
 
 /// A built-in agent.
@@ -61,11 +79,16 @@ Moves are written with point names, as on the board's edges (`a1`…`g7`):
   d1-d2     move the piece on d1 to d2 (slide along a line, or fly)
   xd2       remove the opposing piece on d2 (after completing a line)
   g1xd2     a placement or move together with the removal it earns
+Go-style rulesets:
+  D4        a stone on D4 (the names on the board's edges)
+  pass      a pass; `pass:P` or `pass:E` where the ruleset has several kinds
+  resign    give up the game
 Commands: `board` redraws the board, `moves` lists the legal moves,
-`help` shows this text, `quit` leaves the game.";
+`undo` takes back your last move (and the agent's reply), `help` shows
+this text, `quit` leaves the game.";
 
 pub fn run(args: PlayArgs) -> Outcome {
-    let any = game::machine(&args.file)?;
+    let any = game::machine(&args.file, &args.ruleset)?;
     let rules = any.rules().clone();
     let human = match &args.side {
         None => 0u8,
@@ -87,11 +110,16 @@ pub fn run(args: PlayArgs) -> Outcome {
         },
     };
     let seed = args.seed.unwrap_or_else(clock_seed);
+    if args.save_sgf.is_some() {
+        // Refuse at once a ruleset SGF cannot record.
+        morrigo_sgf::export(&rules, &[], &GameResult::Ongoing)?;
+    }
     let session = Session {
         human,
         agent: args.agent.into(),
         seed,
         echo: !std::io::stdin().is_terminal(),
+        save_sgf: args.save_sgf.clone(),
     };
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
@@ -110,6 +138,13 @@ struct Session {
     agent: AgentKind,
     seed: u64,
     echo: bool,
+    save_sgf: Option<String>,
+}
+
+/// How a session ended.
+enum End {
+    Over(morrigo_engine::Outcome),
+    Left,
 }
 
 impl Session {
@@ -123,6 +158,7 @@ impl Session {
         let letters = game::piece_letters(rules);
         let you = game::player_name(rules, self.human);
         let them = game::player_name(rules, self.human ^ 1);
+        let go = game::is_go(rules);
         writeln!(out, "{} ({})", rules.title, rules.name)?;
         writeln!(
             out,
@@ -136,24 +172,29 @@ impl Session {
         let mut rng = game_rng(self.seed, 0);
         let mut s = m.initial();
         let mut record: Vec<String> = Vec::new();
+        let mut plies: Vec<Move> = Vec::new();
         let mut turn: Vec<Move> = Vec::new();
         let mut moves = Vec::new();
+        // Before each of your turns: the state and the lengths of the records.
+        let mut undo: Vec<(State<W>, usize, usize)> = Vec::new();
         let mut show = true;
-        loop {
+        let end = loop {
             if let Some(o) = m.legal_moves(&s, &mut moves) {
-                writeln!(out, "\n{}", game::draw(m, &s))?;
-                writeln!(out, "game over: {}", game::outcome_text(rules, &o))?;
-                writeln!(out, "record: {}", record.join(" "))?;
-                return Ok(());
+                break End::Over(o);
             }
             let mover = s.pos.to_move;
             if mover != self.human {
                 let mv = choose(self.agent, m, &mut s, &moves, &mut rng);
                 m.apply(&mut s, mv);
                 turn.push(mv);
+                plies.push(mv);
                 if s.pos.to_move != mover {
                     let text = game::turn_text(rules, &turn);
-                    writeln!(out, "{them} plays {text}")?;
+                    let class = match (go, s.last_class()) {
+                        (true, Some(c)) => format!(" ({})", game::class_name(rules, c)),
+                        _ => String::new(),
+                    };
+                    writeln!(out, "{them} plays {text}{class}")?;
                     record.push(text);
                     turn.clear();
                     show = true;
@@ -162,21 +203,19 @@ impl Session {
             }
             if show {
                 writeln!(out, "\n{}", game::draw(m, &s))?;
-                writeln!(out, "{}", status(m, &s))?;
+                writeln!(out, "{}", game::status(m, &s))?;
                 show = false;
             }
-            writeln!(out, "legal: {}", game::legal_text(m, &moves))?;
+            writeln!(out, "legal: {}", game::legal_summary(m, &s, &moves))?;
             write!(out, "{you}> ")?;
             out.flush()?;
             let mut bytes = Vec::new();
-            let read = input.read_until(b'\n', &mut bytes).map_err(|e| {
-                Failure::game(morrigo_diag::Diagnostic::new(format!(
-                    "cannot read input: {e}"
-                )))
-            })?;
+            let read = input
+                .read_until(b'\n', &mut bytes)
+                .map_err(|e| Failure::game(Diagnostic::new(format!("cannot read input: {e}"))))?;
             if read == 0 {
                 writeln!(out, "\nend of input: game left unfinished")?;
-                return Ok(());
+                break End::Left;
             }
             let line = String::from_utf8_lossy(&bytes);
             if self.echo {
@@ -187,59 +226,89 @@ impl Session {
             match toks.first().map(|t| t.text.as_str()) {
                 None => continue,
                 Some("quit" | "exit" | "q") => {
-                    writeln!(out, "game left unfinished; record: {}", record.join(" "))?;
-                    return Ok(());
+                    writeln!(out, "game left unfinished")?;
+                    break End::Left;
                 }
                 Some("help" | "?") => writeln!(out, "{HELP}")?,
                 Some("board") => show = true,
-                Some("moves") => {}
+                Some("moves") => writeln!(out, "{}", game::legal_text(m, &moves))?,
+                Some("resign") => {
+                    writeln!(out, "{you} resigns")?;
+                    break End::Over(m.resign(self.human));
+                }
+                Some("undo") => match undo.pop() {
+                    Some((before, r, p)) => {
+                        s = before;
+                        record.truncate(r);
+                        plies.truncate(p);
+                        turn.clear();
+                        writeln!(out, "took back your last move")?;
+                        show = true;
+                    }
+                    None => writeln!(out, "nothing to take back")?,
+                },
                 Some(_) if toks.len() > 1 => {
                     out.flush()?;
                     eprintln!(
                         "{}",
-                        morrigo_diag::Diagnostic::new("one move per line, please")
-                            .expected("a single move such as `d1`, `d1-d2` or `g1xd2`")
+                        Diagnostic::new("one move per line, please")
+                            .expected("a single move such as `d1`, `d1-d2`, `g1xd2` or `D4`")
                     );
                 }
-                Some(token) => match game::play_token(m, &mut s, token, None) {
-                    Ok(plies) => {
-                        turn.extend(plies);
-                        if s.pos.to_move != mover {
-                            record.push(game::turn_text(rules, &turn));
-                            turn.clear();
-                        } else {
-                            // A line was completed: the removal is still owed.
-                            writeln!(
-                                out,
-                                "{you} completed a line: remove an opposing piece (`x<point>`)"
-                            )?;
+                Some(token) => {
+                    let before = (s.clone(), record.len(), plies.len());
+                    match game::play_token(m, &mut s, token) {
+                        Ok(played) => {
+                            if turn.is_empty() {
+                                undo.push(before);
+                            }
+                            turn.extend(played.iter().copied());
+                            plies.extend(played);
+                            if s.pos.to_move != mover {
+                                record.push(game::turn_text(rules, &turn));
+                                turn.clear();
+                            } else {
+                                // A line was completed: the removal is still owed.
+                                writeln!(
+                                    out,
+                                    "{you} completed a line: remove an opposing piece (`x<point>`)"
+                                )?;
+                            }
+                        }
+                        Err(d) => {
+                            out.flush()?;
+                            eprintln!("{d}");
                         }
                     }
-                    Err(d) => {
-                        out.flush()?;
-                        eprintln!("{d}");
-                    }
-                },
+                }
             }
+        };
+        writeln!(out, "\n{}", game::draw(m, &s))?;
+        let result = match &end {
+            End::Over(o) => {
+                writeln!(out, "game over: {}", game::outcome_text(rules, o))?;
+                if let Some(score) = game::score_text(m, &s, o) {
+                    writeln!(out, "{score}")?;
+                }
+                if o.rule == morrigo_engine::Outcome::RESIGNATION {
+                    GameResult::Win {
+                        player: self.human ^ 1,
+                        margin: Margin::Resign,
+                    }
+                } else {
+                    morrigo_sgf::result_of(m, &s, Some(*o))
+                }
+            }
+            End::Left => GameResult::Ongoing,
+        };
+        writeln!(out, "record: {}", record.join(" "))?;
+        if let Some(path) = &self.save_sgf {
+            let text = morrigo_sgf::export(rules, &plies, &result)?;
+            std::fs::write(path, text).map_err(|e| {
+                Failure::game(Diagnostic::new(format!("cannot write `{path}`: {e}")))
+            })?;
+            writeln!(out, "saved the game as SGF to {path}")?;
         }
+        Ok(())
     }
-}
-
-/// "white to move, phase placing; in hand white 9, black 9; on board …".
-fn status<const W: usize>(m: &Machine<W>, s: &State<W>) -> String {
-    let rules = &m.rules;
-    let p = |i: u8| game::player_name(rules, i);
-    format!(
-        "{} to move, phase {}; in hand: {} {}, {} {}; on board: {} {}, {} {}",
-        p(s.pos.to_move),
-        game::phase_name(m, s),
-        p(0),
-        s.pos.in_hand[0],
-        p(1),
-        s.pos.in_hand[1],
-        p(0),
-        s.pos.occ[0].count(),
-        p(1),
-        s.pos.occ[1].count(),
-    )
 }

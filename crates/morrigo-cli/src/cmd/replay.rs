@@ -1,27 +1,43 @@
 use crate::fail::{Failure, Outcome};
-use crate::game;
+use crate::game::{self, RulesetOptions};
 use clap::Args;
 use morrigo_diag::{Diagnostic, SourceFile};
-use morrigo_record::replay;
+use morrigo_engine::{with_machine, Bits, Machine, State};
+use morrigo_record::{replay_from, ReplayError, Status, Transcript};
+use morrigo_rules::Rules;
+use morrigo_sgf::{GameResult, Margin, SgfMove};
 use std::io::Write;
 
 /// Replay a move record and print the annotated transcript.
 ///
 /// Every ply is listed with its player, phase and what it did (lines
-/// completed, removals, flying), then the result with the end rule that
-/// decided it, and the final board. A move the rules refuse stops the replay:
+/// completed, removals, flying; for Go-style rulesets the move class `N`/`C`/
+/// pass kind, a D, captures and the passes the next player may use), then
+/// the result with the end rule that decided it (and the score of a counted
+/// game), and the final board. A move the rules refuse stops the replay:
 /// the error points at the move's column and quotes the rule, and the
 /// transcript up to that move is printed to stderr (exit status 1).
+///
+/// `--sgf GAME.sgf` replays the main line of an SGF game (Go-style rulesets):
+/// its `SZ` is used as `--size` unless `--size` is given (they must then
+/// agree), its `KM` as `--komi` for scored rulesets unless `--komi` is given.
+/// A rule-breaking SGF is reported at its move number and position in the
+/// file. Passes name their kind with the private property `PK` (`;W[]PK[E]`).
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Examples:
   morrigo replay nine-mens-morris --moves \"a1 d2 d1 b4 g1xd2\"
   morrigo replay nine-mens-morris --moves \"a1 d2 d1 b4 g1 xd2\" --json
   morrigo replay my-variant.yaml --file game.txt
+  morrigo replay jk-final --size 9 --moves \"E5 D5 pass:E pass:E\"
+  morrigo replay jk-final --sgf game.sgf
+  morrigo replay tromp-taylor --size 9 --moves \"E5 D4 resign\" --to-sgf game.sgf
 
 Notation: `d1` place, `d1-d2` slide or fly, `xd2` remove (a ply of its own),
-`g1xd2` a move with its removal. Move numbers such as `1.` are skipped.")]
-#[command(group = clap::ArgGroup::new("record").required(true).args(["moves", "file"]))]
+`g1xd2` a move with its removal; Go: `D4` a board play, `pass` or `pass:E`,
+`resign`, `agree` / `agree:D4,E5` (with the dead stones). Move numbers such
+as `1.` are skipped.")]
+#[command(group = clap::ArgGroup::new("record").required(true).args(["moves", "file", "sgf"]))]
 pub struct ReplayArgs {
     /// Ruleset file or built-in name.
     #[arg(value_name = "FILE")]
@@ -32,43 +48,230 @@ pub struct ReplayArgs {
     /// Read the move record from a file.
     #[arg(long, value_name = "RECORD_FILE")]
     pub file: Option<String>,
+    /// Read the game from an SGF file (its main line).
+    #[arg(long, value_name = "GAME.sgf")]
+    pub sgf: Option<String>,
+    /// Write the replayed game as SGF to this file (Go-style rulesets).
+    #[arg(long, value_name = "OUT.sgf")]
+    pub to_sgf: Option<String>,
     /// Print the transcript as JSON: {"plies":[{"n","player","move","phase"}…],
     /// "result":{"status","winner","reason"}} (further keys, such as a ply's
     /// "note" or the final "board", may be present).
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub ruleset_options: RulesetOptions,
+}
+
+fn read(path: &str) -> Result<String, Failure> {
+    std::fs::read_to_string(path)
+        .map_err(|e| Failure::game(Diagnostic::new(format!("cannot read `{path}`: {e}"))))
 }
 
 pub fn run(args: ReplayArgs) -> Outcome {
-    let any = game::machine(&args.ruleset)?;
-    let source = match (&args.moves, &args.file) {
-        (Some(moves), _) => SourceFile::new("--moves", moves.as_str()),
-        (None, Some(path)) => {
-            let text = std::fs::read_to_string(path).map_err(|e| {
-                Failure::game(Diagnostic::new(format!("cannot read `{path}`: {e}")))
-            })?;
-            SourceFile::new(path.as_str(), text)
+    let (rules, source, sgf) = match (&args.moves, &args.file, &args.sgf) {
+        (Some(moves), _, _) => (
+            game::rules(&args.ruleset, &args.ruleset_options)?,
+            SourceFile::new("--moves", moves.as_str()),
+            None,
+        ),
+        (None, Some(path), _) => (
+            game::rules(&args.ruleset, &args.ruleset_options)?,
+            SourceFile::new(path.as_str(), read(path)?),
+            None,
+        ),
+        (None, None, Some(path)) => {
+            let file = SourceFile::new(path.as_str(), read(path)?);
+            let (rules, moves) = load_sgf(&args.ruleset, &args.ruleset_options, &file)?;
+            let record: Vec<&str> = moves.iter().map(|m| m.token.as_str()).collect();
+            let record = record.join(" ");
+            (
+                rules,
+                SourceFile::new(path.as_str(), record),
+                Some((file, moves)),
+            )
         }
-        (None, None) => return Err(Failure::usage("give the record with --moves or --file")),
+        (None, None, None) => {
+            return Err(Failure::usage(
+                "give the record with --moves, --file or --sgf",
+            ))
+        }
     };
-    let render = |t: &morrigo_record::Transcript| {
+    if args.to_sgf.is_some() {
+        // Refuse before replaying: a Morris board has no SGF coordinates.
+        morrigo_sgf::export(&rules, &[], &GameResult::Ongoing)?;
+    }
+    let any = game::machine_of(rules)?;
+    let render = |t: &Transcript| {
         if args.json {
             format!("{:#}\n", t.to_json())
         } else {
             t.to_text()
         }
     };
-    match replay(&any, &source.text, &source) {
-        Ok(t) => {
+    let replayed = with_machine!(&any, m => {
+        replay_from(m, m.initial(), &source.text, &source, 0)
+            .map(|(t, s)| {
+                let out = args.to_sgf.as_ref().map(|_| sgf_of(m, &s, &t));
+                (t, out)
+            })
+    });
+    match replayed {
+        Ok((t, sgf_text)) => {
+            if let (Some(path), Some(text)) = (&args.to_sgf, sgf_text) {
+                std::fs::write(path, text?).map_err(|e| {
+                    Failure::game(Diagnostic::new(format!("cannot write `{path}`: {e}")))
+                })?;
+            }
             let mut out = std::io::stdout().lock();
             write!(out, "{}", render(&t))?;
             Ok(())
         }
         Err(e) => {
-            eprintln!("{}", e.diagnostic);
-            eprintln!("\ntranscript up to ply {}:", e.ply);
-            eprint!("{}", render(&e.transcript));
-            Err(Failure::Quiet(1))
+            let ply = e.ply;
+            let d = match &sgf {
+                Some((file, moves)) => at_sgf_move(e.diagnostic.as_ref().clone(), file, moves, ply),
+                None => *e.diagnostic.clone(),
+            };
+            report_failure(&d, &e, &render)
+        }
+    }
+}
+
+fn report_failure(
+    d: &Diagnostic,
+    e: &ReplayError,
+    render: &dyn Fn(&Transcript) -> String,
+) -> Outcome {
+    eprintln!("{d}");
+    eprintln!("\ntranscript up to ply {}:", e.ply);
+    eprint!("{}", render(&e.transcript));
+    Err(Failure::Quiet(1))
+}
+
+/// Load the ruleset for an SGF game (its `SZ` as the size, its `KM` as the
+/// komi, unless the command line says otherwise) and import the moves.
+pub fn load_sgf(
+    spec: &str,
+    opts: &RulesetOptions,
+    file: &SourceFile,
+) -> Result<(Rules, Vec<SgfMove>), Failure> {
+    let info = morrigo_sgf::info(file)?;
+    if opts.size.is_none() && info.size.is_some() {
+        // Say "not a Go ruleset" rather than "--size needs a grid".
+        let plain = game::rules(spec, opts)?;
+        morrigo_sgf::export(&plain, &[], &GameResult::Ongoing)?;
+    }
+    let mut opts = opts.clone();
+    if opts.size.is_none() {
+        opts.size = info.size;
+    }
+    let mut rules = game::rules(spec, &opts)?;
+    if let (None, Some(km), Some(scoring)) = (opts.komi, info.komi, &rules.scoring) {
+        if scoring.komi != km {
+            opts.komi = Some(km);
+            rules = game::rules(spec, &opts)?;
+        }
+    }
+    let moves = morrigo_sgf::import_source(file, &rules)?;
+    Ok((rules, moves))
+}
+
+/// Restate a replay error at the SGF move it is about: "move 17 (W[cd]): …",
+/// located in the SGF file.
+pub fn at_sgf_move(
+    mut d: Diagnostic,
+    file: &SourceFile,
+    moves: &[SgfMove],
+    ply: usize,
+) -> Diagnostic {
+    let Some(mv) = moves.get(ply.wrapping_sub(1)) else {
+        return d;
+    };
+    let message = match d.message.strip_prefix("ply ") {
+        Some(rest) => rest
+            .split_once(": ")
+            .map_or(rest.to_string(), |(_, m)| m.to_string()),
+        None => d.message.clone(),
+    };
+    d.message = format!("move {} ({}): {message}", mv.move_number, mv.sgf);
+    d.location = mv.offset.map(|o| file.location(o));
+    d
+}
+
+/// The SGF text of a replayed game.
+fn sgf_of<const W: usize>(m: &Machine<W>, s: &State<W>, t: &Transcript) -> Result<String, Failure> {
+    let rules = &m.rules;
+    let mut moves = Vec::new();
+    for p in &t.plies {
+        if is_session_end(&p.mv) {
+            continue;
+        }
+        for intent in morrigo_engine::notation::parse_token_in(rules, &p.mv, None)? {
+            moves.push(game::intent_move(rules, intent));
+        }
+    }
+    let result = transcript_result(m, s, t)?;
+    Ok(morrigo_sgf::export(rules, &moves, &result)?)
+}
+
+fn is_session_end(mv: &str) -> bool {
+    let lower = mv.to_ascii_lowercase();
+    lower == "resign" || lower == "agree" || lower.starts_with("agree:")
+}
+
+/// The SGF result of a replayed game: resignations and agreements from
+/// the record, otherwise the engine's outcome.
+fn transcript_result<const W: usize>(
+    m: &Machine<W>,
+    s: &State<W>,
+    t: &Transcript,
+) -> Result<GameResult, Failure> {
+    let rules = &m.rules;
+    if t.result.status == Status::Ongoing {
+        return Ok(GameResult::Ongoing);
+    }
+    let winner = t
+        .result
+        .winner
+        .as_ref()
+        .and_then(|w| rules.players.iter().position(|p| p == w))
+        .map(|i| i as u8);
+    let last = t.plies.last().map(|p| p.mv.to_ascii_lowercase());
+    match last.as_deref() {
+        Some("resign") => Ok(match winner {
+            Some(player) => GameResult::Win {
+                player,
+                margin: Margin::Resign,
+            },
+            None => GameResult::Draw,
+        }),
+        Some(agree) if agree == "agree" || agree.starts_with("agree:") => {
+            let mut dead = Bits::EMPTY;
+            if let Some((_, list)) = agree.split_once(':') {
+                for name in list.split(',') {
+                    let p = rules
+                        .topology
+                        .points()
+                        .find(|&p| rules.topology.name(p).eq_ignore_ascii_case(name));
+                    if let Some(p) = p {
+                        dead.set(p as usize);
+                    }
+                }
+            }
+            let score = m.score(s, &dead);
+            Ok(match morrigo_engine::winner(score) {
+                Some(player) => GameResult::Win {
+                    player,
+                    margin: Margin::Score((score[0] - score[1]).abs()),
+                },
+                None => GameResult::Draw,
+            })
+        }
+        _ => {
+            let mut buf = Vec::new();
+            let outcome = m.legal_moves(s, &mut buf);
+            Ok(morrigo_sgf::result_of(m, s, outcome))
         }
     }
 }

@@ -15,7 +15,8 @@ use std::io::Write;
 Examples:
   morrigo show nine-mens-morris
   morrigo show my-variant.yaml
-  morrigo show nine-mens-morris --position \"a1 d2 d1 b4 g1xd2\"")]
+  morrigo show nine-mens-morris --position \"a1 d2 d1 b4 g1xd2\"
+  morrigo show jk-final --size 5 --position \"C3 D3 pass:E\"")]
 pub struct ShowArgs {
     /// Ruleset file or built-in name.
     #[arg(value_name = "FILE")]
@@ -24,10 +25,12 @@ pub struct ShowArgs {
     /// (`d1` place, `d1-d2` slide or fly, `xd2` remove, `g1xd2` both).
     #[arg(long, value_name = "RECORD")]
     pub position: Option<String>,
+    #[command(flatten)]
+    pub ruleset: game::RulesetOptions,
 }
 
 pub fn run(args: ShowArgs) -> Outcome {
-    let any = game::machine(&args.file)?;
+    let any = game::machine(&args.file, &args.ruleset)?;
     let rules = any.rules().clone();
     let board = match &args.position {
         None => format!(
@@ -36,9 +39,8 @@ pub fn run(args: ShowArgs) -> Outcome {
             game::draw_empty(&rules)
         ),
         Some(record) => with_machine!(&any, m => {
-            let mut s = m.initial();
-            let plies = game::play_record(m, &mut s, record, "--position")?;
-            position_report(m, &s, plies.len())
+            let (s, plies) = game::play_record(m, record, "--position")?;
+            position_report(m, &s, plies)
         }),
     };
     let mut out = std::io::stdout().lock();
@@ -55,18 +57,15 @@ fn position_report<const W: usize>(
     let mut text = format!("board after {plies} plies:\n{}\n", game::draw(m, s));
     let mut moves = Vec::new();
     match m.legal_moves(s, &mut moves) {
-        Some(o) => text += &format!("game over: {}\n", game::outcome_text(rules, &o)),
+        Some(o) => {
+            text += &format!("game over: {}\n", game::outcome_text(rules, &o));
+            if let Some(score) = game::score_text(m, s, &o) {
+                text += &format!("{score}\n");
+            }
+        }
         None => {
-            text += &format!(
-                "{} to move, phase {}; in hand: {} {}, {} {}\n",
-                game::player_name(rules, s.pos.to_move),
-                game::phase_name(m, s),
-                game::player_name(rules, 0),
-                s.pos.in_hand[0],
-                game::player_name(rules, 1),
-                s.pos.in_hand[1],
-            );
-            text += &format!("legal: {}\n", game::legal_text(m, &moves));
+            text += &format!("{}\n", game::status(m, s));
+            text += &format!("legal: {}\n", game::legal_summary(m, s, &moves));
         }
     }
     text

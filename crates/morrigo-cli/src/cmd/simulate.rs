@@ -16,7 +16,8 @@ use std::io::Write;
 Examples:
   morrigo simulate nine-mens-morris --games 10000 --seed 1
   morrigo simulate morabaraba --games 1000 --seed 2 --agents greedy,random
-  morrigo simulate my-variant.yaml --games 500 --seed 3 --json")]
+  morrigo simulate my-variant.yaml --games 500 --seed 3 --json
+  morrigo simulate jk-final --size 9 --games 200")]
 pub struct SimulateArgs {
     /// Ruleset file or built-in name.
     #[arg(value_name = "FILE")]
@@ -33,10 +34,12 @@ pub struct SimulateArgs {
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub ruleset: game::RulesetOptions,
 }
 
 pub fn run(args: SimulateArgs) -> Outcome {
-    let any = game::machine(&args.file)?;
+    let any = game::machine(&args.file, &args.ruleset)?;
     let cfg = args.options.config(args.games, args.seed);
     let bar = progress(u64::from(args.games));
     if let Some(b) = &bar {

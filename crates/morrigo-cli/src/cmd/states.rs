@@ -1,0 +1,82 @@
+use crate::fail::Outcome;
+use crate::game;
+use clap::Args;
+use morrigo_engine::{count_states, with_machine, Machine, StateCount};
+use std::io::Write;
+use std::time::Instant;
+
+/// Count the distinct reachable board states (and positions) of a ruleset.
+///
+/// A breadth-first search from the start (or from `--position`) over every
+/// legal move. A *board* is the colour of every point; a *position* adds
+/// the pieces in hand, the player to move and a removal still owed. Each
+/// position is expanded once, along the first path that reached it, so
+/// rules that read the history (superko, pass patterns) are applied along
+/// that path. The search stops at `--limit` positions; the counts are then
+/// lower bounds, and the output says so.
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Examples:
+  morrigo states tromp-taylor --size 2        (57 boards)
+  morrigo states tromp-taylor --size 3        (12675 boards)
+  morrigo states jk-final --size 2x3 --limit 1000000
+  morrigo states three-mens-morris")]
+pub struct StatesArgs {
+    /// Ruleset file or built-in name.
+    #[arg(value_name = "FILE")]
+    pub file: String,
+    /// Stop after this many distinct positions.
+    #[arg(long, value_name = "N", default_value_t = 10_000_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: u64,
+    /// Start from the position after this move record.
+    #[arg(long, value_name = "RECORD")]
+    pub position: Option<String>,
+    #[command(flatten)]
+    pub ruleset: game::RulesetOptions,
+}
+
+pub fn run(args: StatesArgs) -> Outcome {
+    let any = game::machine(&args.file, &args.ruleset)?;
+    with_machine!(&any, m => run_on(m, &args))
+}
+
+fn run_on<const W: usize>(m: &Machine<W>, args: &StatesArgs) -> Outcome {
+    let s = match &args.position {
+        Some(record) => game::play_record(m, record, "--position")?.0,
+        None => m.initial(),
+    };
+    let t = &m.rules.topology;
+    let started = Instant::now();
+    let count = count_states(m, &s, args.limit);
+    let secs = started.elapsed().as_secs_f64();
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "{}",
+        report(
+            &m.rules.name,
+            t.width,
+            t.height,
+            t.len(),
+            &count,
+            args.limit
+        )
+    )?;
+    writeln!(out, "  time       {secs:.3} s")?;
+    Ok(())
+}
+
+fn report(name: &str, w: u32, h: u32, points: usize, c: &StateCount, limit: u64) -> String {
+    let mut text = format!("states {name} ({points} points, {w}x{h})\n");
+    text += &format!("  boards     {}\n", c.boards);
+    text += &format!("  positions  {}\n", c.positions);
+    if c.complete {
+        text += "  search     complete: every reachable position was visited";
+    } else {
+        text += &format!(
+            "  search     stopped at the limit of {limit} positions: the counts are lower bounds (raise --limit)"
+        );
+    }
+    text
+}
