@@ -124,7 +124,7 @@ fn help_works_for_every_command() {
     assert_code(&morrigo(&["--version"]), 0);
     for cmd in [
         "check", "show", "replay", "perft", "play", "simulate", "compare", "test", "bench",
-        "rulesets",
+        "rulesets", "states",
     ] {
         let o = morrigo(&[cmd, "--help"]);
         assert_code(&o, 0);
@@ -430,7 +430,10 @@ fn play_through_a_pipe_explains_refusals_and_quits() {
     assert!(out.contains("black plays"), "the agent replied: {out}");
     assert!(out.contains("game left unfinished"), "{out}");
     assert!(err.contains("unknown point `zz`"), "{err}");
-    assert!(err.contains("white cannot play `d1`: d1 is occupied"), "{err}");
+    assert!(
+        err.contains("white cannot play `d1`: d1 is occupied"),
+        "{err}"
+    );
     // Sliding while placing: the refusal names the phase.
     assert!(err.contains("cannot play `d1-d2`"), "{err}");
     assert!(err.contains("placing"), "{err}");
@@ -667,4 +670,377 @@ fn test_runs_scenario_files() {
     let o = morrigo(&["test", "/no/such/scenarios"]);
     assert_code(&o, 1);
     assert!(stderr(&o).contains("error:"), "{}", stderr(&o));
+}
+
+// ----- --size and --komi -------------------------------------------------------
+
+#[test]
+fn size_and_komi_are_accepted_by_every_ruleset_command() {
+    let runs: [&[&str]; 8] = [
+        &["check", "jk-final"],
+        &["show", "jk-final"],
+        &["replay", "jk-final", "--moves", "C3 D3"],
+        &["perft", "jk-final", "2"],
+        &["states", "jk-final", "--limit", "100"],
+        &["simulate", "jk-final", "--games", "5"],
+        &["compare", "jk-final", "tromp-taylor", "--games", "5"],
+        &["bench", "jk-final", "--games", "5", "--perft-depth", "1"],
+    ];
+    for args in runs {
+        let mut full = args.to_vec();
+        full.extend(["--size", "7x5", "--komi", "-2.5"]);
+        assert_code(&morrigo(&full), 0);
+    }
+    let o = morrigo(&["show", "jk-final", "--size", "7x5"]);
+    assert!(
+        stdout(&o).contains("  A   B   C   D   E   F   G"),
+        "{}",
+        stdout(&o)
+    );
+    let o = morrigo_stdin(
+        &["play", "jk-final", "--size", "7x5", "--agent", "random"],
+        "quit\n",
+    );
+    assert_code(&o, 0);
+}
+
+#[test]
+fn malformed_sizes_are_usage_errors() {
+    for bad in ["0", "26", "x", "9x", "7x0", "nine"] {
+        let o = morrigo(&["show", "jk-final", "--size", bad]);
+        assert_code(&o, 2);
+        assert!(stderr(&o).contains("--size"), "{bad}: {}", stderr(&o));
+    }
+    assert_code(&morrigo(&["show", "jk-final", "--size", "-3"]), 2);
+    assert_code(&morrigo(&["show", "jk-final", "--komi", "lots"]), 2);
+}
+
+#[test]
+fn size_on_a_board_that_is_not_a_grid_and_komi_without_scoring_are_rule_errors() {
+    let o = morrigo(&["show", "nine-mens-morris", "--size", "9"]);
+    assert_code(&o, 1);
+    assert!(
+        stderr(&o).contains("--size applies to grid boards"),
+        "{}",
+        stderr(&o)
+    );
+    assert_code(
+        &morrigo(&["perft", "nine-mens-morris", "1", "--size", "9"]),
+        1,
+    );
+    assert_code(&morrigo(&["check", "nine-mens-morris", "--size", "9"]), 1);
+    // Three men's morris is a grid, but has no scoring.
+    let o = morrigo(&["show", "three-mens-morris", "--komi", "6.5"]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("no `scoring`"), "{}", stderr(&o));
+    let o = morrigo(&[
+        "replay",
+        "tromp-taylor",
+        "--size",
+        "3",
+        "--komi",
+        "0.5",
+        "--moves",
+        "B2 pass pass",
+        "--json",
+    ]);
+    assert_code(&o, 0);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(v["result"]["winner"], "black", "{v}");
+}
+
+// ----- states ---------------------------------------------------------------------
+
+#[test]
+fn states_counts_the_reachable_boards() {
+    let o = morrigo(&["states", "tromp-taylor", "--size", "2"]);
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    assert!(out.contains("boards     57\n"), "{out}");
+    assert!(out.contains("search     complete"), "{out}");
+    let o = morrigo(&["states", "tromp-taylor", "--size", "3"]);
+    assert!(stdout(&o).contains("boards     12675\n"), "{}", stdout(&o));
+    let o = morrigo(&["states", "tromp-taylor", "--size", "3", "--limit", "500"]);
+    assert_code(&o, 0);
+    assert!(
+        stdout(&o).contains("stopped at the limit of 500 positions"),
+        "{}",
+        stdout(&o)
+    );
+    assert_code(&morrigo(&["states", "tromp-taylor", "--limit", "0"]), 2);
+    assert_code(&morrigo(&["states", "three-mens-morris"]), 0);
+}
+
+// ----- perft --to-end ------------------------------------------------------------
+
+#[test]
+fn perft_to_end_counts_finished_games_per_depth() {
+    let o = morrigo(&["perft", "three-mens-morris", "6", "--to-end"]);
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    // No line of three before the fifth placement.
+    assert!(
+        out.contains("    4               0               0            3024"),
+        "{out}"
+    );
+    assert!(
+        out.contains("    5            1440            1440           13680"),
+        "{out}"
+    );
+    assert!(
+        out.contains("    6            5328            6768           49392"),
+        "{out}"
+    );
+    assert!(out.contains("by end rule `line_made`: 6768"), "{out}");
+    // Go: two ending passes end a game at depth 2.
+    let o = morrigo(&["perft", "jk-final", "4", "--size", "2", "--to-end"]);
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    assert!(
+        out.contains("    2               1               1"),
+        "{out}"
+    );
+    assert!(out.contains("by end rule `ending_sequence`"), "{out}");
+    assert_code(
+        &morrigo(&["perft", "jk-final", "2", "--to-end", "--divide"]),
+        2,
+    );
+}
+
+// ----- Go replay ------------------------------------------------------------------
+
+#[test]
+fn replay_go_json_has_classes_d_and_legal_passes() {
+    let o = morrigo(&[
+        "replay",
+        "jk-final",
+        "--size",
+        "5",
+        "--json",
+        "--moves",
+        "C3 D3 pass:E pass:E",
+    ]);
+    assert_code(&o, 0);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    let plies = v["plies"].as_array().expect("plies");
+    assert_eq!(plies.len(), 4);
+    assert_eq!(plies[0]["move"], "C3");
+    assert_eq!(plies[0]["class"], "N");
+    assert_eq!(plies[0]["d"], false);
+    assert_eq!(plies[0]["legal_passes"], serde_json::json!(["E"]));
+    assert_eq!(plies[2]["class"], "E");
+    assert_eq!(v["result"]["status"], "over");
+    assert_eq!(v["result"]["reason"], "ending_sequence");
+}
+
+// ----- SGF ------------------------------------------------------------------------
+
+#[test]
+fn sgf_export_then_import_gives_the_same_game() {
+    let out = temp_file("game.sgf", "");
+    let o = morrigo(&[
+        "replay",
+        "jk-final",
+        "--size",
+        "5",
+        "--moves",
+        "C3 D3 C2 pass:E D2 pass:E pass:E",
+        "--to-sgf",
+        out.to_str().unwrap(),
+    ]);
+    assert_code(&o, 0);
+    let text = std::fs::read_to_string(&out).expect("SGF written");
+    assert!(text.starts_with("(;GM[1]FF[4]"), "{text}");
+    for part in [
+        "SZ[5]",
+        "RU[jk-final]",
+        "KM[0]",
+        ";B[cc]",
+        ";W[dc]",
+        ";W[]PK[E]",
+        "RE[",
+    ] {
+        assert!(text.contains(part), "{part} in {text}");
+    }
+    let back = morrigo(&[
+        "replay",
+        "jk-final",
+        "--sgf",
+        out.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_code(&back, 0);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&back)).expect("JSON");
+    let moves: Vec<&str> = v["plies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["move"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        moves,
+        ["C3", "D3", "C2", "pass:E", "D2", "pass:E", "pass:E"]
+    );
+    assert_eq!(v["result"]["status"], "over");
+    // White resigns after one move: RE[B+R]; a rectangle as SZ[w:h].
+    let o = morrigo(&[
+        "replay",
+        "tromp-taylor",
+        "--size",
+        "7x5",
+        "--moves",
+        "D3 resign",
+        "--to-sgf",
+        out.to_str().unwrap(),
+    ]);
+    assert_code(&o, 0);
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        text.contains("SZ[7:5]") && text.contains("RE[B+R]") && text.contains("KM[7.5]"),
+        "{text}"
+    );
+    // --to-sgf on a Morris ruleset: a rule error before anything is written.
+    let o = morrigo(&[
+        "replay",
+        "nine-mens-morris",
+        "--moves",
+        "d1",
+        "--to-sgf",
+        "/nonexistent/x.sgf",
+    ]);
+    assert_code(&o, 1);
+}
+
+#[test]
+fn sgf_breaking_the_rules_is_reported_at_its_move() {
+    let path = temp_file(
+        "bad-move.sgf",
+        "(;GM[1]FF[4]SZ[5]\n;B[cc];W[dc]\n;B[]PK[E];W[]PK[P])\n",
+    );
+    let o = morrigo(&["replay", "jk-final", "--sgf", path.to_str().unwrap()]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(
+        err.contains("bad-move.sgf:3:11: error: move 4 (W[]PK[P]):"),
+        "{err}"
+    );
+    assert!(err.contains("no_normal_pass"), "{err}");
+    // The size comes from SZ; a clashing --size is refused.
+    let o = morrigo(&[
+        "replay",
+        "jk-final",
+        "--size",
+        "9",
+        "--sgf",
+        path.to_str().unwrap(),
+    ]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("5x5 board"), "{}", stderr(&o));
+    let setup = temp_file("setup.sgf", "(;SZ[5]AB[aa];W[bb])");
+    let o = morrigo(&["replay", "jk-final", "--sgf", setup.to_str().unwrap()]);
+    assert_code(&o, 1);
+    assert!(
+        stderr(&o).contains("setup stones are not supported"),
+        "{}",
+        stderr(&o)
+    );
+    let o = morrigo(&[
+        "replay",
+        "nine-mens-morris",
+        "--sgf",
+        path.to_str().unwrap(),
+    ]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("no board plays"), "{}", stderr(&o));
+}
+
+#[test]
+fn malformed_sgf_is_a_located_error_not_a_panic() {
+    for (name, text, at) in [
+        ("open.sgf", "(;SZ[5]\n;B[cc];W[dc", "open.sgf:2:9"),
+        ("junk.sgf", "(;SZ[5];B[cc]%)", "junk.sgf:1:14"),
+        ("empty.sgf", "", "empty.sgf:1:1"),
+    ] {
+        let path = temp_file(name, text);
+        let o = morrigo(&["replay", "jk-final", "--sgf", path.to_str().unwrap()]);
+        assert_code(&o, 1);
+        let err = stderr(&o);
+        assert!(
+            err.contains(&format!("{at}: error: malformed SGF")),
+            "{err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    let o = morrigo(&["replay", "jk-final", "--sgf", "/nonexistent/game.sgf"]);
+    assert_code(&o, 1);
+}
+
+// ----- Go play -----------------------------------------------------------------
+
+#[test]
+fn play_go_through_a_pipe() {
+    let sgf = temp_file("played.sgf", "");
+    let o = morrigo_stdin(
+        &[
+            "play",
+            "jk-final",
+            "--size",
+            "5",
+            "--agent",
+            "random",
+            "--seed",
+            "3",
+            "--save-sgf",
+            sgf.to_str().unwrap(),
+        ],
+        "C3\nzz\nC3\npass:P\nundo\nD4\npass:E\nresign\n",
+    );
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    let err = stderr(&o);
+    assert!(out.contains("black (B) to move, move 1"), "{out}");
+    assert!(
+        out.contains("legal: 25 board plays, pass:P, pass:E"),
+        "{out}"
+    );
+    assert!(out.contains("last move class N (normal play)"), "{out}");
+    assert!(
+        out.contains("no pass:P (forbidden by `no_normal_pass`)"),
+        "{out}"
+    );
+    assert!(out.contains("white: 0 captured, 1 pass stone"), "{out}");
+    assert!(out.contains("took back your last move"), "{out}");
+    assert!(
+        out.contains("game over: white wins by resignation"),
+        "{out}"
+    );
+    assert!(err.contains("unknown point `zz`"), "{err}");
+    assert!(err.contains("C3 is occupied"), "{err}");
+    assert!(err.contains("rule: `after('N | P | E | E C C')"), "{err}");
+    let text = std::fs::read_to_string(&sgf).expect("SGF saved");
+    assert!(
+        text.contains(";B[db]") && text.contains("RE[W+R]"),
+        "{text}"
+    );
+    assert!(
+        !text.contains(";B[cc]"),
+        "the undone move is not saved: {text}"
+    );
+}
+
+#[test]
+fn play_go_to_a_counted_end_shows_the_score() {
+    let o = morrigo_stdin(
+        &[
+            "play", "jk-final", "--size", "2", "--agent", "random", "--seed", "1",
+        ],
+        "pass:E\npass:E\npass:E\npass:E\n",
+    );
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    assert!(
+        out.contains("game over: white wins by end rule `ending_sequence`"),
+        "{out}"
+    );
+    assert!(out.contains("score: black 1, white 5"), "{out}");
 }

@@ -191,7 +191,7 @@ impl Session {
                 if s.pos.to_move != mover {
                     let text = game::turn_text(rules, &turn);
                     let class = match (go, s.last_class()) {
-                        (true, Some(c)) => format!(" ({})", game::class_name(rules, c)),
+                        (true, Some(c)) => format!(": class {}", game::class_name(rules, c)),
                         _ => String::new(),
                     };
                     writeln!(out, "{them} plays {text}{class}")?;
