@@ -71,11 +71,9 @@ pub fn piece_letters(rules: &Rules) -> [char; 2] {
 }
 
 /// The board with the pieces of `s` drawn as letters and empty points as `.`.
+/// (morrigo-record's rendering, the same as in transcripts).
 pub fn draw<const W: usize>(m: &Machine<W>, s: &State<W>) -> String {
-    let letters = piece_letters(&m.rules);
-    m.rules
-        .topology
-        .render(|p| s.owner(p).map_or('.', |o| letters[o as usize]))
+    morrigo_record::render_board(m, s)
 }
 
 /// The empty board.

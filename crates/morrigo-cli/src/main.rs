@@ -16,11 +16,16 @@ Examples:
   morrigo replay nine-mens-morris --moves \"a1 d2 d1 b4 g1xd2\"
   morrigo perft nine-mens-morris 5
   morrigo check my-variant.yaml
+  morrigo play jk-final --size 9 --save-sgf game.sgf
+  morrigo replay jk-final --sgf game.sgf
+  morrigo states tromp-taylor --size 3
+  morrigo compare jk-final chinese --size 9 --games 200
 
-A ruleset is a path to a .yaml file or the name of a built-in ruleset.
+A ruleset is a path to a .yaml file or the name of a built-in ruleset;
+`--size 9` / `--size 7x5` and `--komi 6.5` change a grid or scored ruleset.
 Exit status: 0 ok, 1 rule or game error, 2 usage error.";
 
-/// Morrigo: a rules-as-data engine for Morris-family games.
+/// Morrigo: a rules-as-data engine for Morris-family and Go-style games.
 ///
 /// Rulesets are YAML files (or built-in names); every command loads and
 /// checks the ruleset first and reports problems as file:line:col errors.
