@@ -316,3 +316,135 @@ fn transcript_json_shape() {
     assert_eq!(json["result"]["winner"], serde_json::Value::Null);
     assert_eq!(json["result"]["reason"], serde_json::Value::Null);
 }
+
+// ----- Go family --------------------------------------------------------------
+
+fn go_machine(name: &str, size: u32) -> AnyMachine {
+    let overrides = morrigo_rules::load::Overrides {
+        size: Some((size, size)),
+        komi: None,
+    };
+    let rules = morrigo_rules::load_rules_with(name, &overrides).unwrap_or_else(|e| panic!("{e}"));
+    AnyMachine::new(Arc::new(rules)).expect("fits")
+}
+
+fn go_game(name: &str, size: u32, record: &str) -> String {
+    let any = go_machine(name, size);
+    let t = morrigo_record::replay(&any, record, &SourceFile::new("--moves", record))
+        .unwrap_or_else(|e| panic!("{e}"));
+    format!("{}\n--- json ---\n{:#}\n", t.to_text(), t.to_json())
+}
+
+fn go_error(name: &str, size: u32, record: &str) -> String {
+    let any = go_machine(name, size);
+    match morrigo_record::replay(&any, record, &SourceFile::new("--moves", record)) {
+        Ok(t) => panic!("expected an error, got\n{}", t.to_text()),
+        Err(e) => {
+            assert_eq!(e.ply, e.transcript.plies.len() + 1);
+            format!(
+                "{}\n--- transcript up to the error ---\n{}",
+                e.diagnostic,
+                e.transcript.to_text()
+            )
+        }
+    }
+}
+
+/// A short JK game on 5x5: walls, a capture, then EE; counted with
+/// territory, captured prisoners, pass stones and Art. 4.4.
+#[test]
+fn go_jk_game_ending_by_ee() {
+    snap!(
+        "game__jk-final-5x5",
+        go_game(
+            "jk-final",
+            5,
+            "C3 D3 C4 D4 C2 D2 B4 E2 C5 D5 D1 E1 C1 B5 A5 pass:E pass:E"
+        )
+    );
+}
+
+#[test]
+fn go_tromp_taylor_game() {
+    snap!(
+        "game__tromp-taylor-5x5",
+        go_game("tromp-taylor", 5, "C3 D3 C4 D4 C2 D2 C5 D5 C1 D1 pass pass")
+    );
+}
+
+#[test]
+fn go_resignation_and_agreement_transcripts() {
+    let any = go_machine("jk-final", 5);
+    for (record, reason) in [
+        ("C3 resign", "resignation"),
+        ("C3 C2 agree:C2", "agreement"),
+    ] {
+        let t = morrigo_record::replay(&any, record, &SourceFile::new("--moves", record))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(t.result.reason.as_deref(), Some(reason));
+        assert_eq!(t.result.winner.as_deref(), Some("black"));
+    }
+}
+
+#[test]
+fn go_transcript_json_shape() {
+    let any = go_machine("jk-final", 5);
+    let record = "C3 pass:E pass:E";
+    let t = morrigo_record::replay(&any, record, &SourceFile::new("--moves", record))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let json = t.to_json();
+    assert_eq!(
+        json["plies"][0],
+        serde_json::json!({"n": 1, "player": "black", "move": "C3", "phase": "play",
+            "class": "N", "d": false, "legal_passes": ["E"]})
+    );
+    assert_eq!(json["plies"][2]["legal_passes"], serde_json::json!([]));
+    assert_eq!(
+        json["result"]["score"],
+        serde_json::json!({"black": 26, "white": 1})
+    );
+    // Morris plies and results keep their shape: no Go keys.
+    let morris = machine("nine-mens-morris");
+    let t = morrigo_record::replay(&morris, "d1 d2", &SourceFile::new("--moves", "d1 d2"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let json = t.to_json();
+    assert!(json["plies"][0].get("class").is_none());
+    assert!(json["result"].get("score").is_none());
+}
+
+#[test]
+fn error_go_point_off_the_board() {
+    snap!("error__go_off_board", go_error("jk-final", 5, "C3 Z9"));
+}
+
+#[test]
+fn error_go_unknown_pass_kind() {
+    snap!(
+        "error__go_unknown_pass_kind",
+        go_error("jk-final", 5, "C3 pass:X")
+    );
+}
+
+#[test]
+fn error_go_ambiguous_pass() {
+    snap!(
+        "error__go_ambiguous_pass",
+        go_error("jk-final", 5, "C3 pass")
+    );
+}
+
+#[test]
+fn error_go_forbidden_pass() {
+    snap!(
+        "error__go_forbidden_pass",
+        go_error("jk-final", 5, "C3 pass:P")
+    );
+}
+
+#[test]
+fn error_go_move_after_resignation() {
+    snap!(
+        "error__go_move_after_resignation",
+        go_error("jk-final", 5, "C3 D3 resign C4")
+    );
+}
