@@ -5,7 +5,10 @@
 //!   what it did, the result (naming the end rule that decided it) and the
 //!   final board. A refused or unreadable move is a [`ReplayError`] with a
 //!   located [`Diagnostic`](morrigo_diag::Diagnostic) that quotes the rule,
-//!   and the transcript up to that point.
+//!   and the transcript up to that point. Go-family records (`D4 pass:E
+//!   resign`, `agree:D4,E5`) add each move's class (N, C, P, E), D marks, the
+//!   next player's legal passes and the count ([`Transcript::to_json`]; the
+//!   JSON shape is documented in `JSON.md`).
 //! * [`run_file`] / [`run_path`] run scenario files: YAML files in which rule
 //!   authors state what a ruleset must do (see [`scenario_file`] for the
 //!   format, also documented in `SCENARIOS.md`).
@@ -19,4 +22,4 @@ pub use replay::{render_board, replay, replay_from, ReplayError};
 pub use scenario::{
     run_file, run_path, run_text, Check, FileReport, PathReport, ScenarioOutcome, ScenarioResult,
 };
-pub use transcript::{PlyRecord, ResultRecord, Status, Transcript};
+pub use transcript::{GoPly, PlyRecord, ResultRecord, Score, Status, Transcript};

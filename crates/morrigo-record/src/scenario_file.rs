@@ -30,9 +30,13 @@
 //! ```
 //!
 //! Move records use the engine notation: `d1` place, `d1-d2` slide or fly,
-//! `xd2` a removal (its own ply), `g1xd2` a move and its removal. Unknown
-//! keys, unknown points or players, a point used twice and more pieces than
-//! the ruleset gives a player are reported as located errors.
+//! `xd2` a removal (its own ply), `g1xd2` a move and its removal; Go-family
+//! rulesets take GTP points, `pass` / `pass:E`, `resign` and `agree:D4,E5`.
+//! Go files may give `size: 5` or `size: 7x5` (per file or per scenario) and
+//! expect `class`, `classes`, `d`, `legal_passes` and `score` (see
+//! `SCENARIOS.md`). Unknown keys, unknown points or players, a point used
+//! twice and more pieces than the ruleset gives a player are reported as
+//! located errors.
 
 use morrigo_diag::{Diagnostic, Location, SourceFile};
 use serde::Deserialize;
