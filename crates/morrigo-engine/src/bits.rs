@@ -154,7 +154,17 @@ impl<const W: usize> Iterator for BitsIter<W> {
         }
         None
     }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.bits.0[self.word.min(W)..]
+            .iter()
+            .map(|w| w.count_ones() as usize)
+            .sum();
+        (left, Some(left))
+    }
 }
+
+impl<const W: usize> ExactSizeIterator for BitsIter<W> {}
 
 #[cfg(test)]
 mod tests {

@@ -134,13 +134,18 @@ impl<const W: usize> Machine<W> {
         s.placed_at[p as usize] = s.moves.len() as u32;
         let pos = &mut s.pos;
         pos.occ[me].set(p as usize);
+        pos.on_board[me] += 1;
         pos.occ[opp] = pos.occ[opp].without(e.captured);
-        pos.captured[me] += e.captured.count();
+        let taken = e.captured.count();
+        pos.captured[me] += taken;
+        pos.on_board[opp] -= taken;
         if e.suicide {
             match e.suicide_effect {
                 SuicideEffect::Remove => {
                     pos.occ[me] = pos.occ[me].without(e.own_chain);
-                    pos.captured[opp] += e.own_chain.count();
+                    let lost = e.own_chain.count();
+                    pos.captured[opp] += lost;
+                    pos.on_board[me] -= lost;
                 }
                 SuicideEffect::Lose | SuicideEffect::Illegal => pos.last_suicide = true,
             }

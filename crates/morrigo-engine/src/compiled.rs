@@ -34,6 +34,10 @@ pub(crate) enum Op {
     Call(Prim, Box<Op>),
     /// `x <op> k` with a constant `k`.
     CmpConst(BinOp, Box<Op>, i64),
+    /// `counter(who) <op> k`, the commonest shape of all (`in_hand(me) > 0`).
+    CountCmp(Counter, Who, BinOp, i64),
+    /// `value <op> k` (`turns_without_removal >= 50`).
+    ValueCmp(Prim, BinOp, i64),
     Not(Box<Op>),
     Neg(Box<Op>),
     And(Box<Op>, Box<Op>),
@@ -97,10 +101,19 @@ pub(crate) fn lower(e: &Expr<Prim>) -> Op {
         Expr::Bin(BinOp::And, a, b) => Op::And(Box::new(lower(a)), Box::new(lower(b))),
         Expr::Bin(BinOp::Or, a, b) => Op::Or(Box::new(lower(a)), Box::new(lower(b))),
         Expr::Bin(op, a, b) => match (a.as_const(), b.as_const(), mirrored(*op)) {
-            (_, Some(k), Some(_)) => Op::CmpConst(*op, Box::new(lower(a)), k),
-            (Some(k), _, Some(m)) => Op::CmpConst(m, Box::new(lower(b)), k),
+            (_, Some(k), Some(_)) => compare(*op, lower(a), k),
+            (Some(k), _, Some(m)) => compare(m, lower(b), k),
             _ => Op::Bin(*op, Box::new(lower(a)), Box::new(lower(b))),
         },
+    }
+}
+
+/// `x <op> k`, fused with `x` when it is a counter or a plain value.
+fn compare(op: BinOp, x: Op, k: i64) -> Op {
+    match x {
+        Op::Count(c, w) => Op::CountCmp(c, w, op, k),
+        Op::Value(p) => Op::ValueCmp(p, op, k),
+        x => Op::CmpConst(op, Box::new(x), k),
     }
 }
 

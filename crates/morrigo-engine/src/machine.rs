@@ -107,6 +107,8 @@ impl Outcome {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Position<const W: usize> {
     pub occ: [Bits<W>; 2],
+    /// Pieces on the board per player (kept so rules read it without a popcount).
+    pub on_board: [u32; 2],
     pub in_hand: [u32; 2],
     pub lost: [u32; 2],
     pub to_move: u8,
@@ -262,6 +264,20 @@ impl Ctx {
     }
 }
 
+/// A comparison of two numbers (the lowering only fuses comparisons).
+#[inline(always)]
+fn cmp(op: BinOp, v: i64, k: i64) -> i64 {
+    (match op {
+        BinOp::Eq => v == k,
+        BinOp::Ne => v != k,
+        BinOp::Lt => v < k,
+        BinOp::Le => v <= k,
+        BinOp::Gt => v > k,
+        BinOp::Ge => v >= k,
+        other => return morrigo_dsl::fold(other, v, k),
+    }) as i64
+}
+
 /// The result of asking for one random legal move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sample {
@@ -397,6 +413,7 @@ impl<const W: usize> Machine<W> {
         });
         let mut pos = Position {
             occ,
+            on_board: [occ[0].count(), occ[1].count()],
             in_hand,
             lost,
             to_move,
@@ -493,10 +510,15 @@ impl<const W: usize> Machine<W> {
     }
 
     /// How often the current position occurred, this time included.
+    #[inline(never)]
     pub fn repetitions(&self, s: &State<W>) -> u32 {
-        let from = s.pos.reversible_from as usize;
-        s.history[from.min(s.history.len())..]
+        let from = (s.pos.reversible_from as usize).min(s.history.len());
+        // Only positions with the same player to move can match (the key
+        // includes it), and those are every second entry back from the end.
+        s.history[from..]
             .iter()
+            .rev()
+            .step_by(2)
             .filter(|&&h| h == s.pos.hash)
             .count() as u32
     }
@@ -510,33 +532,35 @@ impl<const W: usize> Machine<W> {
             .unwrap_or(self.phases.len().saturating_sub(1))
     }
 
+    /// Evaluate a lowered expression. The shapes nearly every rule uses are
+    /// handled here, inlined at the call site; the rest recurse through
+    /// [`Machine::eval_tree`], so the common case pays no call frame.
+    #[inline(always)]
     pub(crate) fn eval(&self, e: &Op, s: &State<W>, c: Ctx) -> i64 {
         match e {
             Op::Const(v) => *v,
-            Op::Count(counter, who) => self.count(*counter, *who, s, c),
-            Op::CmpConst(op, x, k) => {
-                let v = self.eval(x, s, c);
-                let r = match op {
-                    BinOp::Eq => v == *k,
-                    BinOp::Ne => v != *k,
-                    BinOp::Lt => v < *k,
-                    BinOp::Le => v <= *k,
-                    BinOp::Gt => v > *k,
-                    BinOp::Ge => v >= *k,
-                    other => return morrigo_dsl::fold(*other, v, *k),
-                };
-                r as i64
-            }
+            Op::CountCmp(counter, who, op, k) => cmp(*op, self.count(*counter, *who, s, c), *k),
+            Op::ValueCmp(p, op, k) => cmp(*op, self.value(*p, s, c), *k),
+            Op::Value(p) => self.value(*p, s, c),
+            _ => self.eval_tree(e, s, c),
+        }
+    }
+
+    #[inline(never)]
+    fn eval_tree(&self, e: &Op, s: &State<W>, c: Ctx) -> i64 {
+        match e {
             Op::And(a, b) => (self.eval(a, s, c) != 0 && self.eval(b, s, c) != 0) as i64,
             Op::Or(a, b) => (self.eval(a, s, c) != 0 || self.eval(b, s, c) != 0) as i64,
             Op::Not(x) => (self.eval(x, s, c) == 0) as i64,
-            Op::Value(p) => self.value(*p, s, c),
+            Op::Count(counter, who) => self.count(*counter, *who, s, c),
+            Op::CmpConst(op, x, k) => cmp(*op, self.eval(x, s, c), *k),
             Op::Call(f, arg) => {
                 let a = self.eval(arg, s, c);
                 self.call(*f, a, s)
             }
             Op::Neg(x) => self.eval(x, s, c).wrapping_neg(),
             Op::Bin(op, a, b) => morrigo_dsl::fold(*op, self.eval(a, s, c), self.eval(b, s, c)),
+            Op::Const(_) | Op::CountCmp(..) | Op::ValueCmp(..) | Op::Value(_) => self.eval(e, s, c),
         }
     }
 
@@ -550,13 +574,15 @@ impl<const W: usize> Machine<W> {
         let pos = &s.pos;
         (match counter {
             Counter::InHand => pos.in_hand[p],
-            Counter::OnBoard => pos.occ[p].count(),
+            Counter::OnBoard => pos.on_board[p],
             Counter::Lost => pos.lost[p],
             Counter::Captured => pos.captured[p],
             Counter::PassStones => pos.pass_stones[p],
         }) as i64
     }
 
+    /// Values read straight from the context or the position.
+    #[inline(always)]
     fn value(&self, p: Prim, s: &State<W>, c: Ctx) -> i64 {
         let pos = &s.pos;
         match p {
@@ -564,13 +590,22 @@ impl<const W: usize> Machine<W> {
             Prim::Opponent => (c.me ^ 1) as i64,
             Prim::Phase => c.phase as i64,
             Prim::NoLegalMove => c.no_legal_move as i64,
-            Prim::Repetitions => self.repetitions(s) as i64,
             Prim::TurnsWithoutRemoval => pos.turns_without_removal as i64,
             Prim::TurnsWithoutLine => pos.turns_without_line as i64,
             Prim::Turn => pos.turn as i64,
-            Prim::EmptyPoints => self.empty(s).count() as i64,
             Prim::Target => c.target as i64,
             Prim::LinesFormed => c.lines_formed,
+            _ => self.computed_value(p, s),
+        }
+    }
+
+    /// Values that take some work; kept out of line so the cheap ones stay cheap.
+    #[inline(never)]
+    fn computed_value(&self, p: Prim, s: &State<W>) -> i64 {
+        let pos = &s.pos;
+        match p {
+            Prim::Repetitions => self.repetitions(s) as i64,
+            Prim::EmptyPoints => self.n as i64 - (pos.on_board[0] + pos.on_board[1]) as i64,
             Prim::LastPlaySuicide => pos.last_suicide as i64,
             Prim::ImmediateRepetition => pos.last_immediate_repetition as i64,
             Prim::BoardRepetitions => pos.last_board_repetitions as i64,
@@ -584,7 +619,7 @@ impl<const W: usize> Machine<W> {
         let player = (arg & 1) as usize;
         match f {
             Prim::InHand => pos.in_hand[player] as i64,
-            Prim::OnBoard => pos.occ[player].count() as i64,
+            Prim::OnBoard => pos.on_board[player] as i64,
             Prim::Lost => pos.lost[player] as i64,
             Prim::Captured => pos.captured[player] as i64,
             Prim::PassStones => pos.pass_stones[player] as i64,
@@ -881,6 +916,7 @@ impl<const W: usize> Machine<W> {
                 pos.hash ^= self.z_piece[me][m.to as usize];
                 pos.board_key ^= self.z_piece[me][m.to as usize];
                 pos.occ[me].set(m.to as usize);
+                pos.on_board[me] += 1;
             }
             MoveKind::Slide | MoveKind::Fly => {
                 let pos = &mut s.pos;
@@ -893,6 +929,7 @@ impl<const W: usize> Machine<W> {
             MoveKind::Remove => {
                 let pos = &mut s.pos;
                 pos.occ[opp].clear(m.to as usize);
+                pos.on_board[opp] -= 1;
                 pos.hash ^= self.z_piece[opp][m.to as usize];
                 pos.board_key ^= self.z_piece[opp][m.to as usize];
                 pos.lost[opp] += 1;
