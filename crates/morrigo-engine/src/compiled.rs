@@ -130,7 +130,7 @@ mod tests {
         );
         assert_eq!(
             lower(&e),
-            Op::CmpConst(BinOp::Gt, Box::new(Op::Count(Counter::InHand, Who::Me)), 0)
+            Op::CountCmp(Counter::InHand, Who::Me, BinOp::Gt, 0)
         );
     }
 
@@ -141,9 +141,6 @@ mod tests {
             Box::new(Expr::Const(3)),
             Box::new(Expr::Var(Prim::Turn)),
         );
-        assert_eq!(
-            lower(&e),
-            Op::CmpConst(BinOp::Lt, Box::new(Op::Value(Prim::Turn)), 3)
-        );
+        assert_eq!(lower(&e), Op::ValueCmp(Prim::Turn, BinOp::Lt, 3));
     }
 }
