@@ -68,10 +68,15 @@ pub fn explain<const W: usize>(m: &Machine<W>, s: &State<W>, intent: Intent) -> 
                 Some(o) if o as usize == me => Refusal::plain(format!("{} holds {who}'s own piece", name(p))),
                 Some(_) => Refusal::by(format!("the piece on {} may not be removed", name(p)), &line.removable),
             },
-            _ => Refusal::by(
-                format!("{who} completed a line and must first remove an opposing piece (write `x<point>`)"),
-                &line.removals,
-            ),
+            _ => Refusal {
+                reason: format!(
+                    "{who} completed a line and must first remove an opposing piece (write `x<point>`)"
+                ),
+                rule: Some((
+                    format!("on_line_formed: removals {}", line.removals.text),
+                    line.removals.at.as_ref().map(|l| l.to_string()),
+                )),
+            },
         };
     }
     let phase_index = m.phase(s);

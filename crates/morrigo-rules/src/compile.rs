@@ -204,11 +204,39 @@ impl Compiler<'_> {
         out
     }
 
-    fn named(&self, name: &str) -> Named {
-        Named {
-            name: name.to_string(),
-            at: self.loaded.locate(name, None),
-        }
+    /// Names of an explicit board, located in order: each list (`nodes:`,
+    /// `edges:`, `lines:`) is read from where its key stands, and each name
+    /// is found as a whole word after the previous one, so a one-letter
+    /// name lands on its own entry and not on the first `a` of the file.
+    fn names_in(&self, key: &str, names: &[&str]) -> Vec<Named> {
+        let source = self
+            .loaded
+            .chain
+            .iter()
+            .find(|src| src.text.contains("explicit:") && src.text.contains(key));
+        let mut cursor = source.and_then(|src| {
+            let start = src.text.find("explicit:")?;
+            src.text[start..].find(key).map(|k| start + k + key.len())
+        });
+        names
+            .iter()
+            .map(|name| {
+                let at = match (source, cursor) {
+                    (Some(src), Some(from)) => match find_word(&src.text, name, from) {
+                        Some(hit) => {
+                            cursor = Some(hit + name.len());
+                            Some(src.location(hit))
+                        }
+                        None => None,
+                    },
+                    _ => None,
+                };
+                Named {
+                    name: name.to_string(),
+                    at: at.or_else(|| self.loaded.locate(name, None)),
+                }
+            })
+            .collect()
     }
 
     fn board(&mut self, board: &BoardFile) -> Option<morrigo_board::Topology> {
@@ -246,25 +274,39 @@ impl Compiler<'_> {
             }
         } else {
             let e = board.explicit.as_ref()?;
+            let node_names: Vec<&str> = e
+                .nodes
+                .iter()
+                .map(|n| match n {
+                    NodeFile::Name(name) | NodeFile::Placed { name, .. } => name.as_str(),
+                })
+                .collect();
+            let nodes = self.names_in("nodes:", &node_names);
+            let coords = e.nodes.iter().map(|n| match n {
+                NodeFile::Name(_) => None,
+                NodeFile::Placed { at, .. } => Some((at[0], at[1])),
+            });
+            let edge_names: Vec<&str> = e
+                .edges
+                .iter()
+                .flat_map(|[a, b]| [a.as_str(), b.as_str()])
+                .collect();
+            let mut edge_named = self.names_in("edges:", &edge_names).into_iter();
+            let mut edges = Vec::new();
+            while let (Some(a), Some(b)) = (edge_named.next(), edge_named.next()) {
+                edges.push((a, b));
+            }
+            let line_names: Vec<&str> = e.lines.iter().flatten().map(String::as_str).collect();
+            let mut line_named = self.names_in("lines:", &line_names).into_iter();
+            let lines = e
+                .lines
+                .iter()
+                .map(|l| line_named.by_ref().take(l.len()).collect())
+                .collect();
             BoardSpec::Explicit {
-                nodes: e
-                    .nodes
-                    .iter()
-                    .map(|n| match n {
-                        NodeFile::Name(name) => (self.named(name), None),
-                        NodeFile::Placed { name, at } => (self.named(name), Some((at[0], at[1]))),
-                    })
-                    .collect(),
-                edges: e
-                    .edges
-                    .iter()
-                    .map(|[a, b]| (self.named(a), self.named(b)))
-                    .collect(),
-                lines: e
-                    .lines
-                    .iter()
-                    .map(|l| l.iter().map(|n| self.named(n)).collect())
-                    .collect(),
+                nodes: nodes.into_iter().zip(coords).collect(),
+                edges,
+                lines,
             }
         };
         match morrigo_board::build(&spec) {
@@ -703,4 +745,20 @@ impl Compiler<'_> {
         }
         ordered
     }
+}
+
+/// Byte offset of `word` in `text` at or after `from`, not inside a longer name.
+fn find_word(text: &str, word: &str, from: usize) -> Option<usize> {
+    let is_name = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    let mut start = from;
+    while let Some(i) = text.get(start..)?.find(word) {
+        let at = start + i;
+        let before = text[..at].chars().next_back();
+        let after = text[at + word.len()..].chars().next();
+        if !before.is_some_and(is_name) && !after.is_some_and(is_name) {
+            return Some(at);
+        }
+        start = at + word.len();
+    }
+    None
 }

@@ -304,7 +304,13 @@ fn resolve_parent(
 pub fn yaml_error(source: &SourceFile, e: &serde_yaml::Error) -> Diagnostic {
     let mut d = Diagnostic::new(clean_message(e));
     if let Some(loc) = e.location() {
-        let offset = source.offset_of(loc.line(), loc.column());
+        let mut offset = source.offset_of(loc.line(), loc.column());
+        // An error "at the end" is shown on the last line, not on the empty
+        // line after the final newline.
+        let text = source.text.trim_end();
+        if offset > text.len() {
+            offset = text.len();
+        }
         d = d.at(source.location(offset));
     }
     d
