@@ -276,32 +276,7 @@ fn resolve<S>(name: &str, span: Span, env: &impl Env<S>) -> Result<Binding<S>, D
 }
 
 fn suggest<'a>(wrong: &str, names: &'a [String]) -> Option<&'a str> {
-    // Tiny Levenshtein; the diag crate has the shared one but this crate stays dependency-light.
-    names
-        .iter()
-        .map(|n| (distance(wrong, n), n.as_str()))
-        .filter(|(d, n)| *d <= 2.max(n.len() / 3))
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, n)| n)
-}
-
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = if ca == *cb {
-                prev
-            } else {
-                1 + prev.min(row[j]).min(row[j + 1])
-            };
-            prev = cur;
-        }
-    }
-    row[b.len()]
+    morrigo_diag::did_you_mean(wrong, names.iter().map(String::as_str))
 }
 
 fn list(types: &[Type]) -> String {
