@@ -1,10 +1,13 @@
 //! Criterion benches: random playouts of Nine Men's Morris (throughput in
-//! plies) and perft depth 5 from the empty board. Kept short: `cargo bench`
-//! finishes in about a minute.
+//! plies), perft depth 5 from the empty board, and random playouts of Go
+//! (`chinese`, simple ko; `jk-final`) on 9×9 and 19×19 (throughput in games;
+//! the plies per game are printed). Kept short: `cargo bench` finishes in
+//! about a minute and a half.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use morrigo_engine::{perft, Machine, Unit};
-use morrigo_play::{game_rng, playout, AgentKind, DEFAULT_MAX_PLIES};
+use morrigo_engine::{perft, with_machine, AnyMachine, Machine, Unit};
+use morrigo_play::{game_rng, machine_with, playout, AgentKind, DEFAULT_MAX_PLIES};
+use morrigo_rules::load::Overrides;
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Duration;
@@ -79,5 +82,52 @@ fn perft5(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, playouts, perft5);
+/// Play `games` random games of `any` from the start; total plies.
+fn random_games(any: &AnyMachine, games: u64, seed: u64) -> u64 {
+    with_machine!(any, m => {
+        let initial = m.initial();
+        let mut moves = Vec::with_capacity(400);
+        let agents = [AgentKind::Random; 2];
+        (0..games)
+            .map(|i| {
+                let mut s = initial.clone();
+                let mut rng = game_rng(seed, i);
+                playout(m, &mut s, agents, &mut rng, DEFAULT_MAX_PLIES, &mut moves).plies as u64
+            })
+            .sum()
+    })
+}
+
+fn go_playouts(c: &mut Criterion) {
+    let mut group = c.benchmark_group("go");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+    for (ruleset, size, games) in [
+        ("chinese", 9, 200u64),
+        ("jk-final", 9, 200),
+        ("chinese", 19, 20),
+        ("jk-final", 19, 40),
+    ] {
+        let overrides = Overrides {
+            size: Some((size, size)),
+            komi: None,
+        };
+        let any = machine_with(ruleset, &overrides).expect("built-in ruleset");
+        let plies = random_games(&any, games, 7);
+        println!(
+            "go/{ruleset} {size}x{size}: {:.1} plies per random game",
+            plies as f64 / games as f64
+        );
+        group.throughput(Throughput::Elements(games));
+        group.bench_function(
+            format!("{ruleset} {size}x{size} random games x{games}"),
+            |b| b.iter(|| black_box(random_games(&any, games, 7))),
+        );
+    }
+    group.finish();
+}
+
+criterion_group!(benches, playouts, perft5, go_playouts);
 criterion_main!(benches);

@@ -1,7 +1,7 @@
 //! Move-choosing agents. Both are deterministic given the random generator:
 //! the same position, moves and generator state always give the same move.
 
-use morrigo_engine::{Machine, Move, MoveKind, State};
+use morrigo_engine::{Bits, Machine, Move, MoveKind, State};
 use rand::rngs::SmallRng;
 use rand::Rng;
 use std::cell::RefCell;
@@ -17,8 +17,12 @@ pub enum AgentKind {
     /// Uniform over the legal moves.
     #[default]
     Random,
-    /// One-ply lookahead: win now, else close a line, else block the
-    /// opponent's open lines and build its own; ties broken at random.
+    /// One-ply lookahead. Morris: win now, else close a line, else block
+    /// the opponent's open lines and build its own. Go-style rulesets:
+    /// capture the most stones, save own chains in atari, never fill an own
+    /// single-point eye, avoid leaving the played chain with one liberty
+    /// (unless capturing), pass only when nothing else is left (or when the
+    /// pass ends the game with a win). Ties broken at random.
     Greedy,
 }
 
@@ -71,9 +75,9 @@ pub fn choose<const W: usize>(
     }
 }
 
-/// A uniform index below `n` (`n > 0`).
+/// A uniform index below `n` (`n > 0`); draws nothing when `n == 1`.
 #[inline(always)]
-fn pick(rng: &mut SmallRng, n: usize) -> usize {
+pub(crate) fn pick(rng: &mut SmallRng, n: usize) -> usize {
     if n == 1 {
         0
     } else {
@@ -103,13 +107,18 @@ fn greedy<const W: usize>(
         return moves[0];
     }
     let me = s.pos.to_move;
+    let board_plays = m.rules.play.is_some();
     REPLIES.with(|buf| {
         let mut replies = buf.borrow_mut();
         let mut best = i32::MIN;
         let mut best_move = moves[0];
         let mut ties = 0u32;
         for &mv in moves {
-            let score = evaluate(m, s, mv, me, &mut replies);
+            let score = if board_plays {
+                evaluate_go(m, s, mv, me)
+            } else {
+                evaluate(m, s, mv, me, &mut replies)
+            };
             if score > best {
                 best = score;
                 best_move = mv;
@@ -180,6 +189,123 @@ fn open_lines<const W: usize>(m: &Machine<W>, s: &State<W>, me: u8) -> (u32, u32
         }
     }
     (mine, theirs)
+}
+
+// Scores of the greedy agent on Go-style rulesets. Every ordinary play
+// scores above `PASS`; eye fills and suicides that only lose stones below it.
+const CAPTURE_STONE: i32 = 1_000;
+const RESCUE: i32 = 600;
+const RESCUE_STONE: i32 = 100;
+const SELF_ATARI: i32 = -3_000;
+const SELF_ATARI_STONE: i32 = -100;
+const ATARI: i32 = 50;
+const LIBERTY: i32 = 5;
+const PASS: i32 = -90_000;
+const EYE_FILL: i32 = -95_000;
+const SUICIDE_REMOVED: i32 = -97_000;
+
+/// Score `mv` (a legal board play or pass) for player `me` on a ruleset
+/// with board plays. Plays are judged from the engine's [`PlayEffect`]
+/// and a liberty count; only captures, suicides and passes — the moves that
+/// can end a game at once — are tried with apply/undo.
+///
+/// [`PlayEffect`]: morrigo_engine::PlayEffect
+fn evaluate_go<const W: usize>(m: &Machine<W>, s: &mut State<W>, mv: Move, me: u8) -> i32 {
+    match mv.kind {
+        MoveKind::Play => {}
+        MoveKind::Pass => {
+            return match ends_game(m, s, mv, me) {
+                Some(score) => score.max(LOSS + 1),
+                None => PASS,
+            }
+        }
+        // Not a Go move: judge it like any other ply (neutral).
+        _ => return 0,
+    }
+    let p = mv.to as usize;
+    let nbrs = &m.rules.topology.neighbours[p];
+    let mine = s.pos.occ[me as usize];
+    let theirs = s.pos.occ[(me ^ 1) as usize];
+    let e = m.play_effect(s, mv.to);
+    if e.suicide {
+        return match e.suicide_effect {
+            morrigo_rules::SuicideEffect::Remove => SUICIDE_REMOVED - e.own_chain.count() as i32,
+            _ => ends_game(m, s, mv, me).unwrap_or(LOSS),
+        };
+    }
+    if !nbrs.is_empty() && nbrs.iter().all(|&q| mine.has(q as usize)) {
+        return EYE_FILL;
+    }
+    let captures = e.captured.count() as i32;
+    let mut mine_after = mine;
+    mine_after.set(p);
+    let theirs_after = theirs.without(e.captured);
+    let empty_before = m.empty(s);
+    let empty_after = empty_before.or(e.captured).without(mine_after);
+    let chain = m.chain(&mine_after, p);
+    let libs = liberties(m, &chain, &empty_after);
+    let mut score = CAPTURE_STONE * captures + LIBERTY * libs.min(4) as i32;
+    if libs == 1 && captures == 0 {
+        score += SELF_ATARI + SELF_ATARI_STONE * chain.count() as i32;
+    }
+    let mut seen = Bits::EMPTY;
+    for &q in nbrs {
+        let q = q as usize;
+        if seen.has(q) {
+            continue;
+        }
+        if mine.has(q) {
+            // An own chain in atari before the play, with room after it.
+            let own = m.chain(&mine, q);
+            seen = seen.or(own);
+            if libs >= 2 && liberties(m, &own, &empty_before) == 1 {
+                score += RESCUE + RESCUE_STONE * own.count() as i32;
+            }
+        } else if theirs_after.has(q) {
+            let other = m.chain(&theirs_after, q);
+            seen = seen.or(other);
+            if liberties(m, &other, &empty_after) == 1 {
+                score += ATARI;
+            }
+        }
+    }
+    if captures > 0 {
+        // Captures are where ko, repetition and end rules strike.
+        if let Some(end) = ends_game(m, s, mv, me) {
+            return end;
+        }
+    }
+    score
+}
+
+/// If playing `mv` ends the game: `WIN`, `LOSS` or `PASS` for a draw.
+fn ends_game<const W: usize>(m: &Machine<W>, s: &mut State<W>, mv: Move, me: u8) -> Option<i32> {
+    let u = m.apply(s, mv);
+    let outcome = if s.pos.pending == 0 {
+        m.outcome(s)
+    } else {
+        None
+    };
+    m.undo(s, u);
+    outcome.map(|o| match o.winner {
+        Some(w) if w == me => WIN,
+        Some(_) => LOSS,
+        None => PASS,
+    })
+}
+
+/// Empty points next to `chain`.
+fn liberties<const W: usize>(m: &Machine<W>, chain: &Bits<W>, empty: &Bits<W>) -> u32 {
+    let nbrs = &m.rules.topology.neighbours;
+    let mut libs = Bits::<W>::EMPTY;
+    for q in chain.iter() {
+        for &r in &nbrs[q] {
+            if empty.has(r as usize) {
+                libs.set(r as usize);
+            }
+        }
+    }
+    libs.count()
 }
 
 #[cfg(test)]

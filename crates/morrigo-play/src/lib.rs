@@ -26,6 +26,15 @@ pub use table::{compare_table, Format};
 /// Load a ruleset (path or built-in name) and compile its machine; errors
 /// come back as display text.
 pub fn machine(spec: &str) -> Result<morrigo_engine::AnyMachine, String> {
-    let rules = morrigo_rules::load_rules(spec).map_err(|d| d.to_string())?;
+    machine_with(spec, &morrigo_rules::load::Overrides::default())
+}
+
+/// [`machine`] with command-line style overrides (board size, komi), e.g.
+/// `chinese` on 9×9.
+pub fn machine_with(
+    spec: &str,
+    overrides: &morrigo_rules::load::Overrides,
+) -> Result<morrigo_engine::AnyMachine, String> {
+    let rules = morrigo_rules::load_rules_with(spec, overrides).map_err(|d| d.to_string())?;
     morrigo_engine::AnyMachine::new(std::sync::Arc::new(rules)).map_err(|d| d.to_string())
 }

@@ -1,18 +1,31 @@
 //! The hot loop: one game from a given state to its end (or a ply cap).
 
-use crate::agent::{choose, AgentKind};
-use morrigo_engine::{Machine, Move, State};
+use crate::agent::{choose, pick, AgentKind};
+use morrigo_engine::{Bits, Machine, Move, Outcome, Sample, State};
+use morrigo_rules::Verdict;
 use rand::rngs::SmallRng;
 use serde::{Deserialize, Serialize};
 
 /// How one game went.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
-    /// Seat of the winner (0 = first player); `None` for a draw or a cut-off.
+    /// Seat of the winner (0 = first player); `None` for a draw, a cut-off
+    /// or a stuck game.
     pub winner: Option<u8>,
     /// Index into `Rules::end` of the rule that decided; `None` when the game
-    /// was stopped at `max_plies`.
+    /// was stopped at `max_plies` or got stuck.
     pub end_rule: Option<u16>,
+    /// The player to move had no legal move and no end rule decided: the
+    /// rules left the game stuck (`end_rule` is `None`).
+    #[serde(default)]
+    pub stuck: bool,
+    /// Both players' scores when a `score` verdict decided the game (the
+    /// position counted with no dead stones, komi included).
+    #[serde(default)]
+    pub score: Option<[f64; 2]>,
+    /// Captured prisoners each player took in this playout (board plays).
+    #[serde(default)]
+    pub captured: [u32; 2],
     /// Plies played in this playout (a removal is a ply of its own).
     pub plies: u32,
     /// Turns completed in this playout.
@@ -20,15 +33,20 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// An end rule decided the game (neither cut off nor stuck).
     pub fn finished(&self) -> bool {
         self.end_rule.is_some()
     }
 }
 
-/// Play from `s` until an end rule decides or `max_plies` plies have been
-/// played, seat `i` choosing with `agents[i]`. `s` is left at the final
-/// position. `moves` is scratch space, reused so the loop never allocates
-/// (apart from the engine's turn history growing).
+/// Play from `s` until an end rule decides, the game gets stuck or
+/// `max_plies` plies have been played, seat `i` choosing with `agents[i]`.
+/// `s` is left at the final position. `moves` is scratch space, reused so
+/// the loop never allocates (apart from the engine's histories growing).
+///
+/// The random agent draws its move with [`Machine::sample_move`], which
+/// checks only the board plays it draws; the greedy agent looks at every
+/// legal move.
 pub fn playout<const W: usize>(
     m: &Machine<W>,
     s: &mut State<W>,
@@ -39,26 +57,48 @@ pub fn playout<const W: usize>(
 ) -> GameRecord {
     let start_ply = s.pos.ply;
     let start_turn = s.pos.turn;
-    let record = |s: &State<W>, winner, end_rule| GameRecord {
-        winner,
-        end_rule,
-        plies: s.pos.ply - start_ply,
-        turns: s.pos.turn - start_turn,
+    let start_captured = s.pos.captured;
+    let record = |s: &State<W>, outcome: Option<Outcome>, stuck: bool| {
+        let score = outcome.and_then(|o| {
+            let end = m.rules.end.get(o.rule as usize)?;
+            (end.verdict == Verdict::Score).then(|| m.score(s, &Bits::EMPTY))
+        });
+        GameRecord {
+            winner: outcome.and_then(|o| o.winner),
+            end_rule: outcome.map(|o| o.rule),
+            stuck,
+            score,
+            captured: [
+                s.pos.captured[0] - start_captured[0],
+                s.pos.captured[1] - start_captured[1],
+            ],
+            plies: s.pos.ply - start_ply,
+            turns: s.pos.turn - start_turn,
+        }
     };
     loop {
-        if let Some(outcome) = m.legal_moves(s, moves) {
-            return record(s, outcome.winner, Some(outcome.rule));
-        }
-        if s.pos.ply - start_ply >= max_plies {
-            return record(s, None, None);
-        }
-        if moves.is_empty() {
-            // Only a removal ply with nothing removable; the engine forfeits
-            // such removals, so this is unreachable, but never spin.
-            return record(s, None, None);
-        }
         let agent = agents[s.pos.to_move as usize & 1];
-        let mv = choose(agent, m, s, moves, rng);
+        let mv = match agent {
+            AgentKind::Random => {
+                match m.sample_move(s, moves, &mut |n| pick(rng, n as usize) as u32) {
+                    Sample::Move(mv) => mv,
+                    Sample::Over(o) => return record(s, Some(o), false),
+                    Sample::Stuck => return record(s, None, true),
+                }
+            }
+            AgentKind::Greedy => {
+                if let Some(o) = m.legal_moves(s, moves) {
+                    return record(s, Some(o), false);
+                }
+                if moves.is_empty() {
+                    return record(s, None, true);
+                }
+                choose(agent, m, s, moves, rng)
+            }
+        };
+        if s.pos.ply - start_ply >= max_plies {
+            return record(s, None, false);
+        }
         m.apply(s, mv);
     }
 }

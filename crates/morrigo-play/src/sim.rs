@@ -64,8 +64,22 @@ pub struct SimReport {
     /// Wins by seat: first player, second player.
     pub wins: [u32; 2],
     pub draws: u32,
-    /// Games cut off at `max_plies`.
+    /// Games no end rule decided: cut off at `max_plies`, or stuck.
     pub unfinished: u32,
+    /// Of the unfinished games, those where the player to move had no legal
+    /// move and no end rule decided (the rules left the game stuck).
+    #[serde(default)]
+    pub stuck: u32,
+    /// Games ended by a `score` verdict (counted).
+    #[serde(default)]
+    pub counted: u32,
+    /// Mean score of each player over the counted games (komi included);
+    /// `None` when no game was counted.
+    #[serde(default)]
+    pub mean_score: Option<[f64; 2]>,
+    /// Captured prisoners each player took, summed over all games.
+    #[serde(default)]
+    pub captured: [u64; 2],
     pub mean_plies: f64,
     pub mean_turns: f64,
     /// How often each end rule decided a game, in the ruleset's order.
@@ -89,7 +103,16 @@ impl SimReport {
     pub fn plies_per_sec(&self) -> f64 {
         per_sec(self.total_plies as f64, self.elapsed_secs)
     }
+
+    /// Games cut off at `max_plies`.
+    pub fn cut_off(&self) -> u32 {
+        self.unfinished - self.stuck.min(self.unfinished)
+    }
 }
+
+/// Scores are summed in fixed point (this many units per point), so the
+/// sum — and the mean — is the same whatever the grouping of games.
+const SCORE_UNIT: f64 = 4096.0;
 
 pub(crate) fn per_sec(n: f64, secs: f64) -> f64 {
     if secs > 0.0 {
@@ -119,6 +142,10 @@ struct Tally {
     wins: [u32; 2],
     draws: u32,
     unfinished: u32,
+    stuck: u32,
+    counted: u32,
+    score: [i64; 2],
+    captured: [u64; 2],
     plies: u64,
     turns: u64,
     by_rule: Vec<u32>,
@@ -143,6 +170,15 @@ impl Tally {
                 *c += 1;
             }
         }
+        self.stuck += g.stuck as u32;
+        if let Some(score) = g.score {
+            self.counted += 1;
+            for (sum, v) in self.score.iter_mut().zip(score) {
+                *sum += (v * SCORE_UNIT).round() as i64;
+            }
+        }
+        self.captured[0] += g.captured[0] as u64;
+        self.captured[1] += g.captured[1] as u64;
         self.plies += g.plies as u64;
         self.turns += g.turns as u64;
     }
@@ -152,6 +188,12 @@ impl Tally {
         self.wins[1] += o.wins[1];
         self.draws += o.draws;
         self.unfinished += o.unfinished;
+        self.stuck += o.stuck;
+        self.counted += o.counted;
+        for i in 0..2 {
+            self.score[i] += o.score[i];
+            self.captured[i] += o.captured[i];
+        }
         self.plies += o.plies;
         self.turns += o.turns;
         for (a, b) in self.by_rule.iter_mut().zip(o.by_rule) {
@@ -211,6 +253,14 @@ pub fn simulate(any: &AnyMachine, cfg: &SimConfig, progress: Option<&ProgressBar
         wins: tally.wins,
         draws: tally.draws,
         unfinished: tally.unfinished,
+        stuck: tally.stuck,
+        counted: tally.counted,
+        mean_score: (tally.counted > 0).then(|| {
+            tally
+                .score
+                .map(|t| t as f64 / SCORE_UNIT / tally.counted as f64)
+        }),
+        captured: tally.captured,
         mean_plies: mean(tally.plies),
         mean_turns: mean(tally.turns),
         end_rules: rules

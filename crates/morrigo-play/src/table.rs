@@ -89,6 +89,19 @@ fn count_of(r: &SimReport, rule: &str) -> Option<u32> {
     r.end_rules.iter().find(|(n, _)| n == rule).map(|(_, c)| *c)
 }
 
+/// Some report has a stuck game: only then do tables show a stuck column.
+fn any_stuck(reports: &[SimReport]) -> bool {
+    reports.iter().any(|r| r.stuck > 0)
+}
+
+/// Some report counted a game or saw captures (Go-style rulesets): only then
+/// do tables show scores and prisoners.
+fn any_counting(reports: &[SimReport]) -> bool {
+    reports
+        .iter()
+        .any(|r| r.counted > 0 || r.captured != [0, 0])
+}
+
 fn count_pct(r: &SimReport, n: u32) -> String {
     format!("{n} ({:.1}%)", r.pct(n))
 }
@@ -132,6 +145,10 @@ fn markdown(reports: &[SimReport]) -> String {
         let mut header = vec!["ruleset".to_string()];
         header.extend(rules.iter().map(|n| n.to_string()));
         header.push("cut off".into());
+        let stuck = any_stuck(reports);
+        if stuck {
+            header.push("stuck".into());
+        }
         let rows: Vec<Vec<String>> = reports
             .iter()
             .map(|r| {
@@ -140,8 +157,44 @@ fn markdown(reports: &[SimReport]) -> String {
                     Some(c) => count_pct(r, c),
                     None => "—".into(),
                 }));
-                row.push(count_pct(r, r.unfinished));
+                row.push(count_pct(r, r.cut_off()));
+                if stuck {
+                    row.push(count_pct(r, r.stuck));
+                }
                 row
+            })
+            .collect();
+        push_md_table(&mut out, &header, &rows);
+    }
+
+    if any_counting(reports) {
+        out.push_str(
+            "\nCounted games (ended by a score verdict; mean score, komi included) \
+             and captured prisoners over all games:\n\n",
+        );
+        let header: Vec<String> = vec![
+            "ruleset".into(),
+            "counted".into(),
+            format!("{first} mean score"),
+            format!("{second} mean score"),
+            format!("{first} captured"),
+            format!("{second} captured"),
+        ];
+        let rows: Vec<Vec<String>> = reports
+            .iter()
+            .map(|r| {
+                let [a, b] = match r.mean_score {
+                    Some(m) => m.map(|v| format!("{v:.1}")),
+                    None => ["—".into(), "—".into()],
+                };
+                vec![
+                    r.title.clone(),
+                    count_pct(r, r.counted),
+                    a,
+                    b,
+                    r.captured[0].to_string(),
+                    r.captured[1].to_string(),
+                ]
             })
             .collect();
         push_md_table(&mut out, &header, &rows);
@@ -228,9 +281,22 @@ fn csv(reports: &[SimReport]) -> String {
         "draws".into(),
         "draws_pct".into(),
         "unfinished".into(),
-        "mean_plies".into(),
-        "mean_turns".into(),
     ];
+    let stuck = any_stuck(reports);
+    if stuck {
+        header.push("stuck".into());
+    }
+    header.extend(["mean_plies".into(), "mean_turns".into()]);
+    let counting = any_counting(reports);
+    if counting {
+        header.extend([
+            "counted".into(),
+            format!("{first}_mean_score"),
+            format!("{second}_mean_score"),
+            format!("{first}_captured"),
+            format!("{second}_captured"),
+        ]);
+    }
     header.extend(rules.iter().map(|n| n.to_string()));
     let mut out = String::new();
     let push_row = |out: &mut String, cells: Vec<String>| {
@@ -251,9 +317,27 @@ fn csv(reports: &[SimReport]) -> String {
             r.draws.to_string(),
             format!("{:.2}", r.pct(r.draws)),
             r.unfinished.to_string(),
+        ];
+        if stuck {
+            row.push(r.stuck.to_string());
+        }
+        row.extend([
             format!("{:.2}", r.mean_plies),
             format!("{:.2}", r.mean_turns),
-        ];
+        ]);
+        if counting {
+            let [a, b] = r
+                .mean_score
+                .map(|m| m.map(|v| format!("{v:.2}")))
+                .unwrap_or_default();
+            row.extend([
+                r.counted.to_string(),
+                a,
+                b,
+                r.captured[0].to_string(),
+                r.captured[1].to_string(),
+            ]);
+        }
         // Empty cell: the ruleset has no such end rule.
         row.extend(
             rules

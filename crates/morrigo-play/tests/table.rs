@@ -22,6 +22,10 @@ fn report(
         wins,
         draws,
         unfinished: games - decided,
+        stuck: 0,
+        counted: 0,
+        mean_score: None,
+        captured: [0, 0],
         mean_plies: 123.456,
         mean_turns: 101.5,
         end_rules: ends.iter().map(|(n, c)| (n.to_string(), *c)).collect(),
@@ -126,4 +130,70 @@ fn json_is_an_array_of_the_reports() {
     let json = compare_table(&rs, Format::Json);
     let back: Vec<SimReport> = serde_json::from_str(&json).expect("valid JSON");
     assert_eq!(back, rs);
+}
+
+/// Two Go-style reports: counted games, prisoners, and a stuck game.
+fn go_reports() -> Vec<SimReport> {
+    let mut chinese = report(
+        "chinese",
+        "Chinese rules (simple ko)",
+        [480, 515],
+        0,
+        &[("two_passes", 995)],
+    );
+    chinese.counted = 995;
+    chinese.mean_score = Some([38.25, 42.5]);
+    chinese.captured = [10_234, 9_876];
+    let mut jk = report(
+        "jk-final",
+        "JK Baduk rules (final)",
+        [600, 390],
+        5,
+        &[
+            ("suicide", 700),
+            ("immediate_repetition", 20),
+            ("repeated_board", 5),
+            ("ending_sequence", 270),
+        ],
+    );
+    jk.stuck = 2;
+    jk.counted = 270;
+    jk.mean_score = Some([20.0, 18.5]);
+    jk.captured = [3_000, 2_900];
+    let mut none = report(
+        "jk-final",
+        "JK Baduk rules (final), 1x1",
+        [0, 0],
+        0,
+        &[("suicide", 0), ("ending_sequence", 0)],
+    );
+    none.players = chinese.players.clone();
+    vec![chinese, jk, none]
+}
+
+#[test]
+fn go_compare_table_markdown_snapshot() {
+    let md = compare_table(&go_reports(), Format::Markdown);
+    assert!(md.contains("| stuck |") || md.contains(" stuck |"), "{md}");
+    insta::assert_snapshot!(md);
+}
+
+#[test]
+fn go_compare_table_csv_snapshot() {
+    let csv = compare_table(&go_reports(), Format::Csv);
+    assert!(csv.starts_with(
+        "ruleset,title,games,white_wins,white_wins_pct,black_wins,black_wins_pct,\
+         draws,draws_pct,unfinished,stuck,mean_plies,mean_turns,\
+         counted,white_mean_score,black_mean_score,white_captured,black_captured,\
+         two_passes,suicide,immediate_repetition,repeated_board,ending_sequence\n"
+    ));
+    insta::assert_snapshot!(csv);
+}
+
+#[test]
+fn morris_tables_have_no_stuck_or_score_columns() {
+    let md = compare_table(&reports(), Format::Markdown);
+    assert!(!md.contains("stuck") && !md.contains("mean score"), "{md}");
+    let csv = compare_table(&reports(), Format::Csv);
+    assert!(!csv.contains("stuck") && !csv.contains("counted"), "{csv}");
 }
