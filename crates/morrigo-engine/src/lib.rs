@@ -13,6 +13,7 @@ mod machine;
 pub mod notation;
 mod perft;
 pub mod reference;
+pub mod reference_go;
 mod scoring;
 mod states;
 

@@ -1,0 +1,852 @@
+//! A slow, obviously correct reference for the Go family (board plays and
+//! passes), written independently of the fast engine's `chains.rs`,
+//! `history.rs` and `scoring.rs` so tests can cross-check the two. It shares
+//! only the [`Move`] and [`Outcome`] types with the fast engine, and the
+//! history-pattern matcher (`morrigo_dsl::Pattern`, tested on its own).
+//!
+//! Everything is the most direct reading of the rules (shared/spec/jk-baduk.md
+//! and the JK text, seed 001 section 12.2):
+//! - the board is a `Vec<Option<u8>>`; chains are found by flood fill over
+//!   `Topology::neighbours`, liberties are sets of points;
+//! - a board play puts a stone on an empty point; then every opposing chain
+//!   without liberty is removed and counted as the mover's captured
+//!   prisoners (JK Art. 2.3);
+//! - if a chain of the mover then has no liberty, that is a suicide; per
+//!   [`PlayRule`] (single stone / chain of 2+) the play is illegal, stands
+//!   and the mover loses (Art. 2.4), or stands and the chain is removed to
+//!   the opponent's captured prisoners;
+//! - with `ko_capture`, a play is a ko capture `C` when, after placing the
+//!   stone and before removing anything, each player has exactly one
+//!   single-stone chain without liberty (Art. 2.5), counted over the whole
+//!   board; every other play is `N`;
+//! - a ko capture ends a D when moves `i..=n` are all `C`, `n - i + 1` is
+//!   even and at least 4 (4 or 6 with `d_four_or_six`), and move `n` removes
+//!   the very stone move `i` placed; when several `i` qualify, the pattern
+//!   matcher is given the latest one (the shortest D) and all are recorded;
+//! - a pass gives the opponent `passes.stones` pass stones;
+//! - a move is refused if its action kind is not allowed by the phase, if a
+//!   forbid rule naming it holds, and (board plays) if it is an illegal
+//!   suicide, recreates the board after the move two back which was a board
+//!   play (immediate repetition `illegal`), or recreates an earlier board
+//!   (positional superko: the start and every board after a move) or an
+//!   earlier board with the same player to move (situational superko);
+//! - at the start of each turn the end rules are checked in order, the
+//!   synthesized ones first: `suicide` (the last play left a chain of its
+//!   player without liberty), `immediate_repetition` (Art. 3.2 as a loss),
+//!   `repeated_board` (the board after the last move, a board play, has now
+//!   occurred `count` times as the result of a board play; Art. 3.3: more
+//!   captured prisoners taken since its first such occurrence wins);
+//! - scoring: JK (Art. 4.4, 5): territory by reachability through empty
+//!   points, plus captured prisoners and pass stones, plus one stone to the
+//!   first player if they made the last move; area: stones plus empty points
+//!   reaching only that colour. Komi goes to the second player.
+
+use crate::machine::{Move, MoveKind, Outcome, Point};
+use morrigo_dsl::{BinOp, Expr};
+use morrigo_rules::{
+    ActionKind, Immediate, MoveClass, Prim, Repeated, Rules, ScoringMethod, SuicideEffect, Superko,
+    Verdict, CLASS_KO_CAPTURE, CLASS_NORMAL,
+};
+use std::collections::BTreeSet;
+
+/// Owner of the stone on each point.
+pub type Board = Vec<Option<u8>>;
+
+/// A chain: stones of one player connected through neighbours.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chain {
+    pub owner: u8,
+    pub stones: BTreeSet<Point>,
+    pub liberties: BTreeSet<Point>,
+}
+
+/// Why a board play is not legal (apart from phases and forbid rules).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayRefusal {
+    Occupied,
+    Suicide,
+    ImmediateRepetition,
+    Superko,
+}
+
+/// What a board play on a point would do.
+#[derive(Clone, Debug)]
+pub struct RefPlay {
+    pub point: Point,
+    /// `N` or `C`.
+    pub class: u8,
+    /// Libertyless single-stone chains of each player after placing, before removal.
+    pub libertyless_singles: [u32; 2],
+    /// Opposing stones removed.
+    pub removed: BTreeSet<Point>,
+    /// The mover's stones left without liberty after the removals.
+    pub suicide_chain: BTreeSet<Point>,
+    /// What the rules make of that suicide, if there is one.
+    pub suicide_effect: Option<SuicideEffect>,
+    /// The board once the play is complete.
+    pub board_after: Board,
+    pub refusal: Option<PlayRefusal>,
+}
+
+/// One completed move.
+#[derive(Clone, Debug)]
+pub struct RefRecord {
+    pub mv: Move,
+    pub player: u8,
+    /// `N`, `C` or the pass kind's letter.
+    pub class: u8,
+    pub is_play: bool,
+    /// The board after the move.
+    pub board: Board,
+    /// Which move (index) placed each stone on `board`.
+    pub placed_by: Vec<Option<usize>>,
+    /// Captured prisoners of each player after the move.
+    pub captured: [u32; 2],
+    /// Pass stones of each player after the move.
+    pub pass_stones: [u32; 2],
+    /// Stones removed by this move (opposing captures, then a removed suicide).
+    pub removed: Vec<Point>,
+    /// A board play that left a chain of its player without liberty.
+    pub suicide: bool,
+    /// A suicide whose chain was removed.
+    pub suicide_removed: bool,
+    /// Every `i` such that moves `i..=this` form a D, ascending.
+    pub d_starts: Vec<usize>,
+}
+
+/// A Go-family game under the reference rules.
+#[derive(Clone, Debug)]
+pub struct RefGo<'r> {
+    pub rules: &'r Rules,
+    pub board: Board,
+    pub to_move: u8,
+    pub captured: [u32; 2],
+    pub pass_stones: [u32; 2],
+    /// Stones of each player removed from the board (captured by the
+    /// opponent, or removed as a suicide).
+    pub lost: [u32; 2],
+    /// Which move placed each stone on the board.
+    pub placed_by: Vec<Option<usize>>,
+    /// Every move so far, oldest first.
+    pub moves: Vec<RefRecord>,
+}
+
+/// What an expression may read besides the game.
+#[derive(Clone, Copy, Debug, Default)]
+struct Ctx {
+    phase: Option<usize>,
+    no_legal_move: Option<bool>,
+}
+
+/// The move-class history as patterns read it.
+struct Classes<'a>(&'a [RefRecord]);
+
+impl morrigo_dsl::History for Classes<'_> {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn class(&self, i: usize) -> u8 {
+        self.0[i].class
+    }
+    fn d_start(&self, i: usize) -> Option<usize> {
+        self.0[i].d_starts.last().copied()
+    }
+}
+
+impl<'r> RefGo<'r> {
+    /// The start of a game: empty board, the first player to move.
+    pub fn new(rules: &'r Rules) -> Self {
+        assert!(
+            rules.play.is_some() || !rules.passes.kinds.is_empty(),
+            "the Go reference covers rulesets with board plays or passes"
+        );
+        for phase in &rules.phases {
+            for a in &phase.actions {
+                assert!(
+                    matches!(a.kind, ActionKind::Play | ActionKind::Pass),
+                    "the Go reference covers only `play` and `pass` actions"
+                );
+            }
+        }
+        assert!(
+            rules.line_rule.is_none(),
+            "the Go reference covers no line rule"
+        );
+        let n = rules.topology.len();
+        RefGo {
+            rules,
+            board: vec![None; n],
+            to_move: 0,
+            captured: [0; 2],
+            pass_stones: [0; 2],
+            lost: [0; 2],
+            placed_by: vec![None; n],
+            moves: Vec::new(),
+        }
+    }
+
+    // ----- chains -------------------------------------------------------------
+
+    /// The chain through the stone on `start` (which must hold a stone).
+    pub fn chain_at(&self, board: &Board, start: Point) -> Chain {
+        let owner = board[start as usize].expect("a stone");
+        let mut stones = BTreeSet::new();
+        let mut liberties = BTreeSet::new();
+        let mut todo = vec![start];
+        stones.insert(start);
+        while let Some(p) = todo.pop() {
+            for &q in &self.rules.topology.neighbours[p as usize] {
+                match board[q as usize] {
+                    None => {
+                        liberties.insert(q);
+                    }
+                    Some(o) if o == owner => {
+                        if stones.insert(q) {
+                            todo.push(q);
+                        }
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+        Chain {
+            owner,
+            stones,
+            liberties,
+        }
+    }
+
+    /// Every chain on the board.
+    pub fn chains(&self, board: &Board) -> Vec<Chain> {
+        let mut seen = BTreeSet::new();
+        let mut out = Vec::new();
+        for p in 0..board.len() as Point {
+            if board[p as usize].is_some() && !seen.contains(&p) {
+                let c = self.chain_at(board, p);
+                seen.extend(c.stones.iter().copied());
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    // ----- board plays --------------------------------------------------------
+
+    /// What a board play by the player to move on `p` would do.
+    pub fn play(&self, p: Point) -> RefPlay {
+        let me = self.to_move;
+        let opp = 1 - me;
+        let mut out = RefPlay {
+            point: p,
+            class: CLASS_NORMAL,
+            libertyless_singles: [0; 2],
+            removed: BTreeSet::new(),
+            suicide_chain: BTreeSet::new(),
+            suicide_effect: None,
+            board_after: self.board.clone(),
+            refusal: None,
+        };
+        if self.board[p as usize].is_some() {
+            out.refusal = Some(PlayRefusal::Occupied);
+            return out;
+        }
+        // Place the stone.
+        let mut board = self.board.clone();
+        board[p as usize] = Some(me);
+        let placed = self.chains(&board);
+        // Art. 2.5, counted before anything is removed.
+        for c in &placed {
+            if c.stones.len() == 1 && c.liberties.is_empty() {
+                out.libertyless_singles[c.owner as usize] += 1;
+            }
+        }
+        let ko = self.rules.play.as_ref().is_some_and(|r| r.ko_capture);
+        if ko && out.libertyless_singles == [1, 1] {
+            out.class = CLASS_KO_CAPTURE;
+        }
+        // Art. 2.3: remove every opposing chain without liberty.
+        for c in &placed {
+            if c.owner == opp && c.liberties.is_empty() {
+                out.removed.extend(c.stones.iter().copied());
+            }
+        }
+        for &q in &out.removed {
+            board[q as usize] = None;
+        }
+        // Art. 2.4: a chain of the mover without liberty after removal.
+        for c in self.chains(&board) {
+            if c.owner == me && c.liberties.is_empty() {
+                out.suicide_chain.extend(c.stones.iter().copied());
+            }
+        }
+        if !out.suicide_chain.is_empty() {
+            let rule = self
+                .rules
+                .play
+                .as_ref()
+                .expect("board plays need a play rule");
+            let effect = if out.suicide_chain.len() >= 2 {
+                rule.suicide_multi
+            } else {
+                rule.suicide_single
+            };
+            out.suicide_effect = Some(effect);
+            match effect {
+                SuicideEffect::Illegal => {
+                    out.refusal = Some(PlayRefusal::Suicide);
+                    out.board_after = board;
+                    return out;
+                }
+                SuicideEffect::Remove => {
+                    for &q in &out.suicide_chain {
+                        board[q as usize] = None;
+                    }
+                }
+                SuicideEffect::Lose => {}
+            }
+        }
+        // Repetition rules that refuse the play.
+        let rep = &self.rules.repetition;
+        let n = self.moves.len();
+        if rep.immediate == Immediate::Illegal
+            && n >= 2
+            && self.moves[n - 2].is_play
+            && self.moves[n - 2].board == board
+        {
+            out.refusal = Some(PlayRefusal::ImmediateRepetition);
+        } else if rep.superko != Superko::None && self.superko_repeats(&board, opp) {
+            out.refusal = Some(PlayRefusal::Superko);
+        }
+        out.board_after = board;
+        out
+    }
+
+    /// Has `board` with `next` to move (situational) or at all (positional)
+    /// occurred: at the start or after any move?
+    fn superko_repeats(&self, board: &Board, next: u8) -> bool {
+        let situational = self.rules.repetition.superko == Superko::Situational;
+        let same = |b: &Board, to_move: u8| b == board && (!situational || to_move == next);
+        let start: Board = vec![None; self.board.len()];
+        same(&start, 0) || self.moves.iter().any(|r| same(&r.board, 1 - r.player))
+    }
+
+    // ----- expressions --------------------------------------------------------
+
+    fn eval(&self, e: &Expr<Prim>, c: Ctx) -> i64 {
+        match e {
+            Expr::Const(v) => *v,
+            Expr::Var(p) => self.var(*p, c),
+            Expr::Call(f, args) => {
+                let args: Vec<i64> = args.iter().map(|a| self.eval(a, c)).collect();
+                self.call(*f, &args)
+            }
+            Expr::Not(x) => {
+                if self.eval(x, c) == 0 {
+                    1
+                } else {
+                    0
+                }
+            }
+            Expr::Neg(x) => 0i64.wrapping_sub(self.eval(x, c)),
+            Expr::Bin(op, a, b) => {
+                let a = self.eval(a, c);
+                let b = self.eval(b, c);
+                let truth = |t: bool| if t { 1 } else { 0 };
+                match op {
+                    BinOp::Or => truth(a != 0 || b != 0),
+                    BinOp::And => truth(a != 0 && b != 0),
+                    BinOp::Eq => truth(a == b),
+                    BinOp::Ne => truth(a != b),
+                    BinOp::Lt => truth(a < b),
+                    BinOp::Le => truth(a <= b),
+                    BinOp::Gt => truth(a > b),
+                    BinOp::Ge => truth(a >= b),
+                    BinOp::Add => a.wrapping_add(b),
+                    BinOp::Sub => a.wrapping_sub(b),
+                    BinOp::Mul => a.wrapping_mul(b),
+                }
+            }
+        }
+    }
+
+    fn var(&self, p: Prim, c: Ctx) -> i64 {
+        let me = self.to_move as i64;
+        match p {
+            Prim::Me => me,
+            Prim::Opponent => 1 - me,
+            Prim::Phase => c.phase.expect("`phase` is not available here") as i64,
+            Prim::NoLegalMove => {
+                c.no_legal_move
+                    .expect("`no_legal_move` is not available here") as i64
+            }
+            Prim::Repetitions => self.repetitions() as i64,
+            Prim::TurnsWithoutRemoval => self.turns_without_removal() as i64,
+            Prim::TurnsWithoutLine => self.turns_without_line() as i64,
+            Prim::Turn => self.moves.len() as i64,
+            Prim::EmptyPoints => self.board.iter().filter(|o| o.is_none()).count() as i64,
+            Prim::LastPlaySuicide => self.moves.last().is_some_and(|r| r.suicide) as i64,
+            Prim::ImmediateRepetition => self.immediate_repetition() as i64,
+            Prim::BoardRepetitions => self.board_repetitions() as i64,
+            Prim::Target | Prim::LinesFormed => panic!("{p:?} exists only in the line rule"),
+            Prim::InHand
+            | Prim::OnBoard
+            | Prim::Lines
+            | Prim::InLine
+            | Prim::AllInLines
+            | Prim::Lost
+            | Prim::After
+            | Prim::Captured
+            | Prim::PassStones => panic!("{p:?} is a function, used without an argument"),
+        }
+    }
+
+    fn call(&self, f: Prim, args: &[i64]) -> i64 {
+        assert_eq!(args.len(), 1, "{f:?} takes one argument");
+        let arg = args[0];
+        let player = || -> usize {
+            assert!(arg == 0 || arg == 1, "{f:?}({arg}): not a player");
+            arg as usize
+        };
+        match f {
+            // Go players draw from an unlimited supply: the hand never changes.
+            Prim::InHand => self.rules.in_hand as i64,
+            Prim::OnBoard => self.stones_of(player() as u8) as i64,
+            Prim::Lost => self.lost[player()] as i64,
+            Prim::Captured => self.captured[player()] as i64,
+            Prim::PassStones => self.pass_stones[player()] as i64,
+            Prim::Lines => self.lines_of(player() as u8) as i64,
+            Prim::InLine => {
+                assert!(
+                    arg >= 0 && (arg as usize) < self.board.len(),
+                    "in_line({arg}): not a point"
+                );
+                self.in_line(arg as Point) as i64
+            }
+            Prim::AllInLines => {
+                let pl = player() as u8;
+                (0..self.board.len())
+                    .filter(|&p| self.board[p] == Some(pl))
+                    .all(|p| self.in_line(p as Point)) as i64
+            }
+            Prim::After => {
+                let pattern = self
+                    .rules
+                    .patterns
+                    .get(arg as usize)
+                    .unwrap_or_else(|| panic!("after(#{arg}): no such pattern"));
+                pattern.matches_end(&Classes(&self.moves)) as i64
+            }
+            _ => panic!("{f:?} is not a function"),
+        }
+    }
+
+    // ----- reading the game ---------------------------------------------------
+
+    pub fn stones_of(&self, player: u8) -> u32 {
+        self.board.iter().filter(|&&o| o == Some(player)).count() as u32
+    }
+
+    fn owns_line(&self, player: u8, line: &[u16]) -> bool {
+        line.iter().all(|&p| self.board[p as usize] == Some(player))
+    }
+
+    pub fn lines_of(&self, player: u8) -> u32 {
+        self.rules
+            .topology
+            .lines
+            .iter()
+            .filter(|l| self.owns_line(player, l))
+            .count() as u32
+    }
+
+    fn lines_through_on(&self, board: &Board, player: u8, p: Point) -> u32 {
+        self.rules
+            .topology
+            .lines
+            .iter()
+            .filter(|l| l.contains(&p) && l.iter().all(|&q| board[q as usize] == Some(player)))
+            .count() as u32
+    }
+
+    pub fn in_line(&self, p: Point) -> bool {
+        match self.board[p as usize] {
+            Some(o) => self.lines_through_on(&self.board, o, p) > 0,
+            None => false,
+        }
+    }
+
+    /// How often the current position (board, player to move) occurred at
+    /// the start of a turn, this time included.
+    pub fn repetitions(&self) -> u32 {
+        let start: Board = vec![None; self.board.len()];
+        let now = (&self.board, self.to_move);
+        let earlier = std::iter::once((&start, 0u8))
+            .chain(self.moves.iter().map(|r| (&r.board, 1 - r.player)));
+        earlier.filter(|&(b, t)| (b, t) == now).count() as u32
+    }
+
+    /// Moves since the last that removed stones.
+    pub fn turns_without_removal(&self) -> u32 {
+        self.moves
+            .iter()
+            .rev()
+            .take_while(|r| r.removed.is_empty())
+            .count() as u32
+    }
+
+    /// Moves since the last board play that completed a line through its stone.
+    pub fn turns_without_line(&self) -> u32 {
+        self.moves
+            .iter()
+            .rev()
+            .take_while(|r| !(r.is_play && self.lines_through_on(&r.board, r.player, r.mv.to) > 0))
+            .count() as u32
+    }
+
+    /// The last move is a board play recreating the board after the move two
+    /// back, also a board play (JK Art. 3.2).
+    pub fn immediate_repetition(&self) -> bool {
+        // Move n is the last one (index len - 1); move n - 2 is two before it.
+        let n = self.moves.len();
+        n >= 3
+            && self.moves[n - 1].is_play
+            && self.moves[n - 3].is_play
+            && self.moves[n - 1].board == self.moves[n - 3].board
+    }
+
+    /// If the last move is a board play: how often its board has resulted
+    /// from a board play, this time included; else 0.
+    pub fn board_repetitions(&self) -> u32 {
+        match self.moves.last() {
+            Some(last) if last.is_play => self
+                .moves
+                .iter()
+                .filter(|r| r.is_play && r.board == last.board)
+                .count() as u32,
+            _ => 0,
+        }
+    }
+
+    /// JK Art. 3.3: the player who took more captured prisoners since the
+    /// first time the current board resulted from a board play (draw if
+    /// equal, or if it never did).
+    pub fn compare_captures(&self) -> Option<u8> {
+        let first = self
+            .moves
+            .iter()
+            .find(|r| r.is_play && r.board == self.board)?;
+        let gained = [0, 1].map(|p| self.captured[p] - first.captured[p]);
+        winner_of(gained[0] as f64, gained[1] as f64)
+    }
+
+    // ----- rules --------------------------------------------------------------
+
+    /// The phase of the player to move: the first whose `when` holds.
+    pub fn phase(&self) -> usize {
+        let phases = &self.rules.phases;
+        phases
+            .iter()
+            .position(|ph| match &ph.when {
+                None => true,
+                Some(w) => self.eval(&w.expr, Ctx::default()) != 0,
+            })
+            .unwrap_or(phases.len().saturating_sub(1))
+    }
+
+    fn allowed(&self, phase: usize, kind: ActionKind) -> bool {
+        let c = Ctx {
+            phase: Some(phase),
+            ..Ctx::default()
+        };
+        self.rules.phases[phase]
+            .actions
+            .iter()
+            .any(|a| a.kind == kind && self.eval(&a.guard.expr, c) != 0)
+    }
+
+    /// The first forbid rule naming `class` whose condition holds.
+    pub fn forbidden_by(&self, class: MoveClass) -> Option<usize> {
+        let c = Ctx {
+            phase: Some(self.phase()),
+            ..Ctx::default()
+        };
+        self.rules
+            .forbid
+            .iter()
+            .position(|f| f.moves.contains(&class) && self.eval(&f.when.expr, c) != 0)
+    }
+
+    /// The moves the phase and forbid rules allow, before end rules.
+    fn candidate_moves(&self) -> Vec<Move> {
+        let phase = self.phase();
+        let mut out = Vec::new();
+        if self.allowed(phase, ActionKind::Play) && self.forbidden_by(MoveClass::Play).is_none() {
+            for p in 0..self.board.len() as Point {
+                if self.board[p as usize].is_none() && self.play(p).refusal.is_none() {
+                    out.push(Move::play(p));
+                }
+            }
+        }
+        if self.allowed(phase, ActionKind::Pass) {
+            for k in 0..self.rules.passes.kinds.len() {
+                if self.forbidden_by(MoveClass::Pass(k as u8)).is_none() {
+                    out.push(Move::pass(k as u8));
+                }
+            }
+        }
+        out
+    }
+
+    /// The end rules the compiler puts first, from the `play` and
+    /// `repetition` sections: their names, in order.
+    pub fn synthesized_rules(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        let loses = |e: SuicideEffect| e == SuicideEffect::Lose;
+        if let Some(p) = &self.rules.play {
+            if loses(p.suicide_single) || loses(p.suicide_multi) {
+                out.push("suicide");
+            }
+        }
+        let rep = &self.rules.repetition;
+        if rep.immediate == Immediate::Lose {
+            out.push("immediate_repetition");
+        }
+        if rep.repeated_board != Repeated::Off {
+            out.push("repeated_board");
+        }
+        out
+    }
+
+    /// A synthesized end rule, judged from its meaning: `Some(winner)` if
+    /// it ends the game now.
+    fn synthesized_verdict(&self, name: &str) -> Option<Option<u8>> {
+        let me = self.to_move;
+        match name {
+            // The player who left a chain without liberty (Art. 2.4) or
+            // recreated the board of two moves back (Art. 3.2) loses: that
+            // is the player who just moved, so the player to move wins.
+            "suicide" => self
+                .moves
+                .last()
+                .is_some_and(|r| r.suicide)
+                .then_some(Some(me)),
+            "immediate_repetition" => self.immediate_repetition().then_some(Some(me)),
+            "repeated_board" => {
+                let rep = &self.rules.repetition;
+                (self.board_repetitions() >= rep.count).then(|| match rep.repeated_board {
+                    Repeated::Captures => self.compare_captures(),
+                    _ => None,
+                })
+            }
+            other => unreachable!("no synthesized rule `{other}`"),
+        }
+    }
+
+    /// The legal moves, or (with no moves) the outcome if the game is over.
+    pub fn legal_moves(&self) -> (Vec<Move>, Option<Outcome>) {
+        let moves = self.candidate_moves();
+        let c = Ctx {
+            phase: Some(self.phase()),
+            no_legal_move: Some(moves.is_empty()),
+        };
+        let synthesized = self.synthesized_rules();
+        for (i, rule) in self.rules.end.iter().enumerate() {
+            let decided = if i < synthesized.len() {
+                assert_eq!(rule.name, synthesized[i], "end rule {i}");
+                self.synthesized_verdict(synthesized[i])
+            } else if self.eval(&rule.when.expr, c) != 0 {
+                let me = self.to_move;
+                Some(match rule.verdict {
+                    Verdict::Lose => Some(1 - me),
+                    Verdict::Win => Some(me),
+                    Verdict::Draw => None,
+                    Verdict::Score => {
+                        let [a, b] = self.score();
+                        winner_of(a, b)
+                    }
+                    Verdict::CompareCaptures => self.compare_captures(),
+                })
+            } else {
+                None
+            };
+            if let Some(winner) = decided {
+                let outcome = Outcome {
+                    winner,
+                    rule: i as u16,
+                };
+                return (Vec::new(), Some(outcome));
+            }
+        }
+        (moves, None)
+    }
+
+    /// Every `i` such that ko capture number `n` (the next move) removing
+    /// `removed` ends a D starting at move `i`.
+    fn d_starts(&self, removed: &BTreeSet<Point>) -> Vec<usize> {
+        let Some(rule) = &self.rules.play else {
+            return Vec::new();
+        };
+        let n = self.moves.len();
+        let mut out = Vec::new();
+        for i in (0..n).rev() {
+            if self.moves[i].class != CLASS_KO_CAPTURE {
+                break;
+            }
+            let len = n - i + 1;
+            if !len.is_multiple_of(2) || len < 4 || (rule.d_four_or_six && len > 6) {
+                continue;
+            }
+            let q = self.moves[i].mv.to;
+            if self.placed_by[q as usize] == Some(i) && removed.contains(&q) {
+                out.push(i);
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
+    /// Play a legal move. Panics on a board play the rules refuse outright
+    /// (occupied point, illegal suicide, illegal repetition); phases and
+    /// forbid rules are not checked here (take moves from `legal_moves`).
+    pub fn apply(&mut self, m: Move) {
+        let me = self.to_move;
+        let opp = 1 - me;
+        let n = self.moves.len();
+        let mut record = RefRecord {
+            mv: m,
+            player: me,
+            class: 0,
+            is_play: false,
+            board: Vec::new(),
+            placed_by: Vec::new(),
+            captured: [0; 2],
+            pass_stones: [0; 2],
+            removed: Vec::new(),
+            suicide: false,
+            suicide_removed: false,
+            d_starts: Vec::new(),
+        };
+        match m.kind {
+            MoveKind::Play => {
+                let play = self.play(m.to);
+                assert_eq!(play.refusal, None, "{m:?} is refused");
+                record.is_play = true;
+                record.class = play.class;
+                if play.class == CLASS_KO_CAPTURE {
+                    record.d_starts = self.d_starts(&play.removed);
+                }
+                self.captured[me as usize] += play.removed.len() as u32;
+                self.lost[opp as usize] += play.removed.len() as u32;
+                record.removed.extend(play.removed.iter().copied());
+                match play.suicide_effect {
+                    None => {}
+                    Some(SuicideEffect::Remove) => {
+                        self.captured[opp as usize] += play.suicide_chain.len() as u32;
+                        self.lost[me as usize] += play.suicide_chain.len() as u32;
+                        record.removed.extend(play.suicide_chain.iter().copied());
+                        record.suicide_removed = true;
+                    }
+                    Some(SuicideEffect::Lose) => record.suicide = true,
+                    Some(SuicideEffect::Illegal) => unreachable!("refused above"),
+                }
+                self.placed_by[m.to as usize] = Some(n);
+                self.board = play.board_after;
+                for (p, owner) in self.board.iter().enumerate() {
+                    if owner.is_none() {
+                        self.placed_by[p] = None;
+                    }
+                }
+            }
+            MoveKind::Pass => {
+                let k = m.to as usize;
+                record.class = self.rules.passes.kinds[k];
+                self.pass_stones[opp as usize] += self.rules.passes.stones;
+            }
+            other => panic!("the Go reference has no {other:?} moves"),
+        }
+        record.board = self.board.clone();
+        record.placed_by = self.placed_by.clone();
+        record.captured = self.captured;
+        record.pass_stones = self.pass_stones;
+        self.moves.push(record);
+        self.to_move = opp;
+    }
+
+    /// The class letter of the last move.
+    pub fn last_class(&self) -> Option<u8> {
+        self.moves.last().map(|r| r.class)
+    }
+
+    /// Whether move `i` ends a D.
+    pub fn ends_d(&self, i: usize) -> bool {
+        self.moves.get(i).is_some_and(|r| !r.d_starts.is_empty())
+    }
+
+    // ----- scoring ------------------------------------------------------------
+
+    /// Empty points reachable from a stone of `player` through empty points.
+    pub fn reached_by(&self, player: u8) -> BTreeSet<Point> {
+        let nb = &self.rules.topology.neighbours;
+        let mut reached = BTreeSet::new();
+        let mut todo: Vec<Point> = Vec::new();
+        for (p, around) in nb.iter().enumerate() {
+            if self.board[p] == Some(player) {
+                for &q in around {
+                    if self.board[q as usize].is_none() && reached.insert(q) {
+                        todo.push(q);
+                    }
+                }
+            }
+        }
+        while let Some(p) = todo.pop() {
+            for &q in &nb[p as usize] {
+                if self.board[q as usize].is_none() && reached.insert(q) {
+                    todo.push(q);
+                }
+            }
+        }
+        reached
+    }
+
+    /// Each player's score as the game stands (no dead stones); zero
+    /// without a scoring section.
+    pub fn score(&self) -> [f64; 2] {
+        let Some(scoring) = &self.rules.scoring else {
+            return [0.0; 2];
+        };
+        let points = [self.reached_by(0), self.reached_by(1)];
+        let territory = [
+            points[0].difference(&points[1]).count() as u32,
+            points[1].difference(&points[0]).count() as u32,
+        ];
+        let mut score = match scoring.method {
+            ScoringMethod::Jk => {
+                let first_moved_last = self.moves.last().is_some_and(|r| r.player == 0);
+                let extra = u32::from(scoring.last_move_stone && first_moved_last);
+                [
+                    territory[0] + self.captured[0] + self.pass_stones[0] + extra,
+                    territory[1] + self.captured[1] + self.pass_stones[1],
+                ]
+                .map(f64::from)
+            }
+            ScoringMethod::Area => [
+                self.stones_of(0) + territory[0],
+                self.stones_of(1) + territory[1],
+            ]
+            .map(f64::from),
+        };
+        score[1] += scoring.komi;
+        score
+    }
+}
+
+/// The higher value wins (player 0 or 1); equal is a draw.
+fn winner_of(a: f64, b: f64) -> Option<u8> {
+    if a > b {
+        Some(0)
+    } else if b > a {
+        Some(1)
+    } else {
+        None
+    }
+}
