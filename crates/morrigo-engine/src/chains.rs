@@ -139,6 +139,9 @@ impl<const W: usize> Machine<W> {
         let taken = e.captured.count();
         pos.captured[me] += taken;
         pos.on_board[opp] -= taken;
+        pos.lost[opp] += taken;
+        // A capture is a removal for `turns_without_removal` and `lost`.
+        pos.removed_this_turn |= taken > 0;
         if e.suicide {
             match e.suicide_effect {
                 SuicideEffect::Remove => {
@@ -146,6 +149,8 @@ impl<const W: usize> Machine<W> {
                     let lost = e.own_chain.count();
                     pos.captured[opp] += lost;
                     pos.on_board[me] -= lost;
+                    pos.lost[me] += lost;
+                    pos.removed_this_turn = true;
                 }
                 SuicideEffect::Lose | SuicideEffect::Illegal => pos.last_suicide = true,
             }

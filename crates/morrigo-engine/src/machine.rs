@@ -131,7 +131,7 @@ pub struct Position<const W: usize> {
     pub last_immediate_repetition: bool,
     /// Occurrences of the board after the last move as a board-play result.
     pub last_board_repetitions: u32,
-    removed_this_turn: bool,
+    pub(crate) removed_this_turn: bool,
     line_this_turn: bool,
     /// History index from which the position can repeat (after the last
     /// placement or removal nothing earlier can match).
@@ -231,6 +231,7 @@ pub struct Machine<const W: usize> {
     pub(crate) track_play_keys: bool,
     uses_no_legal_move: bool,
     line_rule_reads_phase: bool,
+    forbid_reads_phase: bool,
 }
 
 /// Fixed-seed SplitMix64: the same keys on every run, so hashes are stable.
@@ -360,6 +361,7 @@ impl<const W: usize> Machine<W> {
             .line_rule
             .as_ref()
             .is_some_and(|l| l.removals.uses(Prim::Phase) || l.removable.uses(Prim::Phase));
+        let forbid_reads_phase = rules.forbid.iter().any(|f| f.when.uses(Prim::Phase));
         Machine {
             n,
             all: Bits::first(n),
@@ -380,6 +382,7 @@ impl<const W: usize> Machine<W> {
             track_play_keys,
             uses_no_legal_move,
             line_rule_reads_phase,
+            forbid_reads_phase,
             rules,
         }
     }
@@ -609,6 +612,7 @@ impl<const W: usize> Machine<W> {
             Prim::LastPlaySuicide => pos.last_suicide as i64,
             Prim::ImmediateRepetition => pos.last_immediate_repetition as i64,
             Prim::BoardRepetitions => pos.last_board_repetitions as i64,
+            Prim::NoSafeMove => !self.has_safe_move(s) as i64,
             // Functions are reached through `call`; a bare use cannot type-check.
             _ => 0,
         }
@@ -724,7 +728,12 @@ impl<const W: usize> Machine<W> {
         if self.forbid.is_empty() {
             return None;
         }
-        let ctx = Ctx::turn(s.pos.to_move, u8::MAX);
+        let phase = if self.forbid_reads_phase {
+            self.phase(s) as u8
+        } else {
+            u8::MAX
+        };
+        let ctx = Ctx::turn(s.pos.to_move, phase);
         self.forbid
             .iter()
             .position(|(classes, when)| classes.contains(&class) && self.eval(when, s, ctx) != 0)
@@ -762,6 +771,36 @@ impl<const W: usize> Machine<W> {
         let mut moves = Vec::new();
         self.turn_moves_with(s, allowed, &mut moves);
         !moves.is_empty()
+    }
+
+    /// Is there a legal move that does not lose at once? Passes and moves
+    /// other than board plays are safe; a board play is unsafe when it is a
+    /// suicide or an immediate repetition that the ruleset makes a loss.
+    fn has_safe_move(&self, s: &State<W>) -> bool {
+        let phase = self.phase(s);
+        let mut allowed = self.allowed_actions(s, phase);
+        if allowed[ActionKind::Play as usize] {
+            let safe = self.empty(s).iter().any(|p| {
+                let p = p as Point;
+                self.play_legal(s, p) && !self.play_loses(s, p)
+            });
+            if safe {
+                return true;
+            }
+        }
+        allowed[ActionKind::Play as usize] = false;
+        let mut moves = Vec::new();
+        self.turn_moves_with(s, allowed, &mut moves);
+        !moves.is_empty()
+    }
+
+    /// A legal board play on `p` that loses at once.
+    fn play_loses(&self, s: &State<W>, p: Point) -> bool {
+        let e = self.play_effect(s, p);
+        let suicide = e.suicide && e.suicide_effect == morrigo_rules::SuicideEffect::Lose;
+        let repeats = self.rules.repetition.immediate == morrigo_rules::Immediate::Lose
+            && self.recreates_two_back(s, e.key_after);
+        suicide || repeats
     }
 
     /// One legal move chosen uniformly at random, without generating them
@@ -984,8 +1023,12 @@ impl<const W: usize> Machine<W> {
 
     fn end_turn(&self, s: &mut State<W>, last: Move) {
         let pos = &mut s.pos;
+        // With limited hands a player's pieces (board plus hand) only ever
+        // decrease, so after a placement or a removal no earlier position can
+        // come back. With an unlimited supply (Go) captured stones are
+        // replaced by new plays and any earlier position may recur.
         let irreversible =
-            pos.removed_this_turn || matches!(last.kind, MoveKind::Place | MoveKind::Play);
+            !self.rules.unlimited_hand && (pos.removed_this_turn || last.kind == MoveKind::Place);
         pos.turns_without_removal = if pos.removed_this_turn {
             0
         } else {

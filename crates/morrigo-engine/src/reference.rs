@@ -211,7 +211,8 @@ impl<'r> RefGame<'r> {
             Prim::Me => me,
             Prim::Opponent => 1 - me,
             Prim::Phase => c.phase.expect("`phase` is not available here") as i64,
-            Prim::NoLegalMove => {
+            // Without board plays no move loses at once: safe means legal.
+            Prim::NoLegalMove | Prim::NoSafeMove => {
                 c.no_legal_move
                     .expect("`no_legal_move` is not available here") as i64
             }

@@ -386,6 +386,7 @@ impl<'r> RefGo<'r> {
             Prim::EmptyPoints => self.board.iter().filter(|o| o.is_none()).count() as i64,
             Prim::LastPlaySuicide => self.moves.last().is_some_and(|r| r.suicide) as i64,
             Prim::ImmediateRepetition => self.immediate_repetition() as i64,
+            Prim::NoSafeMove => !self.has_safe_move() as i64,
             Prim::BoardRepetitions => self.board_repetitions() as i64,
             Prim::Target | Prim::LinesFormed => panic!("{p:?} exists only in the line rule"),
             Prim::InHand
@@ -640,6 +641,24 @@ impl<'r> RefGo<'r> {
             }
             other => unreachable!("no synthesized rule `{other}`"),
         }
+    }
+
+    /// Some legal move does not lose at once: a pass, or a board play that
+    /// is neither a losing suicide nor a losing immediate repetition.
+    fn has_safe_move(&self) -> bool {
+        let n = self.moves.len();
+        self.candidate_moves().iter().any(|m| {
+            if m.kind != MoveKind::Play {
+                return true;
+            }
+            let r = self.play(m.to);
+            let suicide = r.suicide_effect == Some(SuicideEffect::Lose);
+            let repeats = self.rules.repetition.immediate == Immediate::Lose
+                && n >= 2
+                && self.moves[n - 2].is_play
+                && self.moves[n - 2].board == r.board_after;
+            !suicide && !repeats
+        })
     }
 
     /// The legal moves, or (with no moves) the outcome if the game is over.

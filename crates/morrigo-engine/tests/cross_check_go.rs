@@ -803,7 +803,6 @@ phases:
 /// `phase` in a forbid rule (the vocabulary allows it in action guards,
 /// where forbid rules are checked).
 #[test]
-#[ignore = "fast engine disagrees (reported): forbid rules see `phase` as 255"]
 fn probe_phase_in_forbid() {
     let text = r#"
 name: probe-go-phase-forbid
@@ -819,7 +818,6 @@ forbid:
 
 /// `lost(player)`: stones of the player removed so far (captures included).
 #[test]
-#[ignore = "fast engine disagrees (reported): captures do not count in `lost`"]
 fn probe_lost() {
     let text = r#"
 name: probe-go-lost
@@ -834,7 +832,6 @@ end:
 
 /// `repetitions`: the position (board, player to move) recurs after captures.
 #[test]
-#[ignore = "fast engine disagrees (reported): `repetitions` forgets positions before the last board play"]
 fn probe_repetitions() {
     let text = r#"
 name: probe-go-repetitions
@@ -849,7 +846,6 @@ end:
 
 /// `turns_without_removal`: do captures count as removals?
 #[test]
-#[ignore = "fast engine disagrees (reported): captures do not reset `turns_without_removal`"]
 fn probe_turns_without_removal() {
     let text = r#"
 name: probe-go-quiet

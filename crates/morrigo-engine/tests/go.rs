@@ -71,3 +71,36 @@ fn playout_speed_9x9() {
         });
     }
 }
+
+/// jk-no-move-loses: with every pass forbidden, a player whose only plays
+/// lose at once loses before playing (rule `no_legal_move`); under jk-final
+/// the same player must play the suicide and loses by `suicide`.
+#[test]
+fn no_move_loses_decides_before_the_losing_play() {
+    let outcome = |parent: &str| {
+        let text = format!(
+            "name: probe\nextends: {parent}\nboard:\n  grid: {{ width: 1, height: 1 }}\nforbid:\n  never_pass:\n    moves: [P, E]\n    when: \"true\"\n"
+        );
+        let rules =
+            morrigo_rules::rules_from_text("probe.yaml", &text).unwrap_or_else(|e| panic!("{e}"));
+        let any = AnyMachine::new(Arc::new(rules)).unwrap();
+        with_machine!(&any, m => {
+            let mut s = m.initial();
+            let mut moves = Vec::new();
+            let mut plies = 0;
+            loop {
+                if let Some(o) = m.legal_moves(&s, &mut moves) {
+                    return (o.rule_name(&m.rules).to_string(), o.winner, plies);
+                }
+                assert_eq!(moves.len(), 1, "the single point is the only move");
+                m.apply(&mut s, moves[0]);
+                plies += 1;
+            }
+        })
+    };
+    assert_eq!(
+        outcome("jk-no-move-loses"),
+        ("no_legal_move".to_string(), Some(1), 0)
+    );
+    assert_eq!(outcome("jk-final"), ("suicide".to_string(), Some(1), 1));
+}

@@ -30,6 +30,7 @@ pub enum Prim {
     LastPlaySuicide,
     ImmediateRepetition,
     BoardRepetitions,
+    NoSafeMove,
 }
 
 /// Where an expression stands in a ruleset; decides which names it may use.
@@ -109,9 +110,10 @@ pub const VOCABULARY: &[Entry] = &[
     Entry { name: "me", prim: Prim::Me, params: &[], ty: Type::Player, doc: "the player whose turn it is", not_in: &[] },
     Entry { name: "opponent", prim: Prim::Opponent, params: &[], ty: Type::Player, doc: "the other player", not_in: &[] },
     Entry { name: "phase", prim: Prim::Phase, params: &[], ty: Type::Phase, doc: "the current phase of the player to move (compare with a phase name)", not_in: &[NO_PHASE] },
+    Entry { name: "no_safe_move", prim: Prim::NoSafeMove, params: &[], ty: Type::Bool, doc: "every legal move of the player to move loses at once (a suicide or an immediate repetition that the ruleset makes a loss): the JK \"no-play points\" reading", not_in: &[NO_MOVES_IN_WHEN, NO_MOVES_IN_GUARD] },
     Entry { name: "no_legal_move", prim: Prim::NoLegalMove, params: &[], ty: Type::Bool, doc: "the player to move has no legal action", not_in: &[NO_MOVES_IN_WHEN, NO_MOVES_IN_GUARD] },
     Entry { name: "repetitions", prim: Prim::Repetitions, params: &[], ty: Type::Int, doc: "how many times the current position (board, hands, player to move) has occurred, this time included", not_in: &[] },
-    Entry { name: "turns_without_removal", prim: Prim::TurnsWithoutRemoval, params: &[], ty: Type::Int, doc: "turns played by both sides together since the last removal (a turn is a move plus its removals)", not_in: &[] },
+    Entry { name: "turns_without_removal", prim: Prim::TurnsWithoutRemoval, params: &[], ty: Type::Int, doc: "turns played by both sides together since the last removal (a turn is a move plus its removals; a capture is a removal)", not_in: &[] },
     Entry { name: "turns_without_line", prim: Prim::TurnsWithoutLine, params: &[], ty: Type::Int, doc: "turns played by both sides together since a line was last formed", not_in: &[] },
     Entry { name: "turn", prim: Prim::Turn, params: &[], ty: Type::Int, doc: "turns played so far in the game", not_in: &[] },
     Entry { name: "empty_points", prim: Prim::EmptyPoints, params: &[], ty: Type::Int, doc: "number of empty points on the board", not_in: &[] },
@@ -122,7 +124,7 @@ pub const VOCABULARY: &[Entry] = &[
     Entry { name: "lines", prim: Prim::Lines, params: P, ty: Type::Int, doc: "complete lines the player owns on the board", not_in: &[] },
     Entry { name: "in_line", prim: Prim::InLine, params: &[Type::Point], ty: Type::Bool, doc: "the piece on the point lies in a complete line of its owner", not_in: &[] },
     Entry { name: "all_in_lines", prim: Prim::AllInLines, params: P, ty: Type::Bool, doc: "every piece the player has on the board lies in a complete line", not_in: &[] },
-    Entry { name: "lost", prim: Prim::Lost, params: P, ty: Type::Int, doc: "pieces of the player removed so far", not_in: &[] },
+    Entry { name: "lost", prim: Prim::Lost, params: P, ty: Type::Int, doc: "pieces of the player removed so far (captured stones included)", not_in: &[] },
     Entry { name: "after", prim: Prim::After, params: &[Type::Pattern], ty: Type::Bool, doc: "the move-class history ends with the quoted pattern, e.g. `after('E E | E C C E')` (classes N, C, the pass kinds, D)", not_in: &[] },
     Entry { name: "captured", prim: Prim::Captured, params: P, ty: Type::Int, doc: "captured prisoners the player has taken (pass stones not included)", not_in: &[] },
     Entry { name: "pass_stones", prim: Prim::PassStones, params: P, ty: Type::Int, doc: "pass stones the player has received", not_in: &[] },
