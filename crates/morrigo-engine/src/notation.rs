@@ -46,12 +46,7 @@ pub fn parse_token_in(
 }
 
 fn parse_pass(rules: &Rules, token: &str, at: Option<Location>) -> Result<u8, Diagnostic> {
-    let kinds: Vec<String> = rules
-        .passes
-        .kinds
-        .iter()
-        .map(|k| (*k as char).to_string())
-        .collect();
+    let kinds: Vec<String> = rules.passes.names();
     if kinds.is_empty() {
         return Err(
             Diagnostic::new(format!("`{token}`: ruleset `{}` has no pass", rules.name))

@@ -651,12 +651,7 @@ fn check<const W: usize>(
         }
     }
     if let Some(list) = &e.legal_passes {
-        let kinds: Vec<String> = rules
-            .passes
-            .kinds
-            .iter()
-            .map(|k| (*k as char).to_string())
-            .collect();
+        let kinds: Vec<String> = rules.passes.names();
         for k in list {
             if !kinds.contains(&k.value) {
                 return Err(Diagnostic::new(format!(

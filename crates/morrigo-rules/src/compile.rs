@@ -562,11 +562,7 @@ impl Compiler<'_> {
                 match class {
                     Some(c) => moves.push(c),
                     None => {
-                        let kinds: Vec<String> = passes
-                            .kinds
-                            .iter()
-                            .map(|k| (*k as char).to_string())
-                            .collect();
+                        let kinds = passes.names();
                         self.error_at(
                             m,
                             Some("moves"),

@@ -135,6 +135,14 @@ impl Passes {
     pub fn kind_index(&self, letter: u8) -> Option<usize> {
         self.kinds.iter().position(|&k| k == letter)
     }
+
+    /// The pass kinds as text (`["P", "E"]`), for messages and notation.
+    pub fn names(&self) -> Vec<String> {
+        self.kinds
+            .iter()
+            .map(|k| (*k as char).to_string())
+            .collect()
+    }
 }
 
 /// A move kind a forbid rule may name.
@@ -411,12 +419,7 @@ impl fmt::Display for Rules {
             }
         }
         if !self.passes.kinds.is_empty() {
-            let kinds: Vec<String> = self
-                .passes
-                .kinds
-                .iter()
-                .map(|k| (*k as char).to_string())
-                .collect();
+            let kinds: Vec<String> = self.passes.names();
             writeln!(
                 f,
                 "  passes: {} ({} pass stone(s) each)",

@@ -419,12 +419,7 @@ pub fn import_source(source: &SourceFile, rules: &Rules) -> Result<Vec<SgfMove>,
 
 /// The token of a pass with an optional `PK` value.
 fn pass_token(rules: &Rules, kind: Option<&str>) -> Result<String, (String, String)> {
-    let kinds: Vec<String> = rules
-        .passes
-        .kinds
-        .iter()
-        .map(|k| (*k as char).to_string())
-        .collect();
+    let kinds: Vec<String> = rules.passes.names();
     let written = kinds
         .iter()
         .map(|k| format!("{PASS_KIND_PROPERTY}[{k}]"))
