@@ -449,18 +449,40 @@ impl fmt::Display for Rules {
         }
         let rep = &self.repetition;
         if *rep != RepetitionRule::default() {
+            let immediate = match rep.immediate {
+                Immediate::Allowed => "allowed",
+                Immediate::Lose => "loses",
+                Immediate::Illegal => "illegal",
+            };
+            let superko = match rep.superko {
+                Superko::None => "none",
+                Superko::Positional => "positional",
+                Superko::Situational => "situational",
+            };
+            let repeated = match rep.repeated_board {
+                Repeated::Off => "nothing".to_string(),
+                Repeated::Captures => format!(
+                    "occurrence {} ends it, more captures since the first win",
+                    rep.count
+                ),
+                Repeated::Draw => format!("occurrence {} is a draw", rep.count),
+            };
             writeln!(
                 f,
-                "  repetition: immediate {:?}, superko {:?}, board repeated {} times: {:?}",
-                rep.immediate, rep.superko, rep.count, rep.repeated_board
+                "  repetition: immediate recapture {immediate}; superko {superko}; a repeated board: {repeated}"
             )?;
         }
         if let Some(s) = &self.scoring {
-            writeln!(
-                f,
-                "  scoring: {:?}, komi {}, last-move pass stone: {}",
-                s.method, s.komi, s.last_move_stone
-            )?;
+            let method = match s.method {
+                ScoringMethod::Jk => "JK territory + prisoners",
+                ScoringMethod::Area => "area (stones + territory)",
+            };
+            let stone = if s.last_move_stone {
+                "; one more pass stone if the first player moved last"
+            } else {
+                ""
+            };
+            writeln!(f, "  scoring: {method}, komi {}{stone}", s.komi)?;
         }
         writeln!(f, "  end rules (checked in order at each turn):")?;
         for e in &self.end {
