@@ -23,7 +23,7 @@ pub use explain::{explain, Refusal};
 pub use machine::{
     Machine, Move, MoveKind, Outcome, Point, Position, Sample, State, Undo, NO_POINT,
 };
-pub use perft::{perft, perft_divide, Unit};
+pub use perft::{perft, perft_divide, perft_to_end, GameEnds, Unit};
 pub use scoring::winner;
 pub use states::{count_states, StateCount};
 

@@ -100,3 +100,76 @@ fn walk<const W: usize>(
     }
     total
 }
+
+/// Games that end within a depth: `perft --to-end`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameEnds {
+    /// `ended[d]`: sequences of exactly `d` levels whose last move ends the game.
+    pub ended: Vec<u64>,
+    /// `going[d]`: sequences of exactly `d` levels after which the game goes on.
+    pub going: Vec<u64>,
+    /// Finished games by winner: first player, second player, draw.
+    pub winners: [u64; 3],
+    /// Finished games by end rule (index into `Rules::end`).
+    pub rules: Vec<u64>,
+}
+
+/// Walk the move tree to `depth` levels, counting where games end.
+pub fn perft_to_end<const W: usize>(
+    m: &Machine<W>,
+    s: &mut State<W>,
+    depth: u32,
+    unit: Unit,
+) -> GameEnds {
+    let mut ends = GameEnds {
+        ended: vec![0; depth as usize + 1],
+        going: vec![0; depth as usize + 1],
+        winners: [0; 3],
+        rules: vec![0; m.rules.end.len()],
+    };
+    let mut buffers = vec![Vec::new(); depth as usize * 4 + 8];
+    walk_to_end(m, s, 0, depth, unit, &mut buffers, &mut ends);
+    ends
+}
+
+fn walk_to_end<const W: usize>(
+    m: &Machine<W>,
+    s: &mut State<W>,
+    level: u32,
+    depth: u32,
+    unit: Unit,
+    buffers: &mut [Vec<Move>],
+    ends: &mut GameEnds,
+) {
+    let mut fresh = Vec::new();
+    let (moves, rest) = match buffers.split_first_mut() {
+        Some((moves, rest)) => (moves, rest),
+        None => (&mut fresh, &mut [][..]),
+    };
+    let mid_turn = unit == Unit::Turn && s.pos.pending > 0;
+    if let Some(o) = m.legal_moves(s, moves) {
+        ends.ended[level as usize] += 1;
+        ends.winners[o.winner.map_or(2, usize::from)] += 1;
+        if let Some(n) = ends.rules.get_mut(o.rule as usize) {
+            *n += 1;
+        }
+        return;
+    }
+    if !mid_turn {
+        ends.going[level as usize] += 1;
+        if level == depth {
+            return;
+        }
+    }
+    for &mv in moves.iter() {
+        let u = m.apply(s, mv);
+        // A removal owed by the same turn stays on the same level.
+        let next = if unit == Unit::Turn && s.pos.pending > 0 {
+            level
+        } else {
+            level + 1
+        };
+        walk_to_end(m, s, next, depth, unit, rest, ends);
+        m.undo(s, u);
+    }
+}

@@ -29,3 +29,17 @@ fn nine_mens_morris_perft_depth_6_and_7() {
         counts("nine-mens-morris", Unit::Turn, &[1, 2, 3, 4, 5, 6])
     );
 }
+
+/// Three Men's Morris: the earliest end is White's third placement making a
+/// line: 8 lines × 3! orders of White's pieces × 6·5 placements for Black.
+#[test]
+fn three_mens_morris_first_games_end_at_ply_five() {
+    let rules = Arc::new(morrigo_rules::load_rules("three-mens-morris").expect("built-in"));
+    let any = AnyMachine::new(rules).expect("fits");
+    let ends = morrigo_engine::with_machine!(&any, m => {
+        morrigo_engine::perft_to_end(m, &mut m.initial(), 5, Unit::Ply)
+    });
+    assert_eq!(ends.ended, vec![0, 0, 0, 0, 0, 8 * 6 * 30]);
+    assert_eq!(ends.winners, [1440, 0, 0], "white made every line");
+    assert_eq!(ends.going[5], 9 * 8 * 7 * 6 * 5 - 1440);
+}

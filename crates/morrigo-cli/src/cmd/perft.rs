@@ -1,7 +1,7 @@
 use crate::fail::Outcome;
 use crate::game;
 use clap::{Args, ValueEnum};
-use morrigo_engine::{perft, perft_divide, with_machine, Machine, Move, State, Unit};
+use morrigo_engine::{perft, perft_divide, perft_to_end, with_machine, Machine, State, Unit};
 use std::io::Write;
 use std::time::Instant;
 
@@ -145,19 +145,6 @@ pub fn rate(count: f64, secs: f64) -> String {
     }
 }
 
-/// Finished games by depth, winner and end rule.
-#[derive(Default)]
-struct Ends {
-    /// `ended[d]`: sequences of exactly `d` levels that end the game.
-    ended: Vec<u64>,
-    /// `going[d]`: sequences of exactly `d` levels after which the game goes on.
-    going: Vec<u64>,
-    /// Finished games by winner (first, second, draw).
-    winners: [u64; 3],
-    /// Finished games by end rule (index into `Rules::end`).
-    rules: Vec<u64>,
-}
-
 fn to_end<const W: usize>(
     m: &Machine<W>,
     s: &mut State<W>,
@@ -171,14 +158,7 @@ fn to_end<const W: usize>(
         Unit::Turn => "turn",
     };
     let start = Instant::now();
-    let mut ends = Ends {
-        ended: vec![0; depth as usize + 1],
-        going: vec![0; depth as usize + 1],
-        rules: vec![0; rules.end.len()],
-        ..Ends::default()
-    };
-    let mut buffers = vec![Vec::new(); depth as usize * 4 + 8];
-    walk_to_end(m, s, 0, depth, unit, &mut buffers, &mut ends);
+    let ends = perft_to_end(m, s, depth, unit);
     let secs = start.elapsed().as_secs_f64();
     writeln!(out, "perft --to-end {} (unit: {unit_name})", rules.name)?;
     let units = match unit {
@@ -223,46 +203,4 @@ fn to_end<const W: usize>(
     }
     writeln!(out, "time: {secs:.3} s")?;
     Ok(())
-}
-
-fn walk_to_end<const W: usize>(
-    m: &Machine<W>,
-    s: &mut State<W>,
-    level: u32,
-    depth: u32,
-    unit: Unit,
-    buffers: &mut [Vec<Move>],
-    ends: &mut Ends,
-) {
-    let mut fresh = Vec::new();
-    let (moves, rest) = match buffers.split_first_mut() {
-        Some((moves, rest)) => (moves, rest),
-        None => (&mut fresh, &mut [][..]),
-    };
-    let mid_turn = unit == Unit::Turn && s.pos.pending > 0;
-    if let Some(o) = m.legal_moves(s, moves) {
-        ends.ended[level as usize] += 1;
-        ends.winners[o.winner.map_or(2, usize::from)] += 1;
-        if let Some(n) = ends.rules.get_mut(o.rule as usize) {
-            *n += 1;
-        }
-        return;
-    }
-    if !mid_turn {
-        ends.going[level as usize] += 1;
-        if level == depth {
-            return;
-        }
-    }
-    for &mv in moves.iter() {
-        let u = m.apply(s, mv);
-        // A removal owed by the same turn stays on the same level.
-        let next = if unit == Unit::Turn && s.pos.pending > 0 {
-            level
-        } else {
-            level + 1
-        };
-        walk_to_end(m, s, next, depth, unit, rest, ends);
-        m.undo(s, u);
-    }
 }
