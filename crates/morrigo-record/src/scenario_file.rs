@@ -240,8 +240,8 @@ pub fn read(path: &Path) -> Result<ScenarioFile, Diagnostic> {
 
 /// Parse scenario file text (`path` is used to resolve a relative ruleset).
 pub fn parse(source: SourceFile, path: &Path) -> Result<ScenarioFile, Diagnostic> {
-    let file: FileYaml = serde_yaml::from_str(&source.text).map_err(|e| {
-        morrigo_rules::load::yaml_error(&source, &e).expected(
+    let file: FileYaml = morrigo_rules::load::parse_yaml(&source).map_err(|d| {
+        d.expected(
             "a mapping with `ruleset:`, an optional `size:` and `scenarios:` (a list of `name`, `rule`, `size`, `setup`, `moves`, `expect`)",
         )
     })?;

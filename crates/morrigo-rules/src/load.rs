@@ -241,13 +241,13 @@ fn read_origin(origin: &Origin) -> Result<SourceFile, Diagnostic> {
 /// Parse one file and check it against the schema (for located errors).
 /// Returns the YAML value and the `extends` target, if any.
 fn read_one(source: &SourceFile) -> Result<(Value, Option<String>), Diagnostic> {
-    let value: Value = serde_yaml::from_str(&source.text).map_err(|e| yaml_error(source, &e))?;
+    let value: Value = parse_yaml(source)?;
     if !value.is_mapping() {
         return Err(Diagnostic::new("a ruleset must be a YAML mapping")
             .at(source.location(0))
             .expected("keys such as `name:`, `board:`, `phases:`"));
     }
-    serde_yaml::from_str::<RulesetFile>(&source.text).map_err(|e| yaml_error(source, &e))?;
+    parse_yaml::<RulesetFile>(source)?;
     let parent = value
         .get("extends")
         .and_then(Value::as_str)
@@ -300,8 +300,15 @@ fn resolve_parent(
     }
 }
 
+/// Read any YAML document of the project (rulesets here, scenario files in
+/// morrigo-record) with errors located in `source`: the one place that calls
+/// serde_yaml.
+pub fn parse_yaml<T: serde::de::DeserializeOwned>(source: &SourceFile) -> Result<T, Diagnostic> {
+    serde_yaml::from_str(&source.text).map_err(|e| yaml_error(source, &e))
+}
+
 /// A serde_yaml error turned into a located diagnostic.
-pub fn yaml_error(source: &SourceFile, e: &serde_yaml::Error) -> Diagnostic {
+fn yaml_error(source: &SourceFile, e: &serde_yaml::Error) -> Diagnostic {
     let mut d = Diagnostic::new(clean_message(e));
     if let Some(loc) = e.location() {
         let mut offset = source.offset_of(loc.line(), loc.column());
