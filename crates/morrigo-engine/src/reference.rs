@@ -73,6 +73,44 @@ struct Ctx {
     lines_formed: Option<u32>,
 }
 
+/// The references' evaluator of rule expressions, written from the
+/// language's definition and independent of the fast engine's lowering:
+/// `var` reads a built-in value, `call` applies a built-in function.
+pub(crate) fn eval_expr(
+    e: &Expr<Prim>,
+    var: &dyn Fn(Prim) -> i64,
+    call: &dyn Fn(Prim, &[i64]) -> i64,
+) -> i64 {
+    let eval = |x: &Expr<Prim>| eval_expr(x, var, call);
+    let truth = |t: bool| if t { 1 } else { 0 };
+    match e {
+        Expr::Const(v) => *v,
+        Expr::Var(p) => var(*p),
+        Expr::Call(f, args) => {
+            let args: Vec<i64> = args.iter().map(eval).collect();
+            call(*f, &args)
+        }
+        Expr::Not(x) => truth(eval(x) == 0),
+        Expr::Neg(x) => 0i64.wrapping_sub(eval(x)),
+        Expr::Bin(op, a, b) => {
+            let (a, b) = (eval(a), eval(b));
+            match op {
+                BinOp::Or => truth(a != 0 || b != 0),
+                BinOp::And => truth(a != 0 && b != 0),
+                BinOp::Eq => truth(a == b),
+                BinOp::Ne => truth(a != b),
+                BinOp::Lt => truth(a < b),
+                BinOp::Le => truth(a <= b),
+                BinOp::Gt => truth(a > b),
+                BinOp::Ge => truth(a >= b),
+                BinOp::Add => a.wrapping_add(b),
+                BinOp::Sub => a.wrapping_sub(b),
+                BinOp::Mul => a.wrapping_mul(b),
+            }
+        }
+    }
+}
+
 /// This reference covers rulesets without board plays or passes.
 const GO_FAMILY: &str = "the Morris reference does not implement board plays or passes";
 
@@ -169,40 +207,7 @@ impl<'r> RefGame<'r> {
     // ----- expressions --------------------------------------------------------
 
     fn eval(&self, e: &Expr<Prim>, c: Ctx) -> i64 {
-        match e {
-            Expr::Const(v) => *v,
-            Expr::Var(p) => self.var(*p, c),
-            Expr::Call(f, args) => {
-                let args: Vec<i64> = args.iter().map(|a| self.eval(a, c)).collect();
-                self.call(*f, &args)
-            }
-            Expr::Not(x) => {
-                if self.eval(x, c) == 0 {
-                    1
-                } else {
-                    0
-                }
-            }
-            Expr::Neg(x) => 0i64.wrapping_sub(self.eval(x, c)),
-            Expr::Bin(op, a, b) => {
-                let a = self.eval(a, c);
-                let b = self.eval(b, c);
-                let truth = |t: bool| if t { 1 } else { 0 };
-                match op {
-                    BinOp::Or => truth(a != 0 || b != 0),
-                    BinOp::And => truth(a != 0 && b != 0),
-                    BinOp::Eq => truth(a == b),
-                    BinOp::Ne => truth(a != b),
-                    BinOp::Lt => truth(a < b),
-                    BinOp::Le => truth(a <= b),
-                    BinOp::Gt => truth(a > b),
-                    BinOp::Ge => truth(a >= b),
-                    BinOp::Add => a.wrapping_add(b),
-                    BinOp::Sub => a.wrapping_sub(b),
-                    BinOp::Mul => a.wrapping_mul(b),
-                }
-            }
-        }
+        eval_expr(e, &|p| self.var(p, c), &|f, args| self.call(f, args))
     }
 
     fn var(&self, p: Prim, c: Ctx) -> i64 {

@@ -42,7 +42,7 @@
 //!   reaching only that colour. Komi goes to the second player.
 
 use crate::machine::{Move, MoveKind, Outcome, Point};
-use morrigo_dsl::{BinOp, Expr};
+use morrigo_dsl::Expr;
 use morrigo_rules::{
     ActionKind, Immediate, MoveClass, Prim, Repeated, Rules, ScoringMethod, SuicideEffect, Superko,
     Verdict, CLASS_KO_CAPTURE, CLASS_NORMAL,
@@ -333,40 +333,7 @@ impl<'r> RefGo<'r> {
     // ----- expressions --------------------------------------------------------
 
     fn eval(&self, e: &Expr<Prim>, c: Ctx) -> i64 {
-        match e {
-            Expr::Const(v) => *v,
-            Expr::Var(p) => self.var(*p, c),
-            Expr::Call(f, args) => {
-                let args: Vec<i64> = args.iter().map(|a| self.eval(a, c)).collect();
-                self.call(*f, &args)
-            }
-            Expr::Not(x) => {
-                if self.eval(x, c) == 0 {
-                    1
-                } else {
-                    0
-                }
-            }
-            Expr::Neg(x) => 0i64.wrapping_sub(self.eval(x, c)),
-            Expr::Bin(op, a, b) => {
-                let a = self.eval(a, c);
-                let b = self.eval(b, c);
-                let truth = |t: bool| if t { 1 } else { 0 };
-                match op {
-                    BinOp::Or => truth(a != 0 || b != 0),
-                    BinOp::And => truth(a != 0 && b != 0),
-                    BinOp::Eq => truth(a == b),
-                    BinOp::Ne => truth(a != b),
-                    BinOp::Lt => truth(a < b),
-                    BinOp::Le => truth(a <= b),
-                    BinOp::Gt => truth(a > b),
-                    BinOp::Ge => truth(a >= b),
-                    BinOp::Add => a.wrapping_add(b),
-                    BinOp::Sub => a.wrapping_sub(b),
-                    BinOp::Mul => a.wrapping_mul(b),
-                }
-            }
-        }
+        crate::reference::eval_expr(e, &|p| self.var(p, c), &|f, args| self.call(f, args))
     }
 
     fn var(&self, p: Prim, c: Ctx) -> i64 {
