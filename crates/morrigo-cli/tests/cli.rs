@@ -262,7 +262,7 @@ fn show_after_a_position() {
 
 // ----- replay -----------------------------------------------------------------
 
-/// The worked position of seed 003: White has a1 and d1, places g1 to form
+/// The worked position of source PY (rulesets/morris/RULES.md): White has a1 and d1, places g1 to form
 /// a1-d1-g1 and removes Black's d2 before Black moves.
 const WORKED: &str = "a1 d2 d1 b4 g1xd2";
 

@@ -4,8 +4,8 @@
 //! only the [`Move`] and [`Outcome`] types with the fast engine, and the
 //! history-pattern matcher (`morrigo_dsl::Pattern`, tested on its own).
 //!
-//! Everything is the most direct reading of the rules (shared/spec/jk-baduk.md
-//! and the JK text, seed 001 section 12.2):
+//! Everything is the most direct reading of the rules (rulesets/go/RULES.md
+//! and the JK text, section 12.2):
 //! - the board is a `Vec<Option<u8>>`; chains are found by flood fill over
 //!   `Topology::neighbours`, liberties are sets of points;
 //! - a board play puts a stone on an empty point; then every opposing chain
