@@ -13,6 +13,7 @@
 //!   authors state what a ruleset must do (see [`scenario_file`] for the
 //!   format, also documented in `SCENARIOS.md`).
 
+pub mod lines;
 mod replay;
 mod scenario;
 pub mod scenario_file;

@@ -74,12 +74,20 @@ pub fn run(args: PerftArgs) -> Outcome {
 }
 
 fn run_on<const W: usize>(m: &Machine<W>, args: &PerftArgs) -> Outcome {
-    let mut s = match &args.position {
-        Some(record) => game::play_record(m, record, "--position")?.0,
-        None => m.initial(),
-    };
+    let start = game::start(m, args.position.as_deref())?;
+    let mut s = start.state;
     let unit = Unit::from(args.unit);
     let mut out = std::io::stdout().lock();
+    if let Some(why) = &start.over {
+        // A finished game has no moves: every depth counts 0 (the engine
+        // cannot see an ending by the players, such as a resignation).
+        writeln!(out, "perft {}: the game is over: {why}", m.rules.name)?;
+        writeln!(out, "{:>5}  {:>14}", "depth", "nodes")?;
+        for depth in 1..=args.depth {
+            writeln!(out, "{depth:>5}  {:>14}", 0)?;
+        }
+        return Ok(());
+    }
     if args.to_end {
         return to_end(m, &mut s, args.depth, unit, &mut out);
     }

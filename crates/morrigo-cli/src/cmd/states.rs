@@ -42,13 +42,19 @@ pub fn run(args: StatesArgs) -> Outcome {
 }
 
 fn run_on<const W: usize>(m: &Machine<W>, args: &StatesArgs) -> Outcome {
-    let s = match &args.position {
-        Some(record) => game::play_record(m, record, "--position")?.0,
-        None => m.initial(),
-    };
+    let start = game::start(m, args.position.as_deref())?;
+    let s = start.state;
     let t = &m.rules.topology;
     let started = Instant::now();
-    let count = count_states(m, &s, args.limit);
+    let count = match &start.over {
+        // A finished game reaches nothing but itself.
+        Some(_) => StateCount {
+            boards: 1,
+            positions: 1,
+            complete: true,
+        },
+        None => count_states(m, &s, args.limit),
+    };
     let secs = started.elapsed().as_secs_f64();
     let mut out = std::io::stdout().lock();
     writeln!(
@@ -63,6 +69,9 @@ fn run_on<const W: usize>(m: &Machine<W>, args: &StatesArgs) -> Outcome {
             args.limit
         )
     )?;
+    if let Some(why) = &start.over {
+        writeln!(out, "  note       the game is over: {why}")?;
+    }
     writeln!(out, "  time       {secs:.3} s")?;
     Ok(())
 }
