@@ -184,7 +184,8 @@ fn grid(rules: &Rules) -> Result<Grid, Diagnostic> {
             "SGF records Go games, and ruleset `{}` has no board plays",
             rules.name
         ))
-        .expected("a Go-style ruleset (with a `play:` section)"));
+        .expected("a Go-style ruleset (with a `play:` section)")
+        .note("SGF defines no move format for Morris games; Morrigo keeps them as move records (`d1 d2 g1xd2`), which `replay --file` reads and `replay` and `play` print"));
     }
     if t.naming.is_none() || t.len() as u64 != u64::from(t.width) * u64::from(t.height) {
         return Err(not_grid());

@@ -215,7 +215,7 @@ fn deep_nesting_is_read_without_recursion_and_variations_are_reported() {
     let n = 150_000;
     let text = format!(
         "(;GM[1]FF[4]SZ[5]{}{})",
-        "(;B[cc];W[]PK[P])".repeat(1) + &"(;B[]PK[P];W[]PK[P]".repeat(n),
+        "(;B[cc];W[]PK[P])".to_string() + &"(;B[]PK[P];W[]PK[P]".repeat(n),
         ")".repeat(n)
     );
     let g = import(&text, &r).unwrap();

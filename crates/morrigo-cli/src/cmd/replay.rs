@@ -23,6 +23,13 @@ use std::io::Write;
 /// agree), its `KM` as `--komi` for scored rulesets unless `--komi` is given.
 /// A rule-breaking SGF is reported at its move number and position in the
 /// file. Passes name their kind with the private property `PK` (`;W[]PK[E]`).
+/// Without a ruleset, the game's `RU` is used when it names a built-in one.
+/// Set-up stones (`AB`, `AW`, `PL` in the root node) are the start position.
+/// Only the main line is replayed: variations off it are reported as a
+/// warning. The recorded result `RE` is honoured: a resignation or a count
+/// ends the game as recorded; a result the ruleset disagrees with is
+/// reported as a warning. SGF is for Go-style games: Morris games are kept
+/// as move records (`--file`).
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Examples:
@@ -31,6 +38,7 @@ Examples:
   morrigo replay my-variant.yaml --file game.txt
   morrigo replay jk-final --size 9 --moves \"E5 D5 pass:E pass:E\"
   morrigo replay jk-final --sgf game.sgf
+  morrigo replay --sgf game.sgf                (the ruleset its RU names)
   morrigo replay tromp-taylor --size 9 --moves \"E5 D4 resign\" --to-sgf game.sgf
 
 Notation: `d1` place, `d1-d2` slide or fly, `xd2` remove (a ply of its own),
