@@ -20,8 +20,20 @@ pub struct RulesetOptions {
     pub size: Option<(u32, u32)>,
     /// Komi: points added to the second player's score (rulesets with
     /// `scoring:` only).
-    #[arg(long, value_name = "K", allow_negative_numbers = true)]
+    #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = parse_komi)]
     pub komi: Option<f64>,
+}
+
+/// A komi is a finite number: NaN or an infinity would make every score
+/// NaN or infinite.
+fn parse_komi(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(k) if k.is_finite() => Ok(k),
+        Ok(_) => Err(format!("`{text}` is not a finite number of points")),
+        Err(_) => Err(format!(
+            "`{text}` is not a number (expected points, such as 6.5)"
+        )),
+    }
 }
 
 fn parse_size(text: &str) -> Result<(u32, u32), String> {
@@ -170,18 +182,67 @@ pub fn score_text<const W: usize>(m: &Machine<W>, s: &State<W>, o: &Outcome) -> 
     ))
 }
 
-/// Play a whole record (`--position`) from the start through
-/// morrigo-record's replay, reporting the first bad token at its column in
-/// a source named `source`. Returns the final state and the plies played.
-pub fn play_record<const W: usize>(
+/// The position a command starts from: the start of the game, or the
+/// position after a `--position` record.
+pub struct Start<const W: usize> {
+    pub state: State<W>,
+    /// Plies played from the start.
+    pub plies: usize,
+    /// Set when the game is over: why, as `show` says it ("black wins by
+    /// resignation"). A record may end the game by a rule or by the players
+    /// (`resign`, `agree`), which the engine state alone does not carry.
+    pub over: Option<String>,
+    /// The score of a counted ending.
+    pub score: Option<String>,
+}
+
+/// The starting position of `perft`, `show` and `states`: one code path, so
+/// a record that ends the game (`a1 resign`) is honoured by each of them.
+pub fn start<const W: usize>(
     m: &Machine<W>,
-    record: &str,
-    source: &str,
-) -> Result<(State<W>, usize), Diagnostic> {
-    let file = SourceFile::new(source, record);
-    morrigo_record::replay_from(m, m.initial(), record, &file, 0)
-        .map(|(t, s)| (s, t.plies.len()))
-        .map_err(|e| *e.diagnostic)
+    position: Option<&str>,
+) -> Result<Start<W>, Diagnostic> {
+    let (state, t) = match position {
+        None => (m.initial(), None),
+        Some(record) => {
+            let file = SourceFile::new("--position", record);
+            let (t, s) = morrigo_record::replay_from(m, m.initial(), record, &file, 0)
+                .map_err(|e| *e.diagnostic)?;
+            (s, Some(t))
+        }
+    };
+    let plies = t.as_ref().map_or(0, |t| t.plies.len());
+    let mut moves = Vec::new();
+    let (over, score) = match m.legal_moves(&state, &mut moves) {
+        Some(o) => (Some(outcome_text(&m.rules, &o)), score_text(m, &state, &o)),
+        None => match t.as_ref().map(|t| &t.result) {
+            // Ended by the players: the record's last ply says how.
+            Some(r) if r.status == morrigo_record::Status::Over => {
+                let head = match &r.winner {
+                    Some(w) => format!("{w} wins"),
+                    None => "draw".to_string(),
+                };
+                let how = r.reason.clone().unwrap_or_default();
+                let score = r.score.map(|sc| {
+                    format!(
+                        "score: {} {}, {} {}",
+                        player_name(&m.rules, 0),
+                        sc.0[0],
+                        player_name(&m.rules, 1),
+                        sc.0[1]
+                    )
+                });
+                (Some(format!("{head} by {how} at ply {plies}")), score)
+            }
+            _ => (None, None),
+        },
+    };
+    Ok(Start {
+        state,
+        plies,
+        over,
+        score,
+    })
 }
 
 /// Play one token typed by a player (`d1`, `g1xd2`, `D4`, `pass:E`) on

@@ -1,8 +1,12 @@
 //! `morrigo`: the command-line front end of the Morrigo rules engine.
 
+mod budget;
 mod cmd;
 mod fail;
 mod game;
+
+#[global_allocator]
+static ALLOCATOR: budget::Counting = budget::Counting;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

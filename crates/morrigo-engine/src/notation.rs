@@ -1,5 +1,6 @@
 //! Move notation: `d1` place, `d1-d2` slide or fly, `xd2` removal (its own
-//! ply), `g1xd2` or `d1-d2xg7` a move with its removal. Go-style rulesets:
+//! ply), `g1xd2` or `d1-d2xg7` a move with its removal, `g1xd2xb4` a move
+//! that completes two lines with its two removals. Go-style rulesets:
 //! `D4` a board play (GTP names), `pass` where the ruleset has one pass kind,
 //! `pass:E` where it has several.
 
@@ -152,10 +153,10 @@ pub fn parse_token(
         };
         t.resolve(&named).map_err(|e| e.to_diagnostic())
     };
-    let (main, removal) = match token.find(['x', 'X']) {
-        Some(i) => (&token[..i], Some((&token[i + 1..], i + 1))),
-        None => (token, None),
-    };
+    // `g1xd2xb4`: a move, then one removal per `x` (a move that completes
+    // two lines owes two).
+    let mut parts = token.split(['x', 'X']);
+    let main = parts.next().unwrap_or_default();
     let mut out = Vec::new();
     if !main.is_empty() {
         match main.split_once('-') {
@@ -166,11 +167,14 @@ pub fn parse_token(
             None => out.push(Intent::Place(point(main, 0)?)),
         }
     }
-    if let Some((target, offset)) = removal {
+    let mut offset = main.len();
+    for target in parts {
+        offset += 1;
         if target.is_empty() {
             return Err(bad("`x` must be followed by the point to remove"));
         }
         out.push(Intent::Remove(point(target, offset)?));
+        offset += target.len();
     }
     if out.is_empty() {
         return Err(bad("empty move"));

@@ -13,12 +13,13 @@
 //!   authors state what a ruleset must do (see [`scenario_file`] for the
 //!   format, also documented in `SCENARIOS.md`).
 
+pub mod lines;
 mod replay;
 mod scenario;
 pub mod scenario_file;
 mod transcript;
 
-pub use replay::{render_board, replay, replay_from, ReplayError};
+pub use replay::{render_board, replay, replay_from, ReplayError, MAX_RECORD_TOKENS};
 pub use scenario::{
     run_file, run_path, run_text, Check, FileReport, PathReport, ScenarioOutcome, ScenarioResult,
 };

@@ -84,6 +84,10 @@ fn empty_transcript(rules: &Rules) -> Transcript {
     }
 }
 
+/// The most moves (tokens) one record may hold: a longer record is refused
+/// before it is played, so its transcript stays within memory.
+pub const MAX_RECORD_TOKENS: usize = 1_000_000;
+
 /// Byte offset in `source` of each token of `record`.
 fn token_offsets(
     record: &str,
@@ -143,7 +147,7 @@ enum Step {
     Agree(Vec<(String, usize)>),
 }
 
-fn parse_step(rules: &Rules, text: &str, at: Location) -> Result<Step, Diagnostic> {
+fn parse_step(rules: &Rules, text: &str, at: Option<Location>) -> Result<Step, Diagnostic> {
     let lower = text.to_ascii_lowercase();
     if lower == "resign" {
         return Ok(Step::Resign);
@@ -157,7 +161,7 @@ fn parse_step(rules: &Rules, text: &str, at: Location) -> Result<Step, Diagnosti
                     return Err(Diagnostic::new(format!(
                         "cannot read `{text}`: an empty dead-stone name"
                     ))
-                    .at(at)
+                    .at_opt(at)
                     .expected("`agree` or `agree:D4,E5` (the dead stones, no spaces)"));
                 }
                 dead.push((name.to_string(), offset));
@@ -166,7 +170,7 @@ fn parse_step(rules: &Rules, text: &str, at: Location) -> Result<Step, Diagnosti
         }
         return Ok(Step::Agree(dead));
     }
-    notation::parse_token_in(rules, text, Some(at)).map(Step::Moves)
+    notation::parse_token_in(rules, text, at).map(Step::Moves)
 }
 
 /// Tokens of a record, with `agree:D4,E5` kept whole (the record splits at
@@ -226,14 +230,29 @@ fn play<const W: usize>(
     let go = records_classes(rules);
     let toks = record_tokens(record);
     let offsets = token_offsets(record, &toks, source, start);
+    if let Some(&offset) = offsets.get(MAX_RECORD_TOKENS) {
+        return Err(Diagnostic::new(format!(
+            "the record has {} moves, more than the limit of {MAX_RECORD_TOKENS} moves per record",
+            toks.len()
+        ))
+        .at(source.location(offset))
+        .expected(format!(
+            "at most {MAX_RECORD_TOKENS} moves (split the record)"
+        )));
+    }
     let mut moves = Vec::new();
     for (tok, &offset) in toks.iter().zip(&offsets) {
-        let at = source.location(offset);
+        // Locations are computed only for messages: finding a line and
+        // column is a pass over the text, and doing it for every token
+        // would make long records quadratic.
+        let loc = || source.location(offset);
         let n = t.plies.len() + 1;
-        let step = parse_step(rules, &tok.text, at.clone()).map_err(|mut d| {
-            d.message = format!("ply {n}: {}", d.message);
-            d
-        })?;
+        let step = parse_step(rules, &tok.text, None)
+            .or_else(|_| parse_step(rules, &tok.text, Some(loc())))
+            .map_err(|mut d| {
+                d.message = format!("ply {n}: {}", d.message);
+                d
+            })?;
         let me = s.pos.to_move as usize;
         let player = rules.players[me].clone();
         if let Some(end) = ended {
@@ -249,7 +268,7 @@ fn play<const W: usize>(
                 "ply {n}: `{}` cannot be played: the game is over: {how}",
                 tok.text
             ))
-            .at(at)
+            .at(loc())
             .expected("the end of the record"));
         }
         let intents = match step {
@@ -265,7 +284,7 @@ fn play<const W: usize>(
                         "ply {n}: {player} cannot {what}: the game is over: end rule `{}` decided it",
                         o.rule_name(rules)
                     ))
-                    .at(at);
+                    .at(loc());
                     if let Some(rule) = rules.end.get(o.rule as usize) {
                         d = d.note(match &rule.when.at {
                             Some(l) => format!("rule: `{}` ({l})", rule.when.text),
@@ -286,14 +305,14 @@ fn play<const W: usize>(
                         },
                     ),
                     Step::Agree(names) => {
-                        let (dead, canonical) =
-                            dead_stones(m, s, &names, &at).map_err(|d| d.with_message_prefix(n))?;
+                        let (dead, canonical) = dead_stones(m, s, &names, &loc())
+                            .map_err(|d| d.with_message_prefix(n))?;
                         if rules.scoring.is_none() {
                             return Err(Diagnostic::new(format!(
                                 "ply {n}: ruleset `{}` has no scoring, so an agreement cannot be counted",
                                 rules.name
                             ))
-                            .at(at)
+                            .at(loc())
                             .expected("a ruleset with a `scoring:` section"));
                         }
                         let mv = if canonical.is_empty() {
@@ -334,15 +353,23 @@ fn play<const W: usize>(
                 continue;
             }
         };
-        let x = tok.text.find(['x', 'X']).unwrap_or(0);
+        // Each removal is located at its own `x` (`g1xd2xb4`).
+        let xs: Vec<usize> = tok.text.match_indices(['x', 'X']).map(|(i, _)| i).collect();
+        let lead = usize::from(!tok.text.starts_with(['x', 'X']));
         for (i, intent) in intents.iter().enumerate() {
-            let part_offset =
-                if rules.line_rule.is_some() && (i > 0 || tok.text.starts_with(['x', 'X'])) {
+            let part_offset = match xs.get(i.wrapping_sub(lead)) {
+                Some(x) if rules.line_rule.is_some() && matches!(intent, Intent::Remove(_)) => {
                     offset + x
-                } else {
-                    offset
-                };
+                }
+                _ => offset,
+            };
             let n = t.plies.len() + 1;
+            if i > 0 && matches!(intent, Intent::Remove(_)) && s.pos.pending == 0 {
+                return Err(
+                    no_removal_owed(rules, &intents[..i], *intent, s.pos.lines_formed, n)
+                        .at(source.location(part_offset)),
+                );
+            }
             let me = s.pos.to_move as usize;
             let player = rules.players[me].clone();
             let outcome = m.legal_moves(s, &mut moves);
@@ -399,6 +426,29 @@ fn play<const W: usize>(
         }
     }
     Ok(())
+}
+
+/// A removal written after a move (`g1xd2`) that owes none: the move
+/// completed no line, or its removals are all made (`g1xd2xb4` after one line).
+fn no_removal_owed(
+    rules: &Rules,
+    before: &[Intent],
+    removal: Intent,
+    lines_formed: u8,
+    n: usize,
+) -> Diagnostic {
+    let written: String = before.iter().map(|i| intent_text(rules, *i)).collect();
+    let extra = intent_text(rules, removal);
+    let why = match before {
+        [_] if lines_formed == 0 => format!("`{written}` completes no line, so no removal is owed"),
+        [_] => format!("`{written}` completes a line, but no piece can be removed"),
+        _ => format!(
+            "`{written}` already made the {} removal(s) its move owed",
+            before.len() - 1
+        ),
+    };
+    Diagnostic::new(format!("ply {n}: {why}: `{extra}` cannot follow it"))
+        .expected(format!("`{written}` alone"))
 }
 
 trait Prefixed {

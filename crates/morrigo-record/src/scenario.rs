@@ -8,7 +8,7 @@ use morrigo_diag::{did_you_mean, Diagnostic, Location};
 use morrigo_engine::notation::{self, Intent};
 use morrigo_engine::{explain, with_machine, AnyMachine, Bits, Machine, MoveKind, State};
 use morrigo_rules::load::Overrides;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -75,6 +75,8 @@ impl FileReport {
 pub struct PathReport {
     /// Each file and its report, or the error that stopped it from running.
     pub files: Vec<(PathBuf, Result<FileReport, Diagnostic>)>,
+    /// YAML files under a directory that are rulesets, not scenario files.
+    pub skipped: Vec<PathBuf>,
 }
 
 impl PathReport {
@@ -110,8 +112,11 @@ pub fn run_text(name: &str, text: &str) -> Result<FileReport, Diagnostic> {
     run_parsed(&file)
 }
 
-/// Run a scenario file, or every `*.yaml`/`*.yml` file under a directory
-/// (recursively, in path order).
+/// Run a scenario file, or every scenario file (`*.yaml`/`*.yml`) under a
+/// directory, recursively, in path order. A directory is entered once even
+/// when symbolic links lead back to it (a link loop ends); YAML files under
+/// a directory that are rulesets rather than scenario files are listed as
+/// skipped, not run.
 pub fn run_path(path: impl AsRef<Path>) -> Result<PathReport, Diagnostic> {
     let path = path.as_ref();
     if !path.exists() {
@@ -122,14 +127,30 @@ pub fn run_path(path: impl AsRef<Path>) -> Result<PathReport, Diagnostic> {
         .expected("a .yaml scenario file or a directory of them"));
     }
     let mut paths = Vec::new();
+    let mut skipped = Vec::new();
     if path.is_dir() {
-        collect(path, &mut paths)
+        let mut seen = HashSet::new();
+        collect(path, &mut paths, &mut seen)
             .map_err(|e| Diagnostic::new(format!("cannot list `{}`: {e}", path.display())))?;
+        paths.retain(|p| {
+            let ruleset = is_ruleset_file(p);
+            if ruleset {
+                skipped.push(p.clone());
+            }
+            !ruleset
+        });
         if paths.is_empty() {
-            return Err(Diagnostic::new(format!(
+            let mut d = Diagnostic::new(format!(
                 "no scenario files (*.yaml) under `{}`",
                 path.display()
-            )));
+            ));
+            if !skipped.is_empty() {
+                d = d.note(format!(
+                    "{} YAML file(s) there are rulesets, not scenario files",
+                    skipped.len()
+                ));
+            }
+            return Err(d);
         }
     } else {
         paths.push(path.to_path_buf());
@@ -141,22 +162,46 @@ pub fn run_path(path: impl AsRef<Path>) -> Result<PathReport, Diagnostic> {
             (p, r)
         })
         .collect();
-    Ok(PathReport { files })
+    Ok(PathReport { files, skipped })
 }
 
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+/// Add the YAML files under `dir` to `out`; `seen` holds the canonical
+/// paths of the directories entered, so a symbolic-link loop is entered once.
+fn collect(dir: &Path, out: &mut Vec<PathBuf>, seen: &mut HashSet<PathBuf>) -> std::io::Result<()> {
+    if !seen.insert(std::fs::canonicalize(dir)?) {
+        return Ok(());
+    }
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
         .map(|e| e.map(|e| e.path()))
         .collect::<Result<_, _>>()?;
     entries.sort();
     for p in entries {
         if p.is_dir() {
-            collect(&p, out)?;
+            collect(&p, out, seen)?;
         } else if p.extension().is_some_and(|e| e == "yaml" || e == "yml") {
             out.push(p);
         }
     }
     Ok(())
+}
+
+/// Is this YAML file a ruleset rather than a scenario file? A mapping with
+/// neither `scenarios:` nor `ruleset:` but with a key every ruleset uses
+/// (`name:` or `extends:`). Unreadable or malformed files are not
+/// rulesets: running them reports what is wrong.
+fn is_ruleset_file(path: &Path) -> bool {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return false;
+    };
+    let source = morrigo_diag::SourceFile::new(path.display().to_string(), text);
+    let keys: BTreeMap<String, serde::de::IgnoredAny> =
+        match morrigo_rules::load::parse_yaml(&source) {
+            Ok(k) => k,
+            Err(_) => return false,
+        };
+    !keys.contains_key("scenarios")
+        && !keys.contains_key("ruleset")
+        && (keys.contains_key("name") || keys.contains_key("extends"))
 }
 
 /// Load the file's ruleset, at a board size when one is given.
@@ -795,6 +840,13 @@ impl fmt::Display for PathReport {
                     indent(&d.to_string(), "  ")
                 )?,
             }
+        }
+        for path in &self.skipped {
+            writeln!(
+                f,
+                "{}: skipped: a ruleset, not a scenario file",
+                path.display()
+            )?;
         }
         let (passed, failed, errors) = self.counts();
         write!(

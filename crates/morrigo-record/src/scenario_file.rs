@@ -61,6 +61,8 @@ pub struct ScenarioFile {
     /// Board size for every scenario (`5` or `7x5`), for grid rulesets.
     pub size: Option<Spanned<String>>,
     pub scenarios: Vec<Scenario>,
+    /// Line starts of `source`, so each location is found without rescanning.
+    pub lines: crate::lines::LineIndex,
 }
 
 #[derive(Clone, Debug)]
@@ -118,7 +120,7 @@ pub struct Expect {
 
 impl ScenarioFile {
     pub fn location(&self, offset: usize) -> Location {
-        self.source.location(offset)
+        self.lines.location(&self.source, offset)
     }
 
     /// The path of the ruleset relative to this file, if such a file exists;
@@ -268,6 +270,7 @@ pub fn parse(source: SourceFile, path: &Path) -> Result<ScenarioFile, Diagnostic
         scenarios.push(region.scenario(sc));
     }
     Ok(ScenarioFile {
+        lines: crate::lines::LineIndex::new(&source.text),
         source,
         path: path.to_path_buf(),
         ruleset,
@@ -317,8 +320,7 @@ fn key_at(text: &str, from: usize, end: usize, key: &str) -> Option<usize> {
 
 /// Offset of `value` after `from` (before `end`), or `from` if not found.
 fn value_at(text: &str, from: usize, end: usize, value: &str) -> usize {
-    crate::replay::find_word(text, from, value)
-        .filter(|&i| i < end)
+    crate::replay::find_word(&text[..end], from.min(end), value)
         .or_else(|| text[from..end].find(value).map(|i| from + i))
         .unwrap_or(from)
 }

@@ -1,12 +1,16 @@
 //! SGF (FF\[4\], GM\[1\]) for Morrigo's Go-style rulesets.
 //!
-//! * [`import`] reads the main line of an SGF game and gives one
-//!   [`SgfMove`] per move: its Morrigo token (`D4`, `pass`, `pass:E`) and its
-//!   move number, so a rule-breaking file can be reported at its move
-//!   ("move 17 (W\[cd\]): …"). Parsing is done by the `sgf-parse` crate; a
-//!   small scanner ([`scan`]) locates structural errors as `file:line:col`.
+//! * [`import`] reads the main line of an SGF game: its set-up stones
+//!   (`AB`, `AW`, `PL` in the root node) and one [`SgfMove`] per move: its
+//!   Morrigo token (`D4`, `pass`, `pass:E`) and its move number, so a
+//!   rule-breaking file can be reported at its move ("move 17 (W\[cd\]):
+//!   …", `file:line:col`). The reader ([`scan`]) is iterative, so deep
+//!   nesting or long games cannot overflow the stack. `SZ`, `KM`, `RE` and
+//!   the moves are checked: a value that cannot be read is an error at its
+//!   place, never ignored.
 //! * [`export`] writes a game: `GM[1] FF[4] SZ RU[<ruleset>]`, `KM` when the
-//!   ruleset is scored, the moves, and `RE` when the game is over.
+//!   ruleset is scored, set-up stones, the moves, and `RE` when the game is
+//!   over.
 //!
 //! # Coordinates
 //! SGF points are two letters, column then row, `a` = left column and top
@@ -22,18 +26,22 @@
 //! `PK`; in a ruleset with one pass kind `PK` may be left out (if present
 //! it must name that kind). `PK` on a node without a pass is an error.
 //!
+//! # Variations and collections
+//! Only the main line is read (the first variation at each branch) and only
+//! the first game tree of a collection; what is left out is reported as a
+//! warning ([`SgfGame::warnings`]).
+//!
 //! # Not supported
-//! Setup properties (`AB`, `AW`, `AE`) and so handicap stones: the engine's
-//! games start from the empty board. Only the first game tree of a
-//! collection and only its main line (first variation) are read.
+//! Set-up in the middle of a game (`AB`/`AW`/`AE`/`PL` after the root
+//! node) and `AE` (the board starts empty). Games other than Go (`GM` other
+//! than 1): SGF defines no move format for Morris games, which Morrigo
+//! records as move records instead.
 
 pub mod scan;
 
-use morrigo_diag::{Diagnostic, SourceFile};
+use morrigo_diag::{Diagnostic, Location, SourceFile};
 use morrigo_engine::{Bits, Machine, Move, MoveKind, Outcome, State};
 use morrigo_rules::{Rules, Verdict};
-use sgf_parse::go::{Move as SgfMv, Prop};
-use sgf_parse::{SgfNode, SgfProp};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -64,8 +72,10 @@ pub struct SgfInfo {
     pub komi: Option<f64>,
     /// `RU`, the rules the game was played under.
     pub rules: Option<String>,
-    /// `RE`, the result as written.
+    /// `RE`, the result as written (checked by [`parse_result`]).
     pub result: Option<String>,
+    /// Where `RE` is written, for messages about it.
+    pub result_at: Option<Location>,
 }
 
 /// How a game ended, as `RE` writes it.
@@ -87,6 +97,10 @@ pub enum Margin {
     Score(f64),
     /// By a rule (a suicide or a forbidden repetition that loses): `+` alone.
     Rule,
+    /// On time: `+T`.
+    Time,
+    /// By forfeit: `+F`.
+    Forfeit,
 }
 
 impl GameResult {
@@ -100,6 +114,8 @@ impl GameResult {
                 Margin::Resign => format!("{}+R", colour(*player)),
                 Margin::Score(d) => format!("{}+{}", colour(*player), number(*d)),
                 Margin::Rule => format!("{}+", colour(*player)),
+                Margin::Time => format!("{}+T", colour(*player)),
+                Margin::Forfeit => format!("{}+F", colour(*player)),
             }),
         }
     }
@@ -168,7 +184,8 @@ fn grid(rules: &Rules) -> Result<Grid, Diagnostic> {
             "SGF records Go games, and ruleset `{}` has no board plays",
             rules.name
         ))
-        .expected("a Go-style ruleset (with a `play:` section)"));
+        .expected("a Go-style ruleset (with a `play:` section)")
+        .note("SGF defines no move format for Morris games; Morrigo keeps them as move records (`d1 d2 g1xd2`), which `replay --file` reads and `replay` and `play` print"));
     }
     if t.naming.is_none() || t.len() as u64 != u64::from(t.width) * u64::from(t.height) {
         return Err(not_grid());
@@ -215,73 +232,239 @@ fn escape(text: &str) -> String {
     text.replace('\\', "\\\\").replace(']', "\\]")
 }
 
-/// Parse SGF text: the first game tree's root node, or a located error.
-fn parse_root(source: &SourceFile) -> Result<(SgfNode<Prop>, Vec<scan::ScannedNode>), Diagnostic> {
-    let (scanned, syntax) = scan::scan(&source.text);
-    let parsed = sgf_parse::go::parse(&source.text);
-    match (parsed, syntax) {
-        (Ok(mut roots), _) if !roots.is_empty() => Ok((roots.swap_remove(0), scanned)),
-        (Ok(_), _) => Err(Diagnostic::new(format!(
-            "{}: no game in the file",
-            source.name
-        ))),
-        (Err(e), Some(se)) => Err(Diagnostic::new(format!("malformed SGF: {}", se.message))
-            .at(source.location(se.offset))
-            .note(format!("sgf-parse: {e}"))),
-        (Err(e), None) => Err(
-            Diagnostic::new(format!("{}: malformed SGF: {e}", source.name))
-                .expected("an SGF FF[4] Go game (GM[1])"),
-        ),
+/// A read SGF file: its nodes (node 0 is the root of the first game tree)
+/// and how many game trees it holds.
+struct Parsed<'a> {
+    source: &'a SourceFile,
+    nodes: Vec<scan::ScannedNode>,
+    trees: usize,
+}
+
+impl Parsed<'_> {
+    fn loc(&self, offset: usize) -> Location {
+        self.source.location(offset)
+    }
+
+    /// A root property's first value and where it is written.
+    fn root_value(&self, id: &str) -> Option<(&str, usize)> {
+        let p = self.nodes.first()?.prop(id)?;
+        p.values.first().map(|(v, o)| (v.as_str(), *o))
+    }
+
+    /// The nodes of the main line, root first (the first child at each branch).
+    fn main_line(&self) -> Vec<usize> {
+        let mut line = Vec::new();
+        let mut at = (!self.nodes.is_empty()).then_some(0);
+        while let Some(i) = at {
+            line.push(i);
+            at = self.nodes[i].children.first().copied();
+        }
+        line
     }
 }
 
-/// Read the game-information properties of the root node.
-pub fn info(source: &SourceFile) -> Result<SgfInfo, Diagnostic> {
-    let (root, _) = parse_root(source)?;
-    let mut info = SgfInfo::default();
-    for prop in root.properties() {
-        match prop {
-            Prop::SZ((w, h)) => info.size = Some((u32::from(*w), u32::from(*h))),
-            Prop::KM(k) => info.komi = Some(*k),
-            Prop::RU(t) => info.rules = Some(t.text.clone()),
-            Prop::RE(t) => info.result = Some(t.text.clone()),
-            _ => {}
+/// Read SGF text: every node of its game trees, or a located error. The
+/// reader is iterative (see [`scan`]), so no nesting depth or length of a
+/// main line can overflow the stack; a record's length is bounded when it
+/// is replayed.
+fn parse(source: &SourceFile) -> Result<Parsed<'_>, Diagnostic> {
+    let (nodes, syntax) = scan::scan(&source.text);
+    if let Some(se) = syntax {
+        return Err(Diagnostic::new(format!("malformed SGF: {}", se.message))
+            .at(source.location(se.offset))
+            .expected("an SGF FF[4] Go game (GM[1]): `(;GM[1]SZ[19];B[dd];W[pp])`"));
+    }
+    let mut child = vec![false; nodes.len()];
+    for n in &nodes {
+        for &c in &n.children {
+            child[c] = true;
         }
+    }
+    let trees = child.iter().filter(|c| !**c).count();
+    if nodes.is_empty() {
+        return Err(Diagnostic::new(format!(
+            "{}: no game in the file",
+            source.name
+        )));
+    }
+    let parsed = Parsed {
+        source,
+        nodes,
+        trees,
+    };
+    if let Some((gm, at)) = parsed.root_value("GM") {
+        if gm.trim() != "1" {
+            return Err(Diagnostic::new(format!(
+                "GM[{gm}]: the file is not a Go game, and Morrigo reads and writes SGF for Go-style games only"
+            ))
+            .at(parsed.loc(at))
+            .expected("GM[1] (Go)")
+            .note("Morris games are recorded as move records (`morrigo replay RULESET --file game.txt`); SGF defines no move format for them"));
+        }
+    }
+    Ok(parsed)
+}
+
+/// `SZ[19]` or `SZ[7:5]`, each side from 1 to 52 (SGF names 52 columns).
+fn parse_size(text: &str) -> Option<(u32, u32)> {
+    let side = |t: &str| {
+        let t = t.trim();
+        (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| t.parse::<u32>().ok())
+            .flatten()
+            .filter(|n| (1..=52).contains(n))
+    };
+    match text.split_once(':') {
+        None => side(text).map(|n| (n, n)),
+        Some((w, h)) => Some((side(w)?, side(h)?)),
+    }
+}
+
+/// An SGF Real (`6.5`, `-3`, `+0.5`): a finite number, no `nan` or `inf`.
+fn parse_real(text: &str) -> Option<f64> {
+    let t = text.trim();
+    let plain = !t.is_empty()
+        && t.bytes()
+            .all(|b| b.is_ascii_digit() || b == b'.' || b == b'-' || b == b'+');
+    plain
+        .then(|| t.parse::<f64>().ok())
+        .flatten()
+        .filter(|k| k.is_finite())
+}
+
+/// Read the game-information properties of the root node, each checked:
+/// a malformed `SZ`, `KM` or `RE` is an error at its place in the file.
+pub fn info(source: &SourceFile) -> Result<SgfInfo, Diagnostic> {
+    info_of(&parse(source)?)
+}
+
+fn info_of(p: &Parsed) -> Result<SgfInfo, Diagnostic> {
+    let mut info = SgfInfo::default();
+    if let Some((sz, at)) = p.root_value("SZ") {
+        info.size = Some(parse_size(sz).ok_or_else(|| {
+            Diagnostic::new(format!("SZ[{sz}]: cannot read the board size"))
+                .at(p.loc(at))
+                .expected("`SZ[19]` or `SZ[7:5]` (columns:rows), each from 1 to 52")
+        })?);
+    }
+    if let Some((km, at)) = p.root_value("KM") {
+        info.komi = Some(parse_real(km).ok_or_else(|| {
+            Diagnostic::new(format!("KM[{km}]: the komi is not a finite number"))
+                .at(p.loc(at))
+                .expected("a number of points such as `KM[6.5]` or `KM[-2]`")
+        })?);
+    }
+    if let Some((ru, _)) = p.root_value("RU") {
+        info.rules = Some(ru.to_string());
+    }
+    if let Some((re, at)) = p.root_value("RE") {
+        parse_result(re).map_err(|e| {
+            Diagnostic::new(format!("RE[{re}]: cannot read the result: {e}"))
+                .at(p.loc(at))
+                .expected("`B+R`, `W+3.5`, `B+`, `B+T`, `B+F`, `0` (a draw), `Void` or `?`")
+        })?;
+        info.result = Some(re.to_string());
+        info.result_at = Some(p.loc(at));
     }
     Ok(info)
 }
 
+/// Read an `RE` value. `Void` and `?` (no result, unknown) read as
+/// [`GameResult::Ongoing`].
+pub fn parse_result(text: &str) -> Result<GameResult, String> {
+    let t = text.trim();
+    match t {
+        "0" | "Draw" | "D" => return Ok(GameResult::Draw),
+        "Void" | "?" | "" => return Ok(GameResult::Ongoing),
+        _ => {}
+    }
+    let (colour, margin) = t
+        .split_once('+')
+        .ok_or_else(|| "expected a colour, `+` and how the game was won".to_string())?;
+    let player = match colour {
+        "B" => 0,
+        "W" => 1,
+        _ => return Err(format!("`{colour}` is not a colour (B or W)")),
+    };
+    let margin = match margin {
+        "" => Margin::Rule,
+        "R" | "Resign" => Margin::Resign,
+        "T" | "Time" => Margin::Time,
+        "F" | "Forfeit" => Margin::Forfeit,
+        m => Margin::Score(
+            parse_real(m)
+                .filter(|d| *d >= 0.0)
+                .ok_or_else(|| format!("`{m}` is not a winning margin"))?,
+        ),
+    };
+    Ok(GameResult::Win { player, margin })
+}
+
+/// An imported game: the set-up stones of the root node (`AB`, `AW`), who
+/// moves first (`PL`, else Black), the moves of the main line, and
+/// warnings about what was not read (variations, further game trees).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SgfGame {
+    /// Set-up stones of the first and second player (`AB`, `AW`).
+    pub setup: [Vec<u16>; 2],
+    /// 0 when Black moves first (the default), 1 for `PL[W]`.
+    pub first_player: u8,
+    pub moves: Vec<SgfMove>,
+    /// What the import left out, located (variations off the main line,
+    /// game trees after the first).
+    pub warnings: Vec<Diagnostic>,
+}
+
 /// Import the main line of an SGF game for `rules` (errors are located in
 /// a source named `sgf`). See [`import_source`].
-pub fn import(sgf_text: &str, rules: &Rules) -> Result<Vec<SgfMove>, Diagnostic> {
+pub fn import(sgf_text: &str, rules: &Rules) -> Result<SgfGame, Diagnostic> {
     import_source(&SourceFile::new("sgf", sgf_text), rules)
+}
+
+/// The points of an `AB`/`AW` value: `cc`, or a rectangle `aa:cc`.
+fn setup_points(g: &Grid, value: &str) -> Option<Vec<u16>> {
+    let xy = |t: &str| {
+        let b = t.as_bytes();
+        (b.len() == 2).then(|| Some((coord(b[0])?, coord(b[1])?)))?
+    };
+    let (a, b) = match value.split_once(':') {
+        None => (xy(value)?, xy(value)?),
+        Some((a, b)) => (xy(a)?, xy(b)?),
+    };
+    let mut out = Vec::new();
+    for x in a.0.min(b.0)..=a.0.max(b.0) {
+        for y in a.1.min(b.1)..=a.1.max(b.1) {
+            out.push(*g.point_at.get(&(x, y))?);
+        }
+    }
+    Some(out)
+}
+
+/// An SGF coordinate letter: `a`–`z` then `A`–`Z`.
+fn coord(c: u8) -> Option<u32> {
+    match c {
+        b'a'..=b'z' => Some(u32::from(c - b'a')),
+        b'A'..=b'Z' => Some(u32::from(c - b'A') + 26),
+        _ => None,
+    }
 }
 
 /// Import the main line of the SGF game in `source` for `rules`.
 ///
 /// Checks that `SZ` matches the ruleset's board, that the colours alternate
-/// starting with Black, that every point is on the board, and that passes
-/// name a pass kind of the ruleset (see the crate docs on `PK`). Whether the
-/// moves are legal is for a replay to say.
-pub fn import_source(source: &SourceFile, rules: &Rules) -> Result<Vec<SgfMove>, Diagnostic> {
+/// starting with Black (or the `PL` of a set-up position), that every point
+/// is on the board, and that passes name a pass kind of the ruleset (see
+/// the crate docs on `PK`). Whether the moves are legal is for a replay to
+/// say. Variations off the main line are not read: each branching point
+/// gives a warning.
+pub fn import_source(source: &SourceFile, rules: &Rules) -> Result<SgfGame, Diagnostic> {
     let g = grid(rules)?;
-    let (root, scanned) = parse_root(source)?;
-    let at = |node: usize, id: Option<&str>| {
-        let n = scanned.get(node)?;
-        let offset = match id {
-            Some(id) => n.props.iter().find(|p| p.id == id)?.offset,
-            None => n.offset,
-        };
-        Some(offset)
-    };
-    let loc = |offset: Option<usize>| offset.map(|o| source.location(o));
-    let (sw, sh) = root
-        .properties()
-        .find_map(|p| match p {
-            Prop::SZ((w, h)) => Some((u32::from(*w), u32::from(*h))),
-            _ => None,
-        })
-        .unwrap_or((19, 19));
+    let parsed = parse(source)?;
+    let info = info_of(&parsed)?;
+    let p = &parsed;
+    let at_prop = |node: usize, id: &str| p.nodes[node].prop(id).map(|pr| pr.offset);
+    let loc = |offset: Option<usize>| offset.map(|o| p.loc(o));
+    let (sw, sh) = info.size.unwrap_or((19, 19));
     if (sw, sh) != (g.width, g.height) {
         let written = if sw == sh {
             format!("SZ[{sw}]")
@@ -292,74 +475,138 @@ pub fn import_source(source: &SourceFile, rules: &Rules) -> Result<Vec<SgfMove>,
             "{written}: the game is on a {sw}x{sh} board, and ruleset `{}` has a {}x{} board",
             rules.name, g.width, g.height
         ))
-        .at_opt(loc(at(0, Some("SZ")).or(at(0, None))))
+        .at_opt(loc(at_prop(0, "SZ").or(Some(p.nodes[0].offset))))
         .expected(format!("the same size (pass `--size {sw}x{sh}`)")));
     }
-    let mut moves = Vec::new();
-    for (i, node) in root.main_variation().enumerate() {
-        let number = moves.len() + 1;
-        let mut mv: Option<(u8, &SgfMv, &str)> = None;
+    let mut game = SgfGame::default();
+    if p.trees > 1 {
+        game.warnings.push(
+            Diagnostic::new(format!(
+                "the file holds {} game trees; only the first is read",
+                p.trees
+            ))
+            .at(p.loc(p.nodes[0].offset)),
+        );
+    }
+    let line = p.main_line();
+    let mut branches = 0;
+    let mut first_branch = None;
+    for &i in &line {
+        if let Some(&second) = p.nodes[i].children.get(1) {
+            branches += p.nodes[i].children.len() - 1;
+            first_branch.get_or_insert(second);
+        }
+    }
+    if let Some(b) = first_branch {
+        game.warnings.push(
+            Diagnostic::new(format!(
+                "the game has {branches} variation(s) off the main line; only the main line (the first variation at each branch) is replayed"
+            ))
+            .at(p.loc(p.nodes[b].offset)),
+        );
+    }
+    let mut used: HashMap<u16, usize> = HashMap::new();
+    for (li, &i) in line.iter().enumerate() {
+        let node = &p.nodes[i];
+        let number = game.moves.len() + 1;
+        let mut mv: Option<(u8, &str, usize, &str)> = None;
         let mut kind: Option<String> = None;
-        for prop in node.properties() {
-            match prop {
-                Prop::AB(_) | Prop::AW(_) | Prop::AE(_) => {
-                    let id = prop.identifier();
+        for prop in &node.props {
+            let id = prop.id.as_str();
+            let value = prop.values.first().map_or("", |(v, _)| v.as_str());
+            match id {
+                "AB" | "AW" | "AE" | "PL" if li > 0 => {
                     return Err(Diagnostic::new(format!(
-                        "setup stones are not supported (`{id}`)"
+                        "`{id}` after the start: set-up in the middle of a game is not supported"
                     ))
-                    .at_opt(loc(at(i, Some(&id))))
-                    .expected("a game from the empty board: moves B[..] and W[..] only"));
+                    .at(p.loc(prop.offset))
+                    .expected("set-up stones (`AB`, `AW`) and `PL` in the root node only"));
                 }
-                Prop::B(m) | Prop::W(m) => {
-                    let (player, id) = match prop {
-                        Prop::B(_) => (0u8, "B"),
-                        _ => (1u8, "W"),
-                    };
+                "AE" => {
+                    return Err(Diagnostic::new(
+                        "`AE` in the root node: the board starts empty, there is nothing to clear",
+                    )
+                    .at(p.loc(prop.offset))
+                    .expected("set-up stones with `AB` and `AW` only"));
+                }
+                "AB" | "AW" => {
+                    let player = usize::from(id == "AW");
+                    for (v, o) in &prop.values {
+                        let points = setup_points(&g, v).ok_or_else(|| {
+                            Diagnostic::new(format!(
+                                "{id}[{v}]: not a point (or rectangle `aa:cc`) of the {}x{} board",
+                                g.width, g.height
+                            ))
+                            .at(p.loc(*o))
+                            .expected(format!(
+                                "points of two letters, columns and rows `a` to `{}`",
+                                letter(g.width.max(g.height) - 1)
+                            ))
+                        })?;
+                        for pt in points {
+                            if let Some(first) = used.insert(pt, *o) {
+                                return Err(Diagnostic::new(format!(
+                                    "{id}[{v}]: point {} is set up twice",
+                                    rules.topology.name(pt)
+                                ))
+                                .at(p.loc(*o))
+                                .expected("each set-up point once")
+                                .note(format!("first set up at {}", p.loc(first))));
+                            }
+                            game.setup[player].push(pt);
+                        }
+                    }
+                }
+                "PL" => {
+                    game.first_player = match value.trim() {
+                        "B" | "b" => 0,
+                        "W" | "w" => 1,
+                        _ => {
+                            return Err(Diagnostic::new(format!("PL[{value}]: not a colour"))
+                                .at(p.loc(prop.offset))
+                                .expected("`PL[B]` or `PL[W]`"))
+                        }
+                    }
+                }
+                "B" | "W" => {
                     if mv.is_some() {
                         return Err(Diagnostic::new(format!(
                             "move {number}: a node holds two moves"
                         ))
-                        .at_opt(loc(at(i, Some(id))))
+                        .at(p.loc(prop.offset))
                         .expected("one move (B or W) per node"));
                     }
-                    mv = Some((player, m, id));
+                    if prop.values.len() > 1 {
+                        return Err(Diagnostic::new(format!(
+                            "move {number}: `{id}` has {} values",
+                            prop.values.len()
+                        ))
+                        .at(p.loc(prop.offset))
+                        .expected("one point, or `[]` for a pass"));
+                    }
+                    mv = Some((u8::from(id == "W"), id, prop.offset, value));
                 }
-                Prop::Unknown(id, values) if id == PASS_KIND_PROPERTY => {
-                    kind = Some(values.first().cloned().unwrap_or_default());
-                }
-                Prop::Invalid(id, values) if id == "B" || id == "W" => {
-                    return Err(Diagnostic::new(format!(
-                        "move {number}: cannot read {id}[{}]",
-                        values.join("][")
-                    ))
-                    .at_opt(loc(at(i, Some(id))))
-                    .expected("a point of two letters (`dd`), or `[]` for a pass"));
-                }
+                PASS_KIND_PROPERTY => kind = Some(value.to_string()),
                 _ => {}
             }
         }
-        let Some((player, m, id)) = mv else {
+        let Some((player, id, offset, value)) = mv else {
             if kind.is_some() {
                 return Err(Diagnostic::new(format!(
                     "`{PASS_KIND_PROPERTY}` on a node without a pass"
                 ))
-                .at_opt(loc(at(i, Some(PASS_KIND_PROPERTY)))));
+                .at_opt(loc(at_prop(i, PASS_KIND_PROPERTY))));
             }
             continue;
-        };
-        let offset = at(i, Some(id));
-        let value = match m {
-            SgfMv::Pass => String::new(),
-            SgfMv::Move(p) => format!("{}{}", letter(p.x.into()), letter(p.y.into())),
         };
         let mut sgf = format!("{id}[{value}]");
         if let Some(k) = &kind {
             sgf.push_str(&format!("{PASS_KIND_PROPERTY}[{k}]"));
         }
         let here = |msg: String| {
-            Diagnostic::new(format!("move {number} ({sgf}): {msg}")).at_opt(loc(offset))
+            Diagnostic::new(format!("move {number} ({sgf}): {msg}")).at(p.loc(offset))
         };
-        let expected_player = ((number - 1) % 2) as u8;
+        let expected_player = ((usize::from(game.first_player) + number - 1) % 2) as u8;
         if player != expected_player {
             let who = |p: u8| rules.players.get(p as usize).cloned().unwrap_or_default();
             return Err(here(format!(
@@ -367,12 +614,23 @@ pub fn import_source(source: &SourceFile, rules: &Rules) -> Result<Vec<SgfMove>,
                 who(player),
                 who(expected_player)
             ))
-            .expected("moves alternating, Black first"));
+            .expected("moves alternating, Black first (or the player `PL` names)"));
         }
-        let point = match m {
-            SgfMv::Pass => None,
-            SgfMv::Move(p) if p.x == 19 && p.y == 19 && g.width <= 19 && g.height <= 19 => None,
-            SgfMv::Move(p) => Some((u32::from(p.x), u32::from(p.y))),
+        let bytes = value.as_bytes();
+        let point = match bytes {
+            [] => None,
+            b"tt" if g.width <= 19 && g.height <= 19 => None,
+            [x, y] => match (coord(*x), coord(*y)) {
+                (Some(x), Some(y)) => Some((x, y)),
+                _ => {
+                    return Err(here(format!("cannot read `{value}` as a point"))
+                        .expected("a point of two letters (`dd`), or `[]` for a pass"))
+                }
+            },
+            _ => {
+                return Err(here(format!("cannot read `{value}` as a point"))
+                    .expected("a point of two letters (`dd`), or `[]` for a pass"))
+            }
         };
         let token = match point {
             Some(xy) => {
@@ -390,31 +648,31 @@ pub fn import_source(source: &SourceFile, rules: &Rules) -> Result<Vec<SgfMove>,
                     return Err(Diagnostic::new(format!(
                         "move {number} ({sgf}): `{PASS_KIND_PROPERTY}` on a board play"
                     ))
-                    .at_opt(loc(at(i, Some(PASS_KIND_PROPERTY))))
+                    .at_opt(loc(at_prop(i, PASS_KIND_PROPERTY)))
                     .expected(format!("`{PASS_KIND_PROPERTY}` only on passes")));
                 }
                 rules.topology.name(pt).to_string()
             }
             None => pass_token(rules, kind.as_deref()).map_err(|(msg, exp)| {
                 let d = here(msg).expected(exp);
-                match at(i, Some(PASS_KIND_PROPERTY)) {
+                match at_prop(i, PASS_KIND_PROPERTY) {
                     Some(o) => Diagnostic {
-                        location: Some(source.location(o)),
+                        location: Some(p.loc(o)),
                         ..d
                     },
                     None => d,
                 }
             })?,
         };
-        moves.push(SgfMove {
+        game.moves.push(SgfMove {
             token,
             move_number: number,
             player,
             sgf,
-            offset,
+            offset: Some(offset),
         });
     }
-    Ok(moves)
+    Ok(game)
 }
 
 /// The token of a pass with an optional `PK` value.
@@ -457,6 +715,18 @@ fn pass_token(rules: &Rules, kind: Option<&str>) -> Result<String, (String, Stri
 /// the game. Errors when the ruleset's board is not a grid or a move is
 /// neither a board play nor a pass.
 pub fn export(rules: &Rules, moves: &[Move], result: &GameResult) -> Result<String, Diagnostic> {
+    export_game(rules, &[Vec::new(), Vec::new()], 0, moves, result)
+}
+
+/// [`export`] from a set-up position: `AB`/`AW` with the stones of each
+/// player and `PL[W]` when the second player moves first.
+pub fn export_game(
+    rules: &Rules,
+    setup: &[Vec<u16>; 2],
+    first_player: u8,
+    moves: &[Move],
+    result: &GameResult,
+) -> Result<String, Diagnostic> {
     let g = grid(rules)?;
     let mut out = String::from("(;GM[1]FF[4]CA[UTF-8]");
     let _ = write!(out, "AP[morrigo:{}]", env!("CARGO_PKG_VERSION"));
@@ -467,6 +737,13 @@ pub fn export(rules: &Rules, moves: &[Move], result: &GameResult) -> Result<Stri
     }
     let _ = write!(out, "RU[{}]", escape(&rules.name));
     if let Some(s) = &rules.scoring {
+        if !s.komi.is_finite() {
+            return Err(Diagnostic::new(format!(
+                "ruleset `{}` has komi {}, which SGF cannot record",
+                rules.name, s.komi
+            ))
+            .expected("a finite komi"));
+        }
         let _ = write!(out, "KM[{}]", number(s.komi));
     }
     if let [b, w, ..] = rules.players.as_slice() {
@@ -475,10 +752,29 @@ pub fn export(rules: &Rules, moves: &[Move], result: &GameResult) -> Result<Stri
     if let Some(re) = result.to_sgf() {
         let _ = write!(out, "RE[{re}]");
     }
+    for (id, stones) in ["AB", "AW"].iter().zip(setup) {
+        if !stones.is_empty() {
+            out.push_str(id);
+            for &pt in stones {
+                let &(x, y) = g
+                    .sgf_of
+                    .get(pt as usize)
+                    .ok_or_else(|| Diagnostic::new(format!("set-up stone: no point {pt}")))?;
+                let _ = write!(out, "[{}{}]", letter(x), letter(y));
+            }
+        }
+    }
+    if first_player == 1 {
+        out.push_str("PL[W]");
+    }
     let several_kinds = rules.passes.kinds.len() > 1;
     for (i, m) in moves.iter().enumerate() {
         out.push(if i % 10 == 0 { '\n' } else { ' ' });
-        let colour = if i % 2 == 0 { 'B' } else { 'W' };
+        let colour = if (i + usize::from(first_player)) % 2 == 0 {
+            'B'
+        } else {
+            'W'
+        };
         match m.kind {
             MoveKind::Play | MoveKind::Place => {
                 let &(x, y) = g

@@ -64,7 +64,9 @@ fn export_then_import_gives_the_same_moves() {
             let text = export(&r, &moves, &result).unwrap();
             assert!(text.starts_with("(;GM[1]FF[4]"), "{text}");
             assert!(text.contains(&format!("RU[{name}]")), "{text}");
-            let back = import(&text, &r).unwrap_or_else(|e| panic!("{name} {seed}: {e}\n{text}"));
+            let back = import(&text, &r)
+                .unwrap_or_else(|e| panic!("{name} {seed}: {e}\n{text}"))
+                .moves;
             let got: Vec<&str> = back.iter().map(|m| m.token.as_str()).collect();
             assert_eq!(got, tokens, "{name} {size} seed {seed}\n{text}");
             for (i, m) in back.iter().enumerate() {
@@ -81,7 +83,9 @@ fn export_then_import_gives_the_same_moves() {
 #[test]
 fn coordinates_are_gtp_names() {
     let r = rules("jk-final", "9");
-    let moves = import("(;GM[1]FF[4]SZ[9];B[aa];W[ii];B[ai];W[ia];B[ee])", &r).unwrap();
+    let moves = import("(;GM[1]FF[4]SZ[9];B[aa];W[ii];B[ai];W[ia];B[ee])", &r)
+        .unwrap()
+        .moves;
     let got: Vec<&str> = moves.iter().map(|m| m.token.as_str()).collect();
     assert_eq!(got, ["A9", "J1", "A1", "J9", "E5"]);
 }
@@ -89,7 +93,9 @@ fn coordinates_are_gtp_names() {
 #[test]
 fn pass_kinds_use_the_pk_property() {
     let r = rules("jk-final", "5");
-    let moves = import("(;SZ[5];B[cc];W[]PK[E];B[]PK[E])", &r).unwrap();
+    let moves = import("(;SZ[5];B[cc];W[]PK[E];B[]PK[E])", &r)
+        .unwrap()
+        .moves;
     let got: Vec<&str> = moves.iter().map(|m| m.token.as_str()).collect();
     assert_eq!(got, ["C3", "pass:E", "pass:E"]);
     let e = import("(;SZ[5];B[cc];W[])", &r).unwrap_err();
@@ -99,7 +105,7 @@ fn pass_kinds_use_the_pk_property() {
     assert!(e.message.contains("no pass kind `X`"), "{e}");
     // tt is a pass on small boards; one pass kind needs no PK.
     let tt = rules("tromp-taylor", "5");
-    let moves = import("(;SZ[5];B[tt];W[])", &tt).unwrap();
+    let moves = import("(;SZ[5];B[tt];W[])", &tt).unwrap().moves;
     let got: Vec<&str> = moves.iter().map(|m| m.token.as_str()).collect();
     assert_eq!(got, ["pass", "pass"]);
     // Export writes PK only where there are several kinds.
@@ -110,14 +116,41 @@ fn pass_kinds_use_the_pk_property() {
 }
 
 #[test]
-fn size_must_match_and_setup_is_refused() {
+fn size_must_match_and_setup_is_read_from_the_root() {
     let r = rules("jk-final", "9");
     let e = import("(;SZ[13];B[aa])", &r).unwrap_err();
     assert!(e.message.contains("13x13 board"), "{e}");
     assert!(e.to_string().contains("--size 13x13"), "{e}");
-    let e = import_source(&SourceFile::new("g.sgf", "(;SZ[9]\nAB[aa][bb];W[cc])"), &r).unwrap_err();
-    assert!(e.message.contains("setup stones are not supported"), "{e}");
-    assert_eq!(e.location.as_ref().map(|l| (l.line, l.col)), Some((2, 1)));
+    // AB/AW in the root node: a set-up position (rectangles too), PL says who moves.
+    let g = import("(;SZ[9]\nAB[aa][bb:bc]AW[ii]PL[W];W[cc];B[dd])", &r).unwrap();
+    let names =
+        |v: &[u16]| -> Vec<String> { v.iter().map(|&p| r.topology.name(p).to_string()).collect() };
+    assert_eq!(names(&g.setup[0]), ["A9", "B8", "B7"]);
+    assert_eq!(names(&g.setup[1]), ["J1"]);
+    assert_eq!(g.first_player, 1);
+    assert_eq!(g.moves[0].player, 1);
+    // Export writes the set-up back, and it reads the same.
+    let point = |name: &str| {
+        r.topology
+            .points()
+            .find(|&p| r.topology.name(p) == name)
+            .unwrap()
+    };
+    let moves = [
+        Move::play(point(&g.moves[0].token)),
+        Move::play(point(&g.moves[1].token)),
+    ];
+    let text = morrigo_sgf::export_game(&r, &g.setup, 1, &moves, &GameResult::Ongoing).unwrap();
+    assert!(text.contains("AB[aa][bb][bc]AW[ii]PL[W]"), "{text}");
+    assert_eq!(import(&text, &r).unwrap().setup, g.setup);
+    // Set-up after the start, a point set up twice, AE: located errors.
+    let e = import_source(&SourceFile::new("g.sgf", "(;SZ[9];B[aa]\n;AB[bb])"), &r).unwrap_err();
+    assert!(e.message.contains("set-up in the middle of a game"), "{e}");
+    assert_eq!(e.location.as_ref().map(|l| (l.line, l.col)), Some((2, 2)));
+    let e = import("(;SZ[9]AB[aa]AW[aa])", &r).unwrap_err();
+    assert!(e.message.contains("set up twice"), "{e}");
+    let e = import("(;SZ[9]AE[aa])", &r).unwrap_err();
+    assert!(e.message.contains("`AE`"), "{e}");
     let e = import("(;SZ[9];B[aa];B[bb])", &r).unwrap_err();
     assert!(
         e.message
@@ -129,6 +162,90 @@ fn size_must_match_and_setup_is_refused() {
     let morris = morrigo_rules::load_rules("nine-mens-morris").unwrap();
     let e = import("(;B[aa])", &morris).unwrap_err();
     assert!(e.message.contains("no board plays"), "{e}");
+}
+
+/// Defect: invalid SZ, KM and lowercase identifiers were silently ignored.
+/// Each is now an error at its place in the file.
+#[test]
+fn unreadable_values_are_located_errors() {
+    let r = rules("jk-final", "5");
+    for (text, col, what) in [
+        ("(;GM[1]FF[4]SZ[abc];B[cc])", 16, "SZ[abc]"),
+        ("(;GM[1]FF[4]SZ[-5];B[cc])", 16, "SZ[-5]"),
+        ("(;GM[1]FF[4]SZ[0])", 16, "SZ[0]"),
+        ("(;GM[1]FF[4]SZ[5]KM[abc];B[cc])", 21, "KM[abc]"),
+        ("(;GM[1]FF[4]SZ[5]KM[nan];B[cc])", 21, "KM[nan]"),
+        ("(;GM[1]FF[4]SZ[5]KM[inf];B[cc])", 21, "KM[inf]"),
+        ("(;GM[1]FF[4]SZ[5]RE[X+Y];B[cc])", 21, "RE[X+Y]"),
+        ("(;GM[1]FF[4]SZ[5];b[cc])", 19, "`b` is not a property"),
+        ("(;GM[1]FF[4]SZ[5];B[c])", 19, "cannot read `c`"),
+        ("(;GM[5]FF[4];W[a1])", 6, "GM[5]"),
+    ] {
+        let src = SourceFile::new("w.sgf", text);
+        let e = info(&src)
+            .and_then(|_| import_source(&src, &r))
+            .unwrap_err();
+        assert!(e.message.contains(what), "{text}: {e}");
+        let at = e.location.as_ref().map(|l| (l.line, l.col));
+        assert_eq!(at, Some((1, col)), "{text}: {e}");
+    }
+}
+
+#[test]
+fn results_are_read_as_sgf_writes_them() {
+    use morrigo_sgf::parse_result;
+    let win = |player, margin| GameResult::Win { player, margin };
+    assert_eq!(parse_result("B+R"), Ok(win(0, Margin::Resign)));
+    assert_eq!(parse_result("W+25"), Ok(win(1, Margin::Score(25.0))));
+    assert_eq!(parse_result("W+3.5"), Ok(win(1, Margin::Score(3.5))));
+    assert_eq!(parse_result("B+"), Ok(win(0, Margin::Rule)));
+    assert_eq!(parse_result("B+T"), Ok(win(0, Margin::Time)));
+    assert_eq!(parse_result("0"), Ok(GameResult::Draw));
+    assert_eq!(parse_result("Void"), Ok(GameResult::Ongoing));
+    assert!(parse_result("B+nan").is_err());
+    assert!(parse_result("B+-3").is_err());
+    assert!(parse_result("X+R").is_err());
+}
+
+/// Defect: variations nested 150,000 deep overflowed the stack. The reader
+/// is iterative; the main line is followed and the variations are reported.
+#[test]
+fn deep_nesting_is_read_without_recursion_and_variations_are_reported() {
+    let r = rules("jk-final", "5");
+    let n = 150_000;
+    let text = format!(
+        "(;GM[1]FF[4]SZ[5]{}{})",
+        "(;B[cc];W[]PK[P])".to_string() + &"(;B[]PK[P];W[]PK[P]".repeat(n),
+        ")".repeat(n)
+    );
+    let g = import(&text, &r).unwrap();
+    assert_eq!(g.moves.len(), 2, "the first variation is the main line");
+    let w = &g.warnings;
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].message.contains("1 variation(s) off the main line"),
+        "{}",
+        w[0]
+    );
+    // A main line nested as deep as the file allows: every node read.
+    let deep = format!(
+        "(;GM[1]FF[4]SZ[5]{}{})",
+        "(;B[]PK[P];W[]PK[P]".repeat(n),
+        ")".repeat(n)
+    );
+    let g = import(&deep, &r).unwrap();
+    assert_eq!(g.moves.len(), 2 * n);
+    assert!(g.warnings.is_empty());
+}
+
+#[test]
+fn komi_that_is_not_finite_is_not_written() {
+    let mut r = rules("tromp-taylor", "5");
+    if let Some(s) = r.scoring.as_mut() {
+        s.komi = f64::NAN;
+    }
+    let e = export(&r, &[], &GameResult::Ongoing).unwrap_err();
+    assert!(e.message.contains("SGF cannot record"), "{e}");
 }
 
 #[test]

@@ -1,6 +1,9 @@
+use crate::budget;
+use crate::cmd::perft::{check_work, DEFAULT_MAX_NODES};
 use crate::fail::Outcome;
 use crate::game;
 use clap::Args;
+use morrigo_engine::with_machine;
 use morrigo_play::{bench_perft, bench_playouts, Unit};
 use std::io::Write;
 
@@ -23,10 +26,16 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N", default_value_t = 2000,
           value_parser = clap::value_parser!(u32).range(1..))]
     pub games: u32,
-    /// Depth of the perft run (0 skips it).
-    #[arg(long, value_name = "D", default_value_t = 5,
+    /// Depth of the perft run (0 skips it). Default: the deepest level up
+    /// to 5 whose tree is estimated at no more than 10 million leaves.
+    #[arg(long, value_name = "D",
           value_parser = clap::value_parser!(u32).range(0..=12))]
-    pub perft_depth: u32,
+    pub perft_depth: Option<u32>,
+    /// Refuse an explicit `--perft-depth` whose tree is estimated to have
+    /// more leaves than this.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_NODES,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_nodes: u64,
     /// Seed of the playouts.
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
@@ -34,8 +43,30 @@ pub struct BenchArgs {
     pub ruleset: game::RulesetOptions,
 }
 
+/// The deepest default perft level of `bench`.
+const DEFAULT_BENCH_DEPTH: u32 = 5;
+/// The default perft depth is the deepest whose tree is estimated at no
+/// more leaves than this (a second or so of a release build).
+const BENCH_PERFT_NODES: f64 = 1e7;
+
 pub fn run(args: BenchArgs) -> Outcome {
     let any = game::machine(&args.file, &args.ruleset)?;
+    let depth = with_machine!(&any, m => {
+        let start = m.initial();
+        match args.perft_depth {
+            Some(d) if d > 0 => {
+                check_work(m, &start, d, Unit::Ply, args.max_nodes, "--max-nodes")?;
+                d
+            }
+            Some(_) => 0,
+            None => (1..=DEFAULT_BENCH_DEPTH)
+                .take_while(|&d| {
+                    budget::estimate_leaves(m, &start, d, Unit::Ply) <= BENCH_PERFT_NODES
+                })
+                .last()
+                .unwrap_or(1),
+        }
+    });
     let mut out = std::io::stdout().lock();
     writeln!(out, "bench {} (one thread)", any.rules().name)?;
     let p = bench_playouts(&any, args.games, args.seed);
@@ -45,8 +76,8 @@ pub fn run(args: BenchArgs) -> Outcome {
         p.games, p.plies, p.secs, p.games_per_sec, p.plies_per_sec
     )?;
     out.flush()?;
-    if args.perft_depth > 0 {
-        let b = bench_perft(&any, args.perft_depth, Unit::Ply);
+    if depth > 0 {
+        let b = bench_perft(&any, depth, Unit::Ply);
         writeln!(
             out,
             "  perft {}: {} nodes in {:.3} s: {:.0} nodes/s",

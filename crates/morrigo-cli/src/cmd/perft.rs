@@ -1,6 +1,8 @@
-use crate::fail::Outcome;
+use crate::budget::{self, BudgetOptions};
+use crate::fail::{Failure, Outcome};
 use crate::game;
 use clap::{Args, ValueEnum};
+use morrigo_diag::Diagnostic;
 use morrigo_engine::{perft, perft_divide, perft_to_end, with_machine, Machine, State, Unit};
 use std::io::Write;
 use std::time::Instant;
@@ -47,6 +49,13 @@ pub struct PerftArgs {
     /// (per depth and cumulative), instead of the leaves.
     #[arg(long, conflicts_with = "divide")]
     pub to_end: bool,
+    /// Refuse a depth whose tree is estimated to have more leaves than
+    /// this (the estimate comes from random paths down the tree).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_NODES,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_nodes: u64,
+    #[command(flatten)]
+    pub budget: BudgetOptions,
     #[command(flatten)]
     pub ruleset: game::RulesetOptions,
 }
@@ -74,12 +83,23 @@ pub fn run(args: PerftArgs) -> Outcome {
 }
 
 fn run_on<const W: usize>(m: &Machine<W>, args: &PerftArgs) -> Outcome {
-    let mut s = match &args.position {
-        Some(record) => game::play_record(m, record, "--position")?.0,
-        None => m.initial(),
-    };
+    let start = game::start(m, args.position.as_deref())?;
+    let mut s = start.state;
     let unit = Unit::from(args.unit);
     let mut out = std::io::stdout().lock();
+    if start.over.is_none() {
+        check_work(m, &s, args.depth, unit, args.max_nodes, "--max-nodes")?;
+    }
+    if let Some(why) = &start.over {
+        // A finished game has no moves: every depth counts 0 (the engine
+        // cannot see an ending by the players, such as a resignation).
+        writeln!(out, "perft {}: the game is over: {why}", m.rules.name)?;
+        writeln!(out, "{:>5}  {:>14}", "depth", "nodes")?;
+        for depth in 1..=args.depth {
+            writeln!(out, "{depth:>5}  {:>14}", 0)?;
+        }
+        return Ok(());
+    }
     if args.to_end {
         return to_end(m, &mut s, args.depth, unit, &mut out);
     }
@@ -98,7 +118,7 @@ fn run_on<const W: usize>(m: &Machine<W>, args: &PerftArgs) -> Outcome {
     )?;
     for depth in 1..=args.depth {
         let start = Instant::now();
-        let nodes = perft(m, &mut s, depth, unit);
+        let nodes = perft_shown(m, &mut s, depth, unit, &args.budget);
         let secs = start.elapsed().as_secs_f64();
         writeln!(
             out,
@@ -108,6 +128,69 @@ fn run_on<const W: usize>(m: &Machine<W>, args: &PerftArgs) -> Outcome {
         out.flush()?;
     }
     Ok(())
+}
+
+/// The leaf limit of `perft` (and of an explicit `bench --perft-depth`):
+/// about a few minutes of a release build.
+pub const DEFAULT_MAX_NODES: u64 = 10_000_000_000;
+
+/// Refuse a tree estimated to have more than `max` leaves at `depth`.
+pub fn check_work<const W: usize>(
+    m: &Machine<W>,
+    s: &State<W>,
+    depth: u32,
+    unit: Unit,
+    max: u64,
+    flag: &str,
+) -> Outcome {
+    let estimate = budget::estimate_leaves(m, s, depth, unit);
+    if estimate > max as f64 {
+        return Err(Failure::game(
+            Diagnostic::new(format!(
+                "perft {} {depth}: the tree has an estimated {} leaves at depth {depth}, more than the limit of {} ({flag})",
+                m.rules.name,
+                budget::show_count(estimate),
+                budget::show_count(max as f64),
+            ))
+            .expected(format!("a smaller depth, or `{flag} N` to allow a larger tree"))
+            .note(format!(
+                "estimated from {} random paths down the tree",
+                budget::ESTIMATE_PATHS
+            )),
+        ));
+    }
+    Ok(())
+}
+
+/// `perft` of one depth, counted below each first move so that progress
+/// can be shown (the same count as the engine's `perft`).
+fn perft_shown<const W: usize>(
+    m: &Machine<W>,
+    s: &mut State<W>,
+    depth: u32,
+    unit: Unit,
+    budget: &BudgetOptions,
+) -> u64 {
+    let mut moves = Vec::new();
+    m.legal_moves(s, &mut moves);
+    let mut bar = budget::Progress::new(
+        format!("perft depth {depth}"),
+        moves.len() as u64,
+        budget.progress,
+    );
+    let mut total = 0;
+    for &mv in &moves {
+        let u = m.apply(s, mv);
+        total += if unit == Unit::Turn && s.pos.pending > 0 {
+            perft(m, s, depth, unit)
+        } else {
+            perft(m, s, depth - 1, unit)
+        };
+        m.undo(s, u);
+        bar.inc();
+    }
+    bar.finish();
+    total
 }
 
 fn divide<const W: usize>(

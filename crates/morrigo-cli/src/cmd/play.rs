@@ -27,7 +27,7 @@ use std::io::{BufRead, IsTerminal, Write};
 Examples:
   morrigo play nine-mens-morris
   morrigo play nine-mens-morris --as black --agent greedy --seed 7
-  printf 'd1\\nquit\\n' | morrigo play three-mens-morris --seed 1
+  printf 'b2\\nquit\\n' | morrigo play three-mens-morris --seed 1
   morrigo play jk-final --size 9 --agent random --save-sgf game.sgf
 
 Notation: `d1` place, `d1-d2` slide or fly, `xd2` remove (after a line),

@@ -5,7 +5,7 @@ use morrigo_diag::{Diagnostic, SourceFile};
 use morrigo_engine::{with_machine, Bits, Machine, State};
 use morrigo_record::{replay_from, ReplayError, Status, Transcript};
 use morrigo_rules::Rules;
-use morrigo_sgf::{GameResult, Margin, SgfMove};
+use morrigo_sgf::{GameResult, Margin, SgfGame, SgfMove};
 use std::io::Write;
 
 /// Replay a move record and print the annotated transcript.
@@ -23,6 +23,13 @@ use std::io::Write;
 /// agree), its `KM` as `--komi` for scored rulesets unless `--komi` is given.
 /// A rule-breaking SGF is reported at its move number and position in the
 /// file. Passes name their kind with the private property `PK` (`;W[]PK[E]`).
+/// Without a ruleset, the game's `RU` is used when it names a built-in one.
+/// Set-up stones (`AB`, `AW`, `PL` in the root node) are the start position.
+/// Only the main line is replayed: variations off it are reported as a
+/// warning. The recorded result `RE` is honoured: a resignation or a count
+/// ends the game as recorded; a result the ruleset disagrees with is
+/// reported as a warning. SGF is for Go-style games: Morris games are kept
+/// as move records (`--file`).
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Examples:
@@ -31,6 +38,7 @@ Examples:
   morrigo replay my-variant.yaml --file game.txt
   morrigo replay jk-final --size 9 --moves \"E5 D5 pass:E pass:E\"
   morrigo replay jk-final --sgf game.sgf
+  morrigo replay --sgf game.sgf                (the ruleset its RU names)
   morrigo replay tromp-taylor --size 9 --moves \"E5 D4 resign\" --to-sgf game.sgf
 
 Notation: `d1` place, `d1-d2` slide or fly, `xd2` remove (a ply of its own),
@@ -39,9 +47,10 @@ Notation: `d1` place, `d1-d2` slide or fly, `xd2` remove (a ply of its own),
 as `1.` are skipped.")]
 #[command(group = clap::ArgGroup::new("record").required(true).args(["moves", "file", "sgf"]))]
 pub struct ReplayArgs {
-    /// Ruleset file or built-in name.
+    /// Ruleset file or built-in name. With `--sgf` it may be left out when
+    /// the game's `RU` names a built-in ruleset.
     #[arg(value_name = "FILE")]
-    pub ruleset: String,
+    pub ruleset: Option<String>,
     /// The move record, separated by spaces or commas.
     #[arg(long, value_name = "RECORD")]
     pub moves: Option<String>,
@@ -68,27 +77,39 @@ fn read(path: &str) -> Result<String, Failure> {
         .map_err(|e| Failure::game(Diagnostic::new(format!("cannot read `{path}`: {e}"))))
 }
 
+/// The ruleset named on the command line; without one, the usage error.
+fn named(ruleset: &Option<String>) -> Result<&str, Failure> {
+    ruleset.as_deref().ok_or_else(|| {
+        Failure::usage(
+            "name the ruleset: `morrigo replay RULESET --moves …` (a file or a built-in name)",
+        )
+    })
+}
+
 pub fn run(args: ReplayArgs) -> Outcome {
     let (rules, source, sgf) = match (&args.moves, &args.file, &args.sgf) {
         (Some(moves), _, _) => (
-            game::rules(&args.ruleset, &args.ruleset_options)?,
+            game::rules(named(&args.ruleset)?, &args.ruleset_options)?,
             SourceFile::new("--moves", moves.as_str()),
             None,
         ),
         (None, Some(path), _) => (
-            game::rules(&args.ruleset, &args.ruleset_options)?,
+            game::rules(named(&args.ruleset)?, &args.ruleset_options)?,
             SourceFile::new(path.as_str(), read(path)?),
             None,
         ),
         (None, None, Some(path)) => {
             let file = SourceFile::new(path.as_str(), read(path)?);
-            let (rules, moves) = load_sgf(&args.ruleset, &args.ruleset_options, &file)?;
-            let record: Vec<&str> = moves.iter().map(|m| m.token.as_str()).collect();
+            let (rules, game) = load_sgf(args.ruleset.as_deref(), &args.ruleset_options, &file)?;
+            for w in &game.warnings {
+                warn(w);
+            }
+            let record: Vec<&str> = game.moves.iter().map(|m| m.token.as_str()).collect();
             let record = record.join(" ");
             (
                 rules,
                 SourceFile::new(path.as_str(), record),
-                Some((file, moves)),
+                Some((file, game)),
             )
         }
         (None, None, None) => {
@@ -110,11 +131,20 @@ pub fn run(args: ReplayArgs) -> Outcome {
         }
     };
     let replayed = with_machine!(&any, m => {
-        replay_from(m, m.initial(), &source.text, &source, 0)
-            .map(|(t, s)| {
-                let out = args.to_sgf.as_ref().map(|_| sgf_of(m, &s, &t));
-                (t, out)
-            })
+        let start = match &sgf {
+            Some((_, g)) => sgf_start(m, g),
+            None => m.initial(),
+        };
+        replay_from(m, start, &source.text, &source, 0).map(|(mut t, mut s)| {
+            if let Some((file, _)) = &sgf {
+                apply_sgf_result(m, &mut t, &mut s, file);
+            }
+            let out = args
+                .to_sgf
+                .as_ref()
+                .map(|_| sgf_of(m, &s, &t, sgf.as_ref().map(|(_, g)| g)));
+            (t, out)
+        })
     });
     match replayed {
         Ok((t, sgf_text)) => {
@@ -130,7 +160,7 @@ pub fn run(args: ReplayArgs) -> Outcome {
         Err(e) => {
             let ply = e.ply;
             let d = match &sgf {
-                Some((file, moves)) => at_sgf_move(e.diagnostic.as_ref().clone(), file, moves, ply),
+                Some((file, g)) => at_sgf_move(e.diagnostic.as_ref().clone(), file, &g.moves, ply),
                 None => *e.diagnostic.clone(),
             };
             report_failure(&d, &e, &render)
@@ -149,14 +179,47 @@ fn report_failure(
     Err(Failure::Quiet(1))
 }
 
+/// Print a warning: a diagnostic that does not stop the command.
+fn warn(d: &Diagnostic) {
+    let text = d.to_string();
+    let text = match text.split_once("error: ") {
+        Some((head, rest)) if !head.contains('\n') => format!("{head}warning: {rest}"),
+        _ => text,
+    };
+    eprintln!("{text}");
+}
+
 /// Load the ruleset for an SGF game (its `SZ` as the size, its `KM` as the
-/// komi, unless the command line says otherwise) and import the moves.
+/// komi, unless the command line says otherwise) and import the game.
+/// Without a ruleset on the command line, the game's `RU` is used when it
+/// names a built-in ruleset.
 pub fn load_sgf(
-    spec: &str,
+    spec: Option<&str>,
     opts: &RulesetOptions,
     file: &SourceFile,
-) -> Result<(Rules, Vec<SgfMove>), Failure> {
+) -> Result<(Rules, SgfGame), Failure> {
     let info = morrigo_sgf::info(file)?;
+    let spec = match (spec, &info.rules) {
+        (Some(spec), _) => spec.to_string(),
+        (None, Some(ru)) if morrigo_rules::builtin::find(ru).is_some() => ru.clone(),
+        (None, ru) => {
+            let why = match ru {
+                Some(ru) => format!("the game's RU[{ru}] is not a built-in ruleset"),
+                None => "the game has no RU property".to_string(),
+            };
+            return Err(Failure::Usage(
+                Diagnostic::new(format!(
+                    "name the ruleset to replay `{}` with: {why}",
+                    file.name
+                ))
+                .expected(format!(
+                    "`morrigo replay RULESET --sgf {}` (built-in rulesets: `morrigo rulesets`)",
+                    file.name
+                )),
+            ));
+        }
+    };
+    let spec = spec.as_str();
     if opts.size.is_none() && info.size.is_some() {
         // Say "not a Go ruleset" rather than "--size needs a grid".
         let plain = game::rules(spec, opts)?;
@@ -173,8 +236,156 @@ pub fn load_sgf(
             rules = game::rules(spec, &opts)?;
         }
     }
-    let moves = morrigo_sgf::import_source(file, &rules)?;
-    Ok((rules, moves))
+    let game = morrigo_sgf::import_source(file, &rules)?;
+    if let Some(mv) = game.moves.get(morrigo_record::MAX_RECORD_TOKENS) {
+        let limit = morrigo_record::MAX_RECORD_TOKENS;
+        return Err(Failure::game(
+            Diagnostic::new(format!(
+                "move {}: the game has {} moves, more than the limit of {limit} moves per record",
+                mv.move_number,
+                game.moves.len()
+            ))
+            .at_opt(mv.offset.map(|o| file.location(o)))
+            .expected(format!("at most {limit} moves")),
+        ));
+    }
+    Ok((rules, game))
+}
+
+/// The position an SGF game starts from: its set-up stones and first player.
+fn sgf_start<const W: usize>(m: &Machine<W>, g: &SgfGame) -> State<W> {
+    if g.setup.iter().all(Vec::is_empty) && g.first_player == 0 {
+        return m.initial();
+    }
+    let mut occ = [Bits::<W>::EMPTY; 2];
+    for (bits, stones) in occ.iter_mut().zip(&g.setup) {
+        for &p in stones {
+            bits.set(p as usize);
+        }
+    }
+    m.state_from(occ[0], occ[1], m.initial().pos.in_hand, g.first_player)
+}
+
+/// Honour the game's recorded result (`RE`) after its moves: a resignation
+/// or a count ends the game as the record says; a result the ruleset's own
+/// count or end rules disagree with is reported as a warning.
+fn apply_sgf_result<const W: usize>(
+    m: &Machine<W>,
+    t: &mut Transcript,
+    s: &mut State<W>,
+    file: &SourceFile,
+) {
+    let Ok(info) = morrigo_sgf::info(file) else {
+        return;
+    };
+    let (Some(text), at) = (&info.result, info.result_at.clone()) else {
+        return;
+    };
+    let Ok(recorded) = morrigo_sgf::parse_result(text) else {
+        return;
+    };
+    let rules = &m.rules;
+    let warn_at = |msg: String| warn(&Diagnostic::new(msg).at_opt(at.clone()));
+    if t.result.status == Status::Ongoing {
+        let token = match &recorded {
+            GameResult::Ongoing => return,
+            GameResult::Win {
+                player,
+                margin: Margin::Resign,
+            } => {
+                if s.pos.to_move == *player {
+                    warn_at(format!(
+                        "RE[{text}]: {} resigned after making the last move; the game is recorded as won by {} on resignation",
+                        game::player_name(rules, player ^ 1),
+                        game::player_name(rules, *player)
+                    ));
+                    force_resignation(m, t, s, *player);
+                    return;
+                }
+                "resign"
+            }
+            GameResult::Win {
+                margin: Margin::Score(_),
+                ..
+            }
+            | GameResult::Draw
+                if rules.scoring.is_some() =>
+            {
+                "agree"
+            }
+            _ => {
+                warn_at(format!(
+                    "RE[{text}]: the record ends with the game still going under ruleset `{}`, which cannot end it that way; the result is not applied",
+                    rules.name
+                ));
+                return;
+            }
+        };
+        let here = SourceFile::new(file.name.clone(), token);
+        match replay_from(m, s.clone(), token, &here, 0) {
+            Ok((end, next)) => {
+                for mut p in end.plies {
+                    p.n = t.plies.len() + 1;
+                    p.note = Some(format!("{} (RE[{text}])", p.note.unwrap_or_default()));
+                    t.plies.push(p);
+                }
+                t.result = end.result;
+                t.board = end.board;
+                *s = next;
+            }
+            Err(e) => {
+                warn_at(format!(
+                    "RE[{text}]: the result cannot be applied: {}",
+                    e.diagnostic.message
+                ));
+                return;
+            }
+        }
+    }
+    // The game is over: does the record agree with the ruleset?
+    let got = transcript_result(m, s, t).unwrap_or(GameResult::Ongoing);
+    let agree = match (&recorded, &got) {
+        (
+            GameResult::Win {
+                player: a,
+                margin: Margin::Score(x),
+            },
+            GameResult::Win {
+                player: b,
+                margin: Margin::Score(y),
+            },
+        ) => a == b && (x - y).abs() < 1e-9,
+        (GameResult::Win { player: a, .. }, GameResult::Win { player: b, .. }) => a == b,
+        (GameResult::Draw, GameResult::Draw) => true,
+        (GameResult::Ongoing, _) => true,
+        _ => false,
+    };
+    if !agree {
+        let said = got.to_sgf().unwrap_or_else(|| "?".to_string());
+        let how = match got {
+            GameResult::Win {
+                margin: Margin::Score(_),
+                ..
+            }
+            | GameResult::Draw => " (counted with no dead stones: SGF does not record them)",
+            _ => "",
+        };
+        warn_at(format!(
+            "RE[{text}] disagrees with ruleset `{}`: replaying the record gives {said}{how}",
+            rules.name
+        ));
+    }
+}
+
+/// End the game by the resignation of `winner`'s opponent when the record
+/// says so but the resigning player is not the one to move.
+fn force_resignation<const W: usize>(m: &Machine<W>, t: &mut Transcript, s: &State<W>, winner: u8) {
+    let rules = &m.rules;
+    let o = m.resign(winner ^ 1);
+    t.result.status = Status::Over;
+    t.result.winner = o.winner.map(|w| rules.players[w as usize].clone());
+    t.result.reason = Some(o.rule_name(rules).to_string());
+    t.result.to_move = rules.players[s.pos.to_move as usize].clone();
 }
 
 /// Restate a replay error at the SGF move it is about: "move 17 (W[cd]): …",
@@ -199,8 +410,13 @@ pub fn at_sgf_move(
     d
 }
 
-/// The SGF text of a replayed game.
-fn sgf_of<const W: usize>(m: &Machine<W>, s: &State<W>, t: &Transcript) -> Result<String, Failure> {
+/// The SGF text of a replayed game (from the set-up of an imported game).
+fn sgf_of<const W: usize>(
+    m: &Machine<W>,
+    s: &State<W>,
+    t: &Transcript,
+    from: Option<&SgfGame>,
+) -> Result<String, Failure> {
     let rules = &m.rules;
     let mut moves = Vec::new();
     for p in &t.plies {
@@ -212,7 +428,13 @@ fn sgf_of<const W: usize>(m: &Machine<W>, s: &State<W>, t: &Transcript) -> Resul
         }
     }
     let result = transcript_result(m, s, t)?;
-    Ok(morrigo_sgf::export(rules, &moves, &result)?)
+    let (setup, first) = match from {
+        Some(g) => (g.setup.clone(), g.first_player),
+        None => ([Vec::new(), Vec::new()], 0),
+    };
+    Ok(morrigo_sgf::export_game(
+        rules, &setup, first, &moves, &result,
+    )?)
 }
 
 fn is_session_end(mv: &str) -> bool {
@@ -238,8 +460,9 @@ fn transcript_result<const W: usize>(
         .and_then(|w| rules.players.iter().position(|p| p == w))
         .map(|i| i as u8);
     let last = t.plies.last().map(|p| p.mv.to_ascii_lowercase());
+    let resigned = t.result.reason.as_deref() == Some("resignation");
     match last.as_deref() {
-        Some("resign") => Ok(match winner {
+        _ if resigned => Ok(match winner {
             Some(player) => GameResult::Win {
                 player,
                 margin: Margin::Resign,

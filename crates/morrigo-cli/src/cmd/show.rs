@@ -39,8 +39,8 @@ pub fn run(args: ShowArgs) -> Outcome {
             game::draw_empty(&rules)
         ),
         Some(record) => with_machine!(&any, m => {
-            let (s, plies) = game::play_record(m, record, "--position")?;
-            position_report(m, &s, plies)
+            let start = game::start(m, Some(record))?;
+            position_report(m, &start)
         }),
     };
     let mut out = std::io::stdout().lock();
@@ -50,20 +50,20 @@ pub fn run(args: ShowArgs) -> Outcome {
 
 fn position_report<const W: usize>(
     m: &morrigo_engine::Machine<W>,
-    s: &morrigo_engine::State<W>,
-    plies: usize,
+    start: &game::Start<W>,
 ) -> String {
-    let rules = &m.rules;
-    let mut text = format!("board after {plies} plies:\n{}\n", game::draw(m, s));
-    let mut moves = Vec::new();
-    match m.legal_moves(s, &mut moves) {
-        Some(o) => {
-            text += &format!("game over: {}\n", game::outcome_text(rules, &o));
-            if let Some(score) = game::score_text(m, s, &o) {
+    let s = &start.state;
+    let mut text = format!("board after {} plies:\n{}\n", start.plies, game::draw(m, s));
+    match &start.over {
+        Some(why) => {
+            text += &format!("game over: {why}\n");
+            if let Some(score) = &start.score {
                 text += &format!("{score}\n");
             }
         }
         None => {
+            let mut moves = Vec::new();
+            m.legal_moves(s, &mut moves);
             text += &format!("{}\n", game::status(m, s));
             text += &format!("legal: {}\n", game::legal_summary(m, s, &moves));
         }

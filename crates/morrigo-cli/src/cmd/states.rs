@@ -1,6 +1,8 @@
-use crate::fail::Outcome;
+use crate::budget::{self, BudgetOptions};
+use crate::fail::{Failure, Outcome};
 use crate::game;
 use clap::Args;
+use morrigo_diag::Diagnostic;
 use morrigo_engine::{count_states, with_machine, Machine, StateCount};
 use std::io::Write;
 use std::time::Instant;
@@ -14,6 +16,11 @@ use std::time::Instant;
 /// rules that read the history (superko, pass patterns) are applied along
 /// that path. The search stops at `--limit` positions; the counts are then
 /// lower bounds, and the output says so.
+///
+/// Memory: a first run of 20,000 positions measures the memory one position
+/// takes; the search then stops with an error (exit 1) before the visited
+/// positions would pass `--max-memory` (default: the memory available on
+/// the machine), printing the counts reached as lower bounds.
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Examples:
@@ -33,8 +40,13 @@ pub struct StatesArgs {
     #[arg(long, value_name = "RECORD")]
     pub position: Option<String>,
     #[command(flatten)]
+    pub budget: BudgetOptions,
+    #[command(flatten)]
     pub ruleset: game::RulesetOptions,
 }
+
+/// Positions of the sampled run that measures the memory of one position.
+pub const SAMPLE_POSITIONS: u64 = 20_000;
 
 pub fn run(args: StatesArgs) -> Outcome {
     let any = game::machine(&args.file, &args.ruleset)?;
@@ -42,13 +54,47 @@ pub fn run(args: StatesArgs) -> Outcome {
 }
 
 fn run_on<const W: usize>(m: &Machine<W>, args: &StatesArgs) -> Outcome {
-    let s = match &args.position {
-        Some(record) => game::play_record(m, record, "--position")?.0,
-        None => m.initial(),
-    };
+    let start = game::start(m, args.position.as_deref())?;
+    let s = start.state;
     let t = &m.rules.topology;
     let started = Instant::now();
-    let count = count_states(m, &s, args.limit);
+    let mut memory_stop = None;
+    let count = match &start.over {
+        // A finished game reaches nothing but itself.
+        Some(_) => StateCount {
+            boards: 1,
+            positions: 1,
+            complete: true,
+        },
+        None => {
+            // A short sampled run measures the memory one position takes
+            // (its key in the visited sets and its share of the queue).
+            let sample = args.limit.min(SAMPLE_POSITIONS);
+            budget::reset_peak();
+            let base = budget::live_bytes();
+            let first = count_states(m, &s, sample);
+            let used = budget::peak_bytes().saturating_sub(base) as u64;
+            if first.complete || sample == args.limit {
+                first
+            } else {
+                let per = (used / first.positions.max(1)).max(1) * 5 / 4 + 1;
+                let (memory, source) = args.budget.memory_limit();
+                let fits = memory / per;
+                let limit = args.limit.min(fits);
+                let bar = budget::Progress::new(
+                    format!("states {} (up to {limit} positions)", m.rules.name),
+                    0,
+                    args.budget.progress,
+                );
+                let count = count_states(m, &s, limit);
+                bar.finish();
+                if !count.complete && limit < args.limit {
+                    memory_stop = Some((per, memory, source));
+                }
+                count
+            }
+        }
+    };
     let secs = started.elapsed().as_secs_f64();
     let mut out = std::io::stdout().lock();
     writeln!(
@@ -60,23 +106,47 @@ fn run_on<const W: usize>(m: &Machine<W>, args: &StatesArgs) -> Outcome {
             t.height,
             t.len(),
             &count,
-            args.limit
+            match memory_stop {
+                Some(_) => None,
+                None => Some(args.limit),
+            }
         )
     )?;
+    if let Some(why) = &start.over {
+        writeln!(out, "  note       the game is over: {why}")?;
+    }
     writeln!(out, "  time       {secs:.3} s")?;
+    if let Some((per, memory, source)) = memory_stop {
+        out.flush()?;
+        return Err(Failure::game(
+            Diagnostic::new(format!(
+                "states {}: stopped after {} positions: one more would pass the memory limit of {} ({source}); each position takes about {} (measured on the first {SAMPLE_POSITIONS})",
+                m.rules.name,
+                count.positions,
+                budget::show_bytes(memory),
+                budget::show_bytes(per)
+            ))
+            .expected("`--max-memory SIZE` (such as `--max-memory 16G`) to allow more, or a smaller board")
+            .note("the counts printed are lower bounds"),
+        ));
+    }
     Ok(())
 }
 
-fn report(name: &str, w: u32, h: u32, points: usize, c: &StateCount, limit: u64) -> String {
+/// `limit`: the `--limit` that stopped an incomplete search (`None`: the
+/// memory limit stopped it).
+fn report(name: &str, w: u32, h: u32, points: usize, c: &StateCount, limit: Option<u64>) -> String {
     let mut text = format!("states {name} ({points} points, {w}x{h})\n");
     text += &format!("  boards     {}\n", c.boards);
     text += &format!("  positions  {}\n", c.positions);
     if c.complete {
         text += "  search     complete: every reachable position was visited";
-    } else {
+    } else if let Some(limit) = limit {
         text += &format!(
             "  search     stopped at the limit of {limit} positions: the counts are lower bounds (raise --limit)"
         );
+    } else {
+        text += "  search     stopped by the memory limit: the counts are lower bounds (raise --max-memory)";
     }
     text
 }

@@ -7,13 +7,15 @@ use std::io::Write;
 ///
 /// A scenario file names a ruleset and lists scenarios (a set-up or a move
 /// record, and the expected verdicts: legal or refused moves, phase, result,
-/// the end rule that decides). A directory runs every .yaml file under it.
+/// the end rule that decides). A directory runs every scenario file (.yaml)
+/// under it, entering each directory once even where symbolic links loop;
+/// YAML rulesets there are listed as skipped, not run.
 /// Exit status 0 when every scenario passes, 1 otherwise.
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Examples:
   morrigo test tests/scenarios
-  morrigo test tests/scenarios/morris/flying.yaml")]
+  morrigo test tests/scenarios/morris/three-mens-morris.yaml")]
 pub struct TestArgs {
     /// Scenario files or directories of them.
     #[arg(required = true, value_name = "PATH")]

@@ -1,0 +1,283 @@
+//! Work and memory budgets of the long commands (`states`, `perft`,
+//! `bench`): estimate before starting, refuse what would not fit with a
+//! message that says how to raise the limit, and show progress on stderr.
+//!
+//! Memory is measured, not guessed: the binary counts the bytes it holds
+//! (a counting wrapper around the system allocator), so a short sampled
+//! run tells how much one more position costs.
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use morrigo_engine::{Machine, State, Unit};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// The system allocator, counting the bytes held and their peak. The hot
+/// loops (apply, undo, move generation) do not allocate, so the counting
+/// costs them nothing.
+pub struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call is forwarded unchanged to the system allocator; the
+// counters are plain statistics.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            if new_size >= layout.size() {
+                let grow = new_size - layout.size();
+                let now = LIVE.fetch_add(grow, Ordering::Relaxed) + grow;
+                PEAK.fetch_max(now, Ordering::Relaxed);
+            } else {
+                LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
+            }
+        }
+        p
+    }
+}
+
+/// Bytes held now.
+pub fn live_bytes() -> usize {
+    LIVE.load(Ordering::Relaxed)
+}
+
+/// Start measuring a peak from the bytes held now.
+pub fn reset_peak() {
+    PEAK.store(live_bytes(), Ordering::Relaxed);
+}
+
+pub fn peak_bytes() -> usize {
+    PEAK.load(Ordering::Relaxed)
+}
+
+/// The memory limit when `/proc/meminfo` cannot be read.
+pub const FALLBACK_MEMORY: u64 = 4 << 30;
+
+/// `--max-memory` and `--progress`, shared by the long commands.
+#[derive(Args, Debug, Clone, Default)]
+pub struct BudgetOptions {
+    /// Memory the command may use (`512M`, `8G`, or bytes). Default: the
+    /// memory available on the machine (`MemAvailable` in /proc/meminfo,
+    /// 4G when it cannot be read).
+    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
+    pub max_memory: Option<u64>,
+    /// Show progress on stderr even when it is not a terminal (one line
+    /// per step instead of a bar).
+    #[arg(long)]
+    pub progress: bool,
+}
+
+impl BudgetOptions {
+    /// The memory limit in bytes and where it comes from, for messages.
+    pub fn memory_limit(&self) -> (u64, &'static str) {
+        match self.max_memory {
+            Some(b) => (b, "--max-memory"),
+            None => match available_memory() {
+                Some(b) => (b, "the memory available on this machine"),
+                None => (
+                    FALLBACK_MEMORY,
+                    "the default when /proc/meminfo cannot be read",
+                ),
+            },
+        }
+    }
+}
+
+/// `MemAvailable` from /proc/meminfo, in bytes.
+pub fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kb.checked_mul(1024)
+}
+
+/// `8G`, `512M`, `64K` or a number of bytes.
+pub fn parse_bytes(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let (digits, unit) = match t.find(|c: char| !c.is_ascii_digit()) {
+        Some(i) => t.split_at(i),
+        None => (t, ""),
+    };
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size (expected `512M`, `8G` or bytes)"))?;
+    let scale: u64 = match unit.to_ascii_uppercase().trim_end_matches(['B', 'I']) {
+        "" => 1,
+        "K" => 1 << 10,
+        "M" => 1 << 20,
+        "G" => 1 << 30,
+        "T" => 1 << 40,
+        _ => return Err(format!("`{text}`: unknown unit `{unit}` (K, M, G or T)")),
+    };
+    match n.checked_mul(scale) {
+        Some(b) if b > 0 => Ok(b),
+        _ => Err(format!("`{text}` is not a size from 1 byte to 16E")),
+    }
+}
+
+/// A size for people: `1.5 GiB`.
+pub fn show_bytes(b: u64) -> String {
+    const UNITS: [&str; 5] = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+    let mut x = b as f64;
+    let mut u = 0;
+    while x >= 1024.0 && u < UNITS.len() - 1 {
+        x /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{b} bytes")
+    } else {
+        format!("{x:.1} {}", UNITS[u])
+    }
+}
+
+/// A count for people: `5100480`, or `6.1e12` when long.
+pub fn show_count(x: f64) -> String {
+    if x < 1e9 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.1e}")
+    }
+}
+
+/// Random paths used to estimate the size of a move tree.
+pub const ESTIMATE_PATHS: u32 = 256;
+
+/// Estimated number of leaves of the move tree of `depth` levels below `s`
+/// (Knuth's estimator: along a random path, the product of the number of
+/// legal moves at each level, averaged over [`ESTIMATE_PATHS`] paths; its
+/// expectation is the exact count).
+pub fn estimate_leaves<const W: usize>(
+    m: &Machine<W>,
+    s: &State<W>,
+    depth: u32,
+    unit: Unit,
+) -> f64 {
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut buf = Vec::new();
+    let mut total = 0.0;
+    for _ in 0..ESTIMATE_PATHS {
+        let mut s = s.clone();
+        let mut product = 1.0f64;
+        let mut left = depth;
+        // A turn owing many removals stays at one level: bound the walk.
+        let mut steps = 0u32;
+        while left > 0 && steps < depth.saturating_mul(8) + 64 {
+            steps += 1;
+            m.legal_moves(&s, &mut buf);
+            if buf.is_empty() {
+                product = 0.0;
+                break;
+            }
+            product *= buf.len() as f64;
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let mv = buf[(x % buf.len() as u64) as usize];
+            m.apply(&mut s, mv);
+            if !(unit == Unit::Turn && s.pos.pending > 0) {
+                left -= 1;
+            }
+        }
+        total += product;
+    }
+    total / f64::from(ESTIMATE_PATHS)
+}
+
+/// Progress on stderr: a bar on a terminal; plain lines (at most one a
+/// second) when asked for with `--progress` on a pipe or file; nothing
+/// otherwise.
+pub struct Progress {
+    bar: Option<ProgressBar>,
+    plain: Option<(String, Instant)>,
+    done: u64,
+    total: u64,
+}
+
+impl Progress {
+    pub fn new(label: String, total: u64, asked: bool) -> Self {
+        let terminal = std::io::stderr().is_terminal();
+        let bar = terminal.then(|| {
+            let bar = ProgressBar::new(total);
+            let template = if total == 0 {
+                "{msg} {spinner} {elapsed}"
+            } else {
+                "{msg} [{bar:30}] {pos}/{len} ({elapsed}, {eta} left)"
+            };
+            if let Ok(style) = ProgressStyle::with_template(template) {
+                bar.set_style(style.progress_chars("=> "));
+            }
+            bar.set_message(label.clone());
+            if total == 0 {
+                bar.enable_steady_tick(Duration::from_millis(200));
+            }
+            bar
+        });
+        let plain = (asked && !terminal).then(|| {
+            eprintln!("{label}: started");
+            (label, Instant::now())
+        });
+        Progress {
+            bar,
+            plain,
+            done: 0,
+            total,
+        }
+    }
+
+    pub fn inc(&mut self) {
+        self.done += 1;
+        if let Some(b) = &self.bar {
+            b.inc(1);
+        }
+        if let Some((label, last)) = &mut self.plain {
+            if last.elapsed() >= Duration::from_secs(1) || self.done == self.total {
+                eprintln!("{label}: {}/{}", self.done, self.total);
+                *last = Instant::now();
+            }
+        }
+    }
+
+    pub fn finish(self) {
+        if let Some(b) = self.bar {
+            b.finish_and_clear();
+        }
+        if let Some((label, _)) = self.plain {
+            eprintln!("{label}: done");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_read_with_units() {
+        assert_eq!(parse_bytes("512M"), Ok(512 << 20));
+        assert_eq!(parse_bytes("8G"), Ok(8 << 30));
+        assert_eq!(parse_bytes("8GiB"), Ok(8 << 30));
+        assert_eq!(parse_bytes("1000"), Ok(1000));
+        assert!(parse_bytes("0").is_err());
+        assert!(parse_bytes("12X").is_err());
+        assert!(parse_bytes("99999999999T").is_err());
+    }
+}
