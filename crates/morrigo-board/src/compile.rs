@@ -68,13 +68,18 @@ fn numbered<T>(items: &[T]) -> impl Iterator<Item = (u16, &T)> {
         .filter_map(|(i, x)| Some((u16::try_from(i).ok()?, x)))
 }
 
-/// Names are written in rules and move lists, so they must be single tokens.
+/// Names are written in move records, which separate moves with spaces,
+/// `,` and `;`, moves from their parts with `-` and `:`, and tokenize on
+/// ASCII letters, digits and `_`; `pass` and `resign` are move words.
 fn check_name(named: &Named) -> Result<(), BoardError> {
     let bad = named.name.is_empty()
-        || named
+        || !named
             .name
             .chars()
-            .any(|c| c.is_whitespace() || c.is_control());
+            .all(|c| c.is_ascii_alphanumeric() || c == '_')
+        || ["pass", "resign"]
+            .iter()
+            .any(|w| named.name.eq_ignore_ascii_case(w));
     if bad {
         return Err(BoardError::BadName {
             name: named.name.clone(),

@@ -158,7 +158,7 @@ impl BoardError {
             Empty { .. } => "at least one point".into(),
             TooManyPoints { max, .. } => format!("at most {max} points"),
             TooManyLines { max, .. } => format!("at most {max} lines"),
-            BadName { .. } => "a non-empty point name without spaces".into(),
+            BadName { .. } => "a point name of ASCII letters, digits and `_` (not `pass` or `resign`), which a move record can hold".into(),
             DuplicatePoint { .. } => "a point name not used before".into(),
             MissingCoords { .. } => "coordinates for every point or for none".into(),
             UnknownPoint { .. } => "the name of a point of the board".into(),

@@ -60,11 +60,72 @@ impl SourceFile {
         }
     }
 
+    /// A cursor for locating many offsets in increasing order in linear
+    /// time (thousands of names on one line of a flow-style list).
+    pub fn locator(&self) -> Locator<'_> {
+        Locator {
+            source: self,
+            offset: 0,
+            line: 1,
+            col: 1,
+            line_start: 0,
+            line_text: None,
+        }
+    }
+
     fn line_text(&self, line: usize) -> Option<&str> {
         self.text
             .lines()
             .nth(line.checked_sub(1)?)
             .map(|l| l.trim_end_matches('\r'))
+    }
+}
+
+/// Locates offsets of one file, resuming from the last one; the text of a
+/// line is copied once and shared by every location on it.
+pub struct Locator<'a> {
+    source: &'a SourceFile,
+    offset: usize,
+    line: usize,
+    col: usize,
+    line_start: usize,
+    /// The current line's text, once known (`Some(None)`: past the end).
+    line_text: Option<Option<Arc<str>>>,
+}
+
+impl Locator<'_> {
+    pub fn location(&mut self, offset: usize) -> Location {
+        let text = &*self.source.text;
+        let offset = offset.min(text.len());
+        if offset < self.offset || !text.is_char_boundary(offset) {
+            return self.source.location(offset);
+        }
+        for c in text[self.offset..offset].chars() {
+            if c == '\n' {
+                self.line += 1;
+                self.col = 1;
+                self.line_text = None;
+            } else {
+                self.col += 1;
+            }
+        }
+        if self.line_text.is_none() {
+            self.line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+            let end = text[self.line_start..]
+                .find('\n')
+                .map_or(text.len(), |i| self.line_start + i);
+            let line = &text[self.line_start..end];
+            self.line_text = Some(
+                (self.line_start < text.len()).then(|| Arc::from(line.trim_end_matches('\r'))),
+            );
+        }
+        self.offset = offset;
+        Location {
+            file: self.source.name.clone(),
+            line: self.line,
+            col: self.col,
+            source_line: self.line_text.clone().flatten(),
+        }
     }
 }
 
@@ -242,6 +303,15 @@ mod tests {
         let text = d.to_string();
         assert!(text.starts_with("x.yaml:1:7: error: unknown function `in_hnd`"));
         assert!(text.contains("\n  |       ^"), "{text}");
+    }
+
+    #[test]
+    fn a_locator_agrees_with_location() {
+        let f = SourceFile::new("x.yaml", "ab\ncdé\nfg\n");
+        let mut l = f.locator();
+        for offset in [0, 1, 3, 5, 7, 9, 10, 4] {
+            assert_eq!(l.location(offset), f.location(offset), "offset {offset}");
+        }
     }
 
     #[test]

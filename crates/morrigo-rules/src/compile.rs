@@ -7,15 +7,24 @@ use crate::schema::{
     Text,
 };
 use crate::vocab::{Context, Prim, RuleEnv, VOCABULARY};
+use crate::yaml::{Kind, Node};
 use crate::{
     ActionKind, ActionRule, Cond, EndRule, ForbidRule, Immediate, LineRule, MoveClass, Passes,
     PhaseRule, PlayRule, Repeated, RepetitionRule, Rules, Scoring, ScoringMethod, SuicideEffect,
     Superko, Verdict, CLASS_KO_CAPTURE, CLASS_NORMAL,
 };
 use morrigo_board::{BoardSpec, Named, Naming};
-use morrigo_diag::{did_you_mean, Diagnostic, Diagnostics};
+use morrigo_diag::{did_you_mean, Diagnostic, Diagnostics, Location};
 use morrigo_dsl::Type;
 use std::cell::RefCell;
+
+/// Most pass stones one pass may give (`passes.stones`).
+pub const MAX_PASS_STONES: u32 = 1000;
+
+/// Words of the rule language, which no name may take.
+const RESERVED_WORDS: &[&str] = &["and", "or", "not", "true", "false"];
+/// The phase name transcripts and scenario files give a pending removal.
+const REMOVAL_PHASE: &str = "remove";
 
 /// Check and compile a loaded ruleset; reports every problem found.
 pub fn compile(loaded: &Loaded) -> Result<Rules, Diagnostics> {
@@ -50,6 +59,7 @@ impl Compiler<'_> {
         );
         let players = self.players();
         let params = self.params();
+        self.check_clashes(&players, &params);
         let hand = self.required(
             f.setup.as_ref().and_then(|s| s.in_hand),
             "setup.in_hand",
@@ -75,8 +85,9 @@ impl Compiler<'_> {
             patterns: &patterns,
         };
         let phases = self.phases(env);
+        self.check_moves_have_rules(&phases, play.as_ref(), &passes);
         let line_rule = self.line_rule(env);
-        let forbid = self.forbid_rules(env, &passes);
+        let forbid = self.forbid_rules(env, &passes, &phases);
         let repetition = self.repetition();
         let mut end = self.synthesized_end_rules(play.as_ref(), &repetition);
         end.extend(self.end_rules(env));
@@ -130,6 +141,97 @@ impl Compiler<'_> {
         value
     }
 
+    /// An error about the key at the end of a path (`phases.moving` → `moving:`).
+    fn error_key(&mut self, path: &[&str], d: Diagnostic) {
+        let at = self.loaded.key_at(path);
+        self.errors.push(d.at_opt(at));
+    }
+
+    /// Where `moves: [..]` of a forbid rule names `m`.
+    fn forbid_move_location(&self, rule: &str, m: &str) -> Option<Location> {
+        let list = self.loaded.node(&["forbid", rule, "moves"])?;
+        let item = list.items().iter().find(|n| n.as_str() == Some(m))?;
+        self.loaded.location(item.pos)
+    }
+
+    /// Every move an action allows has the rules it needs, and every move
+    /// rule has a move it applies to.
+    fn check_moves_have_rules(
+        &mut self,
+        phases: &[PhaseRule],
+        play: Option<&PlayRule>,
+        passes: &Passes,
+    ) {
+        let mut allows_pass = false;
+        let mut allows_play = false;
+        for p in phases {
+            for a in &p.actions {
+                allows_pass |= a.kind == ActionKind::Pass;
+                allows_play |= a.kind == ActionKind::Play;
+                if a.kind == ActionKind::Pass && passes.kinds.is_empty() {
+                    self.error_key(
+                        &["phases", &p.name, "actions", "pass"],
+                        Diagnostic::new(format!(
+                            "phase `{}` allows `pass`, but the ruleset has no pass kinds",
+                            p.name
+                        ))
+                        .expected("a `passes: { kinds: [P] }` section, or no `pass` action"),
+                    );
+                }
+                if a.kind == ActionKind::Play && play.is_none() {
+                    self.error_key(
+                        &["phases", &p.name, "actions", "play"],
+                        Diagnostic::new(format!(
+                            "phase `{}` allows `play` (a board play with captures), but the ruleset has no `play:` section",
+                            p.name
+                        ))
+                        .expected("a `play:` section (e.g. `play: { suicide: illegal }`), or `place` instead of `play`"),
+                    );
+                }
+            }
+        }
+        if !passes.kinds.is_empty() && !allows_pass && !phases.is_empty() {
+            self.error_key(
+                &["passes", "kinds"],
+                Diagnostic::new("the ruleset has pass kinds, but no phase allows `pass`")
+                    .expected("`pass: true` in the actions of a phase, or no `passes:` section"),
+            );
+        }
+        if play.is_some() && !allows_play && !phases.is_empty() {
+            self.error_key(
+                &["play"],
+                Diagnostic::new(
+                    "the `play:` section sets rules for board plays, but no phase allows `play`",
+                )
+                .expected("`play: true` in the actions of a phase, or no `play:` section"),
+            );
+        }
+        if let Some(p) = play {
+            if self
+                .loaded
+                .file
+                .play
+                .as_ref()
+                .is_some_and(|f| f.d_runs.is_some())
+                && !p.ko_capture
+            {
+                self.error_key(
+                    &["play", "d_runs"],
+                    Diagnostic::new(
+                        "`play.d_runs` counts runs of ko captures, but `ko_capture` is not `jk`",
+                    )
+                    .expected("`ko_capture: jk`, or no `d_runs`"),
+                );
+            }
+        }
+    }
+
+    /// An error about the value at a path.
+    fn error_value(&mut self, path: &[&str], d: Diagnostic) {
+        let at = self.loaded.value_at(path);
+        self.errors.push(d.at_opt(at));
+    }
+
     fn error_at(&mut self, needle: &str, key: Option<&str>, d: Diagnostic) {
         let at = self.loaded.locate(needle, key);
         self.errors.push(d.at_opt(at));
@@ -153,50 +255,94 @@ impl Compiler<'_> {
                 .expected("two names, first to move first"),
             );
         }
+        let located: Vec<Option<Location>> = match self.loaded.node(&["players"]) {
+            Some(list) => list
+                .items()
+                .iter()
+                .map(|n| self.loaded.location(n.pos))
+                .collect(),
+            None => Vec::new(),
+        };
         for (i, p) in players.iter().enumerate() {
+            let at = located.get(i).cloned().flatten();
             if players[..i].contains(p) {
-                self.error_at(
-                    p,
-                    Some("players"),
-                    Diagnostic::new(format!("player `{p}` is listed twice")),
+                self.errors.push(
+                    Diagnostic::new(format!("player `{p}` is listed twice")).at_opt(at.clone()),
                 );
             }
-            self.check_new_name(p, "players");
+            self.check_new_name(p, at, "a player");
         }
         players
     }
 
-    fn check_new_name(&mut self, name: &str, key: &str) {
+    /// Names of players, params, phases and rules are written in rule
+    /// expressions and transcripts: one word, not a word of the language.
+    fn check_new_name(&mut self, name: &str, at: Option<Location>, what: &str) {
         let valid = name
             .chars()
             .next()
             .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
             && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        let expected = "a name of ASCII letters, digits and `_`, starting with a letter or `_`, \
+             that is not a built-in name or a word of the rule language";
         if !valid {
-            self.error_at(
-                name,
-                Some(key),
-                Diagnostic::new(format!("`{name}` cannot be used as a name in rules"))
-                    .expected("letters, digits and `_`, starting with a letter"),
+            self.errors.push(
+                Diagnostic::new(format!("`{name}` cannot be the name of {what}"))
+                    .at_opt(at)
+                    .expected(expected),
             );
-        } else if VOCABULARY.iter().any(|e| e.name == name)
-            || ["and", "or", "not", "true", "false"].contains(&name)
-        {
-            self.error_at(
-                name,
-                Some(key),
+        } else if VOCABULARY.iter().any(|e| e.name == name) || RESERVED_WORDS.contains(&name) {
+            self.errors.push(
                 Diagnostic::new(format!(
-                    "`{name}` is a built-in name and cannot be redefined"
+                    "`{name}` is a reserved word and cannot be the name of {what}"
                 ))
-                .expected("another name"),
+                .at_opt(at)
+                .expected(expected),
             );
+        }
+    }
+
+    /// Params, players and phases share one namespace in expressions.
+    fn check_clashes(&mut self, players: &[String], params: &[(String, i64)]) {
+        let phases: Vec<String> = self
+            .loaded
+            .file
+            .phases
+            .iter()
+            .flat_map(|p| p.keys().cloned())
+            .collect();
+        let mut seen: Vec<(String, &str)> = Vec::new();
+        let mut check = |this: &mut Self, name: &str, what: &'static str, at: Option<Location>| {
+            if let Some((_, first)) = seen.iter().find(|(n, _)| *n == name) {
+                this.errors.push(
+                    Diagnostic::new(format!(
+                        "`{name}` names both {first} and {what}, so rule expressions cannot tell them apart"
+                    ))
+                    .at_opt(at)
+                    .expected(format!("another name for the {}", what.trim_start_matches("a "))),
+                );
+            } else {
+                seen.push((name.to_string(), what));
+            }
+        };
+        for p in &phases {
+            let at = self.loaded.key_at(&["phases", p]);
+            check(self, p, "a phase", at);
+        }
+        for p in players {
+            check(self, p, "a player", None);
+        }
+        for (p, _) in params {
+            let at = self.loaded.key_at(&["params", p]);
+            check(self, p, "a param", at);
         }
     }
 
     fn params(&mut self) -> Vec<(String, i64)> {
         let mut out = Vec::new();
         for (name, value) in self.loaded.file.params.iter().flatten() {
-            self.check_new_name(name, name);
+            let at = self.loaded.key_at(&["params", name]);
+            self.check_new_name(name, at, "a param");
             if let Some(v) = value {
                 out.push((name.clone(), *v));
             }
@@ -204,37 +350,42 @@ impl Compiler<'_> {
         out
     }
 
-    /// Names of an explicit board, located in order: each list (`nodes:`,
-    /// `edges:`, `lines:`) is read from where its key stands, and each name
-    /// is found as a whole word after the previous one, so a one-letter
-    /// name lands on its own entry and not on the first `a` of the file.
-    fn names_in(&self, key: &str, names: &[&str]) -> Vec<Named> {
-        let source = self
-            .loaded
-            .chain
-            .iter()
-            .find(|src| src.text.contains("explicit:") && src.text.contains(key));
-        let mut cursor = source.and_then(|src| {
-            let start = src.text.find("explicit:")?;
-            src.text[start..].find(key).map(|k| start + k + key.len())
-        });
+    /// Where each name of an explicit board list (`nodes`, `edges`,
+    /// `lines`) is written, in order: one location per name, read from the
+    /// merged tree, so inherited names point into the parent file.
+    fn explicit_locations(&self, list: &str) -> Vec<Option<Location>> {
+        let mut locators: Vec<_> = self.loaded.chain.iter().map(|s| s.locator()).collect();
+        let mut out = Vec::new();
+        let Some(items) = self.loaded.node(&["board", "explicit", list]) else {
+            return out;
+        };
+        let mut at = |n: &Node| {
+            locators
+                .get_mut(n.pos.file)
+                .map(|l| l.location(n.pos.start))
+        };
+        for item in items.items() {
+            match &item.kind {
+                Kind::Scalar { .. } => out.push(at(item)),
+                Kind::Map(_) => out.push(item.get("name").and_then(&mut at)),
+                Kind::Seq(names) => out.extend(names.iter().map(&mut at)),
+            }
+        }
+        out
+    }
+
+    /// Typed names paired with where they are written.
+    fn located_names<'n>(
+        &self,
+        list: &str,
+        names: impl IntoIterator<Item = &'n str>,
+    ) -> Vec<Named> {
+        let mut at = self.explicit_locations(list).into_iter();
         names
-            .iter()
-            .map(|name| {
-                let at = match (source, cursor) {
-                    (Some(src), Some(from)) => match find_word(&src.text, name, from) {
-                        Some(hit) => {
-                            cursor = Some(hit + name.len());
-                            Some(src.location(hit))
-                        }
-                        None => None,
-                    },
-                    _ => None,
-                };
-                Named {
-                    name: name.to_string(),
-                    at: at.or_else(|| self.loaded.locate(name, None)),
-                }
+            .into_iter()
+            .map(|name| Named {
+                name: name.to_string(),
+                at: at.next().flatten(),
             })
             .collect()
     }
@@ -274,30 +425,22 @@ impl Compiler<'_> {
             }
         } else {
             let e = board.explicit.as_ref()?;
-            let node_names: Vec<&str> = e
-                .nodes
-                .iter()
-                .map(|n| match n {
-                    NodeFile::Name(name) | NodeFile::Placed { name, .. } => name.as_str(),
-                })
-                .collect();
-            let nodes = self.names_in("nodes:", &node_names);
+            let node_names = e.nodes.iter().map(|n| match n {
+                NodeFile::Name(name) | NodeFile::Placed { name, .. } => name.as_str(),
+            });
+            let nodes = self.located_names("nodes", node_names);
             let coords = e.nodes.iter().map(|n| match n {
                 NodeFile::Name(_) => None,
                 NodeFile::Placed { at, .. } => Some((at[0], at[1])),
             });
-            let edge_names: Vec<&str> = e
-                .edges
-                .iter()
-                .flat_map(|[a, b]| [a.as_str(), b.as_str()])
-                .collect();
-            let mut edge_named = self.names_in("edges:", &edge_names).into_iter();
+            let edge_names = e.edges.iter().flat_map(|[a, b]| [a.as_str(), b.as_str()]);
+            let mut edge_named = self.located_names("edges", edge_names).into_iter();
             let mut edges = Vec::new();
             while let (Some(a), Some(b)) = (edge_named.next(), edge_named.next()) {
                 edges.push((a, b));
             }
-            let line_names: Vec<&str> = e.lines.iter().flatten().map(String::as_str).collect();
-            let mut line_named = self.names_in("lines:", &line_names).into_iter();
+            let line_names = e.lines.iter().flatten().map(String::as_str);
+            let mut line_named = self.located_names("lines", line_names).into_iter();
             let lines = e
                 .lines
                 .iter()
@@ -320,13 +463,29 @@ impl Compiler<'_> {
         }
     }
 
-    /// Compile one expression written at `key` in the file.
-    fn cond(&mut self, text: &Text, key: &str, env: &RuleEnv<'_>, want: Type) -> Cond {
-        let located = self
-            .loaded
-            .find(&text.0, Some(key))
-            .map(|(s, o)| (s.clone(), o));
-        let at = located.as_ref().map(|(s, o)| s.location(*o));
+    /// Compile the expression at a path of keys of the merged ruleset; a
+    /// column inside it is mapped back through the YAML scalar's quoting,
+    /// escapes and folding to where it is written.
+    fn cond_at(&mut self, text: &Text, path: &[&str], env: &RuleEnv<'_>, want: Type) -> Cond {
+        let key = path.last().copied().unwrap_or("");
+        let node = self.loaded.node(path).cloned();
+        let loaded = self.loaded;
+        self.compile_cond(text, key, env, want, |i| {
+            let node = node.as_ref()?;
+            let src = loaded.source_of(node.pos)?;
+            Some(src.location(node.value_offset(&src.text, i)))
+        })
+    }
+
+    fn compile_cond(
+        &mut self,
+        text: &Text,
+        key: &str,
+        env: &RuleEnv<'_>,
+        want: Type,
+        locate: impl Fn(usize) -> Option<Location>,
+    ) -> Cond {
+        let at = locate(0);
         match morrigo_dsl::compile(&text.0, env, want) {
             Ok(expr) => Cond {
                 expr,
@@ -341,8 +500,7 @@ impl Compiler<'_> {
                 if let Some(n) = e.note {
                     d = d.note(n);
                 }
-                let loc = located.map(|(s, o)| s.location(o + e.span.start));
-                self.errors.push(d.at_opt(loc));
+                self.errors.push(d.at_opt(locate(e.span.start)));
                 Cond {
                     expr: morrigo_dsl::Expr::Const(0),
                     text: text.0.clone(),
@@ -366,15 +524,28 @@ impl Compiler<'_> {
             self.required(None::<()>, "phases", "at least one phase with its actions");
         }
         for (i, (name, phase)) in live.iter().enumerate() {
-            self.check_new_name(name, name);
-            let when = phase
-                .when
-                .as_ref()
-                .map(|w| self.cond(w, "when", &env.within(Context::PhaseWhen), Type::Bool));
+            let at = self.loaded.key_at(&["phases", name]);
+            if *name == REMOVAL_PHASE {
+                self.errors.push(
+                    Diagnostic::new(format!(
+                        "`{REMOVAL_PHASE}` cannot be the name of a phase: transcripts and scenario files call a pending removal that"
+                    ))
+                    .at_opt(at.clone())
+                    .expected("another phase name"),
+                );
+            }
+            self.check_new_name(name, at, "a phase");
+            let when = phase.when.as_ref().map(|w| {
+                self.cond_at(
+                    w,
+                    &["phases", name, "when"],
+                    &env.within(Context::PhaseWhen),
+                    Type::Bool,
+                )
+            });
             if when.is_none() && i + 1 < live.len() {
-                self.error_at(
-                    &format!("{name}:"),
-                    None,
+                self.error_key(
+                    &["phases", name],
                     Diagnostic::new(format!(
                         "phase `{name}` has no `when`, so the phases after it can never apply"
                     ))
@@ -394,21 +565,20 @@ impl Compiler<'_> {
                     if let Some(s) = did_you_mean(kind_name, names) {
                         d = d.note(format!("did you mean `{s}`?"));
                     }
-                    self.error_at(&format!("{kind_name}:"), None, d);
+                    self.error_key(&["phases", name, "actions", kind_name], d);
                     continue;
                 };
-                let guard = self.cond(
+                let guard = self.cond_at(
                     guard,
-                    kind_name,
+                    &["phases", name, "actions", kind_name],
                     &env.within(Context::ActionGuard),
                     Type::Bool,
                 );
                 actions.push(ActionRule { kind, guard });
             }
             if actions.is_empty() {
-                self.error_at(
-                    &format!("{name}:"),
-                    None,
+                self.error_key(
+                    &["phases", name],
                     Diagnostic::new(format!("phase `{name}` allows no action"))
                         .expected("`actions:` with at least one of place, slide, fly"),
                 );
@@ -426,18 +596,27 @@ impl Compiler<'_> {
         let l = self.loaded.file.on_line_formed.as_ref()?;
         let one = Text("1".into());
         let anyone = Text("true".into());
-        let removals = self.cond(
+        let removals = self.cond_at(
             l.removals.as_ref().unwrap_or(&one),
-            "removals",
+            &["on_line_formed", "removals"],
             &env.within(Context::Removals),
             Type::Int,
         );
-        let removable = self.cond(
+        let removable = self.cond_at(
             l.removable.as_ref().unwrap_or(&anyone),
-            "removable",
+            &["on_line_formed", "removable"],
             &env.within(Context::Removable),
             Type::Bool,
         );
+        if let Some(n) = removals.expr.as_const().filter(|n| *n < 0) {
+            self.error_value(
+                &["on_line_formed", "removals"],
+                Diagnostic::new(format!(
+                    "`on_line_formed.removals` is {n}: a number of pieces to remove cannot be negative"
+                ))
+                .expected("0 or more"),
+            );
+        }
         Some(LineRule {
             removals,
             removable,
@@ -448,6 +627,8 @@ impl Compiler<'_> {
         let mut out: Vec<(EndRule, Option<String>)> = Vec::new();
         for (name, rule) in self.loaded.file.end.iter().flatten() {
             let Some(rule) = rule else { continue };
+            let at = self.loaded.key_at(&["end", name]);
+            self.check_new_name(name, at, "an end rule");
             let verdicts: Vec<(Verdict, &Text)> = [
                 (Verdict::Lose, rule.lose.as_ref()),
                 (Verdict::Win, rule.win.as_ref()),
@@ -459,9 +640,8 @@ impl Compiler<'_> {
             .filter_map(|(v, t)| t.map(|t| (v, t)))
             .collect();
             let [(verdict, text)] = verdicts[..] else {
-                self.error_at(
-                    &format!("{name}:"),
-                    None,
+                self.error_key(
+                    &["end", name],
                     Diagnostic::new(format!(
                         "end rule `{name}` must say exactly one of `lose`, `win`, `draw`, `score`, `compare_captures`"
                     ))
@@ -469,7 +649,12 @@ impl Compiler<'_> {
                 );
                 continue;
             };
-            let when = self.cond(text, verdict.key(), &env.within(Context::End), Type::Bool);
+            let when = self.cond_at(
+                text,
+                &["end", name, verdict.key()],
+                &env.within(Context::End),
+                Type::Bool,
+            );
             out.push((
                 EndRule {
                     name: name.clone(),
@@ -538,19 +723,50 @@ impl Compiler<'_> {
                 kinds.push(letter[0]);
             }
         }
+        let stones = p.stones.unwrap_or(0);
+        if stones > MAX_PASS_STONES {
+            self.error_value(
+                &["passes", "stones"],
+                Diagnostic::new(format!(
+                    "`passes.stones` is {stones}, more than the limit of {MAX_PASS_STONES}"
+                ))
+                .expected(format!(
+                    "a number of pass stones from 0 to {MAX_PASS_STONES}"
+                )),
+            );
+        }
+        if kinds.is_empty() && p.stones.is_some() {
+            self.error_key(
+                &["passes", "stones"],
+                Diagnostic::new("`passes.stones` is given, but the ruleset has no pass kinds")
+                    .expected("`passes.kinds`, e.g. `[P]`"),
+            );
+        }
         Passes {
             kinds,
-            stones: p.stones.unwrap_or(0),
+            stones: stones.min(MAX_PASS_STONES),
         }
     }
 
-    fn forbid_rules(&mut self, env: RuleEnv<'_>, passes: &Passes) -> Vec<ForbidRule> {
+    fn forbid_rules(
+        &mut self,
+        env: RuleEnv<'_>,
+        passes: &Passes,
+        phases: &[PhaseRule],
+    ) -> Vec<ForbidRule> {
+        let allows = |kind: ActionKind| {
+            phases
+                .iter()
+                .any(|p| p.actions.iter().any(|a| a.kind == kind))
+        };
         let mut out = Vec::new();
         for (name, rule) in self.loaded.file.forbid.iter().flatten() {
             let Some(rule) = rule else { continue };
+            let at = self.loaded.key_at(&["forbid", name]);
+            self.check_new_name(name, at, "a forbid rule");
             let mut moves = Vec::new();
             for m in rule.moves.iter().flatten() {
-                let class = if m == "play" {
+                let class = if m == "play" && allows(ActionKind::Play) {
                     Some(MoveClass::Play)
                 } else {
                     m.bytes()
@@ -562,34 +778,59 @@ impl Compiler<'_> {
                 match class {
                     Some(c) => moves.push(c),
                     None => {
-                        let kinds = passes.names();
-                        self.error_at(
-                            m,
-                            Some("moves"),
-                            Diagnostic::new(format!("forbid rule `{name}` names `{m}`, which is not a move kind of this ruleset"))
-                                .expected(format!("`play` or a pass kind ({})", kinds.join(", "))),
-                        );
+                        let mut kinds: Vec<String> = Vec::new();
+                        if allows(ActionKind::Play) {
+                            kinds.push("`play`".into());
+                        }
+                        kinds.extend(passes.names().iter().map(|k| format!("`{k}`")));
+                        let mut d = Diagnostic::new(format!(
+                            "forbid rule `{name}` names `{m}`, which is not a move kind it can forbid"
+                        ));
+                        d = if kinds.is_empty() {
+                            let own: Vec<&str> = ActionKind::ALL
+                                .into_iter()
+                                .filter(|k| allows(*k))
+                                .map(|k| k.name())
+                                .collect();
+                            d.expected("no forbid rules: they apply to board plays (`play`) and pass kinds, and this ruleset has neither")
+                                .note(format!("the moves of this ruleset are: {}; limit them with the conditions of the phases' actions", own.join(", ")))
+                        } else {
+                            d.expected(format!("one of {}", kinds.join(", ")))
+                        };
+                        let names: Vec<String> = passes.names();
+                        if let Some(sug) =
+                            did_you_mean(m, names.iter().map(String::as_str).chain(["play"]))
+                        {
+                            if !kinds.is_empty() {
+                                d = d.note(format!("did you mean `{sug}`?"));
+                            }
+                        }
+                        let at = self.forbid_move_location(name, m);
+                        self.errors.push(d.at_opt(at));
                     }
                 }
             }
-            if moves.is_empty() {
-                self.error_at(
-                    &format!("{name}:"),
-                    None,
+            if moves.is_empty() && rule.moves.as_ref().is_none_or(|m| m.is_empty()) {
+                self.error_key(
+                    &["forbid", name],
                     Diagnostic::new(format!("forbid rule `{name}` forbids no move"))
                         .expected("`moves: [P, E]` or similar"),
                 );
             }
             let Some(when) = rule.when.as_ref() else {
-                self.error_at(
-                    &format!("{name}:"),
-                    None,
+                self.error_key(
+                    &["forbid", name],
                     Diagnostic::new(format!("forbid rule `{name}` has no `when`"))
                         .expected("a condition, e.g. `after('N | P')`"),
                 );
                 continue;
             };
-            let when = self.cond(when, "when", &env.within(Context::ActionGuard), Type::Bool);
+            let when = self.cond_at(
+                when,
+                &["forbid", name, "when"],
+                &env.within(Context::ActionGuard),
+                Type::Bool,
+            );
             out.push(ForbidRule {
                 name: name.clone(),
                 moves,
@@ -621,7 +862,31 @@ impl Compiler<'_> {
                 Some(RepeatedFile::Captures) => Repeated::Captures,
                 Some(RepeatedFile::Draw) => Repeated::Draw,
             },
-            count: r.count.unwrap_or(default.count).max(2),
+            count: match r.count {
+                None => default.count,
+                Some(n) if n < 2 => {
+                    self.error_value(
+                        &["repetition", "count"],
+                        Diagnostic::new(format!(
+                            "`repetition.count` is {n}; a board can first repeat at its 2nd occurrence"
+                        ))
+                        .expected(format!("a number from 2 to {}", u32::MAX)),
+                    );
+                    default.count
+                }
+                Some(n) => {
+                    if matches!(r.repeated_board, None | Some(RepeatedFile::Off)) {
+                        self.error_key(
+                            &["repetition", "count"],
+                            Diagnostic::new(
+                                "`repetition.count` says which occurrence of a board ends the game, but `repeated_board` is off",
+                            )
+                            .expected("`repeated_board: captures` or `draw`, or no `count`"),
+                        );
+                    }
+                    n
+                }
+            },
         }
     }
 
@@ -632,7 +897,17 @@ impl Compiler<'_> {
                 None | Some(ScoringMethodFile::Area) => ScoringMethod::Area,
                 Some(ScoringMethodFile::Jk) => ScoringMethod::Jk,
             },
-            komi: s.komi.unwrap_or(0.0),
+            komi: match s.komi {
+                Some(k) if !k.is_finite() => {
+                    self.error_value(
+                        &["scoring", "komi"],
+                        Diagnostic::new(format!("`scoring.komi` is {k}"))
+                            .expected("a finite number such as 6.5 or -3"),
+                    );
+                    0.0
+                }
+                k => k.unwrap_or(0.0),
+            },
             last_move_stone: s.last_move_stone.unwrap_or(false),
         })
     }
@@ -741,20 +1016,4 @@ impl Compiler<'_> {
         }
         ordered
     }
-}
-
-/// Byte offset of `word` in `text` at or after `from`, not inside a longer name.
-fn find_word(text: &str, word: &str, from: usize) -> Option<usize> {
-    let is_name = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
-    let mut start = from;
-    while let Some(i) = text.get(start..)?.find(word) {
-        let at = start + i;
-        let before = text[..at].chars().next_back();
-        let after = text[at + word.len()..].chars().next();
-        if !before.is_some_and(is_name) && !after.is_some_and(is_name) {
-            return Some(at);
-        }
-        start = at + word.len();
-    }
-    None
 }

@@ -9,6 +9,7 @@ mod compile;
 pub mod load;
 pub mod schema;
 pub mod vocab;
+pub mod yaml;
 
 pub use compile::compile;
 pub use vocab::{Context, Prim};

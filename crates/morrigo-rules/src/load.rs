@@ -1,15 +1,16 @@
 //! Reading ruleset files: the one place that touches YAML.
 //!
 //! A ruleset may `extends:` a parent (a built-in name or a relative path). The
-//! chain is merged as YAML values — mappings merge key by key, a `null` value
-//! deletes the parent's entry, anything else replaces it — and only then
-//! deserialized. Each file is also deserialized on its own first, because
-//! serde_yaml reports line and column only when it reads text.
+//! chain is merged as located YAML trees ([`crate::yaml`]) — mappings merge
+//! key by key in the parent's order, a `null` value deletes the parent's
+//! entry, anything else replaces it — and only then deserialized. Every node
+//! keeps the file and offset it came from, so an error in an inherited entry
+//! points into the parent file.
 
 use crate::builtin;
 use crate::schema::RulesetFile;
+use crate::yaml::{self, Kind, Node, Pos, Style};
 use morrigo_diag::{Diagnostic, Location, SourceFile};
-use serde_yaml::{Mapping, Value};
 use std::path::{Path, PathBuf};
 
 /// A ruleset file with its `extends` chain resolved and merged.
@@ -18,8 +19,9 @@ pub struct Loaded {
     /// The file itself first, then its parent, grandparent…
     pub chain: Vec<SourceFile>,
     pub file: RulesetFile,
-    /// The merged YAML, kept so command-line overrides can merge on top.
-    merged: Value,
+    /// The merged YAML, kept so command-line overrides can merge on top and
+    /// so the checker can say where each value is written.
+    merged: Node,
 }
 
 /// Command-line changes to a ruleset (`--size 7x5`, `--komi 6.5`), merged on
@@ -52,32 +54,59 @@ impl Overrides {
     }
 }
 
+/// A value typed on the command line: it has no place in any file.
+fn typed(text: String) -> Node {
+    Node {
+        pos: Pos {
+            file: usize::MAX,
+            start: 0,
+            end: 0,
+        },
+        kind: Kind::Scalar {
+            text,
+            style: Style::Plain,
+        },
+    }
+}
+
+fn mapping(entries: Vec<(&str, Node)>) -> Node {
+    let mut node = typed(String::new());
+    node.kind = Kind::Map(
+        entries
+            .into_iter()
+            .map(|(k, v)| (typed(k.to_string()), v))
+            .collect(),
+    );
+    node
+}
+
 /// Apply command-line overrides to a loaded ruleset.
 pub fn with_overrides(loaded: Loaded, o: &Overrides) -> Result<Loaded, Diagnostic> {
     if o.is_empty() {
         return Ok(loaded);
     }
-    let mut layer = Mapping::new();
+    let mut layer = Vec::new();
     if let Some((w, h)) = o.size {
-        if loaded
-            .merged
-            .get("board")
-            .and_then(|b| b.get("grid"))
-            .is_none()
-        {
+        if loaded.merged.path(&["board", "grid"]).is_none() {
             return Err(Diagnostic::new(format!(
                 "--size applies to grid boards, and ruleset `{}` has another board",
                 loaded.file.name.clone().unwrap_or_default()
             ))
             .expected("a ruleset whose board is `grid:`"));
         }
-        let grid: Value = serde_yaml::from_str(&format!("{{ width: {w}, height: {h} }}"))
-            .expect("a literal mapping parses");
-        let mut board = Mapping::new();
-        board.insert("grid".into(), grid);
-        layer.insert("board".into(), Value::Mapping(board));
+        let grid = mapping(vec![
+            ("width", typed(w.to_string())),
+            ("height", typed(h.to_string())),
+        ]);
+        layer.push(("board", mapping(vec![("grid", grid)])));
     }
     if let Some(komi) = o.komi {
+        if !komi.is_finite() {
+            return Err(
+                Diagnostic::new(format!("--komi {komi} is not a finite number"))
+                    .expected("a number such as 6.5 or -3"),
+            );
+        }
         if loaded.merged.get("scoring").is_none() {
             return Err(Diagnostic::new(format!(
                 "--komi applies to rulesets that count the game, and `{}` has no `scoring`",
@@ -85,17 +114,17 @@ pub fn with_overrides(loaded: Loaded, o: &Overrides) -> Result<Loaded, Diagnosti
             ))
             .expected("a ruleset with a `scoring:` section"));
         }
-        let mut scoring = Mapping::new();
-        scoring.insert("komi".into(), Value::from(komi));
-        layer.insert("scoring".into(), Value::Mapping(scoring));
+        layer.push((
+            "scoring",
+            mapping(vec![("komi", typed(format!("{komi:?}")))]),
+        ));
     }
     let mut merged = loaded.merged;
-    merge(&mut merged, Value::Mapping(layer));
-    let file: RulesetFile = serde_yaml::from_value(merged.clone()).map_err(|e| {
-        Diagnostic::new(format!(
-            "after the command-line overrides: {}",
-            clean_message(&e)
-        ))
+    yaml::merge(&mut merged, mapping(layer));
+    let file: RulesetFile = yaml::from_node(&merged).map_err(|e| {
+        let mut d = e.to_diagnostic(&loaded.chain);
+        d.message = format!("after the command-line overrides: {}", d.message);
+        d
     })?;
     Ok(Loaded {
         chain: loaded.chain,
@@ -138,6 +167,38 @@ impl Loaded {
     pub fn start(&self) -> Location {
         self.chain[0].location(0)
     }
+
+    /// The merged value at a path of keys (`["phases", "moving", "when"]`).
+    pub fn node(&self, keys: &[&str]) -> Option<&Node> {
+        self.merged.path(keys)
+    }
+
+    /// The merged YAML tree.
+    pub fn tree(&self) -> &Node {
+        &self.merged
+    }
+
+    /// The source file a node was read from (none for command-line values).
+    pub fn source_of(&self, pos: Pos) -> Option<&SourceFile> {
+        self.chain.get(pos.file)
+    }
+
+    /// Where a node is written.
+    pub fn location(&self, pos: Pos) -> Option<Location> {
+        self.source_of(pos).map(|s| s.location(pos.start))
+    }
+
+    /// Where the value at a path is written.
+    pub fn value_at(&self, keys: &[&str]) -> Option<Location> {
+        self.location(self.node(keys)?.pos)
+    }
+
+    /// Where the key at the end of a path is written (`params.and` → `and:`).
+    pub fn key_at(&self, keys: &[&str]) -> Option<Location> {
+        let (last, parent) = keys.split_last()?;
+        let (k, _) = self.merged.path(parent)?.entry(last)?;
+        self.location(k.pos)
+    }
 }
 
 /// Where the text of a ruleset comes from.
@@ -168,7 +229,7 @@ pub fn load(spec: &str) -> Result<Loaded, Diagnostic> {
 /// Load ruleset text held in memory (tests, scenarios with inline rules).
 pub fn load_text(name: &str, text: &str) -> Result<Loaded, Diagnostic> {
     let source = SourceFile::new(name, text);
-    let (value, parent) = read_one(&source)?;
+    let (value, parent) = read_one(&source, 0)?;
     let parent_origin = parent
         .map(|p| resolve_parent(&source, None, &p))
         .transpose()?;
@@ -177,7 +238,7 @@ pub fn load_text(name: &str, text: &str) -> Result<Loaded, Diagnostic> {
 
 fn load_chain(origin: Origin) -> Result<Loaded, Diagnostic> {
     let source = read_origin(&origin)?;
-    let (value, parent) = read_one(&source)?;
+    let (value, parent) = read_one(&source, 0)?;
     let parent_origin = parent
         .map(|p| resolve_parent(&source, Some(&origin), &p))
         .transpose()?;
@@ -185,7 +246,7 @@ fn load_chain(origin: Origin) -> Result<Loaded, Diagnostic> {
 }
 
 fn finish(
-    mut files: Vec<(SourceFile, Value)>,
+    mut files: Vec<(SourceFile, Node)>,
     mut parent: Option<Origin>,
 ) -> Result<Loaded, Diagnostic> {
     while let Some(origin) = parent.take() {
@@ -198,26 +259,23 @@ fn finish(
                 source.name
             )));
         }
-        let (value, grandparent) = read_one(&source)?;
+        let (value, grandparent) = read_one(&source, files.len())?;
         parent = grandparent
             .map(|p| resolve_parent(&source, Some(&origin), &p))
             .transpose()?;
         files.push((source, value));
     }
     // Merge from the root ancestor down to the file itself.
-    let mut merged = Value::Mapping(Mapping::new());
-    for (_, value) in files.iter().rev() {
-        merge(&mut merged, value.clone());
+    let mut values = files.iter().rev().map(|(_, v)| v.clone());
+    let mut merged = values.next().expect("at least the file itself");
+    for value in values {
+        yaml::merge(&mut merged, value);
     }
-    if let Value::Mapping(m) = &mut merged {
-        m.remove("extends");
+    if let Kind::Map(entries) = &mut merged.kind {
+        entries.retain(|(k, _)| k.as_str() != Some("extends"));
     }
     let chain: Vec<SourceFile> = files.into_iter().map(|(s, _)| s).collect();
-    let file: RulesetFile = serde_yaml::from_value(merged.clone()).map_err(|e| {
-        Diagnostic::new(clean_message(&e))
-            .at(chain[0].location(0))
-            .note("the error is in the merged `extends` chain")
-    })?;
+    let file: RulesetFile = yaml::from_node(&merged).map_err(|e| e.to_diagnostic(&chain))?;
     Ok(Loaded {
         chain,
         file,
@@ -238,20 +296,33 @@ fn read_origin(origin: &Origin) -> Result<SourceFile, Diagnostic> {
     }
 }
 
-/// Parse one file and check it against the schema (for located errors).
-/// Returns the YAML value and the `extends` target, if any.
-fn read_one(source: &SourceFile) -> Result<(Value, Option<String>), Diagnostic> {
-    let value: Value = parse_yaml(source)?;
-    if !value.is_mapping() {
+/// Parse one file (number `index` in the chain) into a located tree.
+/// Returns the tree and the `extends` target, if any.
+fn read_one(source: &SourceFile, index: usize) -> Result<(Node, Option<String>), Diagnostic> {
+    let value = yaml::parse(source, index)?;
+    if !matches!(value.kind, Kind::Map(_)) {
         return Err(Diagnostic::new("a ruleset must be a YAML mapping")
-            .at(source.location(0))
+            .at(source.location(value.pos.start))
             .expected("keys such as `name:`, `board:`, `phases:`"));
     }
-    parse_yaml::<RulesetFile>(source)?;
-    let parent = value
-        .get("extends")
-        .and_then(Value::as_str)
-        .map(str::to_string);
+    let parent = match value.get("extends") {
+        None => None,
+        Some(n) if n.is_null() => None,
+        Some(n) => match &n.kind {
+            Kind::Scalar { text, style }
+                if *style != Style::Plain || n.describe().starts_with("the string") =>
+            {
+                Some(text.clone())
+            }
+            _ => {
+                return Err(
+                    Diagnostic::new(format!("`extends`: found {}", n.describe()))
+                        .at(source.location(n.pos.start))
+                        .expected("the name of a built-in ruleset or the path of a ruleset file"),
+                )
+            }
+        },
+    };
     Ok((value, parent))
 }
 
@@ -301,84 +372,55 @@ fn resolve_parent(
 }
 
 /// Read any YAML document of the project (rulesets here, scenario files in
-/// morrigo-record) with errors located in `source`: the one place that calls
-/// serde_yaml.
+/// morrigo-record) with errors located in `source`: the one place that
+/// reads YAML.
 pub fn parse_yaml<T: serde::de::DeserializeOwned>(source: &SourceFile) -> Result<T, Diagnostic> {
-    serde_yaml::from_str(&source.text).map_err(|e| yaml_error(source, &e))
-}
-
-/// A serde_yaml error turned into a located diagnostic.
-fn yaml_error(source: &SourceFile, e: &serde_yaml::Error) -> Diagnostic {
-    let mut d = Diagnostic::new(clean_message(e));
-    if let Some(loc) = e.location() {
-        let mut offset = source.offset_of(loc.line(), loc.column());
-        // An error "at the end" is shown on the last line, not on the empty
-        // line after the final newline.
-        let text = source.text.trim_end();
-        if offset > text.len() {
-            offset = text.len();
-        }
-        d = d.at(source.location(offset));
-    }
-    d
-}
-
-/// serde_yaml appends " at line L column C"; the location is shown separately.
-fn clean_message(e: &serde_yaml::Error) -> String {
-    let msg = e.to_string();
-    match msg.find(" at line ") {
-        Some(i) => msg[..i].to_string(),
-        None => msg,
-    }
-}
-
-/// Merge `child` into `base`: mappings key by key, `null` deletes.
-fn merge(base: &mut Value, child: Value) {
-    match (base, child) {
-        (Value::Mapping(b), Value::Mapping(c)) => {
-            for (k, v) in c {
-                if v.is_null() {
-                    b.remove(&k);
-                } else if let Some(existing) = b.get_mut(&k) {
-                    merge(existing, v);
-                } else {
-                    b.insert(k, v);
-                }
-            }
-        }
-        (b, c) => *b = c,
-    }
+    let node = yaml::parse(source, 0)?;
+    yaml::from_node(&node).map_err(|e| e.to_diagnostic(std::slice::from_ref(source)))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn keys(loaded: &Loaded, section: &str) -> Vec<String> {
+        loaded
+            .node(&[section])
+            .unwrap()
+            .entries()
+            .iter()
+            .map(|(k, _)| k.as_str().unwrap().to_string())
+            .collect()
+    }
+
+    /// Deleting an inherited end rule keeps the others in the parent's order
+    /// (end rules are checked in order, so order is semantics).
     #[test]
-    fn merge_overrides_keys_and_null_deletes() {
-        let mut base: Value = serde_yaml::from_str("a: {x: 1, y: 2}\nb: [1, 2]\nc: 3").unwrap();
-        let child: Value = serde_yaml::from_str("a: {y: null, z: 4}\nb: [9]").unwrap();
-        merge(&mut base, child);
-        assert_eq!(
-            base,
-            serde_yaml::from_str::<Value>("a: {x: 1, z: 4}\nb: [9]\nc: 3").unwrap()
-        );
+    fn merge_keeps_the_parents_order_when_deleting() {
+        let loaded = load_text(
+            "child.yaml",
+            "extends: nine-mens-morris\nend:\n  too_few_pieces: null\n  extra: { draw: \"false\" }\n",
+        )
+        .unwrap();
+        let parent = load("nine-mens-morris").unwrap();
+        let mut expected: Vec<String> = keys(&parent, "end")
+            .into_iter()
+            .filter(|k| k != "too_few_pieces")
+            .collect();
+        expected.push("extra".into());
+        assert_eq!(keys(&loaded, "end"), expected);
     }
 
     #[test]
-    fn merge_keeps_the_parents_key_order() {
-        let mut base: Value = serde_yaml::from_str("end: {a: 1, b: 2, c: 3}").unwrap();
-        merge(
-            &mut base,
-            serde_yaml::from_str("end: {b: 5, d: 6}").unwrap(),
+    fn an_extends_that_is_not_text_is_a_located_error() {
+        let e = load_text("bad.yaml", "name: x\nextends: 5\n").unwrap_err();
+        assert_eq!(
+            e.location.map(|l| (l.line, l.col)),
+            Some((2, 10)),
+            "{}",
+            e.message
         );
-        let keys: Vec<_> = base["end"]
-            .as_mapping()
-            .unwrap()
-            .keys()
-            .map(|k| k.as_str().unwrap())
-            .collect();
-        assert_eq!(keys, ["a", "b", "c", "d"]);
+        assert!(e.message.contains("found the number 5"), "{}", e.message);
     }
 
     #[test]
@@ -398,7 +440,14 @@ mod tests {
         .unwrap_err();
         let loc = e.location.clone().expect("located");
         assert_eq!((loc.line, loc.col), (4, 5), "{e}");
-        assert!(e.message.contains("unknown field `wen`"), "{e}");
-        assert!(e.message.contains("`when`"), "{e}");
+        assert!(e.message.contains("unknown key `wen`"), "{e}");
+        assert!(
+            e.expected.as_deref().unwrap_or("").contains("`when`"),
+            "{e}"
+        );
+        assert!(
+            e.notes.iter().any(|n| n.contains("did you mean `when`")),
+            "{e}"
+        );
     }
 }

@@ -4,7 +4,9 @@
 //! `extends` chain is merged.
 
 use indexmap::IndexMap;
+use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
+use std::fmt;
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -62,8 +64,7 @@ pub enum SuicideEffectFile {
 }
 
 /// `lose`, `illegal`, `legal`, or `{ single: …, multi: … }` per chain size.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(untagged)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SuicideFile {
     Both(SuicideShorthand),
     Split {
@@ -236,8 +237,7 @@ pub enum NamingFile {
 }
 
 /// A node: `a1` or `{ name: a1, at: [0, 0] }`.
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
+#[derive(Debug)]
 pub enum NodeFile {
     Name(String),
     Placed { name: String, at: [i32; 2] },
@@ -250,15 +250,13 @@ pub struct SetupFile {
     pub in_hand: Option<HandFile>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(untagged)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HandFile {
     Count(u32),
     Unlimited(UnlimitedWord),
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UnlimitedWord {
     Unlimited,
 }
@@ -307,20 +305,123 @@ pub struct Text(pub String);
 
 impl<'de> Deserialize<'de> for Text {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Scalar {
-            Bool(bool),
-            Int(i64),
-            Str(String),
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Text;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a rule expression (text, `true`/`false` or a whole number)")
+            }
+            fn visit_bool<E: de::Error>(self, b: bool) -> Result<Text, E> {
+                Ok(Text(b.to_string()))
+            }
+            fn visit_i64<E: de::Error>(self, n: i64) -> Result<Text, E> {
+                Ok(Text(n.to_string()))
+            }
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<Text, E> {
+                Ok(Text(n.to_string()))
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Text, E> {
+                Ok(Text(s.to_string()))
+            }
         }
-        let text = match Scalar::deserialize(d).map_err(|_| {
-            serde::de::Error::custom("expected a rule expression (text, true/false or a number)")
-        })? {
-            Scalar::Bool(b) => b.to_string(),
-            Scalar::Int(n) => n.to_string(),
-            Scalar::Str(s) => s,
-        };
-        Ok(Text(text))
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for HandFile {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = HandFile;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                write!(f, "a whole number from 0 to {} or `unlimited`", u32::MAX)
+            }
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<HandFile, E> {
+                u32::try_from(n)
+                    .map(HandFile::Count)
+                    .map_err(|_| E::invalid_value(de::Unexpected::Unsigned(n), &self))
+            }
+            fn visit_i64<E: de::Error>(self, n: i64) -> Result<HandFile, E> {
+                u64::try_from(n)
+                    .map_err(|_| E::invalid_value(de::Unexpected::Signed(n), &self))
+                    .and_then(|n| self.visit_u64(n))
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<HandFile, E> {
+                match s {
+                    "unlimited" => Ok(HandFile::Unlimited(UnlimitedWord::Unlimited)),
+                    _ => Err(E::invalid_value(de::Unexpected::Str(s), &self)),
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for NodeFile {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = NodeFile;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a point name, or `{ name: …, at: [x, y] }`")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<NodeFile, E> {
+                Ok(NodeFile::Name(s.to_string()))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<NodeFile, A::Error> {
+                const KEYS: &[&str] = &["name", "at"];
+                let (mut name, mut at) = (None, None);
+                while let Some(key) = m.next_key::<String>()? {
+                    match key.as_str() {
+                        "name" => name = Some(m.next_value::<String>()?),
+                        "at" => at = Some(m.next_value::<[i32; 2]>()?),
+                        other => return Err(de::Error::unknown_field(other, KEYS)),
+                    }
+                }
+                let name = name.ok_or_else(|| de::Error::missing_field("name"))?;
+                let at = at.ok_or_else(|| de::Error::missing_field("at"))?;
+                Ok(NodeFile::Placed { name, at })
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for SuicideFile {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = SuicideFile;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(
+                    "`lose`, `illegal`, `legal`, or `{ single: …, multi: … }` with `lose`, `illegal` or `remove` each",
+                )
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<SuicideFile, E> {
+                const WORDS: &[&str] = &["lose", "illegal", "legal"];
+                match s {
+                    "lose" => Ok(SuicideFile::Both(SuicideShorthand::Lose)),
+                    "illegal" => Ok(SuicideFile::Both(SuicideShorthand::Illegal)),
+                    "legal" => Ok(SuicideFile::Both(SuicideShorthand::Legal)),
+                    other => Err(E::unknown_variant(other, WORDS)),
+                }
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<SuicideFile, A::Error> {
+                const KEYS: &[&str] = &["single", "multi"];
+                let (mut single, mut multi) = (None, None);
+                while let Some(key) = m.next_key::<String>()? {
+                    match key.as_str() {
+                        "single" => single = Some(m.next_value()?),
+                        "multi" => multi = Some(m.next_value()?),
+                        other => return Err(de::Error::unknown_field(other, KEYS)),
+                    }
+                }
+                Ok(SuicideFile::Split {
+                    single: single.ok_or_else(|| de::Error::missing_field("single"))?,
+                    multi: multi.ok_or_else(|| de::Error::missing_field("multi"))?,
+                })
+            }
+        }
+        d.deserialize_any(V)
     }
 }
