@@ -1,10 +1,8 @@
 //! Parsing with pest into a small AST that keeps byte spans for errors.
 
-use crate::DslError;
+use crate::{DslError, MAX_EXPR_DEPTH, MAX_EXPR_LEN};
 use pest::iterators::{Pair, Pairs};
-use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest::Parser;
-use std::sync::OnceLock;
 
 #[derive(pest_derive::Parser)]
 #[grammar = "../../../grammar/expr.pest"]
@@ -99,103 +97,215 @@ impl Ast {
     }
 }
 
-fn pratt() -> &'static PrattParser<Rule> {
-    static PRATT: OnceLock<PrattParser<Rule>> = OnceLock::new();
-    PRATT.get_or_init(|| {
-        PrattParser::new()
-            .op(Op::infix(Rule::or, Assoc::Left))
-            .op(Op::infix(Rule::and, Assoc::Left))
-            .op(Op::prefix(Rule::not))
-            .op(Op::infix(Rule::eq, Assoc::Left)
-                | Op::infix(Rule::ne, Assoc::Left)
-                | Op::infix(Rule::lt, Assoc::Left)
-                | Op::infix(Rule::le, Assoc::Left)
-                | Op::infix(Rule::gt, Assoc::Left)
-                | Op::infix(Rule::ge, Assoc::Left))
-            .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
-            .op(Op::infix(Rule::mul, Assoc::Left))
-            .op(Op::prefix(Rule::neg))
-    })
+/// Binding power of a prefix operator (as in pest's Pratt parser: looser
+/// operators first; `not` binds looser than comparisons, `-` tightest).
+fn prefix_op(rule: Rule) -> Option<(UnOp, u8)> {
+    match rule {
+        Rule::not => Some((UnOp::Not, 4)),
+        Rule::neg => Some((UnOp::Neg, 8)),
+        _ => None,
+    }
 }
 
-/// Parse one expression.
+/// Binding power of an infix operator; all are left-associative.
+fn infix_op(rule: Rule) -> (BinOp, u8) {
+    match rule {
+        Rule::or => (BinOp::Or, 2),
+        Rule::and => (BinOp::And, 3),
+        Rule::eq => (BinOp::Eq, 5),
+        Rule::ne => (BinOp::Ne, 5),
+        Rule::lt => (BinOp::Lt, 5),
+        Rule::le => (BinOp::Le, 5),
+        Rule::gt => (BinOp::Gt, 5),
+        Rule::ge => (BinOp::Ge, 5),
+        Rule::add => (BinOp::Add, 6),
+        Rule::sub => (BinOp::Sub, 6),
+        Rule::mul => (BinOp::Mul, 7),
+        other => unreachable!("grammar: {other:?} is not an operator"),
+    }
+}
+
+/// Parse one expression. Its size and parenthesis nesting are checked
+/// before pest runs (pest's parser recurses once per parenthesis).
 pub fn parse(src: &str) -> Result<Ast, DslError> {
+    prescan(src)?;
     let mut pairs = ExprParser::parse(Rule::expression, src).map_err(|e| syntax_error(src, e))?;
     let expression = pairs.next().expect("grammar: expression has one pair");
     let expr = expression
         .into_inner()
         .next()
         .expect("grammar: expression holds expr");
-    build(expr.into_inner())
+    Ok(build(expr.into_inner())?.0)
 }
 
-fn build(pairs: Pairs<'_, Rule>) -> Result<Ast, DslError> {
-    pratt()
-        .map_primary(primary)
-        .map_prefix(|op, rhs| {
-            let rhs = rhs?;
-            let span = Span::join(Span::of(&op), rhs.span());
-            let op = if op.as_rule() == Rule::not {
-                UnOp::Not
-            } else {
-                UnOp::Neg
-            };
-            Ok(Ast::Unary(op, Box::new(rhs), span))
-        })
-        .map_infix(|lhs, op, rhs| {
-            let (lhs, rhs) = (lhs?, rhs?);
-            let span = Span::join(lhs.span(), rhs.span());
-            let op = match op.as_rule() {
-                Rule::or => BinOp::Or,
-                Rule::and => BinOp::And,
-                Rule::eq => BinOp::Eq,
-                Rule::ne => BinOp::Ne,
-                Rule::lt => BinOp::Lt,
-                Rule::le => BinOp::Le,
-                Rule::gt => BinOp::Gt,
-                Rule::ge => BinOp::Ge,
-                Rule::add => BinOp::Add,
-                Rule::sub => BinOp::Sub,
-                _ => BinOp::Mul,
-            };
-            Ok(Ast::Binary(op, Box::new(lhs), Box::new(rhs), span))
-        })
-        .parse(pairs)
+/// Refuse texts over [`MAX_EXPR_LEN`] bytes or with parentheses nested
+/// deeper than [`MAX_EXPR_DEPTH`] (quoted patterns are checked by their own
+/// compiler).
+fn prescan(src: &str) -> Result<(), DslError> {
+    if src.len() > MAX_EXPR_LEN {
+        let mut at = MAX_EXPR_LEN;
+        while !src.is_char_boundary(at) {
+            at -= 1;
+        }
+        return Err(DslError::new(
+            Span {
+                start: at,
+                end: at + 1,
+            },
+            format!(
+                "expression too long: {} bytes, over the expression length limit of {MAX_EXPR_LEN} bytes",
+                src.len()
+            ),
+        )
+        .expected("a shorter expression (name repeated parts with `params` or split the rule)"));
+    }
+    let mut depth = 0;
+    let mut quoted = false;
+    for (i, b) in src.bytes().enumerate() {
+        match b {
+            b'\'' => quoted = !quoted,
+            b'(' if !quoted => {
+                depth += 1;
+                if depth > MAX_EXPR_DEPTH {
+                    return Err(too_deep(Span {
+                        start: i,
+                        end: i + 1,
+                    }));
+                }
+            }
+            b')' if !quoted => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
-fn primary(pair: Pair<'_, Rule>) -> Result<Ast, DslError> {
+fn too_deep(span: Span) -> DslError {
+    DslError::new(
+        span,
+        format!(
+            "expression nested too deeply: over the expression depth limit of {MAX_EXPR_DEPTH} levels"
+        ),
+    )
+    .expected("fewer nested parentheses, calls and chained operators")
+    .note("each parenthesis, call, operator or `not`/`-` in a chain counts as one level")
+}
+
+/// A built node and the depth of its tree.
+type Built = (Ast, usize);
+
+/// One more level above `depth`, within [`MAX_EXPR_DEPTH`]. Every later
+/// pass over the tree recurses at most this deep.
+fn level(depth: usize, at: Span) -> Result<usize, DslError> {
+    if depth >= MAX_EXPR_DEPTH {
+        return Err(too_deep(at));
+    }
+    Ok(depth + 1)
+}
+
+/// Operator-precedence parsing of one `expr` level (a flat list of
+/// prefixes, operands and infixes). It follows pest's Pratt parser exactly,
+/// with an explicit stack instead of recursion, so a long chain of
+/// operators cannot exhaust the call stack; only parenthesised operands
+/// recurse, at most [`MAX_EXPR_DEPTH`] deep.
+fn build(pairs: Pairs<'_, Rule>) -> Result<Built, DslError> {
+    enum Pending {
+        Prefix(UnOp, Span),
+        Infix(Built, BinOp, Span),
+    }
+    let mut pairs = pairs.peekable();
+    // Each entry: the binding power to restore, and the operator waiting
+    // for its right operand.
+    let mut stack: Vec<(u8, Pending)> = Vec::new();
+    let mut rbp = 0u8;
+    loop {
+        // Prefixes, then an operand.
+        let mut lhs = loop {
+            let pair = pairs.next().expect("grammar: an operand follows");
+            match prefix_op(pair.as_rule()) {
+                Some((op, power)) => {
+                    stack.push((rbp, Pending::Prefix(op, Span::of(&pair))));
+                    rbp = power - 1;
+                }
+                None => break primary(pair)?,
+            }
+        };
+        // Infixes binding tighter than `rbp` start a right operand; when
+        // none does, the innermost pending operator takes `lhs`.
+        loop {
+            let next = pairs.peek().map(|p| infix_op(p.as_rule()));
+            match next {
+                Some((op, power)) if rbp < power => {
+                    let pair = pairs.next().expect("peeked");
+                    stack.push((rbp, Pending::Infix(lhs, op, Span::of(&pair))));
+                    rbp = power;
+                    break;
+                }
+                _ => {
+                    let Some((outer, pending)) = stack.pop() else {
+                        return Ok(lhs);
+                    };
+                    let (rhs, rd) = lhs;
+                    lhs = match pending {
+                        Pending::Prefix(op, at) => {
+                            let span = Span::join(at, rhs.span());
+                            (Ast::Unary(op, Box::new(rhs), span), level(rd, at)?)
+                        }
+                        Pending::Infix((l, ld), op, at) => {
+                            let span = Span::join(l.span(), rhs.span());
+                            let depth = level(ld.max(rd), at)?;
+                            (Ast::Binary(op, Box::new(l), Box::new(rhs), span), depth)
+                        }
+                    };
+                    rbp = outer;
+                }
+            }
+        }
+    }
+}
+
+fn primary(pair: Pair<'_, Rule>) -> Result<Built, DslError> {
     let span = Span::of(&pair);
-    match pair.as_rule() {
+    let leaf = match pair.as_rule() {
         Rule::int => pair
             .as_str()
             .parse()
             .map(|n| Ast::Int(n, span))
-            .map_err(|_| DslError::new(span, "number too large").expected("an integer below 2^63")),
-        Rule::boolean => Ok(Ast::Bool(pair.as_str() == "true", span)),
-        Rule::ident => Ok(Ast::Ident(pair.as_str().to_string(), span)),
+            .map_err(|_| {
+                DslError::new(span, "number too large").expected("an integer below 2^63")
+            })?,
+        Rule::boolean => Ast::Bool(pair.as_str() == "true", span),
+        Rule::ident => Ast::Ident(pair.as_str().to_string(), span),
         Rule::string => {
             let inner = pair
                 .into_inner()
                 .next()
                 .expect("grammar: string holds str_in");
-            Ok(Ast::Str(inner.as_str().to_string(), Span::of(&inner)))
+            Ast::Str(inner.as_str().to_string(), Span::of(&inner))
         }
         Rule::call => {
             let mut inner = pair.into_inner();
             let name = inner.next().expect("grammar: call starts with ident");
-            let args = inner
-                .map(|a| build(a.into_inner()))
-                .collect::<Result<_, _>>()?;
-            Ok(Ast::Call {
+            let name_span = Span::of(&name);
+            let mut args = Vec::new();
+            let mut depth = 0;
+            for a in inner {
+                let (arg, d) = build(a.into_inner())?;
+                depth = depth.max(d);
+                args.push(arg);
+            }
+            let call = Ast::Call {
                 name: name.as_str().to_string(),
-                name_span: Span::of(&name),
+                name_span,
                 args,
                 span,
-            })
+            };
+            return Ok((call, level(depth, name_span)?));
         }
-        Rule::expr => build(pair.into_inner()),
+        Rule::expr => return build(pair.into_inner()),
         other => unreachable!("grammar: unexpected primary {other:?}"),
-    }
+    };
+    Ok((leaf, 1))
 }
 
 fn syntax_error(src: &str, e: pest::error::Error<Rule>) -> DslError {
@@ -339,5 +449,84 @@ mod tests {
         let e = parse("in_hand(me").unwrap_err();
         assert_eq!(e.span.start, 10);
         assert!(e.message.contains("end of the expression"));
+    }
+
+    /// The length limit: `MAX_EXPR_LEN` bytes parse, one more is refused at
+    /// the first byte past the limit, before pest runs.
+    #[test]
+    fn length_limit_at_and_past() {
+        let at = format!("x{}", " ".repeat(MAX_EXPR_LEN - 1));
+        assert!(parse(&at).is_ok());
+        let past = format!("{at} ");
+        let e = parse(&past).unwrap_err();
+        assert_eq!(e.span.start, MAX_EXPR_LEN);
+        assert!(
+            e.message.contains("expression length limit of 4096 bytes"),
+            "{}",
+            e.message
+        );
+    }
+
+    fn depth_error(src: &str) -> Option<usize> {
+        match parse(src) {
+            Ok(_) => None,
+            Err(e) => {
+                assert!(
+                    e.message.contains("expression depth limit of 100 levels"),
+                    "{}",
+                    e.message
+                );
+                Some(e.span.start)
+            }
+        }
+    }
+
+    #[test]
+    fn parenthesis_depth_at_and_past_the_limit() {
+        let nest = |n: usize| format!("{}x{}", "(".repeat(n), ")".repeat(n));
+        assert_eq!(depth_error(&nest(MAX_EXPR_DEPTH)), None);
+        assert_eq!(depth_error(&nest(MAX_EXPR_DEPTH + 1)), Some(MAX_EXPR_DEPTH));
+        // Parentheses inside a quoted pattern are the pattern's business.
+        let quoted = format!("after('{}E{}')", "(".repeat(200), ")".repeat(200));
+        assert_eq!(depth_error(&quoted), None);
+    }
+
+    #[test]
+    fn operator_chain_depth_at_and_past_the_limit() {
+        // n terms joined by `+` make a tree n levels deep.
+        let sum = |n: usize| vec!["x"; n].join("+");
+        assert_eq!(depth_error(&sum(MAX_EXPR_DEPTH)), None);
+        // The error is at the `+` that adds the 101st level.
+        assert_eq!(
+            depth_error(&sum(MAX_EXPR_DEPTH + 1)),
+            Some(2 * MAX_EXPR_DEPTH - 1)
+        );
+        let neg = |n: usize| format!("{}x", "-".repeat(n));
+        assert_eq!(depth_error(&neg(MAX_EXPR_DEPTH - 1)), None);
+        assert_eq!(depth_error(&neg(MAX_EXPR_DEPTH)), Some(0));
+        let calls = |n: usize| format!("{}x{}", "f(".repeat(n), ")".repeat(n));
+        assert_eq!(depth_error(&calls(MAX_EXPR_DEPTH - 1)), None);
+        assert!(depth_error(&calls(MAX_EXPR_DEPTH)).is_some());
+    }
+
+    /// The explicit-stack parser keeps pest's Pratt semantics: `not` is
+    /// looser than comparisons, `-` tightest, all infixes left-associative.
+    #[test]
+    fn prefixes_bind_as_before() {
+        assert_eq!(
+            show(&parse("not a == b and c").unwrap()),
+            "((not (a == b)) and c)"
+        );
+        assert_eq!(
+            show(&parse("- - a * b - c").unwrap()),
+            "(((-(-a)) * b) - c)"
+        );
+        assert_eq!(show(&parse("a - b - c").unwrap()), "((a - b) - c)");
+        assert_eq!(
+            show(&parse("a or not b or c").unwrap()),
+            "((a or (not b)) or c)"
+        );
+        assert_eq!(show(&parse("a == not b").unwrap()), "(a == (not b))");
+        assert_eq!(show(&parse("a * -(b + c)").unwrap()), "(a * (-(b + c)))");
     }
 }

@@ -57,6 +57,13 @@ pub trait Env<S> {
     fn unavailable(&self, _name: &str) -> Option<String> {
         None
     }
+    /// The least and greatest value a number-typed built-in (`Value` or
+    /// `Function` symbol) can have at run time. Arithmetic is accepted only
+    /// where these bounds prove it cannot leave the `i64` range; the default
+    /// proves nothing.
+    fn bounds(&self, _sym: S) -> (i64, i64) {
+        (i64::MIN, i64::MAX)
+    }
     /// Compile a quoted pattern; the result is its id in the environment's
     /// table. `span` locates the pattern text for errors.
     fn pattern(&self, _text: &str, span: Span) -> Result<i64, DslError> {
@@ -107,7 +114,8 @@ impl<S> Expr<S> {
 /// Parse and check `src`, which must have type `want`.
 pub fn compile<S: Copy>(src: &str, env: &impl Env<S>, want: Type) -> Result<Expr<S>, DslError> {
     let ast = parse(src)?;
-    let (expr, ty) = check(&ast, env)?;
+    let cx = Cx { src, env };
+    let (expr, ty, _) = cx.check(&ast)?;
     if ty != want {
         return Err(DslError::new(
             ast.span(),
@@ -118,118 +126,244 @@ pub fn compile<S: Copy>(src: &str, env: &impl Env<S>, want: Type) -> Result<Expr
     Ok(expr)
 }
 
-fn check<S: Copy>(ast: &Ast, env: &impl Env<S>) -> Result<(Expr<S>, Type), DslError> {
-    match ast {
-        Ast::Int(n, _) => Ok((Expr::Const(*n), Type::Int)),
-        Ast::Bool(b, _) => Ok((Expr::Const(*b as i64), Type::Bool)),
-        Ast::Str(text, span) => Ok((Expr::Const(env.pattern(text, *span)?), Type::Pattern)),
-        Ast::Ident(name, span) => match resolve(name, *span, env)? {
-            Binding::Value { ty, sym } => Ok((Expr::Var(sym), ty)),
-            Binding::Const { ty, value } => Ok((Expr::Const(value), ty)),
-            Binding::Function { params, .. } => Err(DslError::new(
-                *span,
-                format!("`{name}` is a function and needs arguments"),
-            )
-            .expected(format!("`{name}({})`", list(&params)))),
-        },
-        Ast::Call {
-            name,
-            name_span,
-            args,
-            span,
-        } => {
-            let Binding::Function { params, ret, sym } = resolve(name, *name_span, env)? else {
-                return Err(
-                    DslError::new(*name_span, format!("`{name}` is not a function"))
-                        .expected("a name without `(…)`"),
-                );
-            };
-            if params.len() != args.len() {
-                return Err(DslError::new(
+/// The values an expression can take, as an interval. Values of other
+/// types than numbers are small indexes or 0/1 and take no part in
+/// arithmetic (the type check sees to that).
+type Range = (i64, i64);
+
+const ANY: Range = (i64::MIN, i64::MAX);
+
+struct Cx<'a, E> {
+    src: &'a str,
+    env: &'a E,
+}
+
+impl<E> Cx<'_, E> {
+    fn check<S: Copy>(&self, ast: &Ast) -> Result<(Expr<S>, Type, Range), DslError>
+    where
+        E: Env<S>,
+    {
+        let env = self.env;
+        match ast {
+            Ast::Int(n, _) => Ok((Expr::Const(*n), Type::Int, (*n, *n))),
+            Ast::Bool(b, _) => Ok((Expr::Const(*b as i64), Type::Bool, (*b as i64, *b as i64))),
+            Ast::Str(text, span) => {
+                Ok((Expr::Const(env.pattern(text, *span)?), Type::Pattern, ANY))
+            }
+            Ast::Ident(name, span) => match resolve(name, *span, env)? {
+                Binding::Value { ty, sym } => Ok((Expr::Var(sym), ty, range_of(env, ty, sym))),
+                Binding::Const { ty, value } => Ok((Expr::Const(value), ty, (value, value))),
+                Binding::Function { params, .. } => Err(DslError::new(
                     *span,
-                    format!(
-                        "`{name}` takes {} argument(s), {} given",
-                        params.len(),
-                        args.len()
-                    ),
+                    format!("`{name}` is a function and needs arguments"),
                 )
-                .expected(format!("`{name}({})`", list(&params))));
-            }
-            let mut checked = Vec::with_capacity(args.len());
-            for (arg, want) in args.iter().zip(&params) {
-                let (e, ty) = check(arg, env)?;
-                if ty != *want {
-                    return Err(mismatch(arg.span(), *want, ty)
-                        .note(format!("`{name}` takes ({})", list(&params))));
+                .expected(format!("`{name}({})`", list(&params)))),
+            },
+            Ast::Call {
+                name,
+                name_span,
+                args,
+                span,
+            } => {
+                let Binding::Function { params, ret, sym } = resolve(name, *name_span, env)? else {
+                    return Err(
+                        DslError::new(*name_span, format!("`{name}` is not a function"))
+                            .expected("a name without `(…)`"),
+                    );
+                };
+                if params.len() != args.len() {
+                    return Err(DslError::new(
+                        *span,
+                        format!(
+                            "`{name}` takes {} argument(s), {} given",
+                            params.len(),
+                            args.len()
+                        ),
+                    )
+                    .expected(format!("`{name}({})`", list(&params))));
                 }
-                checked.push(e);
+                let mut checked = Vec::with_capacity(args.len());
+                for (arg, want) in args.iter().zip(&params) {
+                    let (e, ty, _) = self.check(arg)?;
+                    if ty != *want {
+                        return Err(mismatch(arg.span(), *want, ty)
+                            .note(format!("`{name}` takes ({})", list(&params))));
+                    }
+                    checked.push(e);
+                }
+                Ok((
+                    Expr::Call(sym, checked.into()),
+                    ret,
+                    range_of(env, ret, sym),
+                ))
             }
-            Ok((Expr::Call(sym, checked.into()), ret))
+            Ast::Unary(op, inner, span) => {
+                let (e, ty, (lo, hi)) = self.check(inner)?;
+                let want = if *op == UnOp::Not {
+                    Type::Bool
+                } else {
+                    Type::Int
+                };
+                if ty != want {
+                    return Err(mismatch(inner.span(), want, ty));
+                }
+                if *op == UnOp::Not {
+                    return Ok(match e.as_const() {
+                        Some(v) => (
+                            Expr::Const((v == 0) as i64),
+                            ty,
+                            ((v == 0) as i64, (v == 0) as i64),
+                        ),
+                        None => (Expr::Not(Box::new(e)), ty, (0, 1)),
+                    });
+                }
+                let range = self.fits(*span, -(hi as i128), -(lo as i128), &[(lo, hi)])?;
+                Ok(match e.as_const() {
+                    Some(_) => (Expr::Const(range.0), ty, range),
+                    None => (Expr::Neg(Box::new(e)), ty, range),
+                })
+            }
+            Ast::Binary(op, l, r, span) => self.binary(*op, l, r, *span),
         }
-        Ast::Unary(op, inner, _) => {
-            let (e, ty) = check(inner, env)?;
-            let want = if *op == UnOp::Not {
+    }
+
+    fn binary<S: Copy>(
+        &self,
+        op: BinOp,
+        l: &Ast,
+        r: &Ast,
+        span: Span,
+    ) -> Result<(Expr<S>, Type, Range), DslError>
+    where
+        E: Env<S>,
+    {
+        let (le, lt, (a, b)) = self.check(l)?;
+        let (re, rt, (c, d)) = self.check(r)?;
+        let result = match op {
+            BinOp::And | BinOp::Or => {
+                expect(l, lt, Type::Bool)?;
+                expect(r, rt, Type::Bool)?;
                 Type::Bool
-            } else {
-                Type::Int
-            };
-            if ty != want {
-                return Err(mismatch(inner.span(), want, ty));
             }
-            Ok(match (op, e.as_const()) {
-                (UnOp::Not, Some(v)) => (Expr::Const((v == 0) as i64), ty),
-                (UnOp::Neg, Some(v)) => (Expr::Const(v.wrapping_neg()), ty),
-                (UnOp::Not, None) => (Expr::Not(Box::new(e)), ty),
-                (UnOp::Neg, None) => (Expr::Neg(Box::new(e)), ty),
-            })
+            BinOp::Eq | BinOp::Ne => {
+                if lt != rt {
+                    return Err(
+                        DslError::new(span, format!("cannot compare {lt} with {rt}")).expected(
+                            format!("two values of the same type around `{}`", op.symbol()),
+                        ),
+                    );
+                }
+                Type::Bool
+            }
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                expect(l, lt, Type::Int)?;
+                expect(r, rt, Type::Int)?;
+                Type::Bool
+            }
+            BinOp::Add | BinOp::Sub | BinOp::Mul => {
+                expect(l, lt, Type::Int)?;
+                expect(r, rt, Type::Int)?;
+                Type::Int
+            }
+        };
+        // Interval arithmetic in i128, exact for i64 operands: an operation
+        // is accepted only if every value it can produce is an i64, so the
+        // evaluator never needs to check (or wrap) at run time.
+        let (a, b, c, d) = (a as i128, b as i128, c as i128, d as i128);
+        let range = match op {
+            BinOp::Add => self.fits(
+                span,
+                a + c,
+                b + d,
+                &[(a as i64, b as i64), (c as i64, d as i64)],
+            )?,
+            BinOp::Sub => self.fits(
+                span,
+                a - d,
+                b - c,
+                &[(a as i64, b as i64), (c as i64, d as i64)],
+            )?,
+            BinOp::Mul => {
+                let p = [a * c, a * d, b * c, b * d];
+                let (lo, hi) = (*p.iter().min().expect("4"), *p.iter().max().expect("4"));
+                self.fits(span, lo, hi, &[(a as i64, b as i64), (c as i64, d as i64)])?
+            }
+            _ => (0, 1),
+        };
+        if let (Some(x), Some(y)) = (le.as_const(), re.as_const()) {
+            let v = fold(op, x, y);
+            return Ok((Expr::Const(v), result, (v, v)));
         }
-        Ast::Binary(op, l, r, span) => binary(*op, l, r, *span, env),
+        Ok((Expr::Bin(op, Box::new(le), Box::new(re)), result, range))
+    }
+
+    /// `lo..=hi` as a range of `i64`, or a located error naming the
+    /// expression, the value out of range and its operands' bounds.
+    fn fits(&self, span: Span, lo: i128, hi: i128, operands: &[Range]) -> Result<Range, DslError> {
+        let out = if hi > i64::MAX as i128 {
+            hi
+        } else if lo < i64::MIN as i128 {
+            lo
+        } else {
+            return Ok((lo as i64, hi as i64));
+        };
+        let text = excerpt(self.src, span);
+        let constant = operands.iter().all(|(lo, hi)| lo == hi);
+        let err = if constant {
+            DslError::new(
+                span,
+                format!("`{text}` overflows: {out} is outside the range of rule numbers"),
+            )
+        } else {
+            let ranges: Vec<String> = operands
+                .iter()
+                .map(|(lo, hi)| {
+                    if lo == hi {
+                        lo.to_string()
+                    } else {
+                        format!("{lo}…{hi}")
+                    }
+                })
+                .collect();
+            DslError::new(
+                span,
+                format!(
+                    "`{text}` can overflow: it can reach {out}, outside the range of rule numbers"
+                ),
+            )
+            .note(format!(
+                "its operands range over {}; built-in numbers are counts of at most {}",
+                ranges.join(" and "),
+                u32::MAX
+            ))
+        };
+        Err(err.expected(format!("a value from {} to {}", i64::MIN, i64::MAX)))
     }
 }
 
-fn binary<S: Copy>(
-    op: BinOp,
-    l: &Ast,
-    r: &Ast,
-    span: Span,
-    env: &impl Env<S>,
-) -> Result<(Expr<S>, Type), DslError> {
-    let (le, lt) = check(l, env)?;
-    let (re, rt) = check(r, env)?;
-    let result = match op {
-        BinOp::And | BinOp::Or => {
-            expect(l, lt, Type::Bool)?;
-            expect(r, rt, Type::Bool)?;
-            Type::Bool
-        }
-        BinOp::Eq | BinOp::Ne => {
-            if lt != rt {
-                return Err(
-                    DslError::new(span, format!("cannot compare {lt} with {rt}")).expected(
-                        format!("two values of the same type around `{}`", op.symbol()),
-                    ),
-                );
-            }
-            Type::Bool
-        }
-        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
-            expect(l, lt, Type::Int)?;
-            expect(r, rt, Type::Int)?;
-            Type::Bool
-        }
-        BinOp::Add | BinOp::Sub | BinOp::Mul => {
-            expect(l, lt, Type::Int)?;
-            expect(r, rt, Type::Int)?;
-            Type::Int
-        }
-    };
-    if let (Some(a), Some(b)) = (le.as_const(), re.as_const()) {
-        return Ok((Expr::Const(fold(op, a, b)), result));
+/// The run-time bounds of a symbol of type `ty`.
+fn range_of<S>(env: &impl Env<S>, ty: Type, sym: S) -> Range {
+    match ty {
+        Type::Int => env.bounds(sym),
+        Type::Bool => (0, 1),
+        _ => ANY,
     }
-    Ok((Expr::Bin(op, Box::new(le), Box::new(re)), result))
+}
+
+/// The source text of `span`, shortened for a message.
+fn excerpt(src: &str, span: Span) -> String {
+    let text = src.get(span.start..span.end).unwrap_or("");
+    let text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match text.char_indices().nth(60) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text,
+    }
 }
 
 /// The meaning of every binary operator on values; the engine uses it too.
+/// Arithmetic wraps here only in name: the checker accepts an expression
+/// only when interval analysis proves no operation can leave `i64`, and it
+/// folds constants with the same proof, so no result ever wraps.
 pub fn fold(op: BinOp, a: i64, b: i64) -> i64 {
     match op {
         BinOp::Or => (a != 0 || b != 0) as i64,
@@ -338,6 +472,9 @@ mod tests {
                 .map(String::from)
                 .to_vec()
         }
+        fn bounds(&self, _sym: Sym) -> (i64, i64) {
+            (0, 1000)
+        }
         fn unavailable(&self, name: &str) -> Option<String> {
             (name == "target").then(|| "`target` exists only in removal rules".into())
         }
@@ -405,5 +542,65 @@ mod tests {
     fn arity_errors_show_the_signature() {
         let e = compile("in_hand(me, me) > 0", &TestEnv, Type::Bool).unwrap_err();
         assert_eq!(e.expected.as_deref(), Some("`in_hand(player)`"));
+    }
+
+    #[test]
+    fn constant_overflow_is_a_located_error() {
+        let e = compile("limit + 9223372036854775800 > 0", &TestEnv, Type::Bool).unwrap_err();
+        assert_eq!(
+            e.message,
+            "`limit + 9223372036854775800` overflows: 9223372036854775850 is outside the range of rule numbers"
+        );
+        assert_eq!(e.span, Span { start: 0, end: 27 });
+        let e = compile("-(0 - 9223372036854775807 - 1)", &TestEnv, Type::Int).unwrap_err();
+        assert!(
+            e.message.contains("overflows: 9223372036854775808"),
+            "{}",
+            e.message
+        );
+        // At the edge, folding is exact.
+        assert_eq!(
+            compile("0 - 9223372036854775807 - 1", &TestEnv, Type::Int).unwrap(),
+            Expr::Const(i64::MIN)
+        );
+    }
+
+    /// Run-time arithmetic is accepted only when the bounds of the built-in
+    /// values prove it stays within i64 (in_hand is 0..=1000 here).
+    #[test]
+    fn runtime_overflow_is_refused_from_the_bounds() {
+        let ok = "in_hand(me) * 9223372036854775 + 7 > 0";
+        assert!(compile(ok, &TestEnv, Type::Bool).is_ok());
+        let bad = "in_hand(me) * 9223372036854776 > 0";
+        let e = compile(bad, &TestEnv, Type::Bool).unwrap_err();
+        assert_eq!(
+            e.message,
+            "`in_hand(me) * 9223372036854776` can overflow: it can reach 9223372036854776000, outside the range of rule numbers"
+        );
+        assert!(e.note.unwrap().contains("0…1000 and 9223372036854776"));
+        let e = compile(
+            "-in_hand(me) - 9223372036854775000 < 0",
+            &TestEnv,
+            Type::Bool,
+        )
+        .unwrap_err();
+        assert!(
+            e.message.contains("can reach -9223372036854776000"),
+            "{}",
+            e.message
+        );
+    }
+
+    /// At the depth limit every pass (check and fold) runs within it.
+    #[test]
+    fn deepest_expression_checks_and_folds() {
+        // A call is two levels; 98 of them summed and compared: 100.
+        let terms = crate::MAX_EXPR_DEPTH - 2;
+        let src = format!("{} > 0", vec!["in_hand(me)"; terms].join(" + "));
+        assert!(compile(&src, &TestEnv, Type::Bool).is_ok());
+        let src = format!("{} > 0", vec!["in_hand(me)"; terms + 1].join(" + "));
+        assert!(compile(&src, &TestEnv, Type::Bool).is_err());
+        let src = format!("{}1", "-".repeat(crate::MAX_EXPR_DEPTH - 1));
+        assert_eq!(compile(&src, &TestEnv, Type::Int).unwrap(), Expr::Const(-1));
     }
 }

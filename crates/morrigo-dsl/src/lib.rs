@@ -14,6 +14,23 @@ pub use ast::{parse, Ast, BinOp, Span, UnOp};
 pub use check::{compile, fold, Binding, Env, Expr, Type};
 pub use pattern::{History, Pattern};
 
+// Limits. Each is checked before the work it bounds, so no input can
+// exhaust the stack or memory, in debug and release builds alike.
+
+/// Longest expression text, in bytes.
+pub const MAX_EXPR_LEN: usize = 4096;
+/// Deepest expression tree: parentheses, calls and chained operators each
+/// count a level. Every pass over an expression (type check, folding,
+/// the engine's lowering and evaluation) recurses at most this deep.
+pub const MAX_EXPR_DEPTH: usize = 100;
+/// Deepest parenthesis nesting in a history pattern.
+pub const MAX_PATTERN_DEPTH: usize = 32;
+/// Largest compiled history pattern, in matcher steps (counted repeats
+/// multiply: `(E{8}){8}` is 64 steps).
+pub const MAX_PATTERN_SIZE: usize = 1024;
+/// Largest repetition count in a pattern's `{m,n}`.
+pub const MAX_REPEAT: u32 = 64;
+
 /// An error in one expression; `span` is a byte range of the expression text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]

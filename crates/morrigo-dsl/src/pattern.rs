@@ -9,7 +9,7 @@
 //! information the history supplies through [`History::d_start`].
 
 use crate::ast::Span;
-use crate::DslError;
+use crate::{DslError, MAX_PATTERN_DEPTH, MAX_PATTERN_SIZE, MAX_REPEAT};
 use pest::iterators::Pair;
 use pest::Parser;
 
@@ -68,13 +68,11 @@ thread_local! {
     static SCRATCH: std::cell::RefCell<Scratch> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
 }
 
-/// Largest repetition count accepted in `{m,n}`.
-const MAX_REPEAT: u32 = 64;
-
 impl Pattern {
     /// Parse `text`. `classes` lists the letters allowed; if `derived_d` the
     /// letter `D` means a ko-capture run as described above.
     pub fn compile(text: &str, classes: &[u8], derived_d: bool) -> Result<Pattern, DslError> {
+        prescan(text)?;
         let mut pairs =
             PatternParser::parse(Rule::pattern, text).map_err(|e| syntax_error(text, e))?;
         let alt = pairs
@@ -82,6 +80,20 @@ impl Pattern {
             .and_then(|p| p.into_inner().next())
             .expect("grammar: pattern holds alt");
         let node = build(alt, classes, derived_d)?;
+        // Counted repeats multiply: size the program before building it.
+        let steps = size(&node).saturating_add(1);
+        if steps > MAX_PATTERN_SIZE as u64 {
+            return Err(DslError::new(
+                Span {
+                    start: 0,
+                    end: text.len(),
+                },
+                format!(
+                    "pattern too large: it needs {steps} matcher steps, over the pattern size limit of {MAX_PATTERN_SIZE}"
+                ),
+            )
+            .expected("smaller repetition counts (nested `{m,n}` multiply)"));
+        }
         let max_len = bound(&node);
         let mut prog = Vec::new();
         emit_rev(&node, &mut prog);
@@ -266,6 +278,54 @@ fn quantify(atom: Node, q: Pair<'_, Rule>) -> Result<Node, DslError> {
         }
     };
     Ok(Node::Repeat(Box::new(atom), min, max))
+}
+
+/// Refuse parentheses nested deeper than [`MAX_PATTERN_DEPTH`] before pest
+/// (whose parser, like `build`, recurses once per parenthesis).
+fn prescan(text: &str) -> Result<(), DslError> {
+    let mut depth = 0;
+    for (i, b) in text.bytes().enumerate() {
+        match b {
+            b'(' => {
+                depth += 1;
+                if depth > MAX_PATTERN_DEPTH {
+                    return Err(DslError::new(
+                        Span {
+                            start: i,
+                            end: i + 1,
+                        },
+                        format!(
+                            "pattern nested too deeply: over the pattern depth limit of {MAX_PATTERN_DEPTH} parentheses"
+                        ),
+                    )
+                    .expected("fewer nested `( … )`"));
+                }
+            }
+            b')' => depth = usize::saturating_sub(depth, 1),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Instructions `emit_rev` produces for `n` (saturating: it can exceed
+/// memory for a short text, which is why it is computed first).
+fn size(n: &Node) -> u64 {
+    match n {
+        Node::Class(_) | Node::Any | Node::D => 1,
+        Node::Seq(items) => items.iter().fold(0, |t, i| t.saturating_add(size(i))),
+        Node::Alt(alts) => alts.iter().fold(2 * (alts.len() as u64 - 1), |t, a| {
+            t.saturating_add(size(a))
+        }),
+        Node::Repeat(inner, min, max) => {
+            let s = size(inner);
+            let optional = match max {
+                Some(max) => ((*max - *min) as u64).saturating_mul(s.saturating_add(1)),
+                None => s.saturating_add(2),
+            };
+            (*min as u64).saturating_mul(s).saturating_add(optional)
+        }
+    }
 }
 
 /// Longest match length, if bounded and free of D.
@@ -460,5 +520,57 @@ mod tests {
         assert_eq!(e.span.start, 6);
         let e = Pattern::compile("C{3,1}", b"NCPE", true).unwrap_err();
         assert!(e.message.contains("maximum below its minimum"));
+    }
+
+    #[test]
+    fn pattern_depth_at_and_past_the_limit() {
+        let nest = |n: usize| format!("{}E{}", "(".repeat(n), ")".repeat(n));
+        assert!(Pattern::compile(&nest(MAX_PATTERN_DEPTH), b"NCPE", true).is_ok());
+        let e = Pattern::compile(&nest(MAX_PATTERN_DEPTH + 1), b"NCPE", true).unwrap_err();
+        assert_eq!(e.span.start, MAX_PATTERN_DEPTH);
+        assert!(
+            e.message.contains("pattern depth limit of 32"),
+            "{}",
+            e.message
+        );
+    }
+
+    /// The size is computed from the tree before the program is built, and
+    /// is exactly the program's length.
+    #[test]
+    fn pattern_size_at_and_past_the_limit() {
+        let at = Pattern::compile("(E{31}){33}", b"NCPE", true).unwrap();
+        assert_eq!(at.prog.len(), MAX_PATTERN_SIZE);
+        let e = Pattern::compile("(E{32}){32}", b"NCPE", true).unwrap_err();
+        assert!(
+            e.message
+                .contains("1025 matcher steps, over the pattern size limit of 1024"),
+            "{}",
+            e.message
+        );
+        let e = Pattern::compile("(((((E{64}){64}){64}){64}){64})", b"NCPE", true).unwrap_err();
+        assert!(
+            e.message.contains("1073741825 matcher steps"),
+            "{}",
+            e.message
+        );
+        for text in [
+            "E C* | (N|P){2,5} D?",
+            "D P (C C){0,2}",
+            "E .* E",
+            "(C|N)+ E{3}",
+        ] {
+            let p = p(text);
+            assert_eq!(size_of(text) + 1, p.prog.len() as u64, "{text}");
+        }
+    }
+
+    fn size_of(text: &str) -> u64 {
+        let alt = PatternParser::parse(Rule::pattern, text)
+            .unwrap()
+            .next()
+            .and_then(|p| p.into_inner().next())
+            .unwrap();
+        size(&build(alt, b"NCPE", true).unwrap())
     }
 }

@@ -214,6 +214,12 @@ impl Env<Prim> for RuleEnv<'_> {
             .map(|(_, why)| why.to_string())
     }
 
+    /// Every built-in number is a count the engine keeps in 32 bits; the
+    /// checker proves arithmetic on them cannot overflow from this.
+    fn bounds(&self, _sym: Prim) -> (i64, i64) {
+        (0, u32::MAX as i64)
+    }
+
     fn pattern(&self, text: &str, span: morrigo_dsl::Span) -> Result<i64, morrigo_dsl::DslError> {
         if self.classes.is_empty() {
             return Err(morrigo_dsl::DslError::at(
