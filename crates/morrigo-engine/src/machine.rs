@@ -127,7 +127,7 @@ pub struct Position<const W: usize> {
     pub pass_stones: [u32; 2],
     /// The last move was a board play leaving its player's chain without liberty.
     pub last_suicide: bool,
-    /// The last move recreated the board after the move two back (both board plays).
+    /// The last move was an immediate repetition (in the ruleset's reading).
     pub last_immediate_repetition: bool,
     /// Occurrences of the board after the last move as a board-play result.
     pub last_board_repetitions: u32,
@@ -157,6 +157,8 @@ pub struct State<const W: usize> {
     /// Board keys after every move and at the start (positional superko),
     /// or keyed with the player to move (situational).
     pub(crate) seen_keys: KeyCounts,
+    /// The board before the first move (simple ko looks back to it).
+    pub(crate) start_board_key: u64,
 }
 
 impl<const W: usize> State<W> {
@@ -446,6 +448,7 @@ impl<const W: usize> Machine<W> {
             placed_at: vec![u32::MAX; self.n],
             play_keys: KeyCounts::default(),
             seen_keys: KeyCounts::default(),
+            start_board_key: pos.board_key,
         };
         if self.rules.repetition.superko != morrigo_rules::Superko::None {
             let key = self.superko_key(pos.board_key, to_move);
@@ -799,7 +802,7 @@ impl<const W: usize> Machine<W> {
         let e = self.play_effect(s, p);
         let suicide = e.suicide && e.suicide_effect == morrigo_rules::SuicideEffect::Lose;
         let repeats = self.rules.repetition.immediate == morrigo_rules::Immediate::Lose
-            && self.recreates_two_back(s, e.key_after);
+            && self.immediate_repetition(s, e.key_after);
         suicide || repeats
     }
 

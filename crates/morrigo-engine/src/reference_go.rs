@@ -4,8 +4,7 @@
 //! only the [`Move`] and [`Outcome`] types with the fast engine, and the
 //! history-pattern matcher (`morrigo_dsl::Pattern`, tested on its own).
 //!
-//! Everything is the most direct reading of the rules (shared/spec/jk-baduk.md
-//! and the JK text, seed 001 section 12.2):
+//! Everything is the most direct reading of the rules (the JK text):
 //! - the board is a `Vec<Option<u8>>`; chains are found by flood fill over
 //!   `Topology::neighbours`, liberties are sets of points;
 //! - a board play puts a stone on an empty point; then every opposing chain
@@ -26,8 +25,10 @@
 //! - a pass gives the opponent `passes.stones` pass stones;
 //! - a move is refused if its action kind is not allowed by the phase, if a
 //!   forbid rule naming it holds, and (board plays) if it is an illegal
-//!   suicide, recreates the board after the move two back which was a board
-//!   play (immediate repetition `illegal`), or recreates an earlier board
+//!   suicide, is an immediate repetition under `illegal` (simple ko: the
+//!   opponent's last move was a board play and this play brings back the
+//!   board from just before it; JK Art. 3.2: the board after the move two
+//!   back, which was a board play), or recreates an earlier board
 //!   (positional superko: the start and every board after a move) or an
 //!   earlier board with the same player to move (situational superko);
 //! - at the start of each turn the end rules are checked in order, the
@@ -44,8 +45,8 @@
 use crate::machine::{Move, MoveKind, Outcome, Point};
 use morrigo_dsl::Expr;
 use morrigo_rules::{
-    ActionKind, Immediate, MoveClass, Prim, Repeated, Rules, ScoringMethod, SuicideEffect, Superko,
-    Verdict, CLASS_KO_CAPTURE, CLASS_NORMAL,
+    ActionKind, Immediate, ImmediateReading, MoveClass, Prim, Repeated, Rules, ScoringMethod,
+    SuicideEffect, Superko, Verdict, CLASS_KO_CAPTURE, CLASS_NORMAL,
 };
 use std::collections::BTreeSet;
 
@@ -308,11 +309,7 @@ impl<'r> RefGo<'r> {
         // Repetition rules that refuse the play.
         let rep = &self.rules.repetition;
         let n = self.moves.len();
-        if rep.immediate == Immediate::Illegal
-            && n >= 2
-            && self.moves[n - 2].is_play
-            && self.moves[n - 2].board == board
-        {
+        if rep.immediate == Immediate::Illegal && self.repeats_at_once(n, &board) {
             out.refusal = Some(PlayRefusal::ImmediateRepetition);
         } else if rep.superko != Superko::None && self.superko_repeats(&board, opp) {
             out.refusal = Some(PlayRefusal::Superko);
@@ -471,15 +468,34 @@ impl<'r> RefGo<'r> {
             .count() as u32
     }
 
-    /// The last move is a board play recreating the board after the move two
-    /// back, also a board play (JK Art. 3.2).
+    /// The board before move `i` (the empty start for the first move).
+    fn board_before(&self, i: usize) -> Board {
+        match i {
+            0 => vec![None; self.board.len()],
+            _ => self.moves[i - 1].board.clone(),
+        }
+    }
+
+    /// Would a board play that is move number `n` (0-based), leaving
+    /// `after`, be an immediate repetition in the ruleset's reading?
+    fn repeats_at_once(&self, n: usize, after: &Board) -> bool {
+        match self.rules.repetition.reading {
+            // JK Art. 3.2: move n - 2 was a board play and left this board.
+            ImmediateReading::Jk => {
+                n >= 2 && self.moves[n - 2].is_play && self.moves[n - 2].board == *after
+            }
+            // Simple ko: move n - 1 (the opponent's) was a board play, and
+            // this play brings back the board from just before it.
+            ImmediateReading::SimpleKo => {
+                n >= 1 && self.moves[n - 1].is_play && self.board_before(n - 1) == *after
+            }
+        }
+    }
+
+    /// The last move was a board play that is an immediate repetition.
     pub fn immediate_repetition(&self) -> bool {
-        // Move n is the last one (index len - 1); move n - 2 is two before it.
         let n = self.moves.len();
-        n >= 3
-            && self.moves[n - 1].is_play
-            && self.moves[n - 3].is_play
-            && self.moves[n - 1].board == self.moves[n - 3].board
+        n >= 1 && self.moves[n - 1].is_play && self.repeats_at_once(n - 1, &self.moves[n - 1].board)
     }
 
     /// If the last move is a board play: how often its board has resulted
@@ -621,9 +637,7 @@ impl<'r> RefGo<'r> {
             let r = self.play(m.to);
             let suicide = r.suicide_effect == Some(SuicideEffect::Lose);
             let repeats = self.rules.repetition.immediate == Immediate::Lose
-                && n >= 2
-                && self.moves[n - 2].is_play
-                && self.moves[n - 2].board == r.board_after;
+                && self.repeats_at_once(n, &r.board_after);
             !suicide && !repeats
         })
     }

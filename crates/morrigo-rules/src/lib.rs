@@ -170,6 +170,17 @@ pub enum Immediate {
     Illegal,
 }
 
+/// Which plays count as an immediate repetition (the verdict is separate).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImmediateReading {
+    /// Simple ko: a board play recreating the board as it stood just before
+    /// the opponent's last move, itself a board play (whatever came before).
+    SimpleKo,
+    /// JK Art. 3.2: the board after this play equals the board after the
+    /// move two back, and that move was also a board play.
+    Jk,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Superko {
     None,
@@ -188,6 +199,8 @@ pub enum Repeated {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RepetitionRule {
     pub immediate: Immediate,
+    /// What `immediate` judges.
+    pub reading: ImmediateReading,
     pub superko: Superko,
     pub repeated_board: Repeated,
     /// The occurrence (as the result of a board play) that ends the game.
@@ -198,6 +211,7 @@ impl Default for RepetitionRule {
     fn default() -> Self {
         RepetitionRule {
             immediate: Immediate::Allowed,
+            reading: ImmediateReading::SimpleKo,
             superko: Superko::None,
             repeated_board: Repeated::Off,
             count: 3,
@@ -449,10 +463,19 @@ impl fmt::Display for Rules {
         }
         let rep = &self.repetition;
         if *rep != RepetitionRule::default() {
-            let immediate = match rep.immediate {
+            let verdict = match rep.immediate {
                 Immediate::Allowed => "allowed",
                 Immediate::Lose => "loses",
                 Immediate::Illegal => "illegal",
+            };
+            let immediate = match (rep.immediate, rep.reading) {
+                (Immediate::Allowed, _) => verdict.to_string(),
+                (_, ImmediateReading::SimpleKo) => format!(
+                    "{verdict} (simple ko: recreating the board as it was before the opponent's last play)"
+                ),
+                (_, ImmediateReading::Jk) => format!(
+                    "{verdict} (JK Art. 3.2: recreating the board after the move two back, both board plays)"
+                ),
             };
             let superko = match rep.superko {
                 Superko::None => "none",
