@@ -131,7 +131,7 @@ impl<const W: usize> Machine<W> {
         let key = s.pos.board_key;
         if is_play {
             s.pos.last_immediate_repetition = self.immediate_repetition(s, key);
-            if self.track_play_keys {
+            if self.reads.board_repetitions {
                 s.pos.last_board_repetitions = s.play_keys.count(key) + 1;
                 s.play_keys.add(key);
             }
@@ -150,7 +150,7 @@ impl<const W: usize> Machine<W> {
 
     pub(crate) fn unrecord_move(&self, s: &mut State<W>) {
         let Some(r) = s.moves.pop() else { return };
-        if r.is_play && self.track_play_keys {
+        if r.is_play && self.reads.board_repetitions {
             s.play_keys.remove(r.board_key);
         }
         if self.rules.repetition.superko != Superko::None {

@@ -226,14 +226,42 @@ pub struct Machine<const W: usize> {
     pub(crate) z_piece: [Vec<u64>; 2],
     z_hand: [Vec<u64>; 2],
     pub(crate) z_side: u64,
-    track_history: bool,
     /// The ruleset has board plays or passes: keep the move-class history.
     pub(crate) record_moves: bool,
-    /// Some rule reads `board_repetitions`: count board-play results.
-    pub(crate) track_play_keys: bool,
-    uses_no_legal_move: bool,
-    line_rule_reads_phase: bool,
-    forbid_reads_phase: bool,
+    /// What some rule reads, so the engine tracks or computes it.
+    pub(crate) reads: Reads,
+}
+
+/// Values the engine tracks or computes only when some rule reads them,
+/// derived from every expression of the ruleset ([`Rules::conds`]) so no
+/// kind of rule can read a value that was not kept up to date.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Reads {
+    /// `repetitions`: keep the turn-start position keys.
+    pub(crate) repetitions: bool,
+    /// `board_repetitions`: count board-play results.
+    pub(crate) board_repetitions: bool,
+    /// `no_legal_move`: look for a legal move before the end rules.
+    pub(crate) no_legal_move: bool,
+}
+
+impl Reads {
+    fn of(rules: &Rules) -> Self {
+        let mut reads = Reads {
+            repetitions: false,
+            board_repetitions: false,
+            no_legal_move: false,
+        };
+        for c in rules.conds() {
+            c.expr.for_each_symbol(&mut |p| match p {
+                Prim::Repetitions => reads.repetitions = true,
+                Prim::BoardRepetitions => reads.board_repetitions = true,
+                Prim::NoLegalMove => reads.no_legal_move = true,
+                _ => {}
+            });
+        }
+        reads
+    }
 }
 
 /// Fixed-seed SplitMix64: the same keys on every run, so hashes are stable.
@@ -244,6 +272,9 @@ fn splitmix(state: &mut u64) -> u64 {
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
 }
+
+/// `Ctx::phase` when the phase is not known yet: reading it finds it.
+const NO_PHASE: u8 = u8::MAX;
 
 /// Evaluation context of one expression.
 #[derive(Clone, Copy)]
@@ -355,15 +386,8 @@ impl<const W: usize> Machine<W> {
         };
         let z_hand = [(); 2].map(|_| (0..hand_len).map(|_| splitmix(&mut seed)).collect());
         let z_side = splitmix(&mut seed);
-        let track_history = rules.uses(Prim::Repetitions);
         let record_moves = rules.play.is_some() || !rules.passes.kinds.is_empty();
-        let uses_no_legal_move = rules.uses(Prim::NoLegalMove);
-        let track_play_keys = rules.uses(Prim::BoardRepetitions);
-        let line_rule_reads_phase = rules
-            .line_rule
-            .as_ref()
-            .is_some_and(|l| l.removals.uses(Prim::Phase) || l.removable.uses(Prim::Phase));
-        let forbid_reads_phase = rules.forbid.iter().any(|f| f.when.uses(Prim::Phase));
+        let reads = Reads::of(&rules);
         Machine {
             n,
             all: Bits::first(n),
@@ -379,12 +403,8 @@ impl<const W: usize> Machine<W> {
             z_piece,
             z_hand,
             z_side,
-            track_history,
             record_moves,
-            track_play_keys,
-            uses_no_legal_move,
-            line_rule_reads_phase,
-            forbid_reads_phase,
+            reads,
             rules,
         }
     }
@@ -531,7 +551,7 @@ impl<const W: usize> Machine<W> {
 
     /// The phase (index into `Rules::phases`) of the player to move.
     pub fn phase(&self, s: &State<W>) -> usize {
-        let ctx = Ctx::turn(s.pos.to_move, u8::MAX);
+        let ctx = Ctx::turn(s.pos.to_move, NO_PHASE);
         self.phases
             .iter()
             .position(|p| p.when.as_ref().is_none_or(|w| self.eval(w, s, ctx) != 0))
@@ -594,6 +614,9 @@ impl<const W: usize> Machine<W> {
         match p {
             Prim::Me => c.me as i64,
             Prim::Opponent => (c.me ^ 1) as i64,
+            // Found on demand where the caller has not found it already
+            // (forbid rules, the line rule); a phase `when` cannot read it.
+            Prim::Phase if c.phase == NO_PHASE => self.phase(s) as i64,
             Prim::Phase => c.phase as i64,
             Prim::NoLegalMove => c.no_legal_move as i64,
             Prim::TurnsWithoutRemoval => pos.turns_without_removal as i64,
@@ -678,7 +701,7 @@ impl<const W: usize> Machine<W> {
             return None;
         }
         let phase = self.phase(s);
-        let blocked = self.uses_no_legal_move && !self.has_legal_move(s, phase);
+        let blocked = self.reads.no_legal_move && !self.has_legal_move(s, phase);
         self.outcome_with(s, phase, blocked)
     }
 
@@ -731,12 +754,7 @@ impl<const W: usize> Machine<W> {
         if self.forbid.is_empty() {
             return None;
         }
-        let phase = if self.forbid_reads_phase {
-            self.phase(s) as u8
-        } else {
-            u8::MAX
-        };
-        let ctx = Ctx::turn(s.pos.to_move, phase);
+        let ctx = Ctx::turn(s.pos.to_move, NO_PHASE);
         self.forbid
             .iter()
             .position(|(classes, when)| classes.contains(&class) && self.eval(when, s, ctx) != 0)
@@ -899,19 +917,9 @@ impl<const W: usize> Machine<W> {
         let ctx = Ctx {
             target: target as Point,
             lines_formed: s.pos.lines_formed as i64,
-            ..Ctx::turn(s.pos.to_move, self.removal_phase(s))
+            ..Ctx::turn(s.pos.to_move, NO_PHASE)
         };
         self.eval(removable, s, ctx) != 0
-    }
-
-    /// The mover's phase as the line rule sees it (after the move), computed
-    /// only when the line rule reads it.
-    fn removal_phase(&self, s: &State<W>) -> u8 {
-        if self.line_rule_reads_phase {
-            self.phase(s) as u8
-        } else {
-            u8::MAX
-        }
     }
 
     fn removal_targets(&self, s: &State<W>, out: &mut Vec<Move>) {
@@ -1001,7 +1009,7 @@ impl<const W: usize> Machine<W> {
                 self.record_move(s, m, class, d_start);
                 undo.recorded = true;
             }
-            undo.pushed = self.track_history;
+            undo.pushed = self.reads.repetitions;
             self.end_turn(s, m);
         }
         undo
@@ -1017,7 +1025,7 @@ impl<const W: usize> Machine<W> {
         if let Some((removals, _)) = &self.removals {
             let ctx = Ctx {
                 lines_formed: formed as i64,
-                ..Ctx::turn(me as u8, self.removal_phase(s))
+                ..Ctx::turn(me as u8, NO_PHASE)
             };
             let owed = self.eval(removals, s, ctx).clamp(0, u8::MAX as i64) as u8;
             s.pos.pending = owed;
@@ -1047,7 +1055,7 @@ impl<const W: usize> Machine<W> {
         pos.turn += 1;
         pos.to_move ^= 1;
         pos.hash ^= self.z_side;
-        if self.track_history {
+        if self.reads.repetitions {
             if irreversible {
                 pos.reversible_from = s.history.len() as u32;
             }

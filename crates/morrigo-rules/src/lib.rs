@@ -326,18 +326,40 @@ impl Rules {
         self.conds().any(|c| c.uses(prim))
     }
 
+    /// Every rule expression of the ruleset, of every kind: phase `when`s,
+    /// action guards, the line rule, end rules and forbid rules. What the
+    /// engine tracks on demand is derived from this one list, so it is
+    /// written to name every field: a new kind of rule fails to compile here
+    /// until it is listed.
     pub fn conds(&self) -> impl Iterator<Item = &Cond> {
-        let phase_conds = self
-            .phases
+        let Rules {
+            name: _,
+            title: _,
+            description: _,
+            sources: _,
+            topology: _,
+            players: _,
+            in_hand: _,
+            unlimited_hand: _,
+            params: _,
+            phases,
+            line_rule,
+            end,
+            play: _,
+            passes: _,
+            forbid,
+            repetition: _,
+            scoring: _,
+            patterns: _,
+        } = self;
+        let phase_conds = phases
             .iter()
             .flat_map(|p| p.when.iter().chain(p.actions.iter().map(|a| &a.guard)));
-        let line = self
-            .line_rule
-            .iter()
-            .flat_map(|l| [&l.removals, &l.removable]);
+        let line = line_rule.iter().flat_map(|l| [&l.removals, &l.removable]);
         phase_conds
             .chain(line)
-            .chain(self.end.iter().map(|e| &e.when))
+            .chain(end.iter().map(|e| &e.when))
+            .chain(forbid.iter().map(|f| &f.when))
     }
 
     /// Where `key` is first written in the ruleset or its parents.
