@@ -1,7 +1,7 @@
 //! The move-class history (JK: N, C, P, E and the derived D) and the board
 //! states that repetition rules compare.
 
-use crate::machine::{Machine, Move, MoveKind, State};
+use crate::machine::{Machine, State};
 use morrigo_rules::{Immediate, ImmediateReading, Superko, CLASS_KO_CAPTURE};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -126,8 +126,7 @@ impl<const W: usize> Machine<W> {
     }
 
     /// Append the move just made to the history (after its effects).
-    pub(crate) fn record_move(&self, s: &mut State<W>, m: Move, class: u8, d_start: u32) {
-        let is_play = m.kind == MoveKind::Play;
+    pub(crate) fn record_move(&self, s: &mut State<W>, is_play: bool, class: u8, d_start: u32) {
         let key = s.pos.board_key;
         if is_play {
             s.pos.last_immediate_repetition = self.immediate_repetition(s, key);

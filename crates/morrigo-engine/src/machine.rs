@@ -133,6 +133,10 @@ pub struct Position<const W: usize> {
     pub last_board_repetitions: u32,
     pub(crate) removed_this_turn: bool,
     line_this_turn: bool,
+    /// Class and D start of this turn's board play while its removals are
+    /// owed (0 / `NO_D` otherwise): the turn is recorded when it ends.
+    turn_class: u8,
+    turn_d_start: u32,
     /// History index from which the position can repeat (after the last
     /// placement or removal nothing earlier can match).
     reversible_from: u32,
@@ -455,6 +459,8 @@ impl<const W: usize> Machine<W> {
             last_board_repetitions: 0,
             removed_this_turn: false,
             line_this_turn: false,
+            turn_class: 0,
+            turn_d_start: NO_D,
             reversible_from: 0,
             board_key: 0,
             hash: 0,
@@ -496,6 +502,16 @@ impl<const W: usize> Machine<W> {
             h ^= self.z_side;
         }
         h
+    }
+
+    /// Take one piece from a limited hand (nothing to do with an unlimited one).
+    #[inline(always)]
+    fn take_from_hand(&self, pos: &mut Position<W>, me: usize) {
+        if !self.rules.unlimited_hand {
+            pos.hash ^= self.hand_key(me, pos.in_hand[me]);
+            pos.in_hand[me] -= 1;
+            pos.hash ^= self.hand_key(me, pos.in_hand[me]);
+        }
     }
 
     #[inline(always)]
@@ -742,10 +758,19 @@ impl<const W: usize> Machine<W> {
                 allowed[*kind as usize] = true;
             }
         }
-        if allowed[ActionKind::Play as usize] && self.play_forbidden_by(s).is_some() {
+        if allowed[ActionKind::Play as usize]
+            && (self.hand_empty(s) || self.play_forbidden_by(s).is_some())
+        {
             allowed[ActionKind::Play as usize] = false;
         }
         allowed
+    }
+
+    /// The player to move has a limited hand and nothing left in it (no
+    /// placement and no board play).
+    #[inline]
+    pub(crate) fn hand_empty(&self, s: &State<W>) -> bool {
+        !self.rules.unlimited_hand && s.pos.in_hand[s.pos.to_move as usize] == 0
     }
 
     /// Index of the first forbid rule (in `Rules::forbid`) naming `class`
@@ -872,7 +897,7 @@ impl<const W: usize> Machine<W> {
         let me = s.pos.to_move as usize;
         let [place, slide, fly, play, pass] = allowed;
         let empty = self.empty(s);
-        if place && (s.pos.in_hand[me] > 0 || self.rules.unlimited_hand) {
+        if place && !self.hand_empty(s) {
             out.extend(empty.iter().map(|p| Move::place(p as Point)));
         }
         if slide || fly {
@@ -950,19 +975,18 @@ impl<const W: usize> Machine<W> {
             placed: None,
         };
         s.pos.ply += 1;
-        s.pos.last_suicide = false;
-        s.pos.last_immediate_repetition = false;
-        s.pos.last_board_repetitions = 0;
+        if m.kind != MoveKind::Remove {
+            // What the last move did; removals belong to the move that owed them.
+            s.pos.last_suicide = false;
+            s.pos.last_immediate_repetition = false;
+            s.pos.last_board_repetitions = 0;
+        }
         let mut class = 0u8;
         let mut d_start = NO_D;
         match m.kind {
             MoveKind::Place => {
+                self.take_from_hand(&mut s.pos, me);
                 let pos = &mut s.pos;
-                if !self.rules.unlimited_hand {
-                    pos.hash ^= self.hand_key(me, pos.in_hand[me]);
-                    pos.in_hand[me] -= 1;
-                    pos.hash ^= self.hand_key(me, pos.in_hand[me]);
-                }
                 pos.hash ^= self.z_piece[me][m.to as usize];
                 pos.board_key ^= self.z_piece[me][m.to as usize];
                 pos.occ[me].set(m.to as usize);
@@ -977,6 +1001,9 @@ impl<const W: usize> Machine<W> {
                 pos.board_key ^= k;
             }
             MoveKind::Remove => {
+                // The removals complete the turn of the move that owed them.
+                class = s.pos.turn_class;
+                d_start = s.pos.turn_d_start;
                 let pos = &mut s.pos;
                 pos.occ[opp].clear(m.to as usize);
                 pos.on_board[opp] -= 1;
@@ -988,9 +1015,12 @@ impl<const W: usize> Machine<W> {
             }
             MoveKind::Play => {
                 undo.placed = Some((m.to, s.placed_at[m.to as usize]));
+                self.take_from_hand(&mut s.pos, me);
                 let (c, d) = self.apply_play(s, m.to);
                 class = c;
                 d_start = d;
+                s.pos.turn_class = c;
+                s.pos.turn_d_start = d;
             }
             MoveKind::Pass => {
                 let stones = self.rules.passes.stones;
@@ -998,7 +1028,13 @@ impl<const W: usize> Machine<W> {
                 class = self.rules.passes.kinds[m.to as usize];
             }
         }
-        if matches!(m.kind, MoveKind::Place | MoveKind::Slide | MoveKind::Fly) {
+        // A board play's stone may be gone (a removed suicide): no line then.
+        let forms_lines = match m.kind {
+            MoveKind::Place | MoveKind::Slide | MoveKind::Fly => true,
+            MoveKind::Play => s.pos.occ[me].has(m.to as usize),
+            MoveKind::Remove | MoveKind::Pass => false,
+        };
+        if forms_lines {
             self.after_line_move(s, me, m.to);
         }
         if s.pos.pending > 0 && !self.any_removable(s) {
@@ -1006,7 +1042,9 @@ impl<const W: usize> Machine<W> {
         }
         if s.pos.pending == 0 {
             if self.record_moves {
-                self.record_move(s, m, class, d_start);
+                let is_play =
+                    m.kind == MoveKind::Play || m.kind == MoveKind::Remove && s.pos.turn_class != 0;
+                self.record_move(s, is_play, class, d_start);
                 undo.recorded = true;
             }
             undo.pushed = self.reads.repetitions;
@@ -1038,8 +1076,8 @@ impl<const W: usize> Machine<W> {
         // decrease, so after a placement or a removal no earlier position can
         // come back. With an unlimited supply (Go) captured stones are
         // replaced by new plays and any earlier position may recur.
-        let irreversible =
-            !self.rules.unlimited_hand && (pos.removed_this_turn || last.kind == MoveKind::Place);
+        let irreversible = !self.rules.unlimited_hand
+            && (pos.removed_this_turn || matches!(last.kind, MoveKind::Place | MoveKind::Play));
         pos.turns_without_removal = if pos.removed_this_turn {
             0
         } else {
@@ -1052,6 +1090,8 @@ impl<const W: usize> Machine<W> {
         };
         pos.removed_this_turn = false;
         pos.line_this_turn = false;
+        pos.turn_class = 0;
+        pos.turn_d_start = NO_D;
         pos.turn += 1;
         pos.to_move ^= 1;
         pos.hash ^= self.z_side;
