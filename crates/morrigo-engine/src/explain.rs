@@ -213,13 +213,17 @@ fn explain_play<const W: usize>(
     }
     let rep = &rules.repetition;
     if rep.immediate == morrigo_rules::Immediate::Illegal
-        && m.recreates_two_back(s, effect.key_after)
+        && m.immediate_repetition(s, effect.key_after)
     {
-        return keyed(
-            format!("a play on {name} recreates the board of two moves back (ko)"),
-            "immediate:",
-            "repetition.immediate: illegal",
-        );
+        let reason = match rep.reading {
+            morrigo_rules::ImmediateReading::SimpleKo => format!(
+                "a play on {name} recreates the board as it was before the opponent's last play (ko)"
+            ),
+            morrigo_rules::ImmediateReading::Jk => format!(
+                "a play on {name} recreates the board of two moves back (ko, JK Art. 3.2)"
+            ),
+        };
+        return keyed(reason, "immediate:", "repetition.immediate: illegal");
     }
     if rep.superko != morrigo_rules::Superko::None {
         let text = format!("repetition.superko: {:?}", rep.superko).to_lowercase();

@@ -1,8 +1,8 @@
 //! The move-class history (JK: N, C, P, E and the derived D) and the board
 //! states that repetition rules compare.
 
-use crate::machine::{Machine, Move, MoveKind, State};
-use morrigo_rules::{Immediate, Superko, CLASS_KO_CAPTURE};
+use crate::machine::{Machine, State};
+use morrigo_rules::{Immediate, ImmediateReading, Superko, CLASS_KO_CAPTURE};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -92,7 +92,7 @@ impl<const W: usize> Machine<W> {
     /// that makes it illegal?
     pub(crate) fn repetition_forbids(&self, s: &State<W>, key_after: u64) -> bool {
         let rep = &self.rules.repetition;
-        if rep.immediate == Immediate::Illegal && self.recreates_two_back(s, key_after) {
+        if rep.immediate == Immediate::Illegal && self.immediate_repetition(s, key_after) {
             return true;
         }
         rep.superko != Superko::None
@@ -101,20 +101,36 @@ impl<const W: usize> Machine<W> {
                 > 0
     }
 
-    /// The board after this play equals the board after the move two back,
-    /// which was a board play (JK Art. 3.2).
-    pub(crate) fn recreates_two_back(&self, s: &State<W>, key_after: u64) -> bool {
+    /// Is a board play ending with `key_after` an immediate repetition, in
+    /// the ruleset's reading of it?
+    pub(crate) fn immediate_repetition(&self, s: &State<W>, key_after: u64) -> bool {
         let n = s.moves.len();
-        n >= 2 && s.moves[n - 2].is_play && s.moves[n - 2].board_key == key_after
+        match self.rules.repetition.reading {
+            // JK Art. 3.2: the board after the move two back, also a board play.
+            ImmediateReading::Jk => {
+                n >= 2 && s.moves[n - 2].is_play && s.moves[n - 2].board_key == key_after
+            }
+            // Simple ko: the board as it stood before the opponent's last
+            // move, a board play; what came before that does not matter.
+            ImmediateReading::SimpleKo => {
+                n >= 1 && s.moves[n - 1].is_play && {
+                    let before = if n >= 2 {
+                        s.moves[n - 2].board_key
+                    } else {
+                        s.start_board_key
+                    };
+                    before == key_after
+                }
+            }
+        }
     }
 
     /// Append the move just made to the history (after its effects).
-    pub(crate) fn record_move(&self, s: &mut State<W>, m: Move, class: u8, d_start: u32) {
-        let is_play = m.kind == MoveKind::Play;
+    pub(crate) fn record_move(&self, s: &mut State<W>, is_play: bool, class: u8, d_start: u32) {
         let key = s.pos.board_key;
         if is_play {
-            s.pos.last_immediate_repetition = self.recreates_two_back(s, key);
-            if self.track_play_keys {
+            s.pos.last_immediate_repetition = self.immediate_repetition(s, key);
+            if self.reads.board_repetitions {
                 s.pos.last_board_repetitions = s.play_keys.count(key) + 1;
                 s.play_keys.add(key);
             }
@@ -133,7 +149,7 @@ impl<const W: usize> Machine<W> {
 
     pub(crate) fn unrecord_move(&self, s: &mut State<W>) {
         let Some(r) = s.moves.pop() else { return };
-        if r.is_play && self.track_play_keys {
+        if r.is_play && self.reads.board_repetitions {
             s.play_keys.remove(r.board_key);
         }
         if self.rules.repetition.superko != Superko::None {

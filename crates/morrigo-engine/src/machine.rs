@@ -127,12 +127,16 @@ pub struct Position<const W: usize> {
     pub pass_stones: [u32; 2],
     /// The last move was a board play leaving its player's chain without liberty.
     pub last_suicide: bool,
-    /// The last move recreated the board after the move two back (both board plays).
+    /// The last move was an immediate repetition (in the ruleset's reading).
     pub last_immediate_repetition: bool,
     /// Occurrences of the board after the last move as a board-play result.
     pub last_board_repetitions: u32,
     pub(crate) removed_this_turn: bool,
     line_this_turn: bool,
+    /// Class and D start of this turn's board play while its removals are
+    /// owed (0 / `NO_D` otherwise): the turn is recorded when it ends.
+    turn_class: u8,
+    turn_d_start: u32,
     /// History index from which the position can repeat (after the last
     /// placement or removal nothing earlier can match).
     reversible_from: u32,
@@ -157,6 +161,8 @@ pub struct State<const W: usize> {
     /// Board keys after every move and at the start (positional superko),
     /// or keyed with the player to move (situational).
     pub(crate) seen_keys: KeyCounts,
+    /// The board before the first move (simple ko looks back to it).
+    pub(crate) start_board_key: u64,
 }
 
 impl<const W: usize> State<W> {
@@ -224,14 +230,42 @@ pub struct Machine<const W: usize> {
     pub(crate) z_piece: [Vec<u64>; 2],
     z_hand: [Vec<u64>; 2],
     pub(crate) z_side: u64,
-    track_history: bool,
     /// The ruleset has board plays or passes: keep the move-class history.
     pub(crate) record_moves: bool,
-    /// Some rule reads `board_repetitions`: count board-play results.
-    pub(crate) track_play_keys: bool,
-    uses_no_legal_move: bool,
-    line_rule_reads_phase: bool,
-    forbid_reads_phase: bool,
+    /// What some rule reads, so the engine tracks or computes it.
+    pub(crate) reads: Reads,
+}
+
+/// Values the engine tracks or computes only when some rule reads them,
+/// derived from every expression of the ruleset ([`Rules::conds`]) so no
+/// kind of rule can read a value that was not kept up to date.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Reads {
+    /// `repetitions`: keep the turn-start position keys.
+    pub(crate) repetitions: bool,
+    /// `board_repetitions`: count board-play results.
+    pub(crate) board_repetitions: bool,
+    /// `no_legal_move`: look for a legal move before the end rules.
+    pub(crate) no_legal_move: bool,
+}
+
+impl Reads {
+    fn of(rules: &Rules) -> Self {
+        let mut reads = Reads {
+            repetitions: false,
+            board_repetitions: false,
+            no_legal_move: false,
+        };
+        for c in rules.conds() {
+            c.expr.for_each_symbol(&mut |p| match p {
+                Prim::Repetitions => reads.repetitions = true,
+                Prim::BoardRepetitions => reads.board_repetitions = true,
+                Prim::NoLegalMove => reads.no_legal_move = true,
+                _ => {}
+            });
+        }
+        reads
+    }
 }
 
 /// Fixed-seed SplitMix64: the same keys on every run, so hashes are stable.
@@ -242,6 +276,9 @@ fn splitmix(state: &mut u64) -> u64 {
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
 }
+
+/// `Ctx::phase` when the phase is not known yet: reading it finds it.
+const NO_PHASE: u8 = u8::MAX;
 
 /// Evaluation context of one expression.
 #[derive(Clone, Copy)]
@@ -353,15 +390,8 @@ impl<const W: usize> Machine<W> {
         };
         let z_hand = [(); 2].map(|_| (0..hand_len).map(|_| splitmix(&mut seed)).collect());
         let z_side = splitmix(&mut seed);
-        let track_history = rules.uses(Prim::Repetitions);
         let record_moves = rules.play.is_some() || !rules.passes.kinds.is_empty();
-        let uses_no_legal_move = rules.uses(Prim::NoLegalMove);
-        let track_play_keys = rules.uses(Prim::BoardRepetitions);
-        let line_rule_reads_phase = rules
-            .line_rule
-            .as_ref()
-            .is_some_and(|l| l.removals.uses(Prim::Phase) || l.removable.uses(Prim::Phase));
-        let forbid_reads_phase = rules.forbid.iter().any(|f| f.when.uses(Prim::Phase));
+        let reads = Reads::of(&rules);
         Machine {
             n,
             all: Bits::first(n),
@@ -377,12 +407,8 @@ impl<const W: usize> Machine<W> {
             z_piece,
             z_hand,
             z_side,
-            track_history,
             record_moves,
-            track_play_keys,
-            uses_no_legal_move,
-            line_rule_reads_phase,
-            forbid_reads_phase,
+            reads,
             rules,
         }
     }
@@ -433,6 +459,8 @@ impl<const W: usize> Machine<W> {
             last_board_repetitions: 0,
             removed_this_turn: false,
             line_this_turn: false,
+            turn_class: 0,
+            turn_d_start: NO_D,
             reversible_from: 0,
             board_key: 0,
             hash: 0,
@@ -446,6 +474,7 @@ impl<const W: usize> Machine<W> {
             placed_at: vec![u32::MAX; self.n],
             play_keys: KeyCounts::default(),
             seen_keys: KeyCounts::default(),
+            start_board_key: pos.board_key,
         };
         if self.rules.repetition.superko != morrigo_rules::Superko::None {
             let key = self.superko_key(pos.board_key, to_move);
@@ -473,6 +502,16 @@ impl<const W: usize> Machine<W> {
             h ^= self.z_side;
         }
         h
+    }
+
+    /// Take one piece from a limited hand (nothing to do with an unlimited one).
+    #[inline(always)]
+    fn take_from_hand(&self, pos: &mut Position<W>, me: usize) {
+        if !self.rules.unlimited_hand {
+            pos.hash ^= self.hand_key(me, pos.in_hand[me]);
+            pos.in_hand[me] -= 1;
+            pos.hash ^= self.hand_key(me, pos.in_hand[me]);
+        }
     }
 
     #[inline(always)]
@@ -528,7 +567,7 @@ impl<const W: usize> Machine<W> {
 
     /// The phase (index into `Rules::phases`) of the player to move.
     pub fn phase(&self, s: &State<W>) -> usize {
-        let ctx = Ctx::turn(s.pos.to_move, u8::MAX);
+        let ctx = Ctx::turn(s.pos.to_move, NO_PHASE);
         self.phases
             .iter()
             .position(|p| p.when.as_ref().is_none_or(|w| self.eval(w, s, ctx) != 0))
@@ -591,6 +630,9 @@ impl<const W: usize> Machine<W> {
         match p {
             Prim::Me => c.me as i64,
             Prim::Opponent => (c.me ^ 1) as i64,
+            // Found on demand where the caller has not found it already
+            // (forbid rules, the line rule); a phase `when` cannot read it.
+            Prim::Phase if c.phase == NO_PHASE => self.phase(s) as i64,
             Prim::Phase => c.phase as i64,
             Prim::NoLegalMove => c.no_legal_move as i64,
             Prim::TurnsWithoutRemoval => pos.turns_without_removal as i64,
@@ -675,7 +717,7 @@ impl<const W: usize> Machine<W> {
             return None;
         }
         let phase = self.phase(s);
-        let blocked = self.uses_no_legal_move && !self.has_legal_move(s, phase);
+        let blocked = self.reads.no_legal_move && !self.has_legal_move(s, phase);
         self.outcome_with(s, phase, blocked)
     }
 
@@ -716,10 +758,19 @@ impl<const W: usize> Machine<W> {
                 allowed[*kind as usize] = true;
             }
         }
-        if allowed[ActionKind::Play as usize] && self.play_forbidden_by(s).is_some() {
+        if allowed[ActionKind::Play as usize]
+            && (self.hand_empty(s) || self.play_forbidden_by(s).is_some())
+        {
             allowed[ActionKind::Play as usize] = false;
         }
         allowed
+    }
+
+    /// The player to move has a limited hand and nothing left in it (no
+    /// placement and no board play).
+    #[inline]
+    pub(crate) fn hand_empty(&self, s: &State<W>) -> bool {
+        !self.rules.unlimited_hand && s.pos.in_hand[s.pos.to_move as usize] == 0
     }
 
     /// Index of the first forbid rule (in `Rules::forbid`) naming `class`
@@ -728,12 +779,7 @@ impl<const W: usize> Machine<W> {
         if self.forbid.is_empty() {
             return None;
         }
-        let phase = if self.forbid_reads_phase {
-            self.phase(s) as u8
-        } else {
-            u8::MAX
-        };
-        let ctx = Ctx::turn(s.pos.to_move, phase);
+        let ctx = Ctx::turn(s.pos.to_move, NO_PHASE);
         self.forbid
             .iter()
             .position(|(classes, when)| classes.contains(&class) && self.eval(when, s, ctx) != 0)
@@ -799,7 +845,7 @@ impl<const W: usize> Machine<W> {
         let e = self.play_effect(s, p);
         let suicide = e.suicide && e.suicide_effect == morrigo_rules::SuicideEffect::Lose;
         let repeats = self.rules.repetition.immediate == morrigo_rules::Immediate::Lose
-            && self.recreates_two_back(s, e.key_after);
+            && self.immediate_repetition(s, e.key_after);
         suicide || repeats
     }
 
@@ -851,7 +897,7 @@ impl<const W: usize> Machine<W> {
         let me = s.pos.to_move as usize;
         let [place, slide, fly, play, pass] = allowed;
         let empty = self.empty(s);
-        if place && (s.pos.in_hand[me] > 0 || self.rules.unlimited_hand) {
+        if place && !self.hand_empty(s) {
             out.extend(empty.iter().map(|p| Move::place(p as Point)));
         }
         if slide || fly {
@@ -896,19 +942,9 @@ impl<const W: usize> Machine<W> {
         let ctx = Ctx {
             target: target as Point,
             lines_formed: s.pos.lines_formed as i64,
-            ..Ctx::turn(s.pos.to_move, self.removal_phase(s))
+            ..Ctx::turn(s.pos.to_move, NO_PHASE)
         };
         self.eval(removable, s, ctx) != 0
-    }
-
-    /// The mover's phase as the line rule sees it (after the move), computed
-    /// only when the line rule reads it.
-    fn removal_phase(&self, s: &State<W>) -> u8 {
-        if self.line_rule_reads_phase {
-            self.phase(s) as u8
-        } else {
-            u8::MAX
-        }
     }
 
     fn removal_targets(&self, s: &State<W>, out: &mut Vec<Move>) {
@@ -939,19 +975,18 @@ impl<const W: usize> Machine<W> {
             placed: None,
         };
         s.pos.ply += 1;
-        s.pos.last_suicide = false;
-        s.pos.last_immediate_repetition = false;
-        s.pos.last_board_repetitions = 0;
+        if m.kind != MoveKind::Remove {
+            // What the last move did; removals belong to the move that owed them.
+            s.pos.last_suicide = false;
+            s.pos.last_immediate_repetition = false;
+            s.pos.last_board_repetitions = 0;
+        }
         let mut class = 0u8;
         let mut d_start = NO_D;
         match m.kind {
             MoveKind::Place => {
+                self.take_from_hand(&mut s.pos, me);
                 let pos = &mut s.pos;
-                if !self.rules.unlimited_hand {
-                    pos.hash ^= self.hand_key(me, pos.in_hand[me]);
-                    pos.in_hand[me] -= 1;
-                    pos.hash ^= self.hand_key(me, pos.in_hand[me]);
-                }
                 pos.hash ^= self.z_piece[me][m.to as usize];
                 pos.board_key ^= self.z_piece[me][m.to as usize];
                 pos.occ[me].set(m.to as usize);
@@ -966,6 +1001,9 @@ impl<const W: usize> Machine<W> {
                 pos.board_key ^= k;
             }
             MoveKind::Remove => {
+                // The removals complete the turn of the move that owed them.
+                class = s.pos.turn_class;
+                d_start = s.pos.turn_d_start;
                 let pos = &mut s.pos;
                 pos.occ[opp].clear(m.to as usize);
                 pos.on_board[opp] -= 1;
@@ -977,9 +1015,12 @@ impl<const W: usize> Machine<W> {
             }
             MoveKind::Play => {
                 undo.placed = Some((m.to, s.placed_at[m.to as usize]));
+                self.take_from_hand(&mut s.pos, me);
                 let (c, d) = self.apply_play(s, m.to);
                 class = c;
                 d_start = d;
+                s.pos.turn_class = c;
+                s.pos.turn_d_start = d;
             }
             MoveKind::Pass => {
                 let stones = self.rules.passes.stones;
@@ -987,7 +1028,13 @@ impl<const W: usize> Machine<W> {
                 class = self.rules.passes.kinds[m.to as usize];
             }
         }
-        if matches!(m.kind, MoveKind::Place | MoveKind::Slide | MoveKind::Fly) {
+        // A board play's stone may be gone (a removed suicide): no line then.
+        let forms_lines = match m.kind {
+            MoveKind::Place | MoveKind::Slide | MoveKind::Fly => true,
+            MoveKind::Play => s.pos.occ[me].has(m.to as usize),
+            MoveKind::Remove | MoveKind::Pass => false,
+        };
+        if forms_lines {
             self.after_line_move(s, me, m.to);
         }
         if s.pos.pending > 0 && !self.any_removable(s) {
@@ -995,10 +1042,12 @@ impl<const W: usize> Machine<W> {
         }
         if s.pos.pending == 0 {
             if self.record_moves {
-                self.record_move(s, m, class, d_start);
+                let is_play =
+                    m.kind == MoveKind::Play || m.kind == MoveKind::Remove && s.pos.turn_class != 0;
+                self.record_move(s, is_play, class, d_start);
                 undo.recorded = true;
             }
-            undo.pushed = self.track_history;
+            undo.pushed = self.reads.repetitions;
             self.end_turn(s, m);
         }
         undo
@@ -1014,7 +1063,7 @@ impl<const W: usize> Machine<W> {
         if let Some((removals, _)) = &self.removals {
             let ctx = Ctx {
                 lines_formed: formed as i64,
-                ..Ctx::turn(me as u8, self.removal_phase(s))
+                ..Ctx::turn(me as u8, NO_PHASE)
             };
             let owed = self.eval(removals, s, ctx).clamp(0, u8::MAX as i64) as u8;
             s.pos.pending = owed;
@@ -1027,8 +1076,8 @@ impl<const W: usize> Machine<W> {
         // decrease, so after a placement or a removal no earlier position can
         // come back. With an unlimited supply (Go) captured stones are
         // replaced by new plays and any earlier position may recur.
-        let irreversible =
-            !self.rules.unlimited_hand && (pos.removed_this_turn || last.kind == MoveKind::Place);
+        let irreversible = !self.rules.unlimited_hand
+            && (pos.removed_this_turn || matches!(last.kind, MoveKind::Place | MoveKind::Play));
         pos.turns_without_removal = if pos.removed_this_turn {
             0
         } else {
@@ -1041,10 +1090,12 @@ impl<const W: usize> Machine<W> {
         };
         pos.removed_this_turn = false;
         pos.line_this_turn = false;
+        pos.turn_class = 0;
+        pos.turn_d_start = NO_D;
         pos.turn += 1;
         pos.to_move ^= 1;
         pos.hash ^= self.z_side;
-        if self.track_history {
+        if self.reads.repetitions {
             if irreversible {
                 pos.reversible_from = s.history.len() as u32;
             }

@@ -23,11 +23,19 @@
 //!   even and at least 4 (4 or 6 with `d_four_or_six`), and move `n` removes
 //!   the very stone move `i` placed; when several `i` qualify, the pattern
 //!   matcher is given the latest one (the shortest D) and all are recorded;
+//! - with a limited hand (`setup.in_hand: N`) a board play takes a stone
+//!   from the mover's hand and needs one;
+//! - a board play whose stone stands after it and completes lines of its
+//!   player owes `on_line_formed` removals, each a ply of the same player;
+//!   the turn (one record, its board the board after the removals) ends
+//!   when nothing is owed or nothing owed can be removed;
 //! - a pass gives the opponent `passes.stones` pass stones;
 //! - a move is refused if its action kind is not allowed by the phase, if a
 //!   forbid rule naming it holds, and (board plays) if it is an illegal
-//!   suicide, recreates the board after the move two back which was a board
-//!   play (immediate repetition `illegal`), or recreates an earlier board
+//!   suicide, is an immediate repetition under `illegal` (simple ko: the
+//!   opponent's last move was a board play and this play brings back the
+//!   board from just before it; JK Art. 3.2: the board after the move two
+//!   back, which was a board play), or recreates an earlier board
 //!   (positional superko: the start and every board after a move) or an
 //!   earlier board with the same player to move (situational superko);
 //! - at the start of each turn the end rules are checked in order, the
@@ -44,8 +52,8 @@
 use crate::machine::{Move, MoveKind, Outcome, Point};
 use morrigo_dsl::Expr;
 use morrigo_rules::{
-    ActionKind, Immediate, MoveClass, Prim, Repeated, Rules, ScoringMethod, SuicideEffect, Superko,
-    Verdict, CLASS_KO_CAPTURE, CLASS_NORMAL,
+    ActionKind, Immediate, ImmediateReading, MoveClass, Prim, Repeated, Rules, ScoringMethod,
+    SuicideEffect, Superko, Verdict, CLASS_KO_CAPTURE, CLASS_NORMAL,
 };
 use std::collections::BTreeSet;
 
@@ -127,8 +135,14 @@ pub struct RefGo<'r> {
     pub lost: [u32; 2],
     /// Which move placed each stone on the board.
     pub placed_by: Vec<Option<usize>>,
-    /// Every move so far, oldest first.
+    /// Every completed turn so far, oldest first.
     pub moves: Vec<RefRecord>,
+    /// Stones each player still holds (never changes with an unlimited supply).
+    pub in_hand: [u32; 2],
+    /// Removals the player to move owes for a line their board play completed.
+    pub pending: u32,
+    /// The turn whose removals are owed: recorded when they are done.
+    open_turn: Option<(RefRecord, u32)>,
 }
 
 /// What an expression may read besides the game.
@@ -136,6 +150,10 @@ pub struct RefGo<'r> {
 struct Ctx {
     phase: Option<usize>,
     no_legal_move: Option<bool>,
+    /// In the line rule: the point a removal would take, and the lines the
+    /// move completed.
+    target: Option<Point>,
+    lines_formed: Option<u32>,
 }
 
 /// The move-class history as patterns read it.
@@ -168,10 +186,6 @@ impl<'r> RefGo<'r> {
                 );
             }
         }
-        assert!(
-            rules.line_rule.is_none(),
-            "the Go reference covers no line rule"
-        );
         let n = rules.topology.len();
         RefGo {
             rules,
@@ -182,6 +196,9 @@ impl<'r> RefGo<'r> {
             lost: [0; 2],
             placed_by: vec![None; n],
             moves: Vec::new(),
+            in_hand: [rules.in_hand; 2],
+            pending: 0,
+            open_turn: None,
         }
     }
 
@@ -308,11 +325,7 @@ impl<'r> RefGo<'r> {
         // Repetition rules that refuse the play.
         let rep = &self.rules.repetition;
         let n = self.moves.len();
-        if rep.immediate == Immediate::Illegal
-            && n >= 2
-            && self.moves[n - 2].is_play
-            && self.moves[n - 2].board == board
-        {
+        if rep.immediate == Immediate::Illegal && self.repeats_at_once(n, &board) {
             out.refusal = Some(PlayRefusal::ImmediateRepetition);
         } else if rep.superko != Superko::None && self.superko_repeats(&board, opp) {
             out.refusal = Some(PlayRefusal::Superko);
@@ -355,7 +368,11 @@ impl<'r> RefGo<'r> {
             Prim::ImmediateRepetition => self.immediate_repetition() as i64,
             Prim::NoSafeMove => !self.has_safe_move() as i64,
             Prim::BoardRepetitions => self.board_repetitions() as i64,
-            Prim::Target | Prim::LinesFormed => panic!("{p:?} exists only in the line rule"),
+            Prim::Target => c.target.expect("`target` exists only in `removable`") as i64,
+            Prim::LinesFormed => {
+                c.lines_formed
+                    .expect("`lines_formed` exists only in the line rule") as i64
+            }
             Prim::InHand
             | Prim::OnBoard
             | Prim::Lines
@@ -376,8 +393,7 @@ impl<'r> RefGo<'r> {
             arg as usize
         };
         match f {
-            // Go players draw from an unlimited supply: the hand never changes.
-            Prim::InHand => self.rules.in_hand as i64,
+            Prim::InHand => self.in_hand[player()] as i64,
             Prim::OnBoard => self.stones_of(player() as u8) as i64,
             Prim::Lost => self.lost[player()] as i64,
             Prim::Captured => self.captured[player()] as i64,
@@ -471,15 +487,34 @@ impl<'r> RefGo<'r> {
             .count() as u32
     }
 
-    /// The last move is a board play recreating the board after the move two
-    /// back, also a board play (JK Art. 3.2).
+    /// The board before move `i` (the empty start for the first move).
+    fn board_before(&self, i: usize) -> Board {
+        match i {
+            0 => vec![None; self.board.len()],
+            _ => self.moves[i - 1].board.clone(),
+        }
+    }
+
+    /// Would a board play that is move number `n` (0-based), leaving
+    /// `after`, be an immediate repetition in the ruleset's reading?
+    fn repeats_at_once(&self, n: usize, after: &Board) -> bool {
+        match self.rules.repetition.reading {
+            // JK Art. 3.2: move n - 2 was a board play and left this board.
+            ImmediateReading::Jk => {
+                n >= 2 && self.moves[n - 2].is_play && self.moves[n - 2].board == *after
+            }
+            // Simple ko: move n - 1 (the opponent's) was a board play, and
+            // this play brings back the board from just before it.
+            ImmediateReading::SimpleKo => {
+                n >= 1 && self.moves[n - 1].is_play && self.board_before(n - 1) == *after
+            }
+        }
+    }
+
+    /// The last move was a board play that is an immediate repetition.
     pub fn immediate_repetition(&self) -> bool {
-        // Move n is the last one (index len - 1); move n - 2 is two before it.
         let n = self.moves.len();
-        n >= 3
-            && self.moves[n - 1].is_play
-            && self.moves[n - 3].is_play
-            && self.moves[n - 1].board == self.moves[n - 3].board
+        n >= 1 && self.moves[n - 1].is_play && self.repeats_at_once(n - 1, &self.moves[n - 1].board)
     }
 
     /// If the last move is a board play: how often its board has resulted
@@ -548,7 +583,11 @@ impl<'r> RefGo<'r> {
     fn candidate_moves(&self) -> Vec<Move> {
         let phase = self.phase();
         let mut out = Vec::new();
-        if self.allowed(phase, ActionKind::Play) && self.forbidden_by(MoveClass::Play).is_none() {
+        let has_stone = self.rules.unlimited_hand || self.in_hand[self.to_move as usize] > 0;
+        if has_stone
+            && self.allowed(phase, ActionKind::Play)
+            && self.forbidden_by(MoveClass::Play).is_none()
+        {
             for p in 0..self.board.len() as Point {
                 if self.board[p as usize].is_none() && self.play(p).refusal.is_none() {
                     out.push(Move::play(p));
@@ -621,19 +660,21 @@ impl<'r> RefGo<'r> {
             let r = self.play(m.to);
             let suicide = r.suicide_effect == Some(SuicideEffect::Lose);
             let repeats = self.rules.repetition.immediate == Immediate::Lose
-                && n >= 2
-                && self.moves[n - 2].is_play
-                && self.moves[n - 2].board == r.board_after;
+                && self.repeats_at_once(n, &r.board_after);
             !suicide && !repeats
         })
     }
 
     /// The legal moves, or (with no moves) the outcome if the game is over.
     pub fn legal_moves(&self) -> (Vec<Move>, Option<Outcome>) {
+        if self.pending > 0 {
+            return (self.removal_targets(), None);
+        }
         let moves = self.candidate_moves();
         let c = Ctx {
             phase: Some(self.phase()),
             no_legal_move: Some(moves.is_empty()),
+            ..Ctx::default()
         };
         let synthesized = self.synthesized_rules();
         for (i, rule) in self.rules.end.iter().enumerate() {
@@ -664,6 +705,29 @@ impl<'r> RefGo<'r> {
             }
         }
         (moves, None)
+    }
+
+    /// The line rule's context for this turn's move.
+    fn line_ctx(&self, lines_formed: u32, target: Option<Point>) -> Ctx {
+        Ctx {
+            phase: Some(self.phase()),
+            no_legal_move: None,
+            target,
+            lines_formed: Some(lines_formed),
+        }
+    }
+
+    /// The opposing stones the line rule lets the player to move remove now.
+    fn removal_targets(&self) -> Vec<Move> {
+        let Some(line) = &self.rules.line_rule else {
+            return Vec::new();
+        };
+        let formed = self.open_turn.as_ref().map_or(0, |t| t.1);
+        (0..self.board.len() as Point)
+            .filter(|&p| self.board[p as usize] == Some(1 - self.to_move))
+            .filter(|&p| self.eval(&line.removable.expr, self.line_ctx(formed, Some(p))) != 0)
+            .map(Move::remove)
+            .collect()
     }
 
     /// Every `i` such that ko capture number `n` (the next move) removing
@@ -716,6 +780,9 @@ impl<'r> RefGo<'r> {
             MoveKind::Play => {
                 let play = self.play(m.to);
                 assert_eq!(play.refusal, None, "{m:?} is refused");
+                if !self.rules.unlimited_hand {
+                    self.in_hand[me as usize] -= 1;
+                }
                 record.is_play = true;
                 record.class = play.class;
                 if play.class == CLASS_KO_CAPTURE {
@@ -748,7 +815,45 @@ impl<'r> RefGo<'r> {
                 record.class = self.rules.passes.kinds[k];
                 self.pass_stones[opp as usize] += self.rules.passes.stones;
             }
+            MoveKind::Remove => {
+                let (mut open, formed) = self.open_turn.take().expect("a removal is owed");
+                assert_eq!(
+                    self.board[m.to as usize],
+                    Some(opp),
+                    "{m:?}: no opposing stone"
+                );
+                self.board[m.to as usize] = None;
+                self.placed_by[m.to as usize] = None;
+                self.lost[opp as usize] += 1;
+                open.removed.push(m.to);
+                self.pending -= 1;
+                if self.pending > 0 && !self.removal_targets_after(&open, formed) {
+                    self.pending = 0;
+                }
+                if self.pending > 0 {
+                    self.open_turn = Some((open, formed));
+                    return;
+                }
+                record = open;
+            }
             other => panic!("the Go reference has no {other:?} moves"),
+        }
+        // A board play whose stone stands and completes lines owes removals
+        // (on_line_formed), made by the same player before the turn ends.
+        if m.kind == MoveKind::Play && self.board[m.to as usize] == Some(me) {
+            if let Some(line) = &self.rules.line_rule {
+                let formed = self.lines_through_on(&self.board, me, m.to);
+                if formed > 0 {
+                    let owed = self.eval(&line.removals.expr, self.line_ctx(formed, None));
+                    self.pending = owed.clamp(0, u8::MAX as i64) as u32;
+                    self.open_turn = Some((record, formed));
+                    if self.pending > 0 && !self.removal_targets().is_empty() {
+                        return;
+                    }
+                    self.pending = 0;
+                    record = self.open_turn.take().expect("just set").0;
+                }
+            }
         }
         record.board = self.board.clone();
         record.placed_by = self.placed_by.clone();
@@ -756,6 +861,14 @@ impl<'r> RefGo<'r> {
         record.pass_stones = self.pass_stones;
         self.moves.push(record);
         self.to_move = opp;
+    }
+
+    /// With `open` as the turn still owing removals: is any stone removable?
+    fn removal_targets_after(&mut self, open: &RefRecord, formed: u32) -> bool {
+        self.open_turn = Some((open.clone(), formed));
+        let any = !self.removal_targets().is_empty();
+        self.open_turn = None;
+        any
     }
 
     /// The class letter of the last move.

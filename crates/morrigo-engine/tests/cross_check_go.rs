@@ -71,6 +71,13 @@ fn same_state<const W: usize>(m: &Machine<W>, s: &State<W>, r: &RefGo, at: &str)
     }
     let p = &s.pos;
     assert_eq!(p.to_move, r.to_move, "{at}: to move");
+    assert_eq!(p.in_hand, r.in_hand, "{at}: in hand (left fast)");
+    assert_eq!(
+        u32::from(p.pending),
+        r.pending,
+        "{at}: removals owed (left fast)"
+    );
+    assert_eq!(p.lost, r.lost, "{at}: lost (left fast)");
     assert_eq!(p.turn as usize, r.moves.len(), "{at}: turn");
     assert_eq!(
         p.captured, r.captured,
@@ -149,6 +156,10 @@ struct Tally {
     refused_superko: usize,
     /// Pass moves refused by a forbid rule.
     forbidden_passes: usize,
+    /// Removals owed by a line (`on_line_formed`) and made.
+    removals: usize,
+    /// Turns that started with the mover's limited hand empty.
+    empty_hands: usize,
 }
 
 impl Tally {
@@ -169,6 +180,8 @@ impl Tally {
         self.refused_immediate += o.refused_immediate;
         self.refused_superko += o.refused_superko;
         self.forbidden_passes += o.forbidden_passes;
+        self.removals += o.removals;
+        self.empty_hands += o.empty_hands;
     }
 
     fn decided(&self, rule: &str) -> usize {
@@ -314,6 +327,8 @@ fn lockstep_from<const W: usize>(
                 let forbidden = r.forbidden_by(morrigo_rules::MoveClass::Pass(k as u8));
                 tally.forbidden_passes += forbidden.is_some() as usize;
             }
+            tally.empty_hands +=
+                (!rules.unlimited_hand && r.in_hand[r.to_move as usize] == 0) as usize;
             check_undo(m, &mut s, &fm, &at);
             let mv = match prefix.get(ply) {
                 Some(&mv) => {
@@ -326,6 +341,7 @@ fn lockstep_from<const W: usize>(
             r.apply(mv);
             played.push(mv);
             tally.plies += 1;
+            tally.removals += (mv.kind == MoveKind::Remove) as usize;
             let last = r.moves.last().expect("just played");
             tally.ko_captures += (last.class == CLASS_KO_CAPTURE) as usize;
             tally.ds += !last.d_starts.is_empty() as usize;
@@ -856,4 +872,63 @@ end:
     draw: "turns_without_removal >= 8"
 "#;
     run_probe("probe-go-quiet", text, 100);
+}
+
+// ----- board plays with limited hands and lines ---------------------------------
+
+/// A board play takes a stone from a limited hand and needs one.
+#[test]
+fn board_plays_from_a_limited_hand() {
+    let text = include_str!("../../../tests/defects/play-limited-hand.yaml");
+    let t = run_probe("play-limited", text, 200);
+    assert!(t.empty_hands > 0, "no player ran out of stones: {t:?}");
+}
+
+/// A board play completing a line owes `on_line_formed` removals.
+#[test]
+fn board_plays_that_complete_lines() {
+    let text = include_str!("../../../tests/defects/play-forms-lines.yaml");
+    let t = run_probe("play-lines", text, 200);
+    assert!(
+        t.removals > 0,
+        "no line was completed by a board play: {t:?}"
+    );
+}
+
+/// Everything at once: a limited hand, lines owing as many removals as
+/// they complete, a `removable` condition, suicides removed, passes.
+#[test]
+fn board_plays_with_a_hand_lines_and_captures() {
+    let text = r#"
+name: play-mixed
+title: board plays with a hand, lines and captures
+board:
+  grid: { width: 4, height: 4, naming: gtp, lines: 3 }
+players: [black, white]
+setup:
+  in_hand: 6
+phases:
+  play:
+    actions:
+      play: "in_hand(me) > 0"
+      pass: true
+play:
+  suicide: legal
+passes:
+  kinds: [P]
+on_line_formed:
+  removals: "lines_formed"
+  removable: "not in_line(target) or all_in_lines(opponent)"
+end:
+  wiped:
+    lose: "on_board(me) + in_hand(me) < 2"
+  two_passes:
+    draw: "after('P P')"
+"#;
+    let t = run_probe("play-mixed", text, 300);
+    assert!(
+        t.removals > 0,
+        "no line was completed by a board play: {t:?}"
+    );
+    assert!(t.empty_hands > 0, "no player ran out of stones: {t:?}");
 }

@@ -2,16 +2,16 @@
 
 use crate::load::Loaded;
 use crate::schema::{
-    BoardFile, DRunsFile, HandFile, ImmediateFile, KoCaptureFile, NamingFile, NodeFile,
-    RepeatedFile, ScoringMethodFile, SuicideEffectFile, SuicideFile, SuicideShorthand, SuperkoFile,
-    Text,
+    BoardFile, DRunsFile, HandFile, ImmediateFile, ImmediateReadingFile, KoCaptureFile, NamingFile,
+    NodeFile, RepeatedFile, ScoringMethodFile, SuicideEffectFile, SuicideFile, SuicideShorthand,
+    SuperkoFile, Text,
 };
 use crate::vocab::{Context, Prim, RuleEnv, VOCABULARY};
 use crate::yaml::{Kind, Node};
 use crate::{
-    ActionKind, ActionRule, Cond, EndRule, ForbidRule, Immediate, LineRule, MoveClass, Passes,
-    PhaseRule, PlayRule, Repeated, RepetitionRule, Rules, Scoring, ScoringMethod, SuicideEffect,
-    Superko, Verdict, CLASS_KO_CAPTURE, CLASS_NORMAL,
+    ActionKind, ActionRule, Cond, EndRule, ForbidRule, Immediate, ImmediateReading, LineRule,
+    MoveClass, Passes, PhaseRule, PlayRule, Repeated, RepetitionRule, Rules, Scoring,
+    ScoringMethod, SuicideEffect, Superko, Verdict, CLASS_KO_CAPTURE, CLASS_NORMAL,
 };
 use morrigo_board::{BoardSpec, Named, Naming};
 use morrigo_diag::{did_you_mean, Diagnostic, Diagnostics, Location};
@@ -851,6 +851,11 @@ impl Compiler<'_> {
                 None | Some(ImmediateFile::Allowed) => Immediate::Allowed,
                 Some(ImmediateFile::Lose) => Immediate::Lose,
                 Some(ImmediateFile::Illegal) => Immediate::Illegal,
+            },
+            reading: match r.immediate_reading {
+                None => default.reading,
+                Some(ImmediateReadingFile::SimpleKo) => ImmediateReading::SimpleKo,
+                Some(ImmediateReadingFile::Jk) => ImmediateReading::Jk,
             },
             superko: match r.superko {
                 None | Some(SuperkoFile::None) => Superko::None,

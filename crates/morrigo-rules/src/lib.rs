@@ -171,6 +171,17 @@ pub enum Immediate {
     Illegal,
 }
 
+/// Which plays count as an immediate repetition (the verdict is separate).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImmediateReading {
+    /// Simple ko: a board play recreating the board as it stood just before
+    /// the opponent's last move, itself a board play (whatever came before).
+    SimpleKo,
+    /// JK Art. 3.2: the board after this play equals the board after the
+    /// move two back, and that move was also a board play.
+    Jk,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Superko {
     None,
@@ -189,6 +200,8 @@ pub enum Repeated {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RepetitionRule {
     pub immediate: Immediate,
+    /// What `immediate` judges.
+    pub reading: ImmediateReading,
     pub superko: Superko,
     pub repeated_board: Repeated,
     /// The occurrence (as the result of a board play) that ends the game.
@@ -199,6 +212,7 @@ impl Default for RepetitionRule {
     fn default() -> Self {
         RepetitionRule {
             immediate: Immediate::Allowed,
+            reading: ImmediateReading::SimpleKo,
             superko: Superko::None,
             repeated_board: Repeated::Off,
             count: 3,
@@ -313,18 +327,40 @@ impl Rules {
         self.conds().any(|c| c.uses(prim))
     }
 
+    /// Every rule expression of the ruleset, of every kind: phase `when`s,
+    /// action guards, the line rule, end rules and forbid rules. What the
+    /// engine tracks on demand is derived from this one list, so it is
+    /// written to name every field: a new kind of rule fails to compile here
+    /// until it is listed.
     pub fn conds(&self) -> impl Iterator<Item = &Cond> {
-        let phase_conds = self
-            .phases
+        let Rules {
+            name: _,
+            title: _,
+            description: _,
+            sources: _,
+            topology: _,
+            players: _,
+            in_hand: _,
+            unlimited_hand: _,
+            params: _,
+            phases,
+            line_rule,
+            end,
+            play: _,
+            passes: _,
+            forbid,
+            repetition: _,
+            scoring: _,
+            patterns: _,
+        } = self;
+        let phase_conds = phases
             .iter()
             .flat_map(|p| p.when.iter().chain(p.actions.iter().map(|a| &a.guard)));
-        let line = self
-            .line_rule
-            .iter()
-            .flat_map(|l| [&l.removals, &l.removable]);
+        let line = line_rule.iter().flat_map(|l| [&l.removals, &l.removable]);
         phase_conds
             .chain(line)
-            .chain(self.end.iter().map(|e| &e.when))
+            .chain(end.iter().map(|e| &e.when))
+            .chain(forbid.iter().map(|f| &f.when))
     }
 
     /// Where `key` is first written in the ruleset or its parents.
@@ -450,10 +486,19 @@ impl fmt::Display for Rules {
         }
         let rep = &self.repetition;
         if *rep != RepetitionRule::default() {
-            let immediate = match rep.immediate {
+            let verdict = match rep.immediate {
                 Immediate::Allowed => "allowed",
                 Immediate::Lose => "loses",
                 Immediate::Illegal => "illegal",
+            };
+            let immediate = match (rep.immediate, rep.reading) {
+                (Immediate::Allowed, _) => verdict.to_string(),
+                (_, ImmediateReading::SimpleKo) => format!(
+                    "{verdict} (simple ko: recreating the board as it was before the opponent's last play)"
+                ),
+                (_, ImmediateReading::Jk) => format!(
+                    "{verdict} (JK Art. 3.2: recreating the board after the move two back, both board plays)"
+                ),
             };
             let superko = match rep.superko {
                 Superko::None => "none",

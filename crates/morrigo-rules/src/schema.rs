@@ -117,9 +117,13 @@ pub struct ForbidFile {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RepetitionFile {
-    /// A board play recreating the board after the move two back (also a
-    /// board play): `lose` (JK Art. 3.2), `illegal` (simple ko) or `allowed`.
+    /// A board play that is an immediate repetition (see
+    /// `immediate_reading`): `lose`, `illegal` or `allowed`.
     pub immediate: Option<ImmediateFile>,
+    /// What `immediate` judges: `simple_ko` (the board as it stood before
+    /// the opponent's last move, a board play) or `jk` (JK Art. 3.2: the
+    /// board after the move two back, both moves board plays).
+    pub immediate_reading: Option<ImmediateReadingFile>,
     /// Board plays recreating an earlier board are illegal: `positional`
     /// (any earlier board), `situational` (same player to move), or `none`.
     pub superko: Option<SuperkoFile>,
@@ -136,6 +140,13 @@ pub enum ImmediateFile {
     Lose,
     Illegal,
     Allowed,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ImmediateReadingFile {
+    SimpleKo,
+    Jk,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

@@ -129,7 +129,7 @@ pub const VOCABULARY: &[Entry] = &[
     Entry { name: "captured", prim: Prim::Captured, params: P, ty: Type::Int, doc: "captured prisoners the player has taken (pass stones not included)", not_in: &[] },
     Entry { name: "pass_stones", prim: Prim::PassStones, params: P, ty: Type::Int, doc: "pass stones the player has received", not_in: &[] },
     Entry { name: "last_play_suicide", prim: Prim::LastPlaySuicide, params: &[], ty: Type::Bool, doc: "the last move was a board play that left a chain of its player without liberty", not_in: &[] },
-    Entry { name: "immediate_repetition", prim: Prim::ImmediateRepetition, params: &[], ty: Type::Bool, doc: "the last move was a board play recreating the board after the move two back, also a board play (JK Art. 3.2)", not_in: &[] },
+    Entry { name: "immediate_repetition", prim: Prim::ImmediateRepetition, params: &[], ty: Type::Bool, doc: "the last move was an immediate repetition in the reading `repetition.immediate_reading` names (simple ko, or JK Art. 3.2)", not_in: &[] },
     Entry { name: "board_repetitions", prim: Prim::BoardRepetitions, params: &[], ty: Type::Int, doc: "if the last move was a board play: how often its resulting board has occurred as the result of a board play, this time included; else 0", not_in: &[] },
 ];
 
