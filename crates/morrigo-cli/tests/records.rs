@@ -591,3 +591,40 @@ fn help_examples_exist() {
     let o = morrigo(&["replay", "three-mens-morris", "--moves", point]);
     assert_code(&o, 0);
 }
+
+/// Defect 13, `simulate`: a sampled game measures the memory one game holds;
+/// games that together would pass `--max-memory` are refused before they
+/// start, with the ways out.
+#[test]
+fn simulate_refuses_what_would_not_fit_in_memory() {
+    let o = morrigo(&[
+        "simulate",
+        "jk-final",
+        "--size",
+        "5",
+        "--games",
+        "4",
+        "--max-memory",
+        "1K",
+    ]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(err.contains("error: simulate jk-final:"), "{err}");
+    assert!(
+        err.contains("more than the memory limit of 1.0 KiB (--max-memory)"),
+        "{err}"
+    );
+    assert!(err.contains("--threads N"), "{err}");
+    let o = morrigo(&[
+        "simulate",
+        "jk-final",
+        "--size",
+        "5",
+        "--games",
+        "4",
+        "--max-memory",
+        "64M",
+    ]);
+    assert_code(&o, 0);
+    assert!(stdout(&o).contains("4 games"), "{}", stdout(&o));
+}
