@@ -413,6 +413,8 @@ pub struct SgfGame {
     /// What the import left out, located (variations off the main line,
     /// game trees after the first).
     pub warnings: Vec<Diagnostic>,
+    /// The game-information properties (`SZ`, `KM`, `RU`, `RE`).
+    pub info: SgfInfo,
 }
 
 /// Import the main line of an SGF game for `rules` (errors are located in
@@ -478,7 +480,10 @@ pub fn import_source(source: &SourceFile, rules: &Rules) -> Result<SgfGame, Diag
         .at_opt(loc(at_prop(0, "SZ").or(Some(p.nodes[0].offset))))
         .expected(format!("the same size (pass `--size {sw}x{sh}`)")));
     }
-    let mut game = SgfGame::default();
+    let mut game = SgfGame {
+        info,
+        ..SgfGame::default()
+    };
     if p.trees > 1 {
         game.warnings.push(
             Diagnostic::new(format!(
