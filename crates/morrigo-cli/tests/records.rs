@@ -628,3 +628,20 @@ fn simulate_refuses_what_would_not_fit_in_memory() {
     assert_code(&o, 0);
     assert!(stdout(&o).contains("4 games"), "{}", stdout(&o));
 }
+
+/// The record-length limit holds for SGF games too: refused at the first
+/// move past it, in the SGF file.
+#[test]
+fn an_sgf_game_past_the_record_limit_is_refused() {
+    let text = format!("(;GM[1]FF[4]SZ[5]{})", ";B[]PK[P];W[]PK[P]".repeat(500_001));
+    let f = temp_file("sgf-limit", "long.sgf", &text);
+    let o = morrigo(&["replay", "jk-final", "--sgf", &f]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    let head: String = err.chars().take(300).collect();
+    assert!(
+        head.contains("error: move 1000001: the game has 1000002 moves, more than the limit of 1000000 moves per record"),
+        "{head}"
+    );
+    assert!(head.starts_with(&format!("{f}:1:")), "{head}");
+}
