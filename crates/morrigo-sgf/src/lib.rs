@@ -413,6 +413,8 @@ pub struct SgfGame {
     /// What the import left out, located (variations off the main line,
     /// game trees after the first).
     pub warnings: Vec<Diagnostic>,
+    /// The game-information properties (`SZ`, `KM`, `RU`, `RE`).
+    pub info: SgfInfo,
 }
 
 /// Import the main line of an SGF game for `rules` (errors are located in
@@ -478,7 +480,10 @@ pub fn import_source(source: &SourceFile, rules: &Rules) -> Result<SgfGame, Diag
         .at_opt(loc(at_prop(0, "SZ").or(Some(p.nodes[0].offset))))
         .expected(format!("the same size (pass `--size {sw}x{sh}`)")));
     }
-    let mut game = SgfGame::default();
+    let mut game = SgfGame {
+        info,
+        ..SgfGame::default()
+    };
     if p.trees > 1 {
         game.warnings.push(
             Diagnostic::new(format!(
@@ -507,6 +512,9 @@ pub fn import_source(source: &SourceFile, rules: &Rules) -> Result<SgfGame, Diag
     }
     let mut used: HashMap<u16, usize> = HashMap::new();
     for (li, &i) in line.iter().enumerate() {
+        if li == 1 {
+            check_liberties(rules, &game.setup, &used, p)?;
+        }
         let node = &p.nodes[i];
         let number = game.moves.len() + 1;
         let mut mv: Option<(u8, &str, usize, &str)> = None;
@@ -672,7 +680,68 @@ pub fn import_source(source: &SourceFile, rules: &Rules) -> Result<SgfGame, Diag
             offset: Some(offset),
         });
     }
+    if line.len() == 1 {
+        check_liberties(rules, &game.setup, &used, p)?;
+    }
     Ok(game)
+}
+
+/// Every chain of set-up stones must have a liberty: a Go position cannot
+/// hold a chain without one (it would have been captured).
+fn check_liberties(
+    rules: &Rules,
+    setup: &[Vec<u16>; 2],
+    written_at: &HashMap<u16, usize>,
+    p: &Parsed,
+) -> Result<(), Diagnostic> {
+    let t = &rules.topology;
+    let mut owner = vec![None; t.len()];
+    for (player, stones) in setup.iter().enumerate() {
+        for &pt in stones {
+            owner[pt as usize] = Some(player);
+        }
+    }
+    let mut seen = vec![false; t.len()];
+    for stones in setup {
+        for &start in stones {
+            if seen[start as usize] {
+                continue;
+            }
+            let colour = owner[start as usize];
+            let mut chain = vec![start];
+            let mut stack = vec![start];
+            seen[start as usize] = true;
+            let mut free = false;
+            while let Some(q) = stack.pop() {
+                for &n in &t.neighbours[q as usize] {
+                    match owner[n as usize] {
+                        None => free = true,
+                        c if c == colour && !seen[n as usize] => {
+                            seen[n as usize] = true;
+                            chain.push(n);
+                            stack.push(n);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            if !free {
+                let names: Vec<&str> = chain.iter().map(|&q| t.name(q)).collect();
+                let at = chain
+                    .iter()
+                    .filter_map(|q| written_at.get(q))
+                    .min()
+                    .copied();
+                return Err(Diagnostic::new(format!(
+                    "set-up stones {} have no liberty: no Go position holds them",
+                    names.join(", ")
+                ))
+                .at_opt(at.map(|o| p.loc(o)))
+                .expected("set-up chains with at least one empty neighbouring point"));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The token of a pass with an optional `PK` value.

@@ -149,6 +149,17 @@ fn size_must_match_and_setup_is_read_from_the_root() {
     assert_eq!(e.location.as_ref().map(|l| (l.line, l.col)), Some((2, 2)));
     let e = import("(;SZ[9]AB[aa]AW[aa])", &r).unwrap_err();
     assert!(e.message.contains("set up twice"), "{e}");
+    // A set-up chain without a liberty is no Go position.
+    let e = import_source(
+        &SourceFile::new("g.sgf", "(;SZ[9]AB[aa]AW[ab][ba];B[ee])"),
+        &r,
+    )
+    .unwrap_err();
+    assert!(
+        e.message.contains("set-up stones A9 have no liberty"),
+        "{e}"
+    );
+    assert_eq!(e.location.as_ref().map(|l| (l.line, l.col)), Some((1, 11)));
     let e = import("(;SZ[9]AE[aa])", &r).unwrap_err();
     assert!(e.message.contains("`AE`"), "{e}");
     let e = import("(;SZ[9];B[aa];B[bb])", &r).unwrap_err();

@@ -136,8 +136,8 @@ pub fn run(args: ReplayArgs) -> Outcome {
             None => m.initial(),
         };
         replay_from(m, start, &source.text, &source, 0).map(|(mut t, mut s)| {
-            if let Some((file, _)) = &sgf {
-                apply_sgf_result(m, &mut t, &mut s, file);
+            if let Some((_, g)) = &sgf {
+                apply_sgf_result(m, &mut t, &mut s, g);
             }
             let out = args
                 .to_sgf
@@ -273,11 +273,9 @@ fn apply_sgf_result<const W: usize>(
     m: &Machine<W>,
     t: &mut Transcript,
     s: &mut State<W>,
-    file: &SourceFile,
+    g: &SgfGame,
 ) {
-    let Ok(info) = morrigo_sgf::info(file) else {
-        return;
-    };
+    let info = &g.info;
     let (Some(text), at) = (&info.result, info.result_at.clone()) else {
         return;
     };
@@ -321,7 +319,7 @@ fn apply_sgf_result<const W: usize>(
                 return;
             }
         };
-        let here = SourceFile::new(file.name.clone(), token);
+        let here = SourceFile::new("RE", token);
         match replay_from(m, s.clone(), token, &here, 0) {
             Ok((end, next)) => {
                 for mut p in end.plies {

@@ -46,6 +46,25 @@ impl SimOptions {
     }
 }
 
+/// Progress lines on stderr when it is not a terminal and `--progress`
+/// asks for them: a hidden bar the simulation advances, read once a second
+/// by a thread that prints it. The thread ends with the bar.
+pub fn progress_lines(total: u64, label: String) -> ProgressBar {
+    let bar = ProgressBar::hidden();
+    bar.set_length(total);
+    let watched = bar.clone();
+    std::thread::spawn(move || {
+        while !watched.is_finished() {
+            std::thread::sleep(std::time::Duration::from_secs(1));
+            if watched.is_finished() {
+                break;
+            }
+            eprintln!("{label}: {}/{total} games", watched.position());
+        }
+    });
+    bar
+}
+
 /// A progress bar on stderr, only when stderr is a terminal.
 pub fn progress(total: u64) -> Option<ProgressBar> {
     if !std::io::stderr().is_terminal() {

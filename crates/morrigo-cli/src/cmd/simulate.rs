@@ -1,8 +1,11 @@
-use crate::cmd::sim_args::{progress, SimOptions};
+use crate::budget::{self, BudgetOptions};
+use crate::cmd::sim_args::{progress, progress_lines, SimOptions};
 use crate::fail::{Failure, Outcome};
 use crate::game;
 use clap::Args;
-use morrigo_play::{simulate, SimReport};
+use morrigo_diag::Diagnostic;
+use morrigo_engine::AnyMachine;
+use morrigo_play::{simulate, SimConfig, SimReport};
 use std::io::Write;
 
 /// Play many games between built-in agents and summarise the results.
@@ -35,13 +38,23 @@ pub struct SimulateArgs {
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
+    pub budget: BudgetOptions,
+    #[command(flatten)]
     pub ruleset: game::RulesetOptions,
 }
 
 pub fn run(args: SimulateArgs) -> Outcome {
     let any = game::machine(&args.file, &args.ruleset)?;
     let cfg = args.options.config(args.games, args.seed);
-    let bar = progress(u64::from(args.games));
+    check_memory(&any, &cfg, &args.budget)?;
+    let bar = progress(u64::from(args.games)).or_else(|| {
+        args.budget.progress.then(|| {
+            progress_lines(
+                u64::from(args.games),
+                format!("simulate {}", any.rules().name),
+            )
+        })
+    });
     if let Some(b) = &bar {
         b.set_message(any.rules().name.clone());
     }
@@ -59,6 +72,41 @@ pub fn run(args: SimulateArgs) -> Outcome {
         writeln!(out, "{text}")?;
     } else {
         write!(out, "{}", summary(&report))?;
+    }
+    Ok(())
+}
+
+/// Games run side by side, one per worker thread: a sampled game measures
+/// the memory one game holds, and a simulation whose games together would
+/// pass the memory limit is refused before it starts.
+fn check_memory(any: &AnyMachine, cfg: &SimConfig, budget: &BudgetOptions) -> Outcome {
+    let sample = SimConfig {
+        games: 1,
+        threads: Some(1),
+        ..cfg.clone()
+    };
+    budget::reset_peak();
+    let base = budget::live_bytes();
+    let report = simulate(any, &sample, None);
+    let per_game = budget::peak_bytes().saturating_sub(base) as u64;
+    let threads = cfg
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+        as u64;
+    let need = per_game.saturating_mul(threads.min(u64::from(cfg.games)));
+    let (limit, source) = budget.memory_limit();
+    if need > limit {
+        return Err(Failure::game(
+            Diagnostic::new(format!(
+                "simulate {}: {threads} games at a time would hold about {}, more than the memory limit of {} ({source}); one game of {} plies held {}",
+                any.rules().name,
+                budget::show_bytes(need),
+                budget::show_bytes(limit),
+                report.total_plies,
+                budget::show_bytes(per_game)
+            ))
+            .expected("`--threads N` to run fewer games at a time, `--max-plies P`, or `--max-memory SIZE`"),
+        ));
     }
     Ok(())
 }
