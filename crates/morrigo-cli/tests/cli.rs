@@ -939,11 +939,17 @@ fn sgf_breaking_the_rules_is_reported_at_its_move() {
     assert!(stderr(&o).contains("5x5 board"), "{}", stderr(&o));
     // Set-up stones are read (tests/records.rs); without `PL[W]` Black
     // still moves first.
-    let setup = temp_file("setup.sgf", "(;SZ[5]AB[aa];W[bb])");
+    // Handicap stones with no `PL`: the first move says who moves first
+    // (White, as in every handicap game); then the colours alternate.
+    let setup = temp_file("setup.sgf", "(;SZ[5]AB[aa][ee];W[bb];B[cc])");
+    let o = morrigo(&["replay", "jk-final", "--sgf", setup.to_str().unwrap()]);
+    assert_code(&o, 0);
+    assert!(stdout(&o).contains("1. white  B4"), "{}", stdout(&o));
+    let setup = temp_file("setup-twice.sgf", "(;SZ[5]AB[aa];W[bb];W[cc])");
     let o = morrigo(&["replay", "jk-final", "--sgf", setup.to_str().unwrap()]);
     assert_code(&o, 1);
     assert!(
-        stderr(&o).contains("white plays out of turn"),
+        stderr(&o).contains("move 2 (W[cc]): white plays out of turn"),
         "{}",
         stderr(&o)
     );

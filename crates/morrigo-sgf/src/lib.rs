@@ -511,6 +511,7 @@ pub fn import_source(source: &SourceFile, rules: &Rules) -> Result<SgfGame, Diag
         );
     }
     let mut used: HashMap<u16, usize> = HashMap::new();
+    let mut pl_given = false;
     for (li, &i) in line.iter().enumerate() {
         if li == 1 {
             check_liberties(rules, &game.setup, &used, p)?;
@@ -566,6 +567,7 @@ pub fn import_source(source: &SourceFile, rules: &Rules) -> Result<SgfGame, Diag
                     }
                 }
                 "PL" => {
+                    pl_given = true;
                     game.first_player = match value.trim() {
                         "B" | "b" => 0,
                         "W" | "w" => 1,
@@ -614,6 +616,12 @@ pub fn import_source(source: &SourceFile, rules: &Rules) -> Result<SgfGame, Diag
         let here = |msg: String| {
             Diagnostic::new(format!("move {number} ({sgf}): {msg}")).at(p.loc(offset))
         };
+        // A set-up position without `PL` (a handicap game, say) is moved
+        // from by whoever plays first; only a bare game must start with Black.
+        let has_setup = game.setup.iter().any(|s| !s.is_empty());
+        if number == 1 && has_setup && !pl_given {
+            game.first_player = player;
+        }
         let expected_player = ((usize::from(game.first_player) + number - 1) % 2) as u8;
         if player != expected_player {
             let who = |p: u8| rules.players.get(p as usize).cloned().unwrap_or_default();
@@ -622,7 +630,7 @@ pub fn import_source(source: &SourceFile, rules: &Rules) -> Result<SgfGame, Diag
                 who(player),
                 who(expected_player)
             ))
-            .expected("moves alternating, Black first (or the player `PL` names)"));
+            .expected("moves alternating, Black first (or, after set-up stones, the player `PL` names or the first move shows)"));
         }
         let bytes = value.as_bytes();
         let point = match bytes {
