@@ -40,8 +40,8 @@ pub enum AnyMachine {
     W10(Machine<10>),
 }
 
-/// Largest board the engine compiles (25×25 Go).
-pub const MAX_POINTS: usize = 640;
+/// Largest board the engine compiles (25×25 Go); `check` refuses larger ones.
+pub use morrigo_rules::MAX_POINTS;
 
 impl AnyMachine {
     pub fn new(rules: Arc<Rules>) -> Result<Self, morrigo_diag::Diagnostic> {

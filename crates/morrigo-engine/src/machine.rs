@@ -228,7 +228,8 @@ pub struct Machine<const W: usize> {
     /// Forbid rules in ruleset order: the kinds each names, and its condition.
     forbid: Vec<(Vec<MoveClass>, Op)>,
     pub(crate) z_piece: [Vec<u64>; 2],
-    z_hand: [Vec<u64>; 2],
+    /// Per-player seeds of the hand-count keys ([`Machine::hand_key`]).
+    z_hand: [u64; 2],
     pub(crate) z_side: u64,
     /// The ruleset has board plays or passes: keep the move-class history.
     pub(crate) record_moves: bool,
@@ -383,12 +384,7 @@ impl<const W: usize> Machine<W> {
             .collect();
         let mut seed = 0x6D6F_7272_6967_6F21; // "morrigo!"
         let z_piece = [(); 2].map(|_| (0..n).map(|_| splitmix(&mut seed)).collect());
-        let hand_len = if rules.unlimited_hand {
-            0
-        } else {
-            rules.in_hand as usize + 1
-        };
-        let z_hand = [(); 2].map(|_| (0..hand_len).map(|_| splitmix(&mut seed)).collect());
+        let z_hand = [(); 2].map(|_| splitmix(&mut seed));
         let z_side = splitmix(&mut seed);
         let record_moves = rules.play.is_some() || !rules.passes.kinds.is_empty();
         let reads = Reads::of(&rules);
@@ -514,12 +510,15 @@ impl<const W: usize> Machine<W> {
         }
     }
 
+    /// The hash key of `player` holding `count` pieces: the player's seed
+    /// and the count mixed (SplitMix64's finaliser), so no table grows with
+    /// the hand size and distinct counts get unrelated keys.
     #[inline(always)]
     fn hand_key(&self, player: usize, count: u32) -> u64 {
-        self.z_hand[player]
-            .get(count as usize)
-            .copied()
-            .unwrap_or(0)
+        let mut z = self.z_hand[player] ^ u64::from(count).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
     }
 
     // ----- reading the state -------------------------------------------------
