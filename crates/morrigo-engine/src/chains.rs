@@ -115,10 +115,9 @@ impl<const W: usize> Machine<W> {
     }
 
     /// Is a board play on empty point `p` legal?
+    #[inline]
     pub fn play_legal(&self, s: &State<W>, p: Point) -> bool {
-        let e = self.play_effect(s, p);
-        let illegal_suicide = e.suicide && e.suicide_effect == SuicideEffect::Illegal;
-        !illegal_suicide && !self.repetition_forbids(s, e.key_after)
+        self.play_refusal(s, p).is_none()
     }
 
     /// Carry out a legal board play; returns its class and D start.

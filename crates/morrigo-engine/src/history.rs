@@ -1,6 +1,7 @@
 //! The move-class history (JK: N, C, P, E and the derived D) and the board
 //! states that repetition rules compare.
 
+use crate::legality::Illegal;
 use crate::machine::{Machine, State};
 use morrigo_rules::{Immediate, ImmediateReading, Superko, CLASS_KO_CAPTURE};
 use std::collections::HashMap;
@@ -88,17 +89,18 @@ impl<const W: usize> Machine<W> {
         }
     }
 
-    /// Would a board play ending with `key_after` break a repetition rule
-    /// that makes it illegal?
-    pub(crate) fn repetition_forbids(&self, s: &State<W>, key_after: u64) -> bool {
+    /// The repetition rule that makes a board play ending with `key_after`
+    /// illegal, if one does.
+    pub(crate) fn repetition_refusal(&self, s: &State<W>, key_after: u64) -> Option<Illegal> {
         let rep = &self.rules.repetition;
         if rep.immediate == Immediate::Illegal && self.immediate_repetition(s, key_after) {
-            return true;
+            return Some(Illegal::ImmediateRepetition);
         }
-        rep.superko != Superko::None
+        let superko = rep.superko != Superko::None
             && s.seen_keys
                 .count(self.superko_key(key_after, s.pos.to_move ^ 1))
-                > 0
+                > 0;
+        superko.then_some(Illegal::Superko)
     }
 
     /// Is a board play ending with `key_after` an immediate repetition, in

@@ -9,6 +9,7 @@ mod chains;
 mod compiled;
 mod explain;
 mod history;
+mod legality;
 mod machine;
 pub mod notation;
 mod perft;
@@ -19,7 +20,8 @@ mod states;
 
 pub use bits::Bits;
 pub use chains::PlayEffect;
-pub use explain::{explain, Refusal};
+pub use explain::{explain, refusal, Refusal};
+pub use legality::Illegal;
 pub use machine::{
     Machine, Move, MoveKind, Outcome, Point, Position, Sample, State, Undo, NO_POINT,
 };

@@ -934,7 +934,7 @@ impl<const W: usize> Machine<W> {
         }
     }
 
-    fn removable(&self, s: &State<W>, target: usize) -> bool {
+    pub(crate) fn removable(&self, s: &State<W>, target: usize) -> bool {
         let Some((_, removable)) = &self.removals else {
             return false;
         };
