@@ -4,15 +4,21 @@
 //! `64 * W` points; [`AnyMachine`] picks the narrowest width for a board, and
 //! front ends call [`with_machine!`] to run width-generic code on it.
 
+mod apply;
 mod bits;
 mod chains;
 mod compiled;
+mod end_rules;
+mod eval;
 mod explain;
+mod grid;
 mod history;
 mod legality;
 mod machine;
+mod movegen;
 pub mod notation;
 mod perft;
+mod records;
 pub mod reference;
 pub mod reference_go;
 mod scoring;
