@@ -19,8 +19,6 @@ mod movegen;
 pub mod notation;
 mod perft;
 mod records;
-pub mod reference;
-pub mod reference_go;
 mod scoring;
 mod states;
 
