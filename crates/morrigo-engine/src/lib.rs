@@ -4,22 +4,28 @@
 //! `64 * W` points; [`AnyMachine`] picks the narrowest width for a board, and
 //! front ends call [`with_machine!`] to run width-generic code on it.
 
+mod apply;
 mod bits;
 mod chains;
 mod compiled;
+mod end_rules;
+mod eval;
 mod explain;
+mod grid;
 mod history;
+mod legality;
 mod machine;
+mod movegen;
 pub mod notation;
 mod perft;
-pub mod reference;
-pub mod reference_go;
+mod records;
 mod scoring;
 mod states;
 
 pub use bits::Bits;
 pub use chains::PlayEffect;
-pub use explain::{explain, Refusal};
+pub use explain::{explain, refusal, Refusal};
+pub use legality::Illegal;
 pub use machine::{
     Machine, Move, MoveKind, Outcome, Point, Position, Sample, State, Undo, NO_POINT,
 };
@@ -40,8 +46,8 @@ pub enum AnyMachine {
     W10(Machine<10>),
 }
 
-/// Largest board the engine compiles (25×25 Go).
-pub const MAX_POINTS: usize = 640;
+/// Largest board the engine compiles (25×25 Go); `check` refuses larger ones.
+pub use morrigo_rules::MAX_POINTS;
 
 impl AnyMachine {
     pub fn new(rules: Arc<Rules>) -> Result<Self, morrigo_diag::Diagnostic> {

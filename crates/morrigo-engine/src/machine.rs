@@ -1,15 +1,18 @@
-//! The compiled machine: rules turned into flat tables and bitsets, and the
-//! state transitions over them. Nothing here parses text or hashes strings;
-//! the only growing buffers are the histories a rule needs.
+//! The compiled machine: rules turned into flat tables and bitsets, its
+//! state types, and building a state. Nothing here parses text or hashes
+//! strings; the only growing buffers are the histories a rule needs.
 //!
-//! Board plays (the Go family) live in `chains.rs`, the move-class history
-//! and board-state repetition in `history.rs`, counting in `scoring.rs`: all
-//! are primitives of this one machine, switched on by the ruleset.
+//! The machine's behaviour is split by concern, each module an `impl` block
+//! over these types that imports only from here and from the leaf modules
+//! (`bits`, `compiled`, `records`, `grid`), never from each other's
+//! internals: `eval` (expressions), `movegen` (legal moves), `legality`
+//! (why a move is not legal), `chains` (board plays and captures),
+//! `history` (repetition and the move-class history), `end_rules`,
+//! `apply` (apply and undo), `scoring`.
 
 use crate::bits::Bits;
-use crate::compiled::{lower, Counter, Op, Who};
-use crate::history::{KeyCounts, MoveRecord, NO_D};
-use morrigo_dsl::BinOp;
+use crate::compiled::{lower, Op};
+use crate::records::{KeyCounts, MoveRecord, NO_D};
 use morrigo_rules::{ActionKind, MoveClass, Prim, Rules, Verdict};
 use std::sync::Arc;
 
@@ -132,14 +135,14 @@ pub struct Position<const W: usize> {
     /// Occurrences of the board after the last move as a board-play result.
     pub last_board_repetitions: u32,
     pub(crate) removed_this_turn: bool,
-    line_this_turn: bool,
+    pub(crate) line_this_turn: bool,
     /// Class and D start of this turn's board play while its removals are
     /// owed (0 / `NO_D` otherwise): the turn is recorded when it ends.
-    turn_class: u8,
-    turn_d_start: u32,
+    pub(crate) turn_class: u8,
+    pub(crate) turn_d_start: u32,
     /// History index from which the position can repeat (after the last
     /// placement or removal nothing earlier can match).
-    reversible_from: u32,
+    pub(crate) reversible_from: u32,
     /// Zobrist key of the board alone (the JK "state of the board").
     pub board_key: u64,
     /// Zobrist key of board, hands and player to move.
@@ -151,7 +154,7 @@ pub struct Position<const W: usize> {
 pub struct State<const W: usize> {
     pub pos: Position<W>,
     /// Keys of every turn-start position (for `repetitions`).
-    history: Vec<u64>,
+    pub(crate) history: Vec<u64>,
     /// One record per completed move, when the ruleset has board plays or passes.
     pub(crate) moves: Vec<MoveRecord>,
     /// Index of the move that placed the stone on each point (board plays).
@@ -193,20 +196,20 @@ impl<const W: usize> State<W> {
 /// What `apply` returns so `undo` can restore the state exactly.
 #[derive(Clone, Copy, Debug)]
 pub struct Undo<const W: usize> {
-    pos: Position<W>,
-    pushed: bool,
-    recorded: bool,
+    pub(crate) pos: Position<W>,
+    pub(crate) pushed: bool,
+    pub(crate) recorded: bool,
     /// A board play's point and the `placed_at` entry it overwrote.
-    placed: Option<(Point, u32)>,
+    pub(crate) placed: Option<(Point, u32)>,
 }
 
 #[derive(Clone, Debug)]
-struct CompiledPhase {
-    when: Option<Op>,
+pub(crate) struct CompiledPhase {
+    pub(crate) when: Option<Op>,
     /// Kinds allowed unconditionally.
-    always: [bool; 5],
+    pub(crate) always: [bool; 5],
     /// Kinds allowed when their condition holds.
-    guarded: Vec<(ActionKind, Op)>,
+    pub(crate) guarded: Vec<(ActionKind, Op)>,
 }
 
 /// Rules compiled for boards of up to `64 * W` points.
@@ -217,18 +220,19 @@ pub struct Machine<const W: usize> {
     pub(crate) all: Bits<W>,
     pub(crate) neighbours: Vec<Bits<W>>,
     /// Shift-based dilation when the board is a plain grid.
-    pub(crate) grid: Option<crate::chains::GridShifts<W>>,
-    line_masks: Vec<Bits<W>>,
+    pub(crate) grid: Option<crate::grid::GridShifts<W>>,
+    pub(crate) line_masks: Vec<Bits<W>>,
     /// Lines through each point: `lines_through[start[p]..start[p + 1]]`.
-    lines_through: Vec<u16>,
-    lines_through_start: Vec<u32>,
-    phases: Vec<CompiledPhase>,
-    removals: Option<(Op, Op)>,
-    end: Vec<(Verdict, Op)>,
+    pub(crate) lines_through: Vec<u16>,
+    pub(crate) lines_through_start: Vec<u32>,
+    pub(crate) phases: Vec<CompiledPhase>,
+    pub(crate) removals: Option<(Op, Op)>,
+    pub(crate) end: Vec<(Verdict, Op)>,
     /// Forbid rules in ruleset order: the kinds each names, and its condition.
-    forbid: Vec<(Vec<MoveClass>, Op)>,
+    pub(crate) forbid: Vec<(Vec<MoveClass>, Op)>,
     pub(crate) z_piece: [Vec<u64>; 2],
-    z_hand: [Vec<u64>; 2],
+    /// Per-player seeds of the hand-count keys ([`Machine::hand_key`]).
+    pub(crate) z_hand: [u64; 2],
     pub(crate) z_side: u64,
     /// The ruleset has board plays or passes: keep the move-class history.
     pub(crate) record_moves: bool,
@@ -277,45 +281,6 @@ fn splitmix(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// `Ctx::phase` when the phase is not known yet: reading it finds it.
-const NO_PHASE: u8 = u8::MAX;
-
-/// Evaluation context of one expression.
-#[derive(Clone, Copy)]
-pub(crate) struct Ctx {
-    me: u8,
-    phase: u8,
-    no_legal_move: bool,
-    target: Point,
-    lines_formed: i64,
-}
-
-impl Ctx {
-    fn turn(me: u8, phase: u8) -> Self {
-        Ctx {
-            me,
-            phase,
-            no_legal_move: false,
-            target: NO_POINT,
-            lines_formed: 0,
-        }
-    }
-}
-
-/// A comparison of two numbers (the lowering only fuses comparisons).
-#[inline(always)]
-fn cmp(op: BinOp, v: i64, k: i64) -> i64 {
-    (match op {
-        BinOp::Eq => v == k,
-        BinOp::Ne => v != k,
-        BinOp::Lt => v < k,
-        BinOp::Le => v <= k,
-        BinOp::Gt => v > k,
-        BinOp::Ge => v >= k,
-        other => return morrigo_dsl::fold(other, v, k),
-    }) as i64
-}
-
 /// The result of asking for one random legal move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sample {
@@ -338,7 +303,7 @@ impl<const W: usize> Machine<W> {
             b
         };
         let neighbours: Vec<Bits<W>> = t.neighbours.iter().map(|ns| mask(ns)).collect();
-        let grid = crate::chains::GridShifts::detect(t.width, &neighbours);
+        let grid = crate::grid::GridShifts::detect(t.width, &neighbours);
         let line_masks = t.lines.iter().map(|l| mask(l)).collect();
         let mut lines_through = Vec::new();
         let mut lines_through_start = vec![0u32];
@@ -383,12 +348,7 @@ impl<const W: usize> Machine<W> {
             .collect();
         let mut seed = 0x6D6F_7272_6967_6F21; // "morrigo!"
         let z_piece = [(); 2].map(|_| (0..n).map(|_| splitmix(&mut seed)).collect());
-        let hand_len = if rules.unlimited_hand {
-            0
-        } else {
-            rules.in_hand as usize + 1
-        };
-        let z_hand = [(); 2].map(|_| (0..hand_len).map(|_| splitmix(&mut seed)).collect());
+        let z_hand = [(); 2].map(|_| splitmix(&mut seed));
         let z_side = splitmix(&mut seed);
         let record_moves = rules.play.is_some() || !rules.passes.kinds.is_empty();
         let reads = Reads::of(&rules);
@@ -493,7 +453,7 @@ impl<const W: usize> Machine<W> {
         h
     }
 
-    fn full_hash(&self, pos: &Position<W>) -> u64 {
+    pub(crate) fn full_hash(&self, pos: &Position<W>) -> u64 {
         let mut h = pos.board_key;
         for pl in 0..2 {
             h ^= self.hand_key(pl, pos.in_hand[pl]);
@@ -504,28 +464,19 @@ impl<const W: usize> Machine<W> {
         h
     }
 
-    /// Take one piece from a limited hand (nothing to do with an unlimited one).
+    /// The hash key of `player` holding `count` pieces: the player's seed
+    /// and the count mixed (SplitMix64's finaliser), so no table grows with
+    /// the hand size and distinct counts get unrelated keys.
     #[inline(always)]
-    fn take_from_hand(&self, pos: &mut Position<W>, me: usize) {
-        if !self.rules.unlimited_hand {
-            pos.hash ^= self.hand_key(me, pos.in_hand[me]);
-            pos.in_hand[me] -= 1;
-            pos.hash ^= self.hand_key(me, pos.in_hand[me]);
-        }
+    pub(crate) fn hand_key(&self, player: usize, count: u32) -> u64 {
+        let mut z = self.z_hand[player] ^ u64::from(count).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
     }
-
-    #[inline(always)]
-    fn hand_key(&self, player: usize, count: u32) -> u64 {
-        self.z_hand[player]
-            .get(count as usize)
-            .copied()
-            .unwrap_or(0)
-    }
-
-    // ----- reading the state -------------------------------------------------
 
     #[inline]
-    fn lines_of(&self, p: usize) -> &[u16] {
+    pub(crate) fn lines_of(&self, p: usize) -> &[u16] {
         &self.lines_through
             [self.lines_through_start[p] as usize..self.lines_through_start[p + 1] as usize]
     }
@@ -540,7 +491,7 @@ impl<const W: usize> Machine<W> {
     }
 
     /// Union of the complete lines of one player.
-    fn lined(&self, occ: &Bits<W>) -> Bits<W> {
+    pub(crate) fn lined(&self, occ: &Bits<W>) -> Bits<W> {
         self.line_masks
             .iter()
             .filter(|m| m.within(occ))
@@ -549,570 +500,5 @@ impl<const W: usize> Machine<W> {
 
     pub fn empty(&self, s: &State<W>) -> Bits<W> {
         self.all.without(s.pos.occ[0].or(s.pos.occ[1]))
-    }
-
-    /// How often the current position occurred, this time included.
-    #[inline(never)]
-    pub fn repetitions(&self, s: &State<W>) -> u32 {
-        let from = (s.pos.reversible_from as usize).min(s.history.len());
-        // Only positions with the same player to move can match (the key
-        // includes it), and those are every second entry back from the end.
-        s.history[from..]
-            .iter()
-            .rev()
-            .step_by(2)
-            .filter(|&&h| h == s.pos.hash)
-            .count() as u32
-    }
-
-    /// The phase (index into `Rules::phases`) of the player to move.
-    pub fn phase(&self, s: &State<W>) -> usize {
-        let ctx = Ctx::turn(s.pos.to_move, NO_PHASE);
-        self.phases
-            .iter()
-            .position(|p| p.when.as_ref().is_none_or(|w| self.eval(w, s, ctx) != 0))
-            .unwrap_or(self.phases.len().saturating_sub(1))
-    }
-
-    /// Evaluate a lowered expression. The shapes nearly every rule uses are
-    /// handled here, inlined at the call site; the rest recurse through
-    /// [`Machine::eval_tree`], so the common case pays no call frame.
-    #[inline(always)]
-    pub(crate) fn eval(&self, e: &Op, s: &State<W>, c: Ctx) -> i64 {
-        match e {
-            Op::Const(v) => *v,
-            Op::CountCmp(counter, who, op, k) => cmp(*op, self.count(*counter, *who, s, c), *k),
-            Op::ValueCmp(p, op, k) => cmp(*op, self.value(*p, s, c), *k),
-            Op::Value(p) => self.value(*p, s, c),
-            _ => self.eval_tree(e, s, c),
-        }
-    }
-
-    #[inline(never)]
-    fn eval_tree(&self, e: &Op, s: &State<W>, c: Ctx) -> i64 {
-        match e {
-            Op::And(a, b) => (self.eval(a, s, c) != 0 && self.eval(b, s, c) != 0) as i64,
-            Op::Or(a, b) => (self.eval(a, s, c) != 0 || self.eval(b, s, c) != 0) as i64,
-            Op::Not(x) => (self.eval(x, s, c) == 0) as i64,
-            Op::Count(counter, who) => self.count(*counter, *who, s, c),
-            Op::CmpConst(op, x, k) => cmp(*op, self.eval(x, s, c), *k),
-            Op::Call(f, arg) => {
-                let a = self.eval(arg, s, c);
-                self.call(*f, a, s)
-            }
-            Op::Neg(x) => self.eval(x, s, c).wrapping_neg(),
-            Op::Bin(op, a, b) => morrigo_dsl::fold(*op, self.eval(a, s, c), self.eval(b, s, c)),
-            Op::Const(_) | Op::CountCmp(..) | Op::ValueCmp(..) | Op::Value(_) => self.eval(e, s, c),
-        }
-    }
-
-    #[inline(always)]
-    fn count(&self, counter: Counter, who: Who, s: &State<W>, c: Ctx) -> i64 {
-        let p = match who {
-            Who::Me => c.me,
-            Who::Opponent => c.me ^ 1,
-            Who::Player(p) => p,
-        } as usize;
-        let pos = &s.pos;
-        (match counter {
-            Counter::InHand => pos.in_hand[p],
-            Counter::OnBoard => pos.on_board[p],
-            Counter::Lost => pos.lost[p],
-            Counter::Captured => pos.captured[p],
-            Counter::PassStones => pos.pass_stones[p],
-        }) as i64
-    }
-
-    /// Values read straight from the context or the position.
-    #[inline(always)]
-    fn value(&self, p: Prim, s: &State<W>, c: Ctx) -> i64 {
-        let pos = &s.pos;
-        match p {
-            Prim::Me => c.me as i64,
-            Prim::Opponent => (c.me ^ 1) as i64,
-            // Found on demand where the caller has not found it already
-            // (forbid rules, the line rule); a phase `when` cannot read it.
-            Prim::Phase if c.phase == NO_PHASE => self.phase(s) as i64,
-            Prim::Phase => c.phase as i64,
-            Prim::NoLegalMove => c.no_legal_move as i64,
-            Prim::TurnsWithoutRemoval => pos.turns_without_removal as i64,
-            Prim::TurnsWithoutLine => pos.turns_without_line as i64,
-            Prim::Turn => pos.turn as i64,
-            Prim::Target => c.target as i64,
-            Prim::LinesFormed => c.lines_formed,
-            _ => self.computed_value(p, s),
-        }
-    }
-
-    /// Values that take some work; kept out of line so the cheap ones stay cheap.
-    #[inline(never)]
-    fn computed_value(&self, p: Prim, s: &State<W>) -> i64 {
-        let pos = &s.pos;
-        match p {
-            Prim::Repetitions => self.repetitions(s) as i64,
-            Prim::EmptyPoints => self.n as i64 - (pos.on_board[0] + pos.on_board[1]) as i64,
-            Prim::LastPlaySuicide => pos.last_suicide as i64,
-            Prim::ImmediateRepetition => pos.last_immediate_repetition as i64,
-            Prim::BoardRepetitions => pos.last_board_repetitions as i64,
-            Prim::NoSafeMove => !self.has_safe_move(s) as i64,
-            // Functions are reached through `call`; a bare use cannot type-check.
-            _ => 0,
-        }
-    }
-
-    fn call(&self, f: Prim, arg: i64, s: &State<W>) -> i64 {
-        let pos = &s.pos;
-        let player = (arg & 1) as usize;
-        match f {
-            Prim::InHand => pos.in_hand[player] as i64,
-            Prim::OnBoard => pos.on_board[player] as i64,
-            Prim::Lost => pos.lost[player] as i64,
-            Prim::Captured => pos.captured[player] as i64,
-            Prim::PassStones => pos.pass_stones[player] as i64,
-            Prim::Lines => self
-                .line_masks
-                .iter()
-                .filter(|m| m.within(&pos.occ[player]))
-                .count() as i64,
-            Prim::AllInLines => pos.occ[player].within(&self.lined(&pos.occ[player])) as i64,
-            Prim::InLine => {
-                let p = arg as usize;
-                match s.owner(p as Point) {
-                    Some(o) => (self.lines_at(&pos.occ[o as usize], p) > 0) as i64,
-                    None => 0,
-                }
-            }
-            Prim::After => self
-                .rules
-                .patterns
-                .get(arg as usize)
-                .is_some_and(|p| p.matches_end(&crate::history::Classes(&s.moves)))
-                as i64,
-            _ => 0,
-        }
-    }
-
-    // ----- legal moves -------------------------------------------------------
-
-    /// Fill `out` with the legal moves; when the turn starts in a finished
-    /// game, leave it empty and return the outcome.
-    pub fn legal_moves(&self, s: &State<W>, out: &mut Vec<Move>) -> Option<Outcome> {
-        out.clear();
-        if s.pos.pending > 0 {
-            self.removal_targets(s, out);
-            return None;
-        }
-        let phase = self.phase(s);
-        self.turn_moves(s, phase, out);
-        let outcome = self.outcome_with(s, phase, out.is_empty());
-        if outcome.is_some() {
-            out.clear();
-        }
-        outcome
-    }
-
-    /// The outcome at the start of this turn, if an end rule decides.
-    pub fn outcome(&self, s: &State<W>) -> Option<Outcome> {
-        if s.pos.pending > 0 {
-            return None;
-        }
-        let phase = self.phase(s);
-        let blocked = self.reads.no_legal_move && !self.has_legal_move(s, phase);
-        self.outcome_with(s, phase, blocked)
-    }
-
-    fn outcome_with(&self, s: &State<W>, phase: usize, no_legal_move: bool) -> Option<Outcome> {
-        let ctx = Ctx {
-            no_legal_move,
-            ..Ctx::turn(s.pos.to_move, phase as u8)
-        };
-        let rule = self
-            .end
-            .iter()
-            .position(|(_, e)| self.eval(e, s, ctx) != 0)?;
-        let me = s.pos.to_move;
-        let winner = match self.end[rule].0 {
-            Verdict::Lose => Some(me ^ 1),
-            Verdict::Win => Some(me),
-            Verdict::Draw => None,
-            Verdict::Score => {
-                let score = self.score(s, &Bits::EMPTY);
-                crate::scoring::winner(score)
-            }
-            Verdict::CompareCaptures => self.captures_since_first_repetition(s),
-        };
-        Some(Outcome {
-            winner,
-            rule: rule as u16,
-        })
-    }
-
-    /// Which action kinds the phase allows the player to move, right now
-    /// (indexed by `ActionKind as usize`).
-    pub fn allowed_actions(&self, s: &State<W>, phase: usize) -> [bool; 5] {
-        let ctx = Ctx::turn(s.pos.to_move, phase as u8);
-        let compiled = &self.phases[phase];
-        let mut allowed = compiled.always;
-        for (kind, guard) in &compiled.guarded {
-            if !allowed[*kind as usize] && self.eval(guard, s, ctx) != 0 {
-                allowed[*kind as usize] = true;
-            }
-        }
-        if allowed[ActionKind::Play as usize]
-            && (self.hand_empty(s) || self.play_forbidden_by(s).is_some())
-        {
-            allowed[ActionKind::Play as usize] = false;
-        }
-        allowed
-    }
-
-    /// The player to move has a limited hand and nothing left in it (no
-    /// placement and no board play).
-    #[inline]
-    pub(crate) fn hand_empty(&self, s: &State<W>) -> bool {
-        !self.rules.unlimited_hand && s.pos.in_hand[s.pos.to_move as usize] == 0
-    }
-
-    /// Index of the first forbid rule (in `Rules::forbid`) naming `class`
-    /// whose condition holds now.
-    fn forbidden_by(&self, s: &State<W>, class: MoveClass) -> Option<usize> {
-        if self.forbid.is_empty() {
-            return None;
-        }
-        let ctx = Ctx::turn(s.pos.to_move, NO_PHASE);
-        self.forbid
-            .iter()
-            .position(|(classes, when)| classes.contains(&class) && self.eval(when, s, ctx) != 0)
-    }
-
-    /// The forbid rule (index into `Rules::forbid`) forbidding pass kind `kind` now.
-    pub fn pass_forbidden_by(&self, s: &State<W>, kind: usize) -> Option<usize> {
-        self.forbidden_by(s, MoveClass::Pass(kind as u8))
-    }
-
-    /// The forbid rule forbidding board plays now.
-    pub fn play_forbidden_by(&self, s: &State<W>) -> Option<usize> {
-        self.forbidden_by(s, MoveClass::Play)
-    }
-
-    fn pass_allowed(&self, s: &State<W>, kind: usize) -> bool {
-        self.pass_forbidden_by(s, kind).is_none()
-    }
-
-    fn turn_moves(&self, s: &State<W>, phase: usize, out: &mut Vec<Move>) {
-        let allowed = self.allowed_actions(s, phase);
-        self.turn_moves_with(s, allowed, out);
-    }
-
-    /// Is there any legal move? Board plays are tried one by one, stopping
-    /// at the first legal one.
-    fn has_legal_move(&self, s: &State<W>, phase: usize) -> bool {
-        let mut allowed = self.allowed_actions(s, phase);
-        if allowed[ActionKind::Play as usize]
-            && self.empty(s).iter().any(|p| self.play_legal(s, p as Point))
-        {
-            return true;
-        }
-        allowed[ActionKind::Play as usize] = false;
-        let mut moves = Vec::new();
-        self.turn_moves_with(s, allowed, &mut moves);
-        !moves.is_empty()
-    }
-
-    /// Is there a legal move that does not lose at once? Passes and moves
-    /// other than board plays are safe; a board play is unsafe when it is a
-    /// suicide or an immediate repetition that the ruleset makes a loss.
-    fn has_safe_move(&self, s: &State<W>) -> bool {
-        let phase = self.phase(s);
-        let mut allowed = self.allowed_actions(s, phase);
-        if allowed[ActionKind::Play as usize] {
-            let safe = self.empty(s).iter().any(|p| {
-                let p = p as Point;
-                self.play_legal(s, p) && !self.play_loses(s, p)
-            });
-            if safe {
-                return true;
-            }
-        }
-        allowed[ActionKind::Play as usize] = false;
-        let mut moves = Vec::new();
-        self.turn_moves_with(s, allowed, &mut moves);
-        !moves.is_empty()
-    }
-
-    /// A legal board play on `p` that loses at once.
-    fn play_loses(&self, s: &State<W>, p: Point) -> bool {
-        let e = self.play_effect(s, p);
-        let suicide = e.suicide && e.suicide_effect == morrigo_rules::SuicideEffect::Lose;
-        let repeats = self.rules.repetition.immediate == morrigo_rules::Immediate::Lose
-            && self.immediate_repetition(s, e.key_after);
-        suicide || repeats
-    }
-
-    /// One legal move chosen uniformly at random, without generating them
-    /// all when board plays make that costly: candidates are drawn in a
-    /// random order and the first legal one is taken, which is uniform over
-    /// the legal moves. `rng(n)` returns a number below `n`.
-    pub fn sample_move(
-        &self,
-        s: &State<W>,
-        buf: &mut Vec<Move>,
-        rng: &mut impl FnMut(u32) -> u32,
-    ) -> Sample {
-        let board_plays = self.rules.play.is_some() && s.pos.pending == 0;
-        if !board_plays {
-            return match self.legal_moves(s, buf) {
-                Some(o) => Sample::Over(o),
-                None if buf.is_empty() => Sample::Stuck,
-                None => Sample::Move(buf[rng(buf.len() as u32) as usize]),
-            };
-        }
-        if let Some(o) = self.outcome(s) {
-            return Sample::Over(o);
-        }
-        let phase = self.phase(s);
-        let allowed = self.allowed_actions(s, phase);
-        buf.clear();
-        // Everything but board plays is legal as generated; plays are
-        // checked only when drawn.
-        let mut cheap = allowed;
-        cheap[ActionKind::Play as usize] = false;
-        self.turn_moves_with(s, cheap, buf);
-        if allowed[ActionKind::Play as usize] {
-            buf.extend(self.empty(s).iter().map(|p| Move::play(p as Point)));
-        }
-        while !buf.is_empty() {
-            let i = rng(buf.len() as u32) as usize;
-            let m = buf[i];
-            if m.kind != MoveKind::Play || self.play_legal(s, m.to) {
-                return Sample::Move(m);
-            }
-            buf.swap_remove(i);
-        }
-        Sample::Stuck
-    }
-
-    /// The moves of the allowed action kinds (indexed by `ActionKind as usize`).
-    fn turn_moves_with(&self, s: &State<W>, allowed: [bool; 5], out: &mut Vec<Move>) {
-        let me = s.pos.to_move as usize;
-        let [place, slide, fly, play, pass] = allowed;
-        let empty = self.empty(s);
-        if place && !self.hand_empty(s) {
-            out.extend(empty.iter().map(|p| Move::place(p as Point)));
-        }
-        if slide || fly {
-            for from in s.pos.occ[me].iter() {
-                let adjacent = self.neighbours[from];
-                let reach = if fly { empty } else { adjacent.and(empty) };
-                for to in reach.iter() {
-                    // A fly to an adjacent point is the same move as a slide.
-                    let kind = if slide && adjacent.has(to) {
-                        MoveKind::Slide
-                    } else {
-                        MoveKind::Fly
-                    };
-                    out.push(Move {
-                        kind,
-                        from: from as Point,
-                        to: to as Point,
-                    });
-                }
-            }
-        }
-        if play {
-            for p in empty.iter() {
-                if self.play_legal(s, p as Point) {
-                    out.push(Move::play(p as Point));
-                }
-            }
-        }
-        if pass {
-            for k in 0..self.rules.passes.kinds.len() {
-                if self.pass_allowed(s, k) {
-                    out.push(Move::pass(k as u8));
-                }
-            }
-        }
-    }
-
-    fn removable(&self, s: &State<W>, target: usize) -> bool {
-        let Some((_, removable)) = &self.removals else {
-            return false;
-        };
-        let ctx = Ctx {
-            target: target as Point,
-            lines_formed: s.pos.lines_formed as i64,
-            ..Ctx::turn(s.pos.to_move, NO_PHASE)
-        };
-        self.eval(removable, s, ctx) != 0
-    }
-
-    fn removal_targets(&self, s: &State<W>, out: &mut Vec<Move>) {
-        let opp = (s.pos.to_move ^ 1) as usize;
-        for p in s.pos.occ[opp].iter() {
-            if self.removable(s, p) {
-                out.push(Move::remove(p as Point));
-            }
-        }
-    }
-
-    fn any_removable(&self, s: &State<W>) -> bool {
-        let opp = (s.pos.to_move ^ 1) as usize;
-        s.pos.occ[opp].iter().any(|p| self.removable(s, p))
-    }
-
-    // ----- transitions -------------------------------------------------------
-
-    /// Play a legal move (as produced by `legal_moves` or `sample_move`).
-    pub fn apply(&self, s: &mut State<W>, m: Move) -> Undo<W> {
-        let saved = s.pos;
-        let me = s.pos.to_move as usize;
-        let opp = me ^ 1;
-        let mut undo = Undo {
-            pos: saved,
-            pushed: false,
-            recorded: false,
-            placed: None,
-        };
-        s.pos.ply += 1;
-        if m.kind != MoveKind::Remove {
-            // What the last move did; removals belong to the move that owed them.
-            s.pos.last_suicide = false;
-            s.pos.last_immediate_repetition = false;
-            s.pos.last_board_repetitions = 0;
-        }
-        let mut class = 0u8;
-        let mut d_start = NO_D;
-        match m.kind {
-            MoveKind::Place => {
-                self.take_from_hand(&mut s.pos, me);
-                let pos = &mut s.pos;
-                pos.hash ^= self.z_piece[me][m.to as usize];
-                pos.board_key ^= self.z_piece[me][m.to as usize];
-                pos.occ[me].set(m.to as usize);
-                pos.on_board[me] += 1;
-            }
-            MoveKind::Slide | MoveKind::Fly => {
-                let pos = &mut s.pos;
-                pos.occ[me].clear(m.from as usize);
-                pos.occ[me].set(m.to as usize);
-                let k = self.z_piece[me][m.from as usize] ^ self.z_piece[me][m.to as usize];
-                pos.hash ^= k;
-                pos.board_key ^= k;
-            }
-            MoveKind::Remove => {
-                // The removals complete the turn of the move that owed them.
-                class = s.pos.turn_class;
-                d_start = s.pos.turn_d_start;
-                let pos = &mut s.pos;
-                pos.occ[opp].clear(m.to as usize);
-                pos.on_board[opp] -= 1;
-                pos.hash ^= self.z_piece[opp][m.to as usize];
-                pos.board_key ^= self.z_piece[opp][m.to as usize];
-                pos.lost[opp] += 1;
-                pos.pending -= 1;
-                pos.removed_this_turn = true;
-            }
-            MoveKind::Play => {
-                undo.placed = Some((m.to, s.placed_at[m.to as usize]));
-                self.take_from_hand(&mut s.pos, me);
-                let (c, d) = self.apply_play(s, m.to);
-                class = c;
-                d_start = d;
-                s.pos.turn_class = c;
-                s.pos.turn_d_start = d;
-            }
-            MoveKind::Pass => {
-                let stones = self.rules.passes.stones;
-                s.pos.pass_stones[opp] += stones;
-                class = self.rules.passes.kinds[m.to as usize];
-            }
-        }
-        // A board play's stone may be gone (a removed suicide): no line then.
-        let forms_lines = match m.kind {
-            MoveKind::Place | MoveKind::Slide | MoveKind::Fly => true,
-            MoveKind::Play => s.pos.occ[me].has(m.to as usize),
-            MoveKind::Remove | MoveKind::Pass => false,
-        };
-        if forms_lines {
-            self.after_line_move(s, me, m.to);
-        }
-        if s.pos.pending > 0 && !self.any_removable(s) {
-            s.pos.pending = 0;
-        }
-        if s.pos.pending == 0 {
-            if self.record_moves {
-                let is_play =
-                    m.kind == MoveKind::Play || m.kind == MoveKind::Remove && s.pos.turn_class != 0;
-                self.record_move(s, is_play, class, d_start);
-                undo.recorded = true;
-            }
-            undo.pushed = self.reads.repetitions;
-            self.end_turn(s, m);
-        }
-        undo
-    }
-
-    fn after_line_move(&self, s: &mut State<W>, me: usize, to: Point) {
-        let formed = self.lines_at(&s.pos.occ[me], to as usize);
-        s.pos.lines_formed = formed as u8;
-        if formed == 0 {
-            return;
-        }
-        s.pos.line_this_turn = true;
-        if let Some((removals, _)) = &self.removals {
-            let ctx = Ctx {
-                lines_formed: formed as i64,
-                ..Ctx::turn(me as u8, NO_PHASE)
-            };
-            let owed = self.eval(removals, s, ctx).clamp(0, u8::MAX as i64) as u8;
-            s.pos.pending = owed;
-        }
-    }
-
-    fn end_turn(&self, s: &mut State<W>, last: Move) {
-        let pos = &mut s.pos;
-        // With limited hands a player's pieces (board plus hand) only ever
-        // decrease, so after a placement or a removal no earlier position can
-        // come back. With an unlimited supply (Go) captured stones are
-        // replaced by new plays and any earlier position may recur.
-        let irreversible = !self.rules.unlimited_hand
-            && (pos.removed_this_turn || matches!(last.kind, MoveKind::Place | MoveKind::Play));
-        pos.turns_without_removal = if pos.removed_this_turn {
-            0
-        } else {
-            pos.turns_without_removal + 1
-        };
-        pos.turns_without_line = if pos.line_this_turn {
-            0
-        } else {
-            pos.turns_without_line + 1
-        };
-        pos.removed_this_turn = false;
-        pos.line_this_turn = false;
-        pos.turn_class = 0;
-        pos.turn_d_start = NO_D;
-        pos.turn += 1;
-        pos.to_move ^= 1;
-        pos.hash ^= self.z_side;
-        if self.reads.repetitions {
-            if irreversible {
-                pos.reversible_from = s.history.len() as u32;
-            }
-            s.history.push(pos.hash);
-        }
-    }
-
-    pub fn undo(&self, s: &mut State<W>, u: Undo<W>) {
-        if u.recorded {
-            self.unrecord_move(s);
-        }
-        if let Some((at, prev)) = u.placed {
-            s.placed_at[at as usize] = prev;
-        }
-        s.pos = u.pos;
-        if u.pushed {
-            s.history.pop();
-        }
     }
 }

@@ -1,5 +1,5 @@
 //! The fast engine against the slow reference implementation
-//! (`morrigo_engine::reference`), on every built-in Morris ruleset: random
+//! (`morrigo_reference::morris`), on every built-in Morris ruleset: random
 //! games in lock-step (same legal move set, same state, same outcome at every
 //! ply; undo restores the state exactly), and perft counts.
 //!
@@ -7,8 +7,8 @@
 //! `cargo test --release -p morrigo-engine --test cross_check -- --ignored --nocapture`.
 
 use morrigo_engine::notation::format_move;
-use morrigo_engine::reference::RefGame;
 use morrigo_engine::{perft, with_machine, AnyMachine, Machine, Move, Outcome, State, Unit};
+use morrigo_reference::morris::RefGame;
 use morrigo_rules::Rules;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};

@@ -1,5 +1,5 @@
 //! The fast engine against the slow Go-family reference
-//! (`morrigo_engine::reference_go`), on every built-in Go ruleset and several
+//! (`morrigo_reference::go`), on every built-in Go ruleset and several
 //! tiny boards: random games in lock-step, comparing at every ply the legal
 //! move set, the outcome, the class of the move just played and its D mark,
 //! captured prisoners and pass stones, the board and the score; undo of every
@@ -13,10 +13,10 @@
 //! `cargo test --release -p morrigo-engine --test cross_check_go -- --ignored --nocapture`.
 
 use morrigo_engine::notation::format_move_in;
-use morrigo_engine::reference_go::{PlayRefusal, RefGo};
 use morrigo_engine::{
     with_machine, AnyMachine, Bits, Machine, Move, MoveKind, Outcome, Sample, State,
 };
+use morrigo_reference::go::{PlayRefusal, RefGo};
 use morrigo_rules::load::Overrides;
 use morrigo_rules::{Immediate, Repeated, Rules, SuicideEffect, Superko, CLASS_KO_CAPTURE};
 use rand::rngs::SmallRng;

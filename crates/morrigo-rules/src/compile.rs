@@ -66,6 +66,7 @@ impl Compiler<'_> {
             "the number of pieces each player starts with in hand, or `unlimited`",
         );
         let topology = board.and_then(|b| self.board(b));
+        let topology = topology.filter(|t| self.engine_runs_board(t.len()));
         let phase_names: Vec<String> = f.phases.iter().flat_map(|p| p.keys().cloned()).collect();
         let play = self.play_rule();
         let passes = self.passes();
@@ -101,6 +102,20 @@ impl Compiler<'_> {
             );
         }
         let (in_hand, unlimited_hand) = match hand {
+            Some(HandFile::Count(n)) if n > crate::MAX_IN_HAND => {
+                self.error_at(
+                    "in_hand:",
+                    None,
+                    Diagnostic::new(format!(
+                        "`setup.in_hand: {n}` is more pieces than the engine can count"
+                    ))
+                    .expected(format!(
+                        "at most {} pieces in hand (the hand-size limit), or `unlimited`",
+                        crate::MAX_IN_HAND
+                    )),
+                );
+                (None, false)
+            }
             Some(HandFile::Count(n)) => (Some(n), false),
             Some(HandFile::Unlimited(_)) => (Some(0), true),
             None => (None, false),
@@ -128,6 +143,26 @@ impl Compiler<'_> {
             scoring,
             patterns: patterns.into_inner(),
         })
+    }
+
+    /// The engine's widest machine holds `MAX_POINTS` points: a larger
+    /// board is refused here, where its place in the file is known.
+    fn engine_runs_board(&mut self, points: usize) -> bool {
+        if points <= crate::MAX_POINTS {
+            return true;
+        }
+        self.error_at(
+            "board:",
+            None,
+            Diagnostic::new(format!(
+                "a board of {points} points is larger than the engine can run"
+            ))
+            .expected(format!(
+                "at most {} points (the board-size limit; a 25×25 grid)",
+                crate::MAX_POINTS
+            )),
+        );
+        false
     }
 
     fn required<T>(&mut self, value: Option<T>, field: &str, what: &str) -> Option<T> {

@@ -19,6 +19,14 @@ use morrigo_diag::{Diagnostics, Location, SourceFile};
 use morrigo_dsl::Expr;
 use std::fmt;
 
+/// The board-size limit: the engine's widest machine holds this many points
+/// (a 25×25 grid). `check` refuses larger boards.
+pub const MAX_POINTS: usize = 640;
+
+/// The hand-size limit: pieces a player may start with in hand, so that
+/// every count of a game fits the engine's counters. `check` refuses more.
+pub const MAX_IN_HAND: u32 = 1_000_000;
+
 /// Load and compile a ruleset by path or built-in name.
 pub fn load_rules(spec: &str) -> Result<Rules, Diagnostics> {
     let loaded = load::load(spec)?;

@@ -1,5 +1,5 @@
 //! A slow, obviously correct reference implementation of the rules, written
-//! independently of [`crate::Machine`] so tests can cross-check the two.
+//! independently of [`morrigo_engine::Machine`] so tests can cross-check the two.
 //!
 //! Everything here is the most direct reading of the rules: the board is a
 //! `Vec<Option<u8>>`, lines are found by scanning `Topology::lines`,
@@ -24,9 +24,8 @@
 //!   checked in order with `me` the player to move; the first that holds ends
 //!   the game (`lose`: the opponent wins, `win`: the mover wins, `draw`).
 
-use crate::machine::{Move, MoveKind, Outcome, Point, NO_POINT};
-use crate::Unit;
 use morrigo_dsl::{BinOp, Expr};
+use morrigo_engine::{Move, MoveKind, Outcome, Point, Unit, NO_POINT};
 use morrigo_rules::{ActionKind, Prim, Rules, Verdict};
 
 /// What decides a repetition: the board, both hands and the player to move.

@@ -49,8 +49,8 @@
 //!   first player if they made the last move; area: stones plus empty points
 //!   reaching only that colour. Komi goes to the second player.
 
-use crate::machine::{Move, MoveKind, Outcome, Point};
 use morrigo_dsl::Expr;
+use morrigo_engine::{Move, MoveKind, Outcome, Point};
 use morrigo_rules::{
     ActionKind, Immediate, ImmediateReading, MoveClass, Prim, Repeated, Rules, ScoringMethod,
     SuicideEffect, Superko, Verdict, CLASS_KO_CAPTURE, CLASS_NORMAL,
@@ -346,7 +346,7 @@ impl<'r> RefGo<'r> {
     // ----- expressions --------------------------------------------------------
 
     fn eval(&self, e: &Expr<Prim>, c: Ctx) -> i64 {
-        crate::reference::eval_expr(e, &|p| self.var(p, c), &|f, args| self.call(f, args))
+        crate::morris::eval_expr(e, &|p| self.var(p, c), &|f, args| self.call(f, args))
     }
 
     fn var(&self, p: Prim, c: Ctx) -> i64 {

@@ -1,0 +1,171 @@
+//! Transitions: apply a move (placement, slide, fly, removal, board play,
+//! pass), the removals a completed line owes, the end of a turn, and undo.
+
+use crate::eval::{Ctx, NO_PHASE};
+use crate::machine::{Machine, Move, MoveKind, Point, Position, State, Undo};
+use crate::records::NO_D;
+
+impl<const W: usize> Machine<W> {
+    /// Take one piece from a limited hand (nothing to do with an unlimited one).
+    #[inline(always)]
+    pub(crate) fn take_from_hand(&self, pos: &mut Position<W>, me: usize) {
+        if !self.rules.unlimited_hand {
+            pos.hash ^= self.hand_key(me, pos.in_hand[me]);
+            pos.in_hand[me] -= 1;
+            pos.hash ^= self.hand_key(me, pos.in_hand[me]);
+        }
+    }
+
+    /// Play a legal move (as produced by `legal_moves` or `sample_move`).
+    pub fn apply(&self, s: &mut State<W>, m: Move) -> Undo<W> {
+        let saved = s.pos;
+        let me = s.pos.to_move as usize;
+        let opp = me ^ 1;
+        let mut undo = Undo {
+            pos: saved,
+            pushed: false,
+            recorded: false,
+            placed: None,
+        };
+        s.pos.ply += 1;
+        if m.kind != MoveKind::Remove {
+            // What the last move did; removals belong to the move that owed them.
+            s.pos.last_suicide = false;
+            s.pos.last_immediate_repetition = false;
+            s.pos.last_board_repetitions = 0;
+        }
+        let mut class = 0u8;
+        let mut d_start = NO_D;
+        match m.kind {
+            MoveKind::Place => {
+                self.take_from_hand(&mut s.pos, me);
+                let pos = &mut s.pos;
+                pos.hash ^= self.z_piece[me][m.to as usize];
+                pos.board_key ^= self.z_piece[me][m.to as usize];
+                pos.occ[me].set(m.to as usize);
+                pos.on_board[me] += 1;
+            }
+            MoveKind::Slide | MoveKind::Fly => {
+                let pos = &mut s.pos;
+                pos.occ[me].clear(m.from as usize);
+                pos.occ[me].set(m.to as usize);
+                let k = self.z_piece[me][m.from as usize] ^ self.z_piece[me][m.to as usize];
+                pos.hash ^= k;
+                pos.board_key ^= k;
+            }
+            MoveKind::Remove => {
+                // The removals complete the turn of the move that owed them.
+                class = s.pos.turn_class;
+                d_start = s.pos.turn_d_start;
+                let pos = &mut s.pos;
+                pos.occ[opp].clear(m.to as usize);
+                pos.on_board[opp] -= 1;
+                pos.hash ^= self.z_piece[opp][m.to as usize];
+                pos.board_key ^= self.z_piece[opp][m.to as usize];
+                pos.lost[opp] += 1;
+                pos.pending -= 1;
+                pos.removed_this_turn = true;
+            }
+            MoveKind::Play => {
+                undo.placed = Some((m.to, s.placed_at[m.to as usize]));
+                self.take_from_hand(&mut s.pos, me);
+                let (c, d) = self.apply_play(s, m.to);
+                class = c;
+                d_start = d;
+                s.pos.turn_class = c;
+                s.pos.turn_d_start = d;
+            }
+            MoveKind::Pass => {
+                let stones = self.rules.passes.stones;
+                s.pos.pass_stones[opp] += stones;
+                class = self.rules.passes.kinds[m.to as usize];
+            }
+        }
+        // A board play's stone may be gone (a removed suicide): no line then.
+        let forms_lines = match m.kind {
+            MoveKind::Place | MoveKind::Slide | MoveKind::Fly => true,
+            MoveKind::Play => s.pos.occ[me].has(m.to as usize),
+            MoveKind::Remove | MoveKind::Pass => false,
+        };
+        if forms_lines {
+            self.after_line_move(s, me, m.to);
+        }
+        if s.pos.pending > 0 && !self.any_removable(s) {
+            s.pos.pending = 0;
+        }
+        if s.pos.pending == 0 {
+            if self.record_moves {
+                let is_play =
+                    m.kind == MoveKind::Play || m.kind == MoveKind::Remove && s.pos.turn_class != 0;
+                self.record_move(s, is_play, class, d_start);
+                undo.recorded = true;
+            }
+            undo.pushed = self.reads.repetitions;
+            self.end_turn(s, m);
+        }
+        undo
+    }
+
+    pub(crate) fn after_line_move(&self, s: &mut State<W>, me: usize, to: Point) {
+        let formed = self.lines_at(&s.pos.occ[me], to as usize);
+        s.pos.lines_formed = formed as u8;
+        if formed == 0 {
+            return;
+        }
+        s.pos.line_this_turn = true;
+        if let Some((removals, _)) = &self.removals {
+            let ctx = Ctx {
+                lines_formed: formed as i64,
+                ..Ctx::turn(me as u8, NO_PHASE)
+            };
+            let owed = self.eval(removals, s, ctx).clamp(0, u8::MAX as i64) as u8;
+            s.pos.pending = owed;
+        }
+    }
+
+    pub(crate) fn end_turn(&self, s: &mut State<W>, last: Move) {
+        let pos = &mut s.pos;
+        // With limited hands a player's pieces (board plus hand) only ever
+        // decrease, so after a placement or a removal no earlier position can
+        // come back. With an unlimited supply (Go) captured stones are
+        // replaced by new plays and any earlier position may recur.
+        let irreversible = !self.rules.unlimited_hand
+            && (pos.removed_this_turn || matches!(last.kind, MoveKind::Place | MoveKind::Play));
+        pos.turns_without_removal = if pos.removed_this_turn {
+            0
+        } else {
+            pos.turns_without_removal + 1
+        };
+        pos.turns_without_line = if pos.line_this_turn {
+            0
+        } else {
+            pos.turns_without_line + 1
+        };
+        pos.removed_this_turn = false;
+        pos.line_this_turn = false;
+        pos.turn_class = 0;
+        pos.turn_d_start = NO_D;
+        pos.turn += 1;
+        pos.to_move ^= 1;
+        pos.hash ^= self.z_side;
+        if self.reads.repetitions {
+            if irreversible {
+                pos.reversible_from = s.history.len() as u32;
+            }
+            s.history.push(pos.hash);
+        }
+    }
+
+    pub fn undo(&self, s: &mut State<W>, u: Undo<W>) {
+        if u.recorded {
+            self.unrecord_move(s);
+        }
+        if let Some((at, prev)) = u.placed {
+            s.placed_at[at as usize] = prev;
+        }
+        s.pos = u.pos;
+        if u.pushed {
+            s.history.pop();
+        }
+    }
+}

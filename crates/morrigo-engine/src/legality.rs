@@ -1,0 +1,171 @@
+//! Is this move legal, and if not, why: the one answer. `legal_moves`
+//! generates exactly the moves [`Machine::check_move`] accepts (a test
+//! checks it on random games), and `explain` words its [`Illegal`].
+
+use crate::machine::{Machine, Move, MoveKind, Outcome, Point, State};
+use morrigo_rules::{ActionKind, SuicideEffect};
+
+/// Why a move is not legal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Illegal {
+    /// An end rule decided the game at the start of this turn.
+    GameOver(Outcome),
+    /// The mover owes a removal: only removals are legal.
+    RemovalOwed,
+    /// A removal when none is owed.
+    NothingToRemove,
+    /// A removal of an empty point.
+    RemoveEmpty,
+    /// A removal of the mover's own piece.
+    RemoveOwn,
+    /// The line rule's `removable` does not hold for this piece.
+    NotRemovable,
+    /// The phase (index into `Rules::phases`) has no such action.
+    NotInPhase { phase: usize, kind: ActionKind },
+    /// The phase's condition for the action does not hold.
+    GuardFails { phase: usize, kind: ActionKind },
+    /// The forbid rule with this index (into `Rules::forbid`) holds.
+    Forbidden(usize),
+    /// A placement or board play with a limited hand that is empty.
+    HandEmpty,
+    /// The destination is not empty.
+    Occupied,
+    /// The piece to move is not the mover's.
+    NotOwnPiece,
+    /// A slide between points that are not adjacent (flying not allowed).
+    NotAdjacent,
+    /// A fly to an adjacent point while sliding is allowed: it is a slide.
+    IsASlide,
+    /// A board play leaving its chain without liberty, which is illegal.
+    Suicide,
+    /// A board play that is an immediate repetition, which is illegal.
+    ImmediateRepetition,
+    /// A board play recreating an earlier board under superko.
+    Superko,
+    /// Not a move on this board or of this ruleset (a point or pass kind
+    /// out of range).
+    NoSuchMove,
+}
+
+impl<const W: usize> Machine<W> {
+    /// `Ok` iff `legal_moves` would list `m`; otherwise the first reason,
+    /// in the order: game over / owed removal, the action, the point.
+    pub fn check_move(&self, s: &State<W>, m: Move) -> Result<(), Illegal> {
+        let on_board = |p: Point| (p as usize) < self.n;
+        if s.pos.pending > 0 {
+            if m.kind != MoveKind::Remove {
+                return Err(Illegal::RemovalOwed);
+            }
+            if !on_board(m.to) {
+                return Err(Illegal::NoSuchMove);
+            }
+            return match s.owner(m.to) {
+                None => Err(Illegal::RemoveEmpty),
+                Some(o) if o == s.pos.to_move => Err(Illegal::RemoveOwn),
+                Some(_) if !self.removable(s, m.to as usize) => Err(Illegal::NotRemovable),
+                Some(_) => Ok(()),
+            };
+        }
+        if let Some(o) = self.outcome(s) {
+            return Err(Illegal::GameOver(o));
+        }
+        let phase = self.phase(s);
+        let me = s.pos.to_move;
+        match m.kind {
+            MoveKind::Remove => Err(Illegal::NothingToRemove),
+            MoveKind::Pass => {
+                if m.to as usize >= self.rules.passes.kinds.len() {
+                    return Err(Illegal::NoSuchMove);
+                }
+                self.action_refusal(s, phase, ActionKind::Pass)?;
+                match self.pass_forbidden_by(s, m.to as usize) {
+                    Some(i) => Err(Illegal::Forbidden(i)),
+                    None => Ok(()),
+                }
+            }
+            MoveKind::Place | MoveKind::Play => {
+                let kind = if m.kind == MoveKind::Place {
+                    ActionKind::Place
+                } else {
+                    ActionKind::Play
+                };
+                if !on_board(m.to) {
+                    return Err(Illegal::NoSuchMove);
+                }
+                self.action_refusal(s, phase, kind)?;
+                if s.owner(m.to).is_some() {
+                    return Err(Illegal::Occupied);
+                }
+                match self.play_refusal(s, m.to) {
+                    Some(why) if kind == ActionKind::Play => Err(why),
+                    _ => Ok(()),
+                }
+            }
+            MoveKind::Slide | MoveKind::Fly => {
+                if !on_board(m.from) || !on_board(m.to) {
+                    return Err(Illegal::NoSuchMove);
+                }
+                let slide = self.action_refusal(s, phase, ActionKind::Slide);
+                let fly = self.action_refusal(s, phase, ActionKind::Fly);
+                if let (Err(why), Err(_)) = (slide, fly) {
+                    return Err(why);
+                }
+                if s.owner(m.from) != Some(me) {
+                    return Err(Illegal::NotOwnPiece);
+                }
+                if s.owner(m.to).is_some() {
+                    return Err(Illegal::Occupied);
+                }
+                let adjacent = self.neighbours[m.from as usize].has(m.to as usize);
+                match (m.kind, adjacent) {
+                    (MoveKind::Slide, true) => slide.or(fly),
+                    (MoveKind::Slide, false) => Err(Illegal::NotAdjacent),
+                    (_, true) if slide.is_ok() => Err(Illegal::IsASlide),
+                    (_, _) if fly.is_err() && !adjacent => Err(Illegal::NotAdjacent),
+                    (_, _) => fly,
+                }
+            }
+        }
+    }
+
+    /// Why the phase does not allow an action of `kind` now, if it does not:
+    /// the same decision as [`Machine::allowed_actions`], with its reason.
+    pub fn action_refusal(
+        &self,
+        s: &State<W>,
+        phase: usize,
+        kind: ActionKind,
+    ) -> Result<(), Illegal> {
+        if !self.rules.phases[phase]
+            .actions
+            .iter()
+            .any(|a| a.kind == kind)
+        {
+            return Err(Illegal::NotInPhase { phase, kind });
+        }
+        if !self.allowed_actions(s, phase)[kind as usize] {
+            if matches!(kind, ActionKind::Place | ActionKind::Play) && self.hand_empty(s) {
+                return Err(Illegal::HandEmpty);
+            }
+            if kind == ActionKind::Play {
+                if let Some(i) = self.play_forbidden_by(s) {
+                    return Err(Illegal::Forbidden(i));
+                }
+            }
+            return Err(Illegal::GuardFails { phase, kind });
+        }
+        if kind == ActionKind::Place && self.hand_empty(s) {
+            return Err(Illegal::HandEmpty);
+        }
+        Ok(())
+    }
+
+    /// Why a board play on empty point `p` is illegal, if it is.
+    pub fn play_refusal(&self, s: &State<W>, p: Point) -> Option<Illegal> {
+        let e = self.play_effect(s, p);
+        if e.suicide && e.suicide_effect == SuicideEffect::Illegal {
+            return Some(Illegal::Suicide);
+        }
+        self.repetition_refusal(s, e.key_after)
+    }
+}

@@ -1,0 +1,239 @@
+//! Move generation: which actions the phase allows, forbid rules, the
+//! legal moves of a turn (or the owed removals), and random sampling.
+
+use crate::eval::{Ctx, NO_PHASE};
+use crate::machine::{Machine, Move, MoveKind, Outcome, Point, Sample, State};
+use morrigo_rules::{ActionKind, MoveClass};
+
+impl<const W: usize> Machine<W> {
+    /// Fill `out` with the legal moves; when the turn starts in a finished
+    /// game, leave it empty and return the outcome.
+    pub fn legal_moves(&self, s: &State<W>, out: &mut Vec<Move>) -> Option<Outcome> {
+        out.clear();
+        if s.pos.pending > 0 {
+            self.removal_targets(s, out);
+            return None;
+        }
+        let phase = self.phase(s);
+        self.turn_moves(s, phase, out);
+        let outcome = self.outcome_with(s, phase, out.is_empty());
+        if outcome.is_some() {
+            out.clear();
+        }
+        outcome
+    }
+
+    /// Which action kinds the phase allows the player to move, right now
+    /// (indexed by `ActionKind as usize`).
+    pub fn allowed_actions(&self, s: &State<W>, phase: usize) -> [bool; 5] {
+        let ctx = Ctx::turn(s.pos.to_move, phase as u8);
+        let compiled = &self.phases[phase];
+        let mut allowed = compiled.always;
+        for (kind, guard) in &compiled.guarded {
+            if !allowed[*kind as usize] && self.eval(guard, s, ctx) != 0 {
+                allowed[*kind as usize] = true;
+            }
+        }
+        if allowed[ActionKind::Play as usize]
+            && (self.hand_empty(s) || self.play_forbidden_by(s).is_some())
+        {
+            allowed[ActionKind::Play as usize] = false;
+        }
+        allowed
+    }
+
+    /// The player to move has a limited hand and nothing left in it (no
+    /// placement and no board play).
+    #[inline]
+    pub(crate) fn hand_empty(&self, s: &State<W>) -> bool {
+        !self.rules.unlimited_hand && s.pos.in_hand[s.pos.to_move as usize] == 0
+    }
+
+    /// Index of the first forbid rule (in `Rules::forbid`) naming `class`
+    /// whose condition holds now.
+    pub(crate) fn forbidden_by(&self, s: &State<W>, class: MoveClass) -> Option<usize> {
+        if self.forbid.is_empty() {
+            return None;
+        }
+        let ctx = Ctx::turn(s.pos.to_move, NO_PHASE);
+        self.forbid
+            .iter()
+            .position(|(classes, when)| classes.contains(&class) && self.eval(when, s, ctx) != 0)
+    }
+
+    /// The forbid rule (index into `Rules::forbid`) forbidding pass kind `kind` now.
+    pub fn pass_forbidden_by(&self, s: &State<W>, kind: usize) -> Option<usize> {
+        self.forbidden_by(s, MoveClass::Pass(kind as u8))
+    }
+
+    /// The forbid rule forbidding board plays now.
+    pub fn play_forbidden_by(&self, s: &State<W>) -> Option<usize> {
+        self.forbidden_by(s, MoveClass::Play)
+    }
+
+    pub(crate) fn pass_allowed(&self, s: &State<W>, kind: usize) -> bool {
+        self.pass_forbidden_by(s, kind).is_none()
+    }
+
+    pub(crate) fn turn_moves(&self, s: &State<W>, phase: usize, out: &mut Vec<Move>) {
+        let allowed = self.allowed_actions(s, phase);
+        self.turn_moves_with(s, allowed, out);
+    }
+
+    /// Is there any legal move? Board plays are tried one by one, stopping
+    /// at the first legal one.
+    pub(crate) fn has_legal_move(&self, s: &State<W>, phase: usize) -> bool {
+        let mut allowed = self.allowed_actions(s, phase);
+        if allowed[ActionKind::Play as usize]
+            && self.empty(s).iter().any(|p| self.play_legal(s, p as Point))
+        {
+            return true;
+        }
+        allowed[ActionKind::Play as usize] = false;
+        let mut moves = Vec::new();
+        self.turn_moves_with(s, allowed, &mut moves);
+        !moves.is_empty()
+    }
+
+    /// Is there a legal move that does not lose at once? Passes and moves
+    /// other than board plays are safe; a board play is unsafe when it is a
+    /// suicide or an immediate repetition that the ruleset makes a loss.
+    pub(crate) fn has_safe_move(&self, s: &State<W>) -> bool {
+        let phase = self.phase(s);
+        let mut allowed = self.allowed_actions(s, phase);
+        if allowed[ActionKind::Play as usize] {
+            let safe = self.empty(s).iter().any(|p| {
+                let p = p as Point;
+                self.play_legal(s, p) && !self.play_loses(s, p)
+            });
+            if safe {
+                return true;
+            }
+        }
+        allowed[ActionKind::Play as usize] = false;
+        let mut moves = Vec::new();
+        self.turn_moves_with(s, allowed, &mut moves);
+        !moves.is_empty()
+    }
+
+    /// A legal board play on `p` that loses at once.
+    pub(crate) fn play_loses(&self, s: &State<W>, p: Point) -> bool {
+        let e = self.play_effect(s, p);
+        let suicide = e.suicide && e.suicide_effect == morrigo_rules::SuicideEffect::Lose;
+        let repeats = self.rules.repetition.immediate == morrigo_rules::Immediate::Lose
+            && self.immediate_repetition(s, e.key_after);
+        suicide || repeats
+    }
+
+    /// One legal move chosen uniformly at random, without generating them
+    /// all when board plays make that costly: candidates are drawn in a
+    /// random order and the first legal one is taken, which is uniform over
+    /// the legal moves. `rng(n)` returns a number below `n`.
+    pub fn sample_move(
+        &self,
+        s: &State<W>,
+        buf: &mut Vec<Move>,
+        rng: &mut impl FnMut(u32) -> u32,
+    ) -> Sample {
+        let board_plays = self.rules.play.is_some() && s.pos.pending == 0;
+        if !board_plays {
+            return match self.legal_moves(s, buf) {
+                Some(o) => Sample::Over(o),
+                None if buf.is_empty() => Sample::Stuck,
+                None => Sample::Move(buf[rng(buf.len() as u32) as usize]),
+            };
+        }
+        if let Some(o) = self.outcome(s) {
+            return Sample::Over(o);
+        }
+        let phase = self.phase(s);
+        let allowed = self.allowed_actions(s, phase);
+        buf.clear();
+        // Everything but board plays is legal as generated; plays are
+        // checked only when drawn.
+        let mut cheap = allowed;
+        cheap[ActionKind::Play as usize] = false;
+        self.turn_moves_with(s, cheap, buf);
+        if allowed[ActionKind::Play as usize] {
+            buf.extend(self.empty(s).iter().map(|p| Move::play(p as Point)));
+        }
+        while !buf.is_empty() {
+            let i = rng(buf.len() as u32) as usize;
+            let m = buf[i];
+            if m.kind != MoveKind::Play || self.play_legal(s, m.to) {
+                return Sample::Move(m);
+            }
+            buf.swap_remove(i);
+        }
+        Sample::Stuck
+    }
+
+    /// The moves of the allowed action kinds (indexed by `ActionKind as usize`).
+    pub(crate) fn turn_moves_with(&self, s: &State<W>, allowed: [bool; 5], out: &mut Vec<Move>) {
+        let me = s.pos.to_move as usize;
+        let [place, slide, fly, play, pass] = allowed;
+        let empty = self.empty(s);
+        if place && !self.hand_empty(s) {
+            out.extend(empty.iter().map(|p| Move::place(p as Point)));
+        }
+        if slide || fly {
+            for from in s.pos.occ[me].iter() {
+                let adjacent = self.neighbours[from];
+                let reach = if fly { empty } else { adjacent.and(empty) };
+                for to in reach.iter() {
+                    // A fly to an adjacent point is the same move as a slide.
+                    let kind = if slide && adjacent.has(to) {
+                        MoveKind::Slide
+                    } else {
+                        MoveKind::Fly
+                    };
+                    out.push(Move {
+                        kind,
+                        from: from as Point,
+                        to: to as Point,
+                    });
+                }
+            }
+        }
+        if play {
+            for p in empty.iter() {
+                if self.play_legal(s, p as Point) {
+                    out.push(Move::play(p as Point));
+                }
+            }
+        }
+        if pass {
+            for k in 0..self.rules.passes.kinds.len() {
+                if self.pass_allowed(s, k) {
+                    out.push(Move::pass(k as u8));
+                }
+            }
+        }
+    }
+
+    pub(crate) fn removable(&self, s: &State<W>, target: usize) -> bool {
+        let Some((_, removable)) = &self.removals else {
+            return false;
+        };
+        let ctx = Ctx {
+            target: target as Point,
+            lines_formed: s.pos.lines_formed as i64,
+            ..Ctx::turn(s.pos.to_move, NO_PHASE)
+        };
+        self.eval(removable, s, ctx) != 0
+    }
+
+    pub(crate) fn removal_targets(&self, s: &State<W>, out: &mut Vec<Move>) {
+        let opp = (s.pos.to_move ^ 1) as usize;
+        for p in s.pos.occ[opp].iter() {
+            if self.removable(s, p) {
+                out.push(Move::remove(p as Point));
+            }
+        }
+    }
+
+    pub(crate) fn any_removable(&self, s: &State<W>) -> bool {
+        let opp = (s.pos.to_move ^ 1) as usize;
+        s.pos.occ[opp].iter().any(|p| self.removable(s, p))
+    }
+}
