@@ -183,7 +183,7 @@ fn check_a_bad_ruleset_prints_file_line_col_and_exits_1() {
     );
     let err = stderr(&o);
     assert!(err.contains(&format!("{path}:5:5: error:")), "{err}");
-    assert!(err.contains("unknown field `wen`"), "{err}");
+    assert!(err.contains("unknown key `wen`"), "{err}");
     assert!(err.contains('^'), "the caret under the column: {err}");
 }
 

@@ -302,6 +302,23 @@ impl Compiler<'_> {
         }
     }
 
+    /// Rule names are shown in transcripts and explanations, not written in
+    /// expressions: one word.
+    fn check_rule_name(&mut self, name: &str, at: Option<Location>, what: &str) {
+        let valid = name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !valid {
+            self.errors.push(
+                Diagnostic::new(format!("`{name}` cannot be the name of {what}"))
+                    .at_opt(at)
+                    .expected("a name of ASCII letters, digits and `_`, starting with a letter or `_`"),
+            );
+        }
+    }
+
     /// Params, players and phases share one namespace in expressions.
     fn check_clashes(&mut self, players: &[String], params: &[(String, i64)]) {
         let phases: Vec<String> = self
@@ -628,7 +645,7 @@ impl Compiler<'_> {
         for (name, rule) in self.loaded.file.end.iter().flatten() {
             let Some(rule) = rule else { continue };
             let at = self.loaded.key_at(&["end", name]);
-            self.check_new_name(name, at, "an end rule");
+            self.check_rule_name(name, at, "an end rule");
             let verdicts: Vec<(Verdict, &Text)> = [
                 (Verdict::Lose, rule.lose.as_ref()),
                 (Verdict::Win, rule.win.as_ref()),
@@ -763,7 +780,7 @@ impl Compiler<'_> {
         for (name, rule) in self.loaded.file.forbid.iter().flatten() {
             let Some(rule) = rule else { continue };
             let at = self.loaded.key_at(&["forbid", name]);
-            self.check_new_name(name, at, "a forbid rule");
+            self.check_rule_name(name, at, "a forbid rule");
             let mut moves = Vec::new();
             for m in rule.moves.iter().flatten() {
                 let class = if m == "play" && allows(ActionKind::Play) {

@@ -262,6 +262,9 @@ pub fn parse(source: &SourceFile, file: usize) -> Result<Node, Diagnostic> {
     let mut documents = 0;
     loop {
         let ev = p.next().map_err(|(msg, at)| {
+            // An error "at the end" is shown on the last line, not on the
+            // empty line after the final newline.
+            let at = at.min(source.text.trim_end().len().saturating_sub(skip));
             located(
                 at,
                 Diagnostic::new(format!("the YAML cannot be read: {msg}")),
