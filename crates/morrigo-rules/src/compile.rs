@@ -35,7 +35,11 @@ pub fn compile(loaded: &Loaded) -> Result<Rules, Diagnostics> {
     let rules = c.rules();
     match rules {
         Some(r) if c.errors.is_empty() => Ok(r),
-        _ => Err(Diagnostics(c.errors)),
+        _ => {
+            let mut errors = c.misspelt_inherited_keys();
+            errors.extend(c.errors);
+            Err(Diagnostics(errors))
+        }
     }
 }
 
@@ -302,6 +306,50 @@ impl Compiler<'_> {
         }
     }
 
+    /// Entries a variant adds whose names are close to an inherited one
+    /// (`movng:` next to the parent's `moving:`): likely misspellings, the
+    /// probable cause when the merged ruleset does not compile.
+    fn misspelt_inherited_keys(&self) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        for section in [
+            "phases",
+            "end",
+            "forbid",
+            "params",
+            "setup",
+            "board",
+            "play",
+            "passes",
+            "repetition",
+            "scoring",
+            "on_line_formed",
+        ] {
+            let Some(node) = self.loaded.node(&[section]) else {
+                continue;
+            };
+            let inherited: Vec<&str> = node
+                .entries()
+                .iter()
+                .filter(|(k, _)| k.pos.file > 0)
+                .filter_map(|(k, _)| k.as_str())
+                .collect();
+            for (k, _) in node.entries().iter().filter(|(k, _)| k.pos.file == 0) {
+                let Some(name) = k.as_str() else { continue };
+                if let Some(s) = did_you_mean(name, inherited.iter().copied()) {
+                    out.push(
+                        Diagnostic::new(format!(
+                            "`{section}.{name}` is new in this file, and the parent ruleset has `{s}`"
+                        ))
+                        .at_opt(self.loaded.location(k.pos))
+                        .expected(format!("`{s}:` to change the inherited entry"))
+                        .note(format!("did you mean `{s}`?")),
+                    );
+                }
+            }
+        }
+        out
+    }
+
     /// Rule names are shown in transcripts and explanations, not written in
     /// expressions: one word.
     fn check_rule_name(&mut self, name: &str, at: Option<Location>, what: &str) {
@@ -314,7 +362,9 @@ impl Compiler<'_> {
             self.errors.push(
                 Diagnostic::new(format!("`{name}` cannot be the name of {what}"))
                     .at_opt(at)
-                    .expected("a name of ASCII letters, digits and `_`, starting with a letter or `_`"),
+                    .expected(
+                        "a name of ASCII letters, digits and `_`, starting with a letter or `_`",
+                    ),
             );
         }
     }
@@ -414,12 +464,35 @@ impl Compiler<'_> {
             board.explicit.is_some(),
         ];
         if given.iter().filter(|g| **g).count() != 1 {
-            self.error_at(
-                "board:",
-                None,
-                Diagnostic::new("a board is given in exactly one way")
-                    .expected("one of `nested_squares:`, `grid:`, `explicit:`"),
-            );
+            let mut d = Diagnostic::new("a board is given in exactly one way")
+                .expected("one of `nested_squares:`, `grid:`, `explicit:`");
+            // A variant replacing its parent's kind of board must delete it.
+            let inherited: Vec<&str> = ["nested_squares", "grid", "explicit"]
+                .into_iter()
+                .filter(|k| {
+                    self.loaded
+                        .node(&["board", k])
+                        .is_some_and(|n| n.pos.file > 0)
+                })
+                .collect();
+            let own: Option<&str> = ["nested_squares", "grid", "explicit"]
+                .into_iter()
+                .find(|k| {
+                    self.loaded
+                        .node(&["board", k])
+                        .is_some_and(|n| n.pos.file == 0)
+                });
+            for k in &inherited {
+                if own.is_some() {
+                    d = d.note(format!(
+                        "`{k}:` is inherited from the parent ruleset; write `{k}: null` under `board:` to replace it"
+                    ));
+                }
+            }
+            let at = own
+                .and_then(|k| self.loaded.key_at(&["board", k]))
+                .or_else(|| self.loaded.key_at(&["board"]));
+            self.errors.push(d.at_opt(at));
             return None;
         }
         let spec = if let Some(n) = &board.nested_squares {
@@ -818,7 +891,7 @@ impl Compiler<'_> {
                         if let Some(sug) =
                             did_you_mean(m, names.iter().map(String::as_str).chain(["play"]))
                         {
-                            if !kinds.is_empty() {
+                            if !kinds.is_empty() && m.len() > 1 {
                                 d = d.note(format!("did you mean `{sug}`?"));
                             }
                         }

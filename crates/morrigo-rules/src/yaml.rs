@@ -653,6 +653,8 @@ fn plain_expected(exp: &str) -> String {
         "f32" | "f64" => "a number".into(),
         "a boolean" => "`true` or `false`".into(),
         "a string" => "text".into(),
+        "a sequence" => "a list".into(),
+        "a map" => "a mapping".into(),
         other => other.to_string(),
     }
 }
