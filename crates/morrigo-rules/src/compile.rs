@@ -91,6 +91,16 @@ impl Compiler<'_> {
         let phases = self.phases(env);
         self.check_moves_have_rules(&phases, play.as_ref(), &passes);
         let line_rule = self.line_rule(env);
+        let moves_pieces = phases.iter().any(|p| {
+            p.actions
+                .iter()
+                .any(|a| matches!(a.kind, ActionKind::Slide | ActionKind::Fly))
+        });
+        if line_rule.is_some() || moves_pieces {
+            if let Some(t) = &topology {
+                self.check_no_removal_mark(t);
+            }
+        }
         let forbid = self.forbid_rules(env, &passes, &phases);
         let repetition = self.repetition();
         let mut end = self.synthesized_end_rules(play.as_ref(), &repetition);
@@ -149,6 +159,23 @@ impl Compiler<'_> {
     fn error_key(&mut self, path: &[&str], d: Diagnostic) {
         let at = self.loaded.key_at(path);
         self.errors.push(d.at_opt(at));
+    }
+
+    /// In a record of a ruleset with removals or moves along the board, `x`
+    /// marks a removal (`g1xd2`, `d1-d2xg7`), so no point name may hold it.
+    fn check_no_removal_mark(&mut self, t: &morrigo_board::Topology) {
+        let locations = self.explicit_locations("nodes");
+        let bad = (0..t.len()).find(|&i| t.names[i].contains(['x', 'X']));
+        if let Some(i) = bad {
+            let name = &t.names[i];
+            self.errors.push(
+                Diagnostic::new(format!(
+                    "point name `{name}` holds an `x`, which marks a removal in the move records of this ruleset"
+                ))
+                .at_opt(locations.get(i).cloned().flatten().or_else(|| self.loaded.key_at(&["board"])))
+                .expected("a point name without `x` or `X`"),
+            );
+        }
     }
 
     /// Where `moves: [..]` of a forbid rule names `m`.

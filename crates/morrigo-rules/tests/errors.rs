@@ -162,6 +162,21 @@ fn a_point_named_pass_is_refused() {
     );
 }
 
+#[test]
+fn a_point_name_with_x_is_refused_where_x_marks_a_removal() {
+    let board = "board:\n  explicit:\n    nodes: [a, xb, c]\n    edges: [[a, xb], [xb, c]]\n    lines: [[a, xb, c]]\n";
+    let out = check_text(&format!("name: c\nextends: three-mens-morris\n{board}"));
+    assert!(
+        out.contains("inline.yaml:5:16: error: point name `xb` holds an `x`"),
+        "{out}"
+    );
+    // Placing only, no removals: `x` means nothing in its records.
+    let out = check_text(&format!(
+        "name: c\n{board}setup: {{ in_hand: 1 }}\nphases:\n  p: {{ actions: {{ place: true }} }}\n"
+    ));
+    assert_eq!(out, "ok: c");
+}
+
 // ----- defect 17: no serde internals --------------------------------------------
 
 refused!(in_hand_a_string, "in-hand-a-string.yaml");
