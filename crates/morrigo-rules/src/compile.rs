@@ -323,9 +323,14 @@ impl Compiler<'_> {
                     .expected(expected),
             );
         } else if VOCABULARY.iter().any(|e| e.name == name) || RESERVED_WORDS.contains(&name) {
+            let kind = if RESERVED_WORDS.contains(&name) {
+                "a word of the rule language"
+            } else {
+                "a built-in name"
+            };
             self.errors.push(
                 Diagnostic::new(format!(
-                    "`{name}` is a reserved word and cannot be the name of {what}"
+                    "`{name}` is {kind} and cannot be the name of {what}"
                 ))
                 .at_opt(at)
                 .expected(expected),
