@@ -96,6 +96,23 @@ impl Compiler<'_> {
                 .iter()
                 .any(|a| matches!(a.kind, ActionKind::Slide | ActionKind::Fly))
         });
+        if line_rule.is_some() && topology.as_ref().is_some_and(|t| t.lines.is_empty()) {
+            self.error_key(
+                &["on_line_formed"],
+                Diagnostic::new("`on_line_formed` says what completing a line does, but the board has no lines")
+                    .expected("a board with lines (`lines:` of a grid or an explicit board), or no `on_line_formed`"),
+            );
+        }
+        let repetition_set = self.loaded.file.repetition.as_ref().is_some_and(|r| {
+            r.immediate.is_some() || r.superko.is_some() || r.repeated_board.is_some()
+        });
+        if repetition_set && play.is_none() {
+            self.error_key(
+                &["repetition"],
+                Diagnostic::new("`repetition` rules judge board plays, and this ruleset has none")
+                    .expected("a `play:` section and a `play` action, or no `repetition` (repeated positions: an end rule on `repetitions`)"),
+            );
+        }
         if line_rule.is_some() || moves_pieces {
             if let Some(t) = &topology {
                 self.check_no_removal_mark(t);

@@ -85,6 +85,22 @@ fn d_runs_without_jk_ko_captures_is_refused() {
     insta::assert_snapshot!(out);
 }
 
+/// Settings that would have no effect in the ruleset they are written in.
+#[test]
+fn inert_settings_are_refused() {
+    let cases = [
+        ("name: c\nextends: nine-mens-morris\nrepetition: { superko: positional }\n", "inline.yaml:3:1: error: `repetition` rules judge board plays"),
+        ("name: c\nextends: tromp-taylor\non_line_formed: { removals: 1 }\n", "inline.yaml:3:1: error: `on_line_formed` says what completing a line does, but the board has no lines"),
+        ("name: c\nextends: tromp-taylor\npasses: { kinds: null, stones: 1 }\n", "`passes.stones` is given, but the ruleset has no pass kinds"),
+        ("name: c\nextends: tromp-taylor\nphases:\n  play:\n    actions: { pass: null }\n", "the ruleset has pass kinds, but no phase allows `pass`"),
+        ("name: c\nextends: tromp-taylor\nplay: null\n", "phase `play` allows `play` (a board play with captures), but the ruleset has no `play:` section"),
+    ];
+    for (text, message) in cases {
+        let out = check_text(text);
+        assert!(out.contains(message), "{message}\n---\n{out}");
+    }
+}
+
 #[test]
 fn unknown_keys_are_refused_with_a_suggestion_at_any_depth() {
     let out = check_text(
