@@ -123,10 +123,26 @@ impl Compiler<'_> {
         let mut end = self.synthesized_end_rules(play.as_ref(), &repetition);
         end.extend(self.end_rules(env));
         let scoring = self.scoring();
-        if scoring.is_none() && end.iter().any(|e| e.verdict == Verdict::Score) {
-            self.error_at(
-                "score:",
-                None,
+        for (i, e) in end.iter().enumerate() {
+            if end[..i].iter().any(|f| f.name == e.name) {
+                self.error_key(
+                    &["end", &e.name],
+                    Diagnostic::new(format!(
+                        "end rule `{}` has the name of a rule the `play` or `repetition` settings add",
+                        e.name
+                    ))
+                    .expected("another name"),
+                );
+            }
+        }
+        if let Some(e) = end
+            .iter()
+            .find(|e| e.verdict == Verdict::Score)
+            .filter(|_| scoring.is_none())
+        {
+            let path = ["end", e.name.as_str(), "score"];
+            self.error_key(
+                &path,
                 Diagnostic::new("an end rule ends the game by `score`, but the ruleset has no `scoring` section")
                     .expected("`scoring: { method: jk | area, komi: … }`"),
             );
@@ -197,8 +213,18 @@ impl Compiler<'_> {
 
     /// Where `moves: [..]` of a forbid rule names `m`.
     fn forbid_move_location(&self, rule: &str, m: &str) -> Option<Location> {
-        let list = self.loaded.node(&["forbid", rule, "moves"])?;
-        let item = list.items().iter().find(|n| n.as_str() == Some(m))?;
+        self.list_item(&["forbid", rule, "moves"], m)
+    }
+
+    /// Where the list at `path` holds `value` (the last such item: a
+    /// repeated one is reported where it is repeated).
+    fn list_item(&self, path: &[&str], value: &str) -> Option<Location> {
+        let list = self.loaded.node(path)?;
+        let item = list
+            .items()
+            .iter()
+            .rev()
+            .find(|n| n.as_str() == Some(value))?;
         self.loaded.location(item.pos)
     }
 
@@ -280,11 +306,6 @@ impl Compiler<'_> {
         self.errors.push(d.at_opt(at));
     }
 
-    fn error_at(&mut self, needle: &str, key: Option<&str>, d: Diagnostic) {
-        let at = self.loaded.locate(needle, key);
-        self.errors.push(d.at_opt(at));
-    }
-
     fn players(&mut self) -> Vec<String> {
         let players = self
             .loaded
@@ -293,9 +314,8 @@ impl Compiler<'_> {
             .clone()
             .unwrap_or_else(|| vec!["white".into(), "black".into()]);
         if players.len() != 2 {
-            self.error_at(
-                "players",
-                None,
+            self.error_value(
+                &["players"],
                 Diagnostic::new(format!(
                     "a ruleset has two players, this one lists {}",
                     players.len()
@@ -595,7 +615,7 @@ impl Compiler<'_> {
             Ok(t) => Some(t),
             Err(e) => {
                 let d = e.to_diagnostic();
-                let fallback = self.loaded.locate("board", None);
+                let fallback = self.loaded.key_at(&["board"]);
                 self.errors.push(d.at_opt(fallback));
                 None
             }
@@ -845,19 +865,18 @@ impl Compiler<'_> {
                 || !letter[0].is_ascii_uppercase()
                 || matches!(letter[0], b'N' | b'C' | b'D')
             {
-                self.error_at(
-                    k,
-                    Some("kinds"),
-                    Diagnostic::new(format!("`{k}` cannot name a pass kind")).expected(
-                        "one upper-case letter other than N, C and D (those name board plays)",
-                    ),
+                let at = self.list_item(&["passes", "kinds"], k);
+                self.errors.push(
+                    Diagnostic::new(format!("`{k}` cannot name a pass kind"))
+                        .expected(
+                            "one upper-case letter other than N, C and D (those name board plays)",
+                        )
+                        .at_opt(at),
                 );
             } else if kinds.contains(&letter[0]) {
-                self.error_at(
-                    k,
-                    Some("kinds"),
-                    Diagnostic::new(format!("pass kind `{k}` is listed twice")),
-                );
+                let at = self.list_item(&["passes", "kinds"], k);
+                self.errors
+                    .push(Diagnostic::new(format!("pass kind `{k}` is listed twice")).at_opt(at));
             } else {
                 kinds.push(letter[0]);
             }
@@ -1060,14 +1079,14 @@ impl Compiler<'_> {
     ) -> Vec<EndRule> {
         let mut out = Vec::new();
         let mut rule =
-            |this: &mut Self, name: &str, verdict, prim, text: &str, key: &str, doc: &str| {
+            |this: &mut Self, name: &str, verdict, prim, text: &str, key: &[&str], doc: &str| {
                 out.push(EndRule {
                     name: name.to_string(),
                     verdict,
                     when: Cond {
                         expr: morrigo_dsl::Expr::Var(prim),
                         text: text.to_string(),
-                        at: this.loaded.locate(key, None),
+                        at: this.loaded.key_at(key),
                     },
                     doc: Some(doc.to_string()),
                 });
@@ -1081,7 +1100,7 @@ impl Compiler<'_> {
                 Verdict::Win,
                 Prim::LastPlaySuicide,
                 "last_play_suicide",
-                "suicide:",
+                &["play", "suicide"],
                 "a board play leaving a chain of its player without liberty loses",
             );
         }
@@ -1092,7 +1111,7 @@ impl Compiler<'_> {
                 Verdict::Win,
                 Prim::ImmediateRepetition,
                 "immediate_repetition",
-                "immediate:",
+                &["repetition", "immediate"],
                 "recreating the board of two moves back loses",
             );
         }
@@ -1112,7 +1131,7 @@ impl Compiler<'_> {
                         Box::new(morrigo_dsl::Expr::Const(rep.count as i64)),
                     ),
                     text: format!("board_repetitions >= {}", rep.count),
-                    at: self.loaded.locate("repeated_board:", None),
+                    at: self.loaded.key_at(&["repetition", "repeated_board"]),
                 },
                 doc: Some(
                     "a board state occurring again as the result of a board play ends the game"
@@ -1140,7 +1159,8 @@ impl Compiler<'_> {
                     if let Some(s) = did_you_mean(&b, names.iter().map(String::as_str)) {
                         d = d.note(format!("did you mean `{s}`?"));
                     }
-                    self.error_at(&b, Some("before"), d);
+                    let at = self.loaded.value_at(&["end", &rule.name, "before"]);
+                    self.errors.push(d.at_opt(at));
                     ordered.push(rule);
                 }
                 None => ordered.push(rule),

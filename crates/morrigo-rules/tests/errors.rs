@@ -85,6 +85,24 @@ fn d_runs_without_jk_ko_captures_is_refused() {
     insta::assert_snapshot!(out);
 }
 
+/// Errors about lists and added rules point at the entry, not at the first
+/// place the same text occurs in the file.
+#[test]
+fn list_items_and_added_rules_are_located_by_their_place() {
+    let out = check_text(
+        "name: c\ntitle: P P and suicide\nextends: tromp-taylor\npasses: { kinds: [P, P] }\n",
+    );
+    assert!(
+        out.contains("inline.yaml:4:22: error: pass kind `P` is listed twice"),
+        "{out}"
+    );
+    let out = check_text("name: c\nextends: jk-final\nend:\n  suicide: { lose: \"false\" }\n");
+    assert!(
+        out.contains("inline.yaml:4:3: error: end rule `suicide` has the name of a rule"),
+        "{out}"
+    );
+}
+
 /// Settings that would have no effect in the ruleset they are written in.
 #[test]
 fn inert_settings_are_refused() {
