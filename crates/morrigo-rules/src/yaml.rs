@@ -196,7 +196,7 @@ enum Plain {
     Str,
 }
 
-/// How a plain scalar reads (the YAML 1.2 core schema, as serde_yaml reads it).
+/// How a plain scalar reads (the YAML 1.2 core schema).
 fn plain(t: &str) -> Plain {
     if is_null_word(t) {
         return Plain::Null;
