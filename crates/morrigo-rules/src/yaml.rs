@@ -9,6 +9,7 @@
 
 use morrigo_diag::{did_you_mean, Diagnostic, SourceFile};
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
+use std::collections::HashMap;
 use std::ffi::CStr;
 use std::fmt;
 use std::mem::MaybeUninit;
@@ -561,29 +562,34 @@ unsafe fn parse_error(p: *mut unsafe_libyaml::yaml_parser_t) -> (String, usize) 
 pub fn merge(base: &mut Node, child: Node) {
     match (&mut base.kind, child.kind) {
         (Kind::Map(b), Kind::Map(c)) => {
+            // Indexed by key, so that merging big mappings stays linear.
+            let mut index: HashMap<String, usize> = b
+                .iter()
+                .enumerate()
+                .filter_map(|(i, (k, _))| Some((k.as_str()?.to_string(), i)))
+                .collect();
+            let mut deleted = vec![false; b.len()];
             for (k, v) in c {
-                let at = b.iter().position(|(bk, _)| same_key(bk, &k));
-                match at {
-                    Some(i) if v.is_null() => {
-                        b.remove(i);
+                match (k.as_str().and_then(|s| index.get(s).copied()), v.is_null()) {
+                    (Some(i), true) => deleted[i] = true,
+                    (None, true) => {}
+                    (Some(i), false) => merge(&mut b[i].1, v),
+                    (None, false) => {
+                        if let Some(s) = k.as_str() {
+                            index.insert(s.to_string(), b.len());
+                        }
+                        b.push((k, v));
+                        deleted.push(false);
                     }
-                    None if v.is_null() => {}
-                    Some(i) => merge(&mut b[i].1, v),
-                    None => b.push((k, v)),
                 }
             }
+            let mut gone = deleted.into_iter();
+            b.retain(|_| !gone.next().unwrap_or(false));
         }
         (_, kind) => {
             base.kind = kind;
             base.pos = child.pos;
         }
-    }
-}
-
-fn same_key(a: &Node, b: &Node) -> bool {
-    match (&a.kind, &b.kind) {
-        (Kind::Scalar { text: x, .. }, Kind::Scalar { text: y, .. }) => x == y,
-        _ => false,
     }
 }
 
