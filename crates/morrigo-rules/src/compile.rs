@@ -7,7 +7,7 @@ use crate::schema::{
     Text,
 };
 use crate::vocab::{Context, Prim, RuleEnv, VOCABULARY};
-use crate::yaml::{Kind, Node};
+use crate::yaml::{Kind, Node, Pos};
 use crate::{
     ActionKind, ActionRule, Cond, EndRule, ForbidRule, Immediate, LineRule, MoveClass, Passes,
     PhaseRule, PlayRule, Repeated, RepetitionRule, Rules, Scoring, ScoringMethod, SuicideEffect,
@@ -17,6 +17,7 @@ use morrigo_board::{BoardSpec, Named, Naming};
 use morrigo_diag::{did_you_mean, Diagnostic, Diagnostics, Location};
 use morrigo_dsl::Type;
 use std::cell::RefCell;
+use std::collections::HashMap;
 
 /// Most pass stones one pass may give (`passes.stones`).
 pub const MAX_PASS_STONES: u32 = 1000;
@@ -323,20 +324,16 @@ impl Compiler<'_> {
                 .expected("two names, first to move first"),
             );
         }
-        let located: Vec<Option<Location>> = match self.loaded.node(&["players"]) {
-            Some(list) => list
-                .items()
-                .iter()
-                .map(|n| self.loaded.location(n.pos))
-                .collect(),
+        let located: Vec<Pos> = match self.loaded.node(&["players"]) {
+            Some(list) => list.items().iter().map(|n| n.pos).collect(),
             None => Vec::new(),
         };
-        for (i, p) in players.iter().enumerate() {
-            let at = located.get(i).cloned().flatten();
+        for (i, p) in players.iter().enumerate().take(2) {
+            let at = located.get(i).copied();
             if players[..i].contains(p) {
-                self.errors.push(
-                    Diagnostic::new(format!("player `{p}` is listed twice")).at_opt(at.clone()),
-                );
+                let loc = at.and_then(|pos| self.loaded.location(pos));
+                self.errors
+                    .push(Diagnostic::new(format!("player `{p}` is listed twice")).at_opt(loc));
             }
             self.check_new_name(p, at, "a player");
         }
@@ -345,7 +342,10 @@ impl Compiler<'_> {
 
     /// Names of players, params, phases and rules are written in rule
     /// expressions and transcripts: one word, not a word of the language.
-    fn check_new_name(&mut self, name: &str, at: Option<Location>, what: &str) {
+    fn check_new_name(&mut self, name: &str, pos: Option<Pos>, what: &str) {
+        // Located only when refused: files may hold many names.
+        let loaded = self.loaded;
+        let at = || pos.and_then(|p| loaded.location(p));
         let valid = name
             .chars()
             .next()
@@ -356,7 +356,7 @@ impl Compiler<'_> {
         if !valid {
             self.errors.push(
                 Diagnostic::new(format!("`{name}` cannot be the name of {what}"))
-                    .at_opt(at)
+                    .at_opt(at())
                     .expected(expected),
             );
         } else if VOCABULARY.iter().any(|e| e.name == name) || RESERVED_WORDS.contains(&name) {
@@ -369,7 +369,7 @@ impl Compiler<'_> {
                 Diagnostic::new(format!(
                     "`{name}` is {kind} and cannot be the name of {what}"
                 ))
-                .at_opt(at)
+                .at_opt(at())
                 .expected(expected),
             );
         }
@@ -438,6 +438,19 @@ impl Compiler<'_> {
         }
     }
 
+    /// Where each key of a top-level section is written.
+    fn key_positions(&self, section: &str) -> HashMap<String, Pos> {
+        self.loaded
+            .node(&[section])
+            .map(|n| {
+                n.entries()
+                    .iter()
+                    .filter_map(|(k, _)| Some((k.as_str()?.to_string(), k.pos)))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     /// Params, players and phases share one namespace in expressions.
     fn check_clashes(&mut self, players: &[String], params: &[(String, i64)]) {
         let phases: Vec<String> = self
@@ -447,37 +460,38 @@ impl Compiler<'_> {
             .iter()
             .flat_map(|p| p.keys().cloned())
             .collect();
-        let mut seen: Vec<(String, &str)> = Vec::new();
-        let mut check = |this: &mut Self, name: &str, what: &'static str, at: Option<Location>| {
-            if let Some((_, first)) = seen.iter().find(|(n, _)| *n == name) {
+        let mut seen: HashMap<String, &str> = HashMap::new();
+        let mut check = |this: &mut Self, name: &str, what: &'static str, at: Option<Pos>| {
+            if let Some(first) = seen.get(name) {
                 this.errors.push(
                     Diagnostic::new(format!(
                         "`{name}` names both {first} and {what}, so rule expressions cannot tell them apart"
                     ))
-                    .at_opt(at)
+                    .at_opt(at.and_then(|p| this.loaded.location(p)))
                     .expected(format!("another name for the {}", what.trim_start_matches("a "))),
                 );
             } else {
-                seen.push((name.to_string(), what));
+                seen.insert(name.to_string(), what);
             }
         };
+        let phase_at = self.key_positions("phases");
         for p in &phases {
-            let at = self.loaded.key_at(&["phases", p]);
-            check(self, p, "a phase", at);
+            check(self, p, "a phase", phase_at.get(p).copied());
         }
         for p in players {
             check(self, p, "a player", None);
         }
+        let param_at = self.key_positions("params");
         for (p, _) in params {
-            let at = self.loaded.key_at(&["params", p]);
-            check(self, p, "a param", at);
+            check(self, p, "a param", param_at.get(p).copied());
         }
     }
 
     fn params(&mut self) -> Vec<(String, i64)> {
         let mut out = Vec::new();
+        let param_at = self.key_positions("params");
         for (name, value) in self.loaded.file.params.iter().flatten() {
-            let at = self.loaded.key_at(&["params", name]);
+            let at = param_at.get(name).copied();
             self.check_new_name(name, at, "a param");
             if let Some(v) = value {
                 out.push((name.clone(), *v));
@@ -682,14 +696,15 @@ impl Compiler<'_> {
         if live.is_empty() {
             self.required(None::<()>, "phases", "at least one phase with its actions");
         }
+        let phase_at = self.key_positions("phases");
         for (i, (name, phase)) in live.iter().enumerate() {
-            let at = self.loaded.key_at(&["phases", name]);
+            let at = phase_at.get(name.as_str()).copied();
             if *name == REMOVAL_PHASE {
                 self.errors.push(
                     Diagnostic::new(format!(
                         "`{REMOVAL_PHASE}` cannot be the name of a phase: transcripts and scenario files call a pending removal that"
                     ))
-                    .at_opt(at.clone())
+                    .at_opt(at.and_then(|p| self.loaded.location(p)))
                     .expected("another phase name"),
                 );
             }

@@ -329,7 +329,7 @@ pub fn parse(source: &SourceFile, file: usize) -> Result<Node, Diagnostic> {
                     ));
                 }
                 let building = if ev.kind_is_map {
-                    Building::Map(Vec::new(), None, anchor)
+                    Building::Map(Vec::new(), None, anchor, HashMap::new())
                 } else {
                     Building::Seq(Vec::new(), anchor)
                 };
@@ -348,7 +348,7 @@ pub fn parse(source: &SourceFile, file: usize) -> Result<Node, Diagnostic> {
                         },
                         anchor,
                     ),
-                    Building::Map(entries, _, anchor) => (
+                    Building::Map(entries, _, anchor, _) => (
                         Node {
                             pos,
                             kind: Kind::Map(entries),
@@ -374,13 +374,14 @@ pub fn parse(source: &SourceFile, file: usize) -> Result<Node, Diagnostic> {
         match stack.last_mut() {
             None => root = Some(node),
             Some((_, Building::Seq(items, _))) => items.push(node),
-            Some((_, Building::Map(entries, key, _))) => match key.take() {
+            Some((_, Building::Map(entries, key, _, seen))) => match key.take() {
                 None => *key = Some(node),
                 Some(k) => {
-                    if let Some((first, _)) = entries
-                        .iter()
-                        .find(|(e, _)| e.as_str().is_some() && e.as_str() == k.as_str())
-                    {
+                    let first = k
+                        .as_str()
+                        .and_then(|name| seen.get(name))
+                        .map(|&i| &entries[i].0);
+                    if let Some(first) = first {
                         return Err(located(
                             k.pos.start - skip,
                             Diagnostic::new(format!(
@@ -393,6 +394,9 @@ pub fn parse(source: &SourceFile, file: usize) -> Result<Node, Diagnostic> {
                                 source.location(first.pos.start)
                             )),
                         ));
+                    }
+                    if let Some(name) = k.as_str() {
+                        seen.insert(name.to_string(), entries.len());
                     }
                     entries.push((k, node));
                 }
@@ -422,7 +426,14 @@ fn count(node: &Node) -> usize {
 
 enum Building {
     Seq(Vec<Node>, Option<Vec<u8>>),
-    Map(Vec<(Node, Node)>, Option<Node>, Option<Vec<u8>>),
+    /// Entries, the key waiting for its value, the anchor, and where each
+    /// key is (duplicates are found in constant time).
+    Map(
+        Vec<(Node, Node)>,
+        Option<Node>,
+        Option<Vec<u8>>,
+        HashMap<String, usize>,
+    ),
 }
 
 enum EvKind {
@@ -1062,6 +1073,14 @@ mod tests {
         let e = parse(&src, 0).unwrap_err();
         assert!(e.message.contains("nested more than 64"), "{e}");
         assert_eq!(e.location.map(|l| l.line), Some(1));
+    }
+
+    #[test]
+    fn a_key_written_twice_is_refused_at_the_second() {
+        let src = SourceFile::new("t.yaml", "a: 1\nb: 2\na: 3\n");
+        let e = parse(&src, 0).unwrap_err();
+        assert_eq!(e.location.as_ref().map(|l| (l.line, l.col)), Some((3, 1)));
+        assert!(e.notes[0].contains("t.yaml:1:1"), "{e}");
     }
 
     #[test]
