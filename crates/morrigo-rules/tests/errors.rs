@@ -352,3 +352,20 @@ fn alias_expansion_is_bounded() {
     let e = rules_from_text("laughs.yaml", &text).unwrap_err();
     assert!(e.0[0].message.contains("more than 2000000 values"), "{e}");
 }
+
+/// 20,000 params: names are checked by hash and located only when refused
+/// (each lookup used to search the whole mapping).
+#[test]
+fn many_params_are_checked_in_one_pass() {
+    let params: Vec<String> = (0..20_000).map(|i| format!("  k{i}: {i}")).collect();
+    let text = format!(
+        "name: many\nextends: nine-mens-morris\nparams:\n{}\n  not: 1\n",
+        params.join("\n")
+    );
+    let e = rules_from_text("many.yaml", &text).unwrap_err();
+    let at = e.0[0].location.as_ref().expect("located");
+    assert_eq!((at.line, at.col), (20_004, 3), "{}", e.0[0].message);
+    assert!(e.0[0]
+        .message
+        .contains("`not` is a word of the rule language"));
+}
