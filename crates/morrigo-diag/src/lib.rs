@@ -208,10 +208,11 @@ impl fmt::Display for Diagnostic {
         if let Some(loc) = &self.location {
             if let Some(src) = &loc.source_line {
                 let gutter = loc.line.to_string().len();
-                write!(f, "\n{:gutter$} |\n{} | {}", "", loc.line, src)?;
-                let pad: String = src
+                let (shown, col) = window(src, loc.col);
+                write!(f, "\n{:gutter$} |\n{} | {}", "", loc.line, shown)?;
+                let pad: String = shown
                     .chars()
-                    .take(loc.col.saturating_sub(1))
+                    .take(col.saturating_sub(1))
                     .map(|c| if c == '\t' { '\t' } else { ' ' })
                     .collect();
                 write!(f, "\n{:gutter$} | {pad}^", "")?;
@@ -225,6 +226,33 @@ impl fmt::Display for Diagnostic {
         }
         Ok(())
     }
+}
+
+/// Widest source line shown whole under a message, in characters.
+const MAX_SHOWN_LINE: usize = 120;
+
+/// The part of a long line around column `col`, marked with `…` where cut,
+/// and the column within it.
+fn window(line: &str, col: usize) -> (String, usize) {
+    let len = line.chars().count();
+    if len <= MAX_SHOWN_LINE {
+        return (line.to_string(), col);
+    }
+    let half = MAX_SHOWN_LINE / 2;
+    let start = col
+        .saturating_sub(1)
+        .saturating_sub(half)
+        .min(len - MAX_SHOWN_LINE);
+    let mut shown: String = line.chars().skip(start).take(MAX_SHOWN_LINE).collect();
+    let mut col = col - start;
+    if start > 0 {
+        shown.insert(0, '…');
+        col += 1;
+    }
+    if start + MAX_SHOWN_LINE < len {
+        shown.push('…');
+    }
+    (shown, col)
 }
 
 /// Several diagnostics reported together (a checker reports all it finds).
@@ -312,6 +340,18 @@ mod tests {
         for offset in [0, 1, 3, 5, 7, 9, 10, 4] {
             assert_eq!(l.location(offset), f.location(offset), "offset {offset}");
         }
+    }
+
+    #[test]
+    fn a_long_line_is_shown_around_the_column() {
+        let line = format!("{}X{}", "a".repeat(5000), "b".repeat(5000));
+        let f = SourceFile::new("x.yaml", line);
+        let text = Diagnostic::new("here").at(f.location(5000)).to_string();
+        let shown = text.lines().nth(2).unwrap();
+        let caret = text.lines().nth(3).unwrap();
+        assert!(shown.chars().count() < 140, "{shown}");
+        let x = shown.chars().position(|c| c == 'X').unwrap();
+        assert_eq!(caret.chars().position(|c| c == '^'), Some(x));
     }
 
     #[test]

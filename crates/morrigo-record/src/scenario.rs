@@ -370,7 +370,7 @@ fn set_up<const W: usize>(
             break;
         }
         let on_board = occ[pl].count();
-        let total = on_board + in_hand[pl];
+        let total = on_board.saturating_add(in_hand[pl]);
         if total > rules.in_hand {
             let name = &rules.players[pl];
             let at = setup

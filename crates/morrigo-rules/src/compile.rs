@@ -7,7 +7,7 @@ use crate::schema::{
     SuperkoFile, Text,
 };
 use crate::vocab::{Context, Prim, RuleEnv, VOCABULARY};
-use crate::yaml::{Kind, Node};
+use crate::yaml::{Kind, Node, Pos};
 use crate::{
     ActionKind, ActionRule, Cond, EndRule, ForbidRule, Immediate, ImmediateReading, LineRule,
     MoveClass, Passes, PhaseRule, PlayRule, Repeated, RepetitionRule, Rules, Scoring,
@@ -17,6 +17,7 @@ use morrigo_board::{BoardSpec, Named, Naming};
 use morrigo_diag::{did_you_mean, Diagnostic, Diagnostics, Location};
 use morrigo_dsl::Type;
 use std::cell::RefCell;
+use std::collections::HashMap;
 
 /// Most pass stones one pass may give (`passes.stones`).
 pub const MAX_PASS_STONES: u32 = 1000;
@@ -35,7 +36,11 @@ pub fn compile(loaded: &Loaded) -> Result<Rules, Diagnostics> {
     let rules = c.rules();
     match rules {
         Some(r) if c.errors.is_empty() => Ok(r),
-        _ => Err(Diagnostics(c.errors)),
+        _ => {
+            let mut errors = c.misspelt_inherited_keys();
+            errors.extend(c.errors);
+            Err(Diagnostics(errors))
+        }
     }
 }
 
@@ -88,15 +93,58 @@ impl Compiler<'_> {
         let phases = self.phases(env);
         self.check_moves_have_rules(&phases, play.as_ref(), &passes);
         let line_rule = self.line_rule(env);
+        let moves_pieces = phases.iter().any(|p| {
+            p.actions
+                .iter()
+                .any(|a| matches!(a.kind, ActionKind::Slide | ActionKind::Fly))
+        });
+        if line_rule.is_some() && topology.as_ref().is_some_and(|t| t.lines.is_empty()) {
+            self.error_key(
+                &["on_line_formed"],
+                Diagnostic::new("`on_line_formed` says what completing a line does, but the board has no lines")
+                    .expected("a board with lines (`lines:` of a grid or an explicit board), or no `on_line_formed`"),
+            );
+        }
+        let repetition_set = self.loaded.file.repetition.as_ref().is_some_and(|r| {
+            r.immediate.is_some() || r.superko.is_some() || r.repeated_board.is_some()
+        });
+        if repetition_set && play.is_none() {
+            self.error_key(
+                &["repetition"],
+                Diagnostic::new("`repetition` rules judge board plays, and this ruleset has none")
+                    .expected("a `play:` section and a `play` action, or no `repetition` (repeated positions: an end rule on `repetitions`)"),
+            );
+        }
+        if line_rule.is_some() || moves_pieces {
+            if let Some(t) = &topology {
+                self.check_no_removal_mark(t);
+            }
+        }
         let forbid = self.forbid_rules(env, &passes, &phases);
         let repetition = self.repetition();
         let mut end = self.synthesized_end_rules(play.as_ref(), &repetition);
         end.extend(self.end_rules(env));
         let scoring = self.scoring();
-        if scoring.is_none() && end.iter().any(|e| e.verdict == Verdict::Score) {
-            self.error_at(
-                "score:",
-                None,
+        for (i, e) in end.iter().enumerate() {
+            if end[..i].iter().any(|f| f.name == e.name) {
+                self.error_key(
+                    &["end", &e.name],
+                    Diagnostic::new(format!(
+                        "end rule `{}` has the name of a rule the `play` or `repetition` settings add",
+                        e.name
+                    ))
+                    .expected("another name"),
+                );
+            }
+        }
+        if let Some(e) = end
+            .iter()
+            .find(|e| e.verdict == Verdict::Score)
+            .filter(|_| scoring.is_none())
+        {
+            let path = ["end", e.name.as_str(), "score"];
+            self.error_key(
+                &path,
                 Diagnostic::new("an end rule ends the game by `score`, but the ruleset has no `scoring` section")
                     .expected("`scoring: { method: jk | area, komi: … }`"),
             );
@@ -182,10 +230,37 @@ impl Compiler<'_> {
         self.errors.push(d.at_opt(at));
     }
 
+    /// In a record of a ruleset with removals or moves along the board, `x`
+    /// marks a removal (`g1xd2`, `d1-d2xg7`), so no point name may hold it.
+    fn check_no_removal_mark(&mut self, t: &morrigo_board::Topology) {
+        let locations = self.explicit_locations("nodes");
+        let bad = (0..t.len()).find(|&i| t.names[i].contains(['x', 'X']));
+        if let Some(i) = bad {
+            let name = &t.names[i];
+            self.errors.push(
+                Diagnostic::new(format!(
+                    "point name `{name}` holds an `x`, which marks a removal in the move records of this ruleset"
+                ))
+                .at_opt(locations.get(i).cloned().flatten().or_else(|| self.loaded.key_at(&["board"])))
+                .expected("a point name without `x` or `X`"),
+            );
+        }
+    }
+
     /// Where `moves: [..]` of a forbid rule names `m`.
     fn forbid_move_location(&self, rule: &str, m: &str) -> Option<Location> {
-        let list = self.loaded.node(&["forbid", rule, "moves"])?;
-        let item = list.items().iter().find(|n| n.as_str() == Some(m))?;
+        self.list_item(&["forbid", rule, "moves"], m)
+    }
+
+    /// Where the list at `path` holds `value` (the last such item: a
+    /// repeated one is reported where it is repeated).
+    fn list_item(&self, path: &[&str], value: &str) -> Option<Location> {
+        let list = self.loaded.node(path)?;
+        let item = list
+            .items()
+            .iter()
+            .rev()
+            .find(|n| n.as_str() == Some(value))?;
         self.loaded.location(item.pos)
     }
 
@@ -267,11 +342,6 @@ impl Compiler<'_> {
         self.errors.push(d.at_opt(at));
     }
 
-    fn error_at(&mut self, needle: &str, key: Option<&str>, d: Diagnostic) {
-        let at = self.loaded.locate(needle, key);
-        self.errors.push(d.at_opt(at));
-    }
-
     fn players(&mut self) -> Vec<String> {
         let players = self
             .loaded
@@ -280,9 +350,8 @@ impl Compiler<'_> {
             .clone()
             .unwrap_or_else(|| vec!["white".into(), "black".into()]);
         if players.len() != 2 {
-            self.error_at(
-                "players",
-                None,
+            self.error_value(
+                &["players"],
                 Diagnostic::new(format!(
                     "a ruleset has two players, this one lists {}",
                     players.len()
@@ -290,20 +359,16 @@ impl Compiler<'_> {
                 .expected("two names, first to move first"),
             );
         }
-        let located: Vec<Option<Location>> = match self.loaded.node(&["players"]) {
-            Some(list) => list
-                .items()
-                .iter()
-                .map(|n| self.loaded.location(n.pos))
-                .collect(),
+        let located: Vec<Pos> = match self.loaded.node(&["players"]) {
+            Some(list) => list.items().iter().map(|n| n.pos).collect(),
             None => Vec::new(),
         };
-        for (i, p) in players.iter().enumerate() {
-            let at = located.get(i).cloned().flatten();
+        for (i, p) in players.iter().enumerate().take(2) {
+            let at = located.get(i).copied();
             if players[..i].contains(p) {
-                self.errors.push(
-                    Diagnostic::new(format!("player `{p}` is listed twice")).at_opt(at.clone()),
-                );
+                let loc = at.and_then(|pos| self.loaded.location(pos));
+                self.errors
+                    .push(Diagnostic::new(format!("player `{p}` is listed twice")).at_opt(loc));
             }
             self.check_new_name(p, at, "a player");
         }
@@ -312,7 +377,10 @@ impl Compiler<'_> {
 
     /// Names of players, params, phases and rules are written in rule
     /// expressions and transcripts: one word, not a word of the language.
-    fn check_new_name(&mut self, name: &str, at: Option<Location>, what: &str) {
+    fn check_new_name(&mut self, name: &str, pos: Option<Pos>, what: &str) {
+        // Located only when refused: files may hold many names.
+        let loaded = self.loaded;
+        let at = || pos.and_then(|p| loaded.location(p));
         let valid = name
             .chars()
             .next()
@@ -323,18 +391,99 @@ impl Compiler<'_> {
         if !valid {
             self.errors.push(
                 Diagnostic::new(format!("`{name}` cannot be the name of {what}"))
-                    .at_opt(at)
+                    .at_opt(at())
                     .expected(expected),
             );
         } else if VOCABULARY.iter().any(|e| e.name == name) || RESERVED_WORDS.contains(&name) {
+            let kind = if RESERVED_WORDS.contains(&name) {
+                "a word of the rule language"
+            } else {
+                "a built-in name"
+            };
             self.errors.push(
                 Diagnostic::new(format!(
-                    "`{name}` is a reserved word and cannot be the name of {what}"
+                    "`{name}` is {kind} and cannot be the name of {what}"
                 ))
-                .at_opt(at)
+                .at_opt(at())
                 .expected(expected),
             );
         }
+    }
+
+    /// Entries a variant adds whose names are close to an inherited one
+    /// (`movng:` next to the parent's `moving:`): likely misspellings, the
+    /// probable cause when the merged ruleset does not compile.
+    fn misspelt_inherited_keys(&self) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        for section in [
+            "phases",
+            "end",
+            "forbid",
+            "params",
+            "setup",
+            "board",
+            "play",
+            "passes",
+            "repetition",
+            "scoring",
+            "on_line_formed",
+        ] {
+            let Some(node) = self.loaded.node(&[section]) else {
+                continue;
+            };
+            let inherited: Vec<&str> = node
+                .entries()
+                .iter()
+                .filter(|(k, _)| k.pos.file > 0)
+                .filter_map(|(k, _)| k.as_str())
+                .collect();
+            for (k, _) in node.entries().iter().filter(|(k, _)| k.pos.file == 0) {
+                let Some(name) = k.as_str() else { continue };
+                if let Some(s) = did_you_mean(name, inherited.iter().copied()) {
+                    out.push(
+                        Diagnostic::new(format!(
+                            "`{section}.{name}` is new in this file, and the parent ruleset has `{s}`"
+                        ))
+                        .at_opt(self.loaded.location(k.pos))
+                        .expected(format!("`{s}:` to change the inherited entry"))
+                        .note(format!("did you mean `{s}`?")),
+                    );
+                }
+            }
+        }
+        out
+    }
+
+    /// Rule names are shown in transcripts and explanations, not written in
+    /// expressions: one word.
+    fn check_rule_name(&mut self, name: &str, at: Option<Location>, what: &str) {
+        let valid = name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !valid {
+            self.errors.push(
+                Diagnostic::new(format!("`{name}` cannot be the name of {what}"))
+                    .at_opt(at)
+                    .expected(
+                        "a name of ASCII letters, digits and `_`, starting with a letter or `_`",
+                    ),
+            );
+        }
+    }
+
+    /// Where each key of a top-level section is written.
+    fn key_positions(&self, section: &str) -> HashMap<String, Pos> {
+        self.loaded
+            .node(&[section])
+            .map(|n| {
+                n.entries()
+                    .iter()
+                    .filter_map(|(k, _)| Some((k.as_str()?.to_string(), k.pos)))
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     /// Params, players and phases share one namespace in expressions.
@@ -346,37 +495,38 @@ impl Compiler<'_> {
             .iter()
             .flat_map(|p| p.keys().cloned())
             .collect();
-        let mut seen: Vec<(String, &str)> = Vec::new();
-        let mut check = |this: &mut Self, name: &str, what: &'static str, at: Option<Location>| {
-            if let Some((_, first)) = seen.iter().find(|(n, _)| *n == name) {
+        let mut seen: HashMap<String, &str> = HashMap::new();
+        let mut check = |this: &mut Self, name: &str, what: &'static str, at: Option<Pos>| {
+            if let Some(first) = seen.get(name) {
                 this.errors.push(
                     Diagnostic::new(format!(
                         "`{name}` names both {first} and {what}, so rule expressions cannot tell them apart"
                     ))
-                    .at_opt(at)
+                    .at_opt(at.and_then(|p| this.loaded.location(p)))
                     .expected(format!("another name for the {}", what.trim_start_matches("a "))),
                 );
             } else {
-                seen.push((name.to_string(), what));
+                seen.insert(name.to_string(), what);
             }
         };
+        let phase_at = self.key_positions("phases");
         for p in &phases {
-            let at = self.loaded.key_at(&["phases", p]);
-            check(self, p, "a phase", at);
+            check(self, p, "a phase", phase_at.get(p).copied());
         }
         for p in players {
             check(self, p, "a player", None);
         }
+        let param_at = self.key_positions("params");
         for (p, _) in params {
-            let at = self.loaded.key_at(&["params", p]);
-            check(self, p, "a param", at);
+            check(self, p, "a param", param_at.get(p).copied());
         }
     }
 
     fn params(&mut self) -> Vec<(String, i64)> {
         let mut out = Vec::new();
+        let param_at = self.key_positions("params");
         for (name, value) in self.loaded.file.params.iter().flatten() {
-            let at = self.loaded.key_at(&["params", name]);
+            let at = param_at.get(name).copied();
             self.check_new_name(name, at, "a param");
             if let Some(v) = value {
                 out.push((name.clone(), *v));
@@ -432,12 +582,35 @@ impl Compiler<'_> {
             board.explicit.is_some(),
         ];
         if given.iter().filter(|g| **g).count() != 1 {
-            self.error_at(
-                "board:",
-                None,
-                Diagnostic::new("a board is given in exactly one way")
-                    .expected("one of `nested_squares:`, `grid:`, `explicit:`"),
-            );
+            let mut d = Diagnostic::new("a board is given in exactly one way")
+                .expected("one of `nested_squares:`, `grid:`, `explicit:`");
+            // A variant replacing its parent's kind of board must delete it.
+            let inherited: Vec<&str> = ["nested_squares", "grid", "explicit"]
+                .into_iter()
+                .filter(|k| {
+                    self.loaded
+                        .node(&["board", k])
+                        .is_some_and(|n| n.pos.file > 0)
+                })
+                .collect();
+            let own: Option<&str> = ["nested_squares", "grid", "explicit"]
+                .into_iter()
+                .find(|k| {
+                    self.loaded
+                        .node(&["board", k])
+                        .is_some_and(|n| n.pos.file == 0)
+                });
+            for k in &inherited {
+                if own.is_some() {
+                    d = d.note(format!(
+                        "`{k}:` is inherited from the parent ruleset; write `{k}: null` under `board:` to replace it"
+                    ));
+                }
+            }
+            let at = own
+                .and_then(|k| self.loaded.key_at(&["board", k]))
+                .or_else(|| self.loaded.key_at(&["board"]));
+            self.errors.push(d.at_opt(at));
             return None;
         }
         let spec = if let Some(n) = &board.nested_squares {
@@ -491,7 +664,7 @@ impl Compiler<'_> {
             Ok(t) => Some(t),
             Err(e) => {
                 let d = e.to_diagnostic();
-                let fallback = self.loaded.locate("board", None);
+                let fallback = self.loaded.key_at(&["board"]);
                 self.errors.push(d.at_opt(fallback));
                 None
             }
@@ -558,14 +731,15 @@ impl Compiler<'_> {
         if live.is_empty() {
             self.required(None::<()>, "phases", "at least one phase with its actions");
         }
+        let phase_at = self.key_positions("phases");
         for (i, (name, phase)) in live.iter().enumerate() {
-            let at = self.loaded.key_at(&["phases", name]);
+            let at = phase_at.get(name.as_str()).copied();
             if *name == REMOVAL_PHASE {
                 self.errors.push(
                     Diagnostic::new(format!(
                         "`{REMOVAL_PHASE}` cannot be the name of a phase: transcripts and scenario files call a pending removal that"
                     ))
-                    .at_opt(at.clone())
+                    .at_opt(at.and_then(|p| self.loaded.location(p)))
                     .expected("another phase name"),
                 );
             }
@@ -663,7 +837,7 @@ impl Compiler<'_> {
         for (name, rule) in self.loaded.file.end.iter().flatten() {
             let Some(rule) = rule else { continue };
             let at = self.loaded.key_at(&["end", name]);
-            self.check_new_name(name, at, "an end rule");
+            self.check_rule_name(name, at, "an end rule");
             let verdicts: Vec<(Verdict, &Text)> = [
                 (Verdict::Lose, rule.lose.as_ref()),
                 (Verdict::Win, rule.win.as_ref()),
@@ -741,19 +915,18 @@ impl Compiler<'_> {
                 || !letter[0].is_ascii_uppercase()
                 || matches!(letter[0], b'N' | b'C' | b'D')
             {
-                self.error_at(
-                    k,
-                    Some("kinds"),
-                    Diagnostic::new(format!("`{k}` cannot name a pass kind")).expected(
-                        "one upper-case letter other than N, C and D (those name board plays)",
-                    ),
+                let at = self.list_item(&["passes", "kinds"], k);
+                self.errors.push(
+                    Diagnostic::new(format!("`{k}` cannot name a pass kind"))
+                        .expected(
+                            "one upper-case letter other than N, C and D (those name board plays)",
+                        )
+                        .at_opt(at),
                 );
             } else if kinds.contains(&letter[0]) {
-                self.error_at(
-                    k,
-                    Some("kinds"),
-                    Diagnostic::new(format!("pass kind `{k}` is listed twice")),
-                );
+                let at = self.list_item(&["passes", "kinds"], k);
+                self.errors
+                    .push(Diagnostic::new(format!("pass kind `{k}` is listed twice")).at_opt(at));
             } else {
                 kinds.push(letter[0]);
             }
@@ -798,7 +971,7 @@ impl Compiler<'_> {
         for (name, rule) in self.loaded.file.forbid.iter().flatten() {
             let Some(rule) = rule else { continue };
             let at = self.loaded.key_at(&["forbid", name]);
-            self.check_new_name(name, at, "a forbid rule");
+            self.check_rule_name(name, at, "a forbid rule");
             let mut moves = Vec::new();
             for m in rule.moves.iter().flatten() {
                 let class = if m == "play" && allows(ActionKind::Play) {
@@ -836,7 +1009,7 @@ impl Compiler<'_> {
                         if let Some(sug) =
                             did_you_mean(m, names.iter().map(String::as_str).chain(["play"]))
                         {
-                            if !kinds.is_empty() {
+                            if !kinds.is_empty() && m.len() > 1 {
                                 d = d.note(format!("did you mean `{sug}`?"));
                             }
                         }
@@ -961,14 +1134,14 @@ impl Compiler<'_> {
     ) -> Vec<EndRule> {
         let mut out = Vec::new();
         let mut rule =
-            |this: &mut Self, name: &str, verdict, prim, text: &str, key: &str, doc: &str| {
+            |this: &mut Self, name: &str, verdict, prim, text: &str, key: &[&str], doc: &str| {
                 out.push(EndRule {
                     name: name.to_string(),
                     verdict,
                     when: Cond {
                         expr: morrigo_dsl::Expr::Var(prim),
                         text: text.to_string(),
-                        at: this.loaded.locate(key, None),
+                        at: this.loaded.key_at(key),
                     },
                     doc: Some(doc.to_string()),
                 });
@@ -982,7 +1155,7 @@ impl Compiler<'_> {
                 Verdict::Win,
                 Prim::LastPlaySuicide,
                 "last_play_suicide",
-                "suicide:",
+                &["play", "suicide"],
                 "a board play leaving a chain of its player without liberty loses",
             );
         }
@@ -993,7 +1166,7 @@ impl Compiler<'_> {
                 Verdict::Win,
                 Prim::ImmediateRepetition,
                 "immediate_repetition",
-                "immediate:",
+                &["repetition", "immediate"],
                 "recreating the board of two moves back loses",
             );
         }
@@ -1013,7 +1186,7 @@ impl Compiler<'_> {
                         Box::new(morrigo_dsl::Expr::Const(rep.count as i64)),
                     ),
                     text: format!("board_repetitions >= {}", rep.count),
-                    at: self.loaded.locate("repeated_board:", None),
+                    at: self.loaded.key_at(&["repetition", "repeated_board"]),
                 },
                 doc: Some(
                     "a board state occurring again as the result of a board play ends the game"
@@ -1041,7 +1214,8 @@ impl Compiler<'_> {
                     if let Some(s) = did_you_mean(&b, names.iter().map(String::as_str)) {
                         d = d.note(format!("did you mean `{s}`?"));
                     }
-                    self.error_at(&b, Some("before"), d);
+                    let at = self.loaded.value_at(&["end", &rule.name, "before"]);
+                    self.errors.push(d.at_opt(at));
                     ordered.push(rule);
                 }
                 None => ordered.push(rule),

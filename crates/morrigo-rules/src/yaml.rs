@@ -9,6 +9,7 @@
 
 use morrigo_diag::{did_you_mean, Diagnostic, SourceFile};
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
+use std::collections::HashMap;
 use std::ffi::CStr;
 use std::fmt;
 use std::mem::MaybeUninit;
@@ -196,7 +197,7 @@ enum Plain {
     Str,
 }
 
-/// How a plain scalar reads (the YAML 1.2 core schema, as serde_yaml reads it).
+/// How a plain scalar reads (the YAML 1.2 core schema).
 fn plain(t: &str) -> Plain {
     if is_null_word(t) {
         return Plain::Null;
@@ -262,6 +263,9 @@ pub fn parse(source: &SourceFile, file: usize) -> Result<Node, Diagnostic> {
     let mut documents = 0;
     loop {
         let ev = p.next().map_err(|(msg, at)| {
+            // An error "at the end" is shown on the last line, not on the
+            // empty line after the final newline.
+            let at = at.min(source.text.trim_end().len().saturating_sub(skip));
             located(
                 at,
                 Diagnostic::new(format!("the YAML cannot be read: {msg}")),
@@ -325,7 +329,7 @@ pub fn parse(source: &SourceFile, file: usize) -> Result<Node, Diagnostic> {
                     ));
                 }
                 let building = if ev.kind_is_map {
-                    Building::Map(Vec::new(), None, anchor)
+                    Building::Map(Vec::new(), None, anchor, HashMap::new())
                 } else {
                     Building::Seq(Vec::new(), anchor)
                 };
@@ -344,7 +348,7 @@ pub fn parse(source: &SourceFile, file: usize) -> Result<Node, Diagnostic> {
                         },
                         anchor,
                     ),
-                    Building::Map(entries, _, anchor) => (
+                    Building::Map(entries, _, anchor, _) => (
                         Node {
                             pos,
                             kind: Kind::Map(entries),
@@ -370,13 +374,14 @@ pub fn parse(source: &SourceFile, file: usize) -> Result<Node, Diagnostic> {
         match stack.last_mut() {
             None => root = Some(node),
             Some((_, Building::Seq(items, _))) => items.push(node),
-            Some((_, Building::Map(entries, key, _))) => match key.take() {
+            Some((_, Building::Map(entries, key, _, seen))) => match key.take() {
                 None => *key = Some(node),
                 Some(k) => {
-                    if let Some((first, _)) = entries
-                        .iter()
-                        .find(|(e, _)| e.as_str().is_some() && e.as_str() == k.as_str())
-                    {
+                    let first = k
+                        .as_str()
+                        .and_then(|name| seen.get(name))
+                        .map(|&i| &entries[i].0);
+                    if let Some(first) = first {
                         return Err(located(
                             k.pos.start - skip,
                             Diagnostic::new(format!(
@@ -389,6 +394,9 @@ pub fn parse(source: &SourceFile, file: usize) -> Result<Node, Diagnostic> {
                                 source.location(first.pos.start)
                             )),
                         ));
+                    }
+                    if let Some(name) = k.as_str() {
+                        seen.insert(name.to_string(), entries.len());
                     }
                     entries.push((k, node));
                 }
@@ -418,7 +426,14 @@ fn count(node: &Node) -> usize {
 
 enum Building {
     Seq(Vec<Node>, Option<Vec<u8>>),
-    Map(Vec<(Node, Node)>, Option<Node>, Option<Vec<u8>>),
+    /// Entries, the key waiting for its value, the anchor, and where each
+    /// key is (duplicates are found in constant time).
+    Map(
+        Vec<(Node, Node)>,
+        Option<Node>,
+        Option<Vec<u8>>,
+        HashMap<String, usize>,
+    ),
 }
 
 enum EvKind {
@@ -558,29 +573,34 @@ unsafe fn parse_error(p: *mut unsafe_libyaml::yaml_parser_t) -> (String, usize) 
 pub fn merge(base: &mut Node, child: Node) {
     match (&mut base.kind, child.kind) {
         (Kind::Map(b), Kind::Map(c)) => {
+            // Indexed by key, so that merging big mappings stays linear.
+            let mut index: HashMap<String, usize> = b
+                .iter()
+                .enumerate()
+                .filter_map(|(i, (k, _))| Some((k.as_str()?.to_string(), i)))
+                .collect();
+            let mut deleted = vec![false; b.len()];
             for (k, v) in c {
-                let at = b.iter().position(|(bk, _)| same_key(bk, &k));
-                match at {
-                    Some(i) if v.is_null() => {
-                        b.remove(i);
+                match (k.as_str().and_then(|s| index.get(s).copied()), v.is_null()) {
+                    (Some(i), true) => deleted[i] = true,
+                    (None, true) => {}
+                    (Some(i), false) => merge(&mut b[i].1, v),
+                    (None, false) => {
+                        if let Some(s) = k.as_str() {
+                            index.insert(s.to_string(), b.len());
+                        }
+                        b.push((k, v));
+                        deleted.push(false);
                     }
-                    None if v.is_null() => {}
-                    Some(i) => merge(&mut b[i].1, v),
-                    None => b.push((k, v)),
                 }
             }
+            let mut gone = deleted.into_iter();
+            b.retain(|_| !gone.next().unwrap_or(false));
         }
         (_, kind) => {
             base.kind = kind;
             base.pos = child.pos;
         }
-    }
-}
-
-fn same_key(a: &Node, b: &Node) -> bool {
-    match (&a.kind, &b.kind) {
-        (Kind::Scalar { text: x, .. }, Kind::Scalar { text: y, .. }) => x == y,
-        _ => false,
     }
 }
 
@@ -650,6 +670,8 @@ fn plain_expected(exp: &str) -> String {
         "f32" | "f64" => "a number".into(),
         "a boolean" => "`true` or `false`".into(),
         "a string" => "text".into(),
+        "a sequence" => "a list".into(),
+        "a map" => "a mapping".into(),
         other => other.to_string(),
     }
 }
@@ -1051,6 +1073,14 @@ mod tests {
         let e = parse(&src, 0).unwrap_err();
         assert!(e.message.contains("nested more than 64"), "{e}");
         assert_eq!(e.location.map(|l| l.line), Some(1));
+    }
+
+    #[test]
+    fn a_key_written_twice_is_refused_at_the_second() {
+        let src = SourceFile::new("t.yaml", "a: 1\nb: 2\na: 3\n");
+        let e = parse(&src, 0).unwrap_err();
+        assert_eq!(e.location.as_ref().map(|l| (l.line, l.col)), Some((3, 1)));
+        assert!(e.notes[0].contains("t.yaml:1:1"), "{e}");
     }
 
     #[test]
