@@ -33,7 +33,8 @@ impl morrigo_dsl::History for Classes<'_> {
     fn class(&self, i: usize) -> u8 {
         self.0[i].class
     }
-    fn d_start(&self, i: usize) -> Option<usize> {
+    /// The ruleset declares at most one derived class (its ko-capture runs).
+    fn derived_start(&self, _k: usize, i: usize) -> Option<usize> {
         let d = self.0[i].d_start;
         (d != NO_D).then_some(d as usize)
     }
@@ -147,7 +148,7 @@ impl<const W: usize> Machine<W> {
     /// For a ko capture that is move number `n` (0-based) capturing the stones
     /// `captured`: the start of the D it ends, if any.
     pub(crate) fn d_start_for(&self, s: &State<W>, captured: &crate::Bits<W>) -> u32 {
-        let Some(play) = &self.rules.play else {
+        let Some(runs) = self.rules.play.as_ref().and_then(|p| p.ko_runs) else {
             return NO_D;
         };
         let n = s.moves.len();
@@ -162,7 +163,7 @@ impl<const W: usize> Machine<W> {
                 continue;
             }
             let len = n - i + 1;
-            let length_ok = len.is_multiple_of(2) && len >= 4 && (!play.d_four_or_six || len <= 6);
+            let length_ok = len.is_multiple_of(2) && len >= 4 && (!runs.four_or_six || len <= 6);
             if length_ok && (best == NO_D || i as u32 > best) {
                 best = i as u32;
             }

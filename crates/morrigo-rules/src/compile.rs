@@ -2,16 +2,17 @@
 
 use crate::load::Loaded;
 use crate::schema::{
-    BoardFile, DRunsFile, HandFile, ImmediateFile, KoCaptureFile, NamingFile, NodeFile,
-    RepeatedFile, ScoringMethodFile, SuicideEffectFile, SuicideFile, SuicideShorthand, SuperkoFile,
-    Text,
+    BoardFile, DRunsFile, DerivedFile, HandFile, ImmediateFile, KoCaptureFile, NamingFile,
+    NodeFile, RepeatedFile, ScoringMethodFile, SuicideEffectFile, SuicideFile, SuicideShorthand,
+    SuperkoFile, Text,
 };
 use crate::vocab::{Context, Prim, RuleEnv, VOCABULARY};
 use crate::{
-    ActionKind, ActionRule, Cond, EndRule, ForbidRule, Immediate, LineRule, MoveClass, Passes,
-    PhaseRule, PlayRule, Repeated, RepetitionRule, Rules, Scoring, ScoringMethod, SuicideEffect,
-    Superko, Verdict, CLASS_KO_CAPTURE, CLASS_NORMAL,
+    ActionKind, ActionRule, Cond, EndRule, ForbidRule, Immediate, KoRuns, LineRule, MoveClass,
+    Passes, PhaseRule, PlayRule, Repeated, RepetitionRule, Rules, Scoring, ScoringMethod,
+    SuicideEffect, Superko, Verdict, CLASS_KO_CAPTURE, CLASS_NORMAL,
 };
+use indexmap::IndexMap;
 use morrigo_board::{BoardSpec, Named, Naming};
 use morrigo_diag::{did_you_mean, Diagnostic, Diagnostics};
 use morrigo_dsl::Type;
@@ -58,12 +59,19 @@ impl Compiler<'_> {
         let topology = board.and_then(|b| self.board(b));
         let phase_names: Vec<String> = f.phases.iter().flat_map(|p| p.keys().cloned()).collect();
         let play = self.play_rule();
-        let passes = self.passes();
+        let ko_runs = play.as_ref().and_then(|p| p.ko_runs);
+        let passes = self.passes(ko_runs.map(|r| r.letter));
+        // The classes patterns may name, as the ruleset declares them: the
+        // play classes, the pass kinds and the derived classes.
         let mut classes = Vec::new();
-        if play.is_some() {
-            classes.extend([CLASS_NORMAL, CLASS_KO_CAPTURE]);
+        if let Some(p) = &play {
+            classes.push(CLASS_NORMAL);
+            if p.ko_capture {
+                classes.push(CLASS_KO_CAPTURE);
+            }
         }
         classes.extend(&passes.kinds);
+        let derived: Vec<u8> = ko_runs.iter().map(|r| r.letter).collect();
         let patterns = RefCell::new(Vec::new());
         let env = RuleEnv {
             context: Context::End,
@@ -71,7 +79,7 @@ impl Compiler<'_> {
             phases: &phase_names,
             params: &params,
             classes: &classes,
-            derived_d: play.as_ref().is_some_and(|p| p.ko_capture),
+            derived: &derived,
             patterns: &patterns,
         };
         let phases = self.phases(env);
@@ -502,15 +510,60 @@ impl Compiler<'_> {
             }
             Some(SuicideFile::Split { single, multi }) => (effect(single), effect(multi)),
         };
+        let ko_capture = p.ko_capture == Some(KoCaptureFile::Jk);
+        let ko_runs = self.derived_classes(p.derived.as_ref(), ko_capture);
         Some(PlayRule {
             suicide_single: single,
             suicide_multi: multi,
-            ko_capture: p.ko_capture == Some(KoCaptureFile::Jk),
-            d_four_or_six: p.d_runs == Some(DRunsFile::FourOrSix),
+            ko_capture,
+            ko_runs,
         })
     }
 
-    fn passes(&mut self) -> Passes {
+    /// `play.derived`: the derived classes patterns may name. The engine
+    /// recognises one kind, runs of ko captures, once per ruleset.
+    fn derived_classes(
+        &mut self,
+        derived: Option<&IndexMap<String, Option<DerivedFile>>>,
+        ko_capture: bool,
+    ) -> Option<KoRuns> {
+        let mut out = None;
+        for (name, def) in derived.into_iter().flatten() {
+            let Some(def) = def else { continue };
+            let letter = name.as_bytes();
+            let error = if letter.len() != 1
+                || !letter[0].is_ascii_uppercase()
+                || matches!(letter[0], CLASS_NORMAL | CLASS_KO_CAPTURE)
+            {
+                Diagnostic::new(format!("`{name}` cannot name a derived class"))
+                    .expected("one upper-case letter other than N and C (those name board plays)")
+            } else if let Some(runs) = def.ko_runs.filter(|_| ko_capture && out.is_none()) {
+                out = Some(KoRuns {
+                    letter: letter[0],
+                    four_or_six: runs == DRunsFile::FourOrSix,
+                });
+                continue;
+            } else if def.ko_runs.is_none() {
+                Diagnostic::new(format!("derived class `{name}` has no definition")).expected(
+                    "`ko_runs: any` (runs of 4, 6, 8, … ko captures) or `ko_runs: four_or_six`",
+                )
+            } else if !ko_capture {
+                Diagnostic::new(format!(
+                    "derived class `{name}` is made of ko captures, but plays are not classified as ko captures"
+                ))
+                .expected("`ko_capture: jk` in `play`")
+            } else {
+                Diagnostic::new(format!(
+                    "derived class `{name}`: only one class of ko-capture runs can be declared"
+                ))
+            };
+            self.error_at(name, Some("derived"), error);
+        }
+        out
+    }
+
+    /// `derived`: the derived class letter, which a pass kind cannot reuse.
+    fn passes(&mut self, derived: Option<u8>) -> Passes {
         let Some(p) = self.loaded.file.passes.as_ref() else {
             return Passes::default();
         };
@@ -519,13 +572,14 @@ impl Compiler<'_> {
             let letter = k.as_bytes();
             if letter.len() != 1
                 || !letter[0].is_ascii_uppercase()
-                || matches!(letter[0], b'N' | b'C' | b'D')
+                || matches!(letter[0], CLASS_NORMAL | CLASS_KO_CAPTURE)
+                || derived == Some(letter[0])
             {
                 self.error_at(
                     k,
                     Some("kinds"),
                     Diagnostic::new(format!("`{k}` cannot name a pass kind")).expected(
-                        "one upper-case letter other than N, C and D (those name board plays)",
+                        "one upper-case letter other than N, C (those name board plays) and the derived classes",
                     ),
                 );
             } else if kinds.contains(&letter[0]) {
