@@ -37,7 +37,7 @@ enum Node {
     Class(u8),
     Any,
     /// A derived class, by index.
-    Derived(u8),
+    Derived(usize),
     Seq(Vec<Node>),
     Alt(Vec<Node>),
     Repeat(Box<Node>, u32, Option<u32>),
@@ -47,7 +47,7 @@ enum Node {
 enum Inst {
     Class(u8),
     Any,
-    Derived(u8),
+    Derived(usize),
     /// Try `.0` first, then `.1`.
     Split(usize, usize),
     Jump(usize),
@@ -75,7 +75,7 @@ thread_local! {
 
 impl Pattern {
     /// Parse `text`. `classes` lists the plain class letters, `derived` the
-    /// derived ones (at most 256), both as the ruleset declares them.
+    /// derived ones, both as the ruleset declares them.
     pub fn compile(text: &str, classes: &[u8], derived: &[u8]) -> Result<Pattern, DslError> {
         prescan(text)?;
         let mut pairs =
@@ -163,7 +163,7 @@ impl Pattern {
                 }
                 Inst::Derived(k) => {
                     if pos > 0 {
-                        if let Some(start) = h.derived_start(k as usize, pos - 1) {
+                        if let Some(start) = h.derived_start(k, pos - 1) {
                             stack.push((pc + 1, start));
                         }
                     }
@@ -219,7 +219,7 @@ fn build(pair: Pair<'_, Rule>, classes: &[u8], derived: &[u8]) -> Result<Node, D
         Rule::class => {
             let c = pair.as_str().as_bytes()[0];
             if let Some(k) = derived.iter().position(|&d| d == c) {
-                return Ok(Node::Derived(k as u8));
+                return Ok(Node::Derived(k));
             }
             if classes.contains(&c) {
                 return Ok(Node::Class(c));
@@ -423,8 +423,8 @@ fn syntax_error(src: &str, e: pest::error::Error<Rule>) -> DslError {
 mod tests {
     use super::*;
 
-    /// A history written as letters; `d` after a C marks "this C ends a D
-    /// starting at the C-run start" for tests.
+    /// A history written as letters; `d` after a move marks "this move ends
+    /// a derived run starting where its run of equal classes starts".
     struct Hist {
         classes: Vec<u8>,
         d: Vec<Option<usize>>,
@@ -435,10 +435,11 @@ mod tests {
         let mut d = Vec::new();
         for ch in s.chars().filter(|c| !c.is_whitespace()) {
             if ch == 'd' {
-                // ends a D: the run of Cs before it, back to its start
+                // ends a derived run: the moves of the same class before
+                // it, back to the run's start
                 let end = classes.len() - 1;
                 let mut start = end;
-                while start > 0 && classes[start - 1] == b'C' {
+                while start > 0 && classes[start - 1] == classes[end] {
                     start -= 1;
                 }
                 *d.last_mut().unwrap() = Some(start);
