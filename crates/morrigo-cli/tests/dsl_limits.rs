@@ -258,6 +258,26 @@ fn arithmetic_that_can_overflow_at_run_time_is_refused() {
     assert_code(&morrigo(&["check", path(&p)]), 0);
 }
 
+/// Counts the board bounds (pieces on it, empty points, lines) are bounded
+/// by it: a product of such counts is proved safe where two 32-bit counts
+/// would not be.
+#[test]
+fn board_counts_are_bounded_by_the_board() {
+    let cond =
+        "on_board(me) * on_board(opponent) * empty_points * lines(me) * lines(opponent) * turn > 5";
+    let p = morris_probe("board-product.yaml", cond);
+    assert_code(&morrigo(&["check", path(&p)]), 0);
+    let cond = "in_hand(me) * in_hand(opponent) * on_board(me) > 5";
+    let p = morris_probe("hand-product.yaml", cond);
+    let o = morrigo(&["check", path(&p)]);
+    assert_code(&o, 1);
+    assert!(
+        stderr(&o).contains("`in_hand(me) * in_hand(opponent)` can overflow"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 /// The largest constant still folds exactly at the edge of the range.
 #[test]
 fn folding_at_the_edge_of_the_range_is_exact() {

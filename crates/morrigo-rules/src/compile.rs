@@ -6,7 +6,7 @@ use crate::schema::{
     NodeFile, RepeatedFile, ScoringMethodFile, SuicideEffectFile, SuicideFile, SuicideShorthand,
     SuperkoFile, Text,
 };
-use crate::vocab::{Context, Prim, RuleEnv, VOCABULARY};
+use crate::vocab::{BoardBounds, Context, Prim, RuleEnv, VOCABULARY};
 use crate::{
     ActionKind, ActionRule, Cond, EndRule, ForbidRule, Immediate, KoRuns, LineRule, MoveClass,
     Passes, PhaseRule, PlayRule, Repeated, RepetitionRule, Rules, Scoring, ScoringMethod,
@@ -80,6 +80,7 @@ impl Compiler<'_> {
             params: &params,
             classes: &classes,
             derived: &derived,
+            board: BoardBounds::of(topology.as_ref()),
             patterns: &patterns,
         };
         let phases = self.phases(env);

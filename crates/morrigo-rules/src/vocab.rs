@@ -144,8 +144,33 @@ pub struct RuleEnv<'a> {
     pub classes: &'a [u8],
     /// Derived classes (runs of moves the engine recognises), by letter.
     pub derived: &'a [u8],
+    /// What the board bounds, for proving arithmetic cannot overflow.
+    pub board: BoardBounds,
     /// Patterns compiled so far; `after('…')` holds an index into it.
     pub patterns: &'a std::cell::RefCell<Vec<morrigo_dsl::Pattern>>,
+}
+
+/// Counts the board bounds (`None` when the board is not known, for
+/// instance because it has an error).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BoardBounds {
+    pub points: Option<usize>,
+    pub lines: Option<usize>,
+    /// The most lines through one point.
+    pub lines_at_a_point: Option<usize>,
+}
+
+impl BoardBounds {
+    pub fn of(t: Option<&morrigo_board::Topology>) -> Self {
+        match t {
+            None => BoardBounds::default(),
+            Some(t) => BoardBounds {
+                points: Some(t.len()),
+                lines: Some(t.lines.len()),
+                lines_at_a_point: Some(t.lines_through.iter().map(Vec::len).max().unwrap_or(0)),
+            },
+        }
+    }
 }
 
 impl RuleEnv<'_> {
@@ -215,10 +240,18 @@ impl Env<Prim> for RuleEnv<'_> {
             .map(|(_, why)| why.to_string())
     }
 
-    /// Every built-in number is a count the engine keeps in 32 bits; the
-    /// checker proves arithmetic on them cannot overflow from this.
-    fn bounds(&self, _sym: Prim) -> (i64, i64) {
-        (0, u32::MAX as i64)
+    /// Every built-in number is a count the engine keeps in 32 bits; those
+    /// the board limits are bounded by it. The checker proves from these
+    /// that arithmetic cannot overflow.
+    fn bounds(&self, sym: Prim) -> (i64, i64) {
+        let b = self.board;
+        let hi = match sym {
+            Prim::OnBoard | Prim::EmptyPoints => b.points,
+            Prim::Lines => b.lines,
+            Prim::LinesFormed => b.lines_at_a_point,
+            _ => None,
+        };
+        (0, hi.map_or(u32::MAX as i64, |n| n as i64))
     }
 
     fn pattern(&self, text: &str, span: morrigo_dsl::Span) -> Result<i64, morrigo_dsl::DslError> {
