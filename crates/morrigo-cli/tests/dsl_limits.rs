@@ -287,26 +287,3 @@ fn folding_at_the_edge_of_the_range_is_exact() {
     let o = morrigo(&["check", path(&p)]);
     assert_code(&o, 0);
 }
-
-/// The engine owes 0 to 255 removals after a move; a removal count outside
-/// that range was silently clamped (`"-1"` meant no removal).
-#[test]
-fn removal_count_must_be_provably_from_0_to_255() {
-    refused(
-        &defect("removals-negative.yaml"),
-        "21:14",
-        "in `removals`: this can be -1, outside 0…255",
-    );
-    let p = morris_probe_removals("removals-hand.yaml", "in_hand(me)");
-    refused(path(&p), "3:30", "this can be 4294967295, outside 0…255");
-    let p = morris_probe_removals("removals-lines.yaml", "lines_formed + 1");
-    assert_code(&morrigo(&["check", path(&p)]), 0);
-}
-
-/// Nine Men's Morris owing `removals` after a mill.
-fn morris_probe_removals(name: &str, removals: &str) -> PathBuf {
-    temp_file(
-        name,
-        &format!("name: probe\nextends: nine-mens-morris\non_line_formed: {{ removals: \"{removals}\" }}\n"),
-    )
-}

@@ -331,42 +331,12 @@ impl Compiler<'_> {
 
     /// Compile one expression written at `key` in the file.
     fn cond(&mut self, text: &Text, key: &str, env: &RuleEnv<'_>, want: Type) -> Cond {
-        self.cond_within(text, key, env, want, None)
-    }
-
-    /// As `cond`; with `within`, the number must provably stay in that range.
-    fn cond_within(
-        &mut self,
-        text: &Text,
-        key: &str,
-        env: &RuleEnv<'_>,
-        want: Type,
-        within: Option<(i64, i64)>,
-    ) -> Cond {
         let located = self
             .loaded
             .find(&text.0, Some(key))
             .map(|(s, o)| (s.clone(), o));
         let at = located.as_ref().map(|(s, o)| s.location(*o));
-        let checked =
-            morrigo_dsl::compile_bounded(&text.0, env, want).and_then(|(expr, (lo, hi))| {
-                match within {
-                    Some((min, max)) if lo < min || hi > max => {
-                        let out = if lo < min { lo } else { hi };
-                        let whole = morrigo_dsl::Span {
-                            start: 0,
-                            end: text.0.len(),
-                        };
-                        Err(morrigo_dsl::DslError::at(
-                            whole,
-                            format!("this can be {out}, outside {min}…{max}"),
-                        )
-                        .with_expected(format!("a number from {min} to {max}")))
-                    }
-                    _ => Ok(expr),
-                }
-            });
-        match checked {
+        match morrigo_dsl::compile(&text.0, env, want) {
             Ok(expr) => Cond {
                 expr,
                 text: text.0.clone(),
@@ -465,13 +435,11 @@ impl Compiler<'_> {
         let l = self.loaded.file.on_line_formed.as_ref()?;
         let one = Text("1".into());
         let anyone = Text("true".into());
-        // The engine owes at most 255 removals after one move.
-        let removals = self.cond_within(
+        let removals = self.cond(
             l.removals.as_ref().unwrap_or(&one),
             "removals",
             &env.within(Context::Removals),
             Type::Int,
-            Some((0, u8::MAX as i64)),
         );
         let removable = self.cond(
             l.removable.as_ref().unwrap_or(&anyone),
