@@ -287,3 +287,26 @@ fn folding_at_the_edge_of_the_range_is_exact() {
     let o = morrigo(&["check", path(&p)]);
     assert_code(&o, 0);
 }
+
+/// A removal count that can be negative was silently clamped (`"-1"`
+/// meant no removal); it is refused, from the same interval analysis.
+#[test]
+fn removal_count_must_be_provably_not_negative() {
+    refused(
+        &defect("removals-negative.yaml"),
+        "21:14",
+        "in `removals`: this can be -1, but it counts pieces",
+    );
+    let p = morris_probe_removals("removals-lines.yaml", "lines_formed - 1");
+    refused(path(&p), "3:30", "this can be -1, but it counts pieces");
+    let p = morris_probe_removals("removals-lines-ok.yaml", "lines_formed + repetitions");
+    assert_code(&morrigo(&["check", path(&p)]), 0);
+}
+
+/// Nine Men's Morris owing `removals` after a mill.
+fn morris_probe_removals(name: &str, removals: &str) -> PathBuf {
+    temp_file(
+        name,
+        &format!("name: probe\nextends: nine-mens-morris\non_line_formed: {{ removals: \"{removals}\" }}\n"),
+    )
+}

@@ -331,12 +331,39 @@ impl Compiler<'_> {
 
     /// Compile one expression written at `key` in the file.
     fn cond(&mut self, text: &Text, key: &str, env: &RuleEnv<'_>, want: Type) -> Cond {
+        self.cond_checked(text, key, env, want, false)
+    }
+
+    /// As `cond`; a `count` must provably never be negative.
+    fn cond_checked(
+        &mut self,
+        text: &Text,
+        key: &str,
+        env: &RuleEnv<'_>,
+        want: Type,
+        count: bool,
+    ) -> Cond {
         let located = self
             .loaded
             .find(&text.0, Some(key))
             .map(|(s, o)| (s.clone(), o));
         let at = located.as_ref().map(|(s, o)| s.location(*o));
-        match morrigo_dsl::compile(&text.0, env, want) {
+        let checked =
+            morrigo_dsl::compile_bounded(&text.0, env, want).and_then(|(expr, (lo, _))| {
+                if count && lo < 0 {
+                    let whole = morrigo_dsl::Span {
+                        start: 0,
+                        end: text.0.len(),
+                    };
+                    return Err(morrigo_dsl::DslError::at(
+                        whole,
+                        format!("this can be {lo}, but it counts pieces"),
+                    )
+                    .with_expected("a number that is never negative"));
+                }
+                Ok(expr)
+            });
+        match checked {
             Ok(expr) => Cond {
                 expr,
                 text: text.0.clone(),
@@ -435,11 +462,12 @@ impl Compiler<'_> {
         let l = self.loaded.file.on_line_formed.as_ref()?;
         let one = Text("1".into());
         let anyone = Text("true".into());
-        let removals = self.cond(
+        let removals = self.cond_checked(
             l.removals.as_ref().unwrap_or(&one),
             "removals",
             &env.within(Context::Removals),
             Type::Int,
+            true,
         );
         let removable = self.cond(
             l.removable.as_ref().unwrap_or(&anyone),
