@@ -258,6 +258,26 @@ fn arithmetic_that_can_overflow_at_run_time_is_refused() {
     assert_code(&morrigo(&["check", path(&p)]), 0);
 }
 
+/// Counts the board bounds (pieces on it, empty points, lines) are bounded
+/// by it: a product of such counts is proved safe where two 32-bit counts
+/// would not be.
+#[test]
+fn board_counts_are_bounded_by_the_board() {
+    let cond =
+        "on_board(me) * on_board(opponent) * empty_points * lines(me) * lines(opponent) * turn > 5";
+    let p = morris_probe("board-product.yaml", cond);
+    assert_code(&morrigo(&["check", path(&p)]), 0);
+    let cond = "in_hand(me) * in_hand(opponent) * on_board(me) > 5";
+    let p = morris_probe("hand-product.yaml", cond);
+    let o = morrigo(&["check", path(&p)]);
+    assert_code(&o, 1);
+    assert!(
+        stderr(&o).contains("`in_hand(me) * in_hand(opponent)` can overflow"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 /// The largest constant still folds exactly at the edge of the range.
 #[test]
 fn folding_at_the_edge_of_the_range_is_exact() {
@@ -266,4 +286,27 @@ fn folding_at_the_edge_of_the_range_is_exact() {
     let p = temp_file("edge.yaml", text);
     let o = morrigo(&["check", path(&p)]);
     assert_code(&o, 0);
+}
+
+/// A removal count that can be negative was silently clamped (`"-1"`
+/// meant no removal); it is refused, from the same interval analysis.
+#[test]
+fn removal_count_must_be_provably_not_negative() {
+    refused(
+        &defect("removals-negative.yaml"),
+        "21:14",
+        "in `removals`: this can be -1, but it counts pieces",
+    );
+    let p = morris_probe_removals("removals-lines.yaml", "lines_formed - 1");
+    refused(path(&p), "3:30", "this can be -1, but it counts pieces");
+    let p = morris_probe_removals("removals-lines-ok.yaml", "lines_formed + repetitions");
+    assert_code(&morrigo(&["check", path(&p)]), 0);
+}
+
+/// Nine Men's Morris owing `removals` after a mill.
+fn morris_probe_removals(name: &str, removals: &str) -> PathBuf {
+    temp_file(
+        name,
+        &format!("name: probe\nextends: nine-mens-morris\non_line_formed: {{ removals: \"{removals}\" }}\n"),
+    )
 }

@@ -1,6 +1,8 @@
 //! Type checking and lowering of the AST to [`Expr`], with constant folding
 //! (parameters are constants, so `on_board(me) < min_pieces` becomes a
-//! comparison against a literal before the game starts).
+//! comparison against a literal before the game starts), and with interval
+//! analysis: every arithmetic result is proved to fit in `i64` from the
+//! bounds of the values it reads, so nothing wraps at fold or run time.
 
 use crate::ast::{parse, Ast, BinOp, Span, UnOp};
 use crate::DslError;
@@ -113,9 +115,19 @@ impl<S> Expr<S> {
 
 /// Parse and check `src`, which must have type `want`.
 pub fn compile<S: Copy>(src: &str, env: &impl Env<S>, want: Type) -> Result<Expr<S>, DslError> {
+    compile_bounded(src, env, want).map(|(expr, _)| expr)
+}
+
+/// As [`compile`], also returning the least and greatest value the
+/// expression can take at run time (from the environment's bounds).
+pub fn compile_bounded<S: Copy>(
+    src: &str,
+    env: &impl Env<S>,
+    want: Type,
+) -> Result<(Expr<S>, (i64, i64)), DslError> {
     let ast = parse(src)?;
     let cx = Cx { src, env };
-    let (expr, ty, _) = cx.check(&ast)?;
+    let (expr, ty, range) = cx.check(&ast)?;
     if ty != want {
         return Err(DslError::new(
             ast.span(),
@@ -123,7 +135,7 @@ pub fn compile<S: Copy>(src: &str, env: &impl Env<S>, want: Type) -> Result<Expr
         )
         .expected(want.to_string()));
     }
-    Ok(expr)
+    Ok((expr, range))
 }
 
 /// The values an expression can take, as an interval. Values of other

@@ -11,7 +11,7 @@ mod check;
 pub mod pattern;
 
 pub use ast::{parse, Ast, BinOp, Span, UnOp};
-pub use check::{compile, fold, Binding, Env, Expr, Type};
+pub use check::{compile, compile_bounded, fold, Binding, Env, Expr, Type};
 pub use pattern::{History, Pattern};
 
 // Limits. Each is checked before the work it bounds, so no input can

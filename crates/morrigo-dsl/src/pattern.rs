@@ -3,10 +3,11 @@
 //! history by a memoised backtracker, so each (instruction, position) pair is
 //! visited at most once per match.
 //!
-//! Classes are single upper-case letters declared by the ruleset. `D` is
-//! special when the ruleset declares it derived: it matches a run of `C`s of
-//! even length ≥ 4 whose last capture took the stone placed by the first —
-//! information the history supplies through [`History::d_start`].
+//! Classes are single upper-case letters, all declared by the ruleset: the
+//! language itself knows none. A *plain* class matches one move of that
+//! class; a *derived* class matches a run of moves that the history
+//! recognises (in JK rules, `D`: a run of ko captures whose last takes the
+//! stone placed by the first), reported through [`History::derived_start`].
 
 use crate::ast::Span;
 use crate::{DslError, MAX_PATTERN_DEPTH, MAX_PATTERN_SIZE, MAX_REPEAT};
@@ -25,15 +26,18 @@ pub trait History {
     }
     /// Class letter of move `i`.
     fn class(&self, i: usize) -> u8;
-    /// If moves `start..=i` form a D ending at move `i`, `Some(start)`.
-    fn d_start(&self, i: usize) -> Option<usize>;
+    /// If moves `start..=i` form a run of derived class number `k` (its
+    /// index in the letters given to [`Pattern::compile`]) ending at move
+    /// `i`, `Some(start)`.
+    fn derived_start(&self, k: usize, i: usize) -> Option<usize>;
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Node {
     Class(u8),
     Any,
-    D,
+    /// A derived class, by index.
+    Derived(usize),
     Seq(Vec<Node>),
     Alt(Vec<Node>),
     Repeat(Box<Node>, u32, Option<u32>),
@@ -43,7 +47,7 @@ enum Node {
 enum Inst {
     Class(u8),
     Any,
-    D,
+    Derived(usize),
     /// Try `.0` first, then `.1`.
     Split(usize, usize),
     Jump(usize),
@@ -56,7 +60,8 @@ pub struct Pattern {
     text: String,
     /// Program over the *reversed* pattern: it consumes the history backwards.
     prog: Vec<Inst>,
-    /// The longest history suffix the pattern can need, if bounded (and no D).
+    /// The longest history suffix the pattern can need, if bounded (and no
+    /// derived class).
     pub max_len: Option<usize>,
 }
 
@@ -69,9 +74,9 @@ thread_local! {
 }
 
 impl Pattern {
-    /// Parse `text`. `classes` lists the letters allowed; if `derived_d` the
-    /// letter `D` means a ko-capture run as described above.
-    pub fn compile(text: &str, classes: &[u8], derived_d: bool) -> Result<Pattern, DslError> {
+    /// Parse `text`. `classes` lists the plain class letters, `derived` the
+    /// derived ones, both as the ruleset declares them.
+    pub fn compile(text: &str, classes: &[u8], derived: &[u8]) -> Result<Pattern, DslError> {
         prescan(text)?;
         let mut pairs =
             PatternParser::parse(Rule::pattern, text).map_err(|e| syntax_error(text, e))?;
@@ -79,7 +84,7 @@ impl Pattern {
             .next()
             .and_then(|p| p.into_inner().next())
             .expect("grammar: pattern holds alt");
-        let node = build(alt, classes, derived_d)?;
+        let node = build(alt, classes, derived)?;
         // Counted repeats multiply: size the program before building it.
         let steps = size(&node).saturating_add(1);
         if steps > MAX_PATTERN_SIZE as u64 {
@@ -156,9 +161,9 @@ impl Pattern {
                         stack.push((pc + 1, pos - 1));
                     }
                 }
-                Inst::D => {
+                Inst::Derived(k) => {
                     if pos > 0 {
-                        if let Some(start) = h.d_start(pos - 1) {
+                        if let Some(start) = h.derived_start(k, pos - 1) {
                             stack.push((pc + 1, start));
                         }
                     }
@@ -174,13 +179,13 @@ impl Pattern {
     }
 }
 
-fn build(pair: Pair<'_, Rule>, classes: &[u8], derived_d: bool) -> Result<Node, DslError> {
+fn build(pair: Pair<'_, Rule>, classes: &[u8], derived: &[u8]) -> Result<Node, DslError> {
     let span = pair.as_span();
     match pair.as_rule() {
         Rule::alt => {
             let mut alts: Vec<Node> = pair
                 .into_inner()
-                .map(|p| build(p, classes, derived_d))
+                .map(|p| build(p, classes, derived))
                 .collect::<Result<_, _>>()?;
             Ok(if alts.len() == 1 {
                 alts.remove(0)
@@ -191,7 +196,7 @@ fn build(pair: Pair<'_, Rule>, classes: &[u8], derived_d: bool) -> Result<Node, 
         Rule::seq => {
             let mut items: Vec<Node> = pair
                 .into_inner()
-                .map(|p| build(p, classes, derived_d))
+                .map(|p| build(p, classes, derived))
                 .collect::<Result<_, _>>()?;
             Ok(if items.len() == 1 {
                 items.remove(0)
@@ -204,7 +209,7 @@ fn build(pair: Pair<'_, Rule>, classes: &[u8], derived_d: bool) -> Result<Node, 
             let atom = build(
                 inner.next().expect("grammar: item has an atom"),
                 classes,
-                derived_d,
+                derived,
             )?;
             match inner.next() {
                 None => Ok(atom),
@@ -213,16 +218,17 @@ fn build(pair: Pair<'_, Rule>, classes: &[u8], derived_d: bool) -> Result<Node, 
         }
         Rule::class => {
             let c = pair.as_str().as_bytes()[0];
-            if c == b'D' && derived_d {
-                return Ok(Node::D);
+            if let Some(k) = derived.iter().position(|&d| d == c) {
+                return Ok(Node::Derived(k));
             }
             if classes.contains(&c) {
                 return Ok(Node::Class(c));
             }
-            let mut known: Vec<String> = classes.iter().map(|c| (*c as char).to_string()).collect();
-            if derived_d {
-                known.push("D".into());
-            }
+            let known: Vec<String> = classes
+                .iter()
+                .chain(derived)
+                .map(|c| (*c as char).to_string())
+                .collect();
             Err(DslError::new(
                 Span {
                     start: span.start(),
@@ -312,7 +318,7 @@ fn prescan(text: &str) -> Result<(), DslError> {
 /// memory for a short text, which is why it is computed first).
 fn size(n: &Node) -> u64 {
     match n {
-        Node::Class(_) | Node::Any | Node::D => 1,
+        Node::Class(_) | Node::Any | Node::Derived(_) => 1,
         Node::Seq(items) => items.iter().fold(0, |t, i| t.saturating_add(size(i))),
         Node::Alt(alts) => alts.iter().fold(2 * (alts.len() as u64 - 1), |t, a| {
             t.saturating_add(size(a))
@@ -328,11 +334,11 @@ fn size(n: &Node) -> u64 {
     }
 }
 
-/// Longest match length, if bounded and free of D.
+/// Longest match length, if bounded and free of derived classes.
 fn bound(n: &Node) -> Option<usize> {
     match n {
         Node::Class(_) | Node::Any => Some(1),
-        Node::D => None,
+        Node::Derived(_) => None,
         Node::Seq(items) => items.iter().map(bound).sum(),
         Node::Alt(alts) => alts
             .iter()
@@ -347,7 +353,7 @@ fn emit_rev(n: &Node, prog: &mut Vec<Inst>) {
     match n {
         Node::Class(c) => prog.push(Inst::Class(*c)),
         Node::Any => prog.push(Inst::Any),
-        Node::D => prog.push(Inst::D),
+        Node::Derived(k) => prog.push(Inst::Derived(*k)),
         Node::Seq(items) => items.iter().rev().for_each(|i| emit_rev(i, prog)),
         Node::Alt(alts) => {
             let mut jumps = Vec::new();
@@ -417,8 +423,8 @@ fn syntax_error(src: &str, e: pest::error::Error<Rule>) -> DslError {
 mod tests {
     use super::*;
 
-    /// A history written as letters; `d` after a C marks "this C ends a D
-    /// starting at the C-run start" for tests.
+    /// A history written as letters; `d` after a move marks "this move ends
+    /// a derived run starting where its run of equal classes starts".
     struct Hist {
         classes: Vec<u8>,
         d: Vec<Option<usize>>,
@@ -429,10 +435,11 @@ mod tests {
         let mut d = Vec::new();
         for ch in s.chars().filter(|c| !c.is_whitespace()) {
             if ch == 'd' {
-                // ends a D: the run of Cs before it, back to its start
+                // ends a derived run: the moves of the same class before
+                // it, back to the run's start
                 let end = classes.len() - 1;
                 let mut start = end;
-                while start > 0 && classes[start - 1] == b'C' {
+                while start > 0 && classes[start - 1] == classes[end] {
                     start -= 1;
                 }
                 *d.last_mut().unwrap() = Some(start);
@@ -451,13 +458,14 @@ mod tests {
         fn class(&self, i: usize) -> u8 {
             self.classes[i]
         }
-        fn d_start(&self, i: usize) -> Option<usize> {
+        fn derived_start(&self, k: usize, i: usize) -> Option<usize> {
+            assert_eq!(k, 0, "the tests declare one derived class");
             self.d[i]
         }
     }
 
     fn p(text: &str) -> Pattern {
-        Pattern::compile(text, b"NCPE", true).unwrap()
+        Pattern::compile(text, b"NCPE", b"D").unwrap()
     }
 
     #[test]
@@ -509,24 +517,24 @@ mod tests {
 
     #[test]
     fn unknown_class_is_located() {
-        let e = Pattern::compile("E X E", b"NCPE", true).unwrap_err();
+        let e = Pattern::compile("E X E", b"NCPE", b"D").unwrap_err();
         assert_eq!(e.span, Span { start: 2, end: 3 });
         assert!(e.expected.unwrap().contains("N, C, P, E, D"));
     }
 
     #[test]
     fn syntax_errors_are_located() {
-        let e = Pattern::compile("E (C C", b"NCPE", true).unwrap_err();
+        let e = Pattern::compile("E (C C", b"NCPE", b"D").unwrap_err();
         assert_eq!(e.span.start, 6);
-        let e = Pattern::compile("C{3,1}", b"NCPE", true).unwrap_err();
+        let e = Pattern::compile("C{3,1}", b"NCPE", b"D").unwrap_err();
         assert!(e.message.contains("maximum below its minimum"));
     }
 
     #[test]
     fn pattern_depth_at_and_past_the_limit() {
         let nest = |n: usize| format!("{}E{}", "(".repeat(n), ")".repeat(n));
-        assert!(Pattern::compile(&nest(MAX_PATTERN_DEPTH), b"NCPE", true).is_ok());
-        let e = Pattern::compile(&nest(MAX_PATTERN_DEPTH + 1), b"NCPE", true).unwrap_err();
+        assert!(Pattern::compile(&nest(MAX_PATTERN_DEPTH), b"NCPE", b"D").is_ok());
+        let e = Pattern::compile(&nest(MAX_PATTERN_DEPTH + 1), b"NCPE", b"D").unwrap_err();
         assert_eq!(e.span.start, MAX_PATTERN_DEPTH);
         assert!(
             e.message.contains("pattern depth limit of 32"),
@@ -539,16 +547,16 @@ mod tests {
     /// is exactly the program's length.
     #[test]
     fn pattern_size_at_and_past_the_limit() {
-        let at = Pattern::compile("(E{31}){33}", b"NCPE", true).unwrap();
+        let at = Pattern::compile("(E{31}){33}", b"NCPE", b"D").unwrap();
         assert_eq!(at.prog.len(), MAX_PATTERN_SIZE);
-        let e = Pattern::compile("(E{32}){32}", b"NCPE", true).unwrap_err();
+        let e = Pattern::compile("(E{32}){32}", b"NCPE", b"D").unwrap_err();
         assert!(
             e.message
                 .contains("1025 matcher steps, over the pattern size limit of 1024"),
             "{}",
             e.message
         );
-        let e = Pattern::compile("(((((E{64}){64}){64}){64}){64})", b"NCPE", true).unwrap_err();
+        let e = Pattern::compile("(((((E{64}){64}){64}){64}){64})", b"NCPE", b"D").unwrap_err();
         assert!(
             e.message.contains("1073741825 matcher steps"),
             "{}",
@@ -571,6 +579,19 @@ mod tests {
             .next()
             .and_then(|p| p.into_inner().next())
             .unwrap();
-        size(&build(alt, b"NCPE", true).unwrap())
+        size(&build(alt, b"NCPE", b"D").unwrap())
+    }
+
+    /// The language knows no letter: classes and derived classes are
+    /// whatever the caller declares.
+    #[test]
+    fn letters_come_from_the_declaration() {
+        let q = Pattern::compile("Z X", b"XY", b"Z").unwrap();
+        assert!(q.matches_end(&hist("YYdX")));
+        assert!(!q.matches_end(&hist("YYX")));
+        let e = Pattern::compile("D", b"XY", b"Z").unwrap_err();
+        assert_eq!(e.message, "unknown move class `D`");
+        assert_eq!(e.expected.as_deref(), Some("one of X, Y, Z"));
+        assert!(Pattern::compile("C D", b"NC", b"").is_err());
     }
 }

@@ -92,7 +92,7 @@ impl<const W: usize> Machine<W> {
     /// For a ko capture that is move number `n` (0-based) capturing the stones
     /// `captured`: the start of the D it ends, if any.
     pub(crate) fn d_start_for(&self, s: &State<W>, captured: &crate::Bits<W>) -> u32 {
-        let Some(play) = &self.rules.play else {
+        let Some(runs) = self.rules.play.as_ref().and_then(|p| p.ko_runs) else {
             return NO_D;
         };
         let n = s.moves.len();
@@ -107,7 +107,7 @@ impl<const W: usize> Machine<W> {
                 continue;
             }
             let len = n - i + 1;
-            let length_ok = len.is_multiple_of(2) && len >= 4 && (!play.d_four_or_six || len <= 6);
+            let length_ok = len.is_multiple_of(2) && len >= 4 && (!runs.four_or_six || len <= 6);
             if length_ok && (best == NO_D || i as u32 > best) {
                 best = i as u32;
             }

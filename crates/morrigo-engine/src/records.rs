@@ -31,7 +31,8 @@ impl morrigo_dsl::History for Classes<'_> {
     fn class(&self, i: usize) -> u8 {
         self.0[i].class
     }
-    fn d_start(&self, i: usize) -> Option<usize> {
+    /// The ruleset declares at most one derived class (its ko-capture runs).
+    fn derived_start(&self, _k: usize, i: usize) -> Option<usize> {
         let d = self.0[i].d_start;
         (d != NO_D).then_some(d as usize)
     }

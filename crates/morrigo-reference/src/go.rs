@@ -20,7 +20,7 @@
 //!   single-stone chain without liberty (Art. 2.5), counted over the whole
 //!   board; every other play is `N`;
 //! - a ko capture ends a D when moves `i..=n` are all `C`, `n - i + 1` is
-//!   even and at least 4 (4 or 6 with `d_four_or_six`), and move `n` removes
+//!   even and at least 4 (4 or 6 with `ko_runs: four_or_six`), and move `n` removes
 //!   the very stone move `i` placed; when several `i` qualify, the pattern
 //!   matcher is given the latest one (the shortest D) and all are recorded;
 //! - with a limited hand (`setup.in_hand: N`) a board play takes a stone
@@ -166,7 +166,7 @@ impl morrigo_dsl::History for Classes<'_> {
     fn class(&self, i: usize) -> u8 {
         self.0[i].class
     }
-    fn d_start(&self, i: usize) -> Option<usize> {
+    fn derived_start(&self, _k: usize, i: usize) -> Option<usize> {
         self.0[i].d_starts.last().copied()
     }
 }
@@ -733,7 +733,7 @@ impl<'r> RefGo<'r> {
     /// Every `i` such that ko capture number `n` (the next move) removing
     /// `removed` ends a D starting at move `i`.
     fn d_starts(&self, removed: &BTreeSet<Point>) -> Vec<usize> {
-        let Some(rule) = &self.rules.play else {
+        let Some(runs) = self.rules.play.as_ref().and_then(|p| p.ko_runs) else {
             return Vec::new();
         };
         let n = self.moves.len();
@@ -743,7 +743,7 @@ impl<'r> RefGo<'r> {
                 break;
             }
             let len = n - i + 1;
-            if !len.is_multiple_of(2) || len < 4 || (rule.d_four_or_six && len > 6) {
+            if !len.is_multiple_of(2) || len < 4 || (runs.four_or_six && len > 6) {
                 continue;
             }
             let q = self.moves[i].mv.to;

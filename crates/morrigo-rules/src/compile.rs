@@ -2,17 +2,18 @@
 
 use crate::load::Loaded;
 use crate::schema::{
-    BoardFile, DRunsFile, HandFile, ImmediateFile, ImmediateReadingFile, KoCaptureFile, NamingFile,
-    NodeFile, RepeatedFile, ScoringMethodFile, SuicideEffectFile, SuicideFile, SuicideShorthand,
-    SuperkoFile, Text,
+    BoardFile, DRunsFile, DerivedFile, HandFile, ImmediateFile, ImmediateReadingFile,
+    KoCaptureFile, NamingFile, NodeFile, RepeatedFile, ScoringMethodFile, SuicideEffectFile,
+    SuicideFile, SuicideShorthand, SuperkoFile, Text,
 };
-use crate::vocab::{Context, Prim, RuleEnv, VOCABULARY};
+use crate::vocab::{BoardBounds, Context, Prim, RuleEnv, VOCABULARY};
 use crate::yaml::{Kind, Node, Pos};
 use crate::{
-    ActionKind, ActionRule, Cond, EndRule, ForbidRule, Immediate, ImmediateReading, LineRule,
-    MoveClass, Passes, PhaseRule, PlayRule, Repeated, RepetitionRule, Rules, Scoring,
+    ActionKind, ActionRule, Cond, EndRule, ForbidRule, Immediate, ImmediateReading, KoRuns,
+    LineRule, MoveClass, Passes, PhaseRule, PlayRule, Repeated, RepetitionRule, Rules, Scoring,
     ScoringMethod, SuicideEffect, Superko, Verdict, CLASS_KO_CAPTURE, CLASS_NORMAL,
 };
+use indexmap::IndexMap;
 use morrigo_board::{BoardSpec, Named, Naming};
 use morrigo_diag::{did_you_mean, Diagnostic, Diagnostics, Location};
 use morrigo_dsl::Type;
@@ -74,12 +75,19 @@ impl Compiler<'_> {
         let topology = topology.filter(|t| self.engine_runs_board(t.len()));
         let phase_names: Vec<String> = f.phases.iter().flat_map(|p| p.keys().cloned()).collect();
         let play = self.play_rule();
-        let passes = self.passes();
+        let ko_runs = play.as_ref().and_then(|p| p.ko_runs);
+        let passes = self.passes(ko_runs.map(|r| r.letter));
+        // The classes patterns may name, as the ruleset declares them: the
+        // play classes, the pass kinds and the derived classes.
         let mut classes = Vec::new();
-        if play.is_some() {
-            classes.extend([CLASS_NORMAL, CLASS_KO_CAPTURE]);
+        if let Some(p) = &play {
+            classes.push(CLASS_NORMAL);
+            if p.ko_capture {
+                classes.push(CLASS_KO_CAPTURE);
+            }
         }
         classes.extend(&passes.kinds);
+        let derived: Vec<u8> = ko_runs.iter().map(|r| r.letter).collect();
         let patterns = RefCell::new(Vec::new());
         let env = RuleEnv {
             context: Context::End,
@@ -87,7 +95,8 @@ impl Compiler<'_> {
             phases: &phase_names,
             params: &params,
             classes: &classes,
-            derived_d: play.as_ref().is_some_and(|p| p.ko_capture),
+            derived: &derived,
+            board: BoardBounds::of(topology.as_ref()),
             patterns: &patterns,
         };
         let phases = self.phases(env);
@@ -151,9 +160,8 @@ impl Compiler<'_> {
         }
         let (in_hand, unlimited_hand) = match hand {
             Some(HandFile::Count(n)) if n > crate::MAX_IN_HAND => {
-                self.error_at(
-                    "in_hand:",
-                    None,
+                self.error_value(
+                    &["setup", "in_hand"],
                     Diagnostic::new(format!(
                         "`setup.in_hand: {n}` is more pieces than the engine can count"
                     ))
@@ -199,9 +207,8 @@ impl Compiler<'_> {
         if points <= crate::MAX_POINTS {
             return true;
         }
-        self.error_at(
-            "board:",
-            None,
+        self.error_key(
+            &["board"],
             Diagnostic::new(format!(
                 "a board of {points} points is larger than the engine can run"
             ))
@@ -315,24 +322,6 @@ impl Compiler<'_> {
                 )
                 .expected("`play: true` in the actions of a phase, or no `play:` section"),
             );
-        }
-        if let Some(p) = play {
-            if self
-                .loaded
-                .file
-                .play
-                .as_ref()
-                .is_some_and(|f| f.d_runs.is_some())
-                && !p.ko_capture
-            {
-                self.error_key(
-                    &["play", "d_runs"],
-                    Diagnostic::new(
-                        "`play.d_runs` counts runs of ko captures, but `ko_capture` is not `jk`",
-                    )
-                    .expected("`ko_capture: jk`, or no `d_runs`"),
-                );
-            }
         }
     }
 
@@ -675,10 +664,22 @@ impl Compiler<'_> {
     /// column inside it is mapped back through the YAML scalar's quoting,
     /// escapes and folding to where it is written.
     fn cond_at(&mut self, text: &Text, path: &[&str], env: &RuleEnv<'_>, want: Type) -> Cond {
+        self.cond_at_checked(text, path, env, want, false)
+    }
+
+    /// As `cond_at`; with `count`, the value must provably never be negative.
+    fn cond_at_checked(
+        &mut self,
+        text: &Text,
+        path: &[&str],
+        env: &RuleEnv<'_>,
+        want: Type,
+        count: bool,
+    ) -> Cond {
         let key = path.last().copied().unwrap_or("");
         let node = self.loaded.node(path).cloned();
         let loaded = self.loaded;
-        self.compile_cond(text, key, env, want, |i| {
+        self.compile_cond(text, key, env, want, count, |i| {
             let node = node.as_ref()?;
             let src = loaded.source_of(node.pos)?;
             Some(src.location(node.value_offset(&src.text, i)))
@@ -691,10 +692,26 @@ impl Compiler<'_> {
         key: &str,
         env: &RuleEnv<'_>,
         want: Type,
+        count: bool,
         locate: impl Fn(usize) -> Option<Location>,
     ) -> Cond {
         let at = locate(0);
-        match morrigo_dsl::compile(&text.0, env, want) {
+        let checked =
+            morrigo_dsl::compile_bounded(&text.0, env, want).and_then(|(expr, (lo, _))| {
+                if count && lo < 0 {
+                    let whole = morrigo_dsl::Span {
+                        start: 0,
+                        end: text.0.len(),
+                    };
+                    return Err(morrigo_dsl::DslError::at(
+                        whole,
+                        format!("this can be {lo}, but it counts pieces"),
+                    )
+                    .with_expected("a number that is never negative"));
+                }
+                Ok(expr)
+            });
+        match checked {
             Ok(expr) => Cond {
                 expr,
                 text: text.0.clone(),
@@ -805,11 +822,12 @@ impl Compiler<'_> {
         let l = self.loaded.file.on_line_formed.as_ref()?;
         let one = Text("1".into());
         let anyone = Text("true".into());
-        let removals = self.cond_at(
+        let removals = self.cond_at_checked(
             l.removals.as_ref().unwrap_or(&one),
             &["on_line_formed", "removals"],
             &env.within(Context::Removals),
             Type::Int,
+            true,
         );
         let removable = self.cond_at(
             l.removable.as_ref().unwrap_or(&anyone),
@@ -896,15 +914,60 @@ impl Compiler<'_> {
             }
             Some(SuicideFile::Split { single, multi }) => (effect(single), effect(multi)),
         };
+        let ko_capture = p.ko_capture == Some(KoCaptureFile::Jk);
+        let ko_runs = self.derived_classes(p.derived.as_ref(), ko_capture);
         Some(PlayRule {
             suicide_single: single,
             suicide_multi: multi,
-            ko_capture: p.ko_capture == Some(KoCaptureFile::Jk),
-            d_four_or_six: p.d_runs == Some(DRunsFile::FourOrSix),
+            ko_capture,
+            ko_runs,
         })
     }
 
-    fn passes(&mut self) -> Passes {
+    /// `play.derived`: the derived classes patterns may name. The engine
+    /// recognises one kind, runs of ko captures, once per ruleset.
+    fn derived_classes(
+        &mut self,
+        derived: Option<&IndexMap<String, Option<DerivedFile>>>,
+        ko_capture: bool,
+    ) -> Option<KoRuns> {
+        let mut out = None;
+        for (name, def) in derived.into_iter().flatten() {
+            let Some(def) = def else { continue };
+            let letter = name.as_bytes();
+            let error = if letter.len() != 1
+                || !letter[0].is_ascii_uppercase()
+                || matches!(letter[0], CLASS_NORMAL | CLASS_KO_CAPTURE)
+            {
+                Diagnostic::new(format!("`{name}` cannot name a derived class"))
+                    .expected("one upper-case letter other than N and C (those name board plays)")
+            } else if let Some(runs) = def.ko_runs.filter(|_| ko_capture && out.is_none()) {
+                out = Some(KoRuns {
+                    letter: letter[0],
+                    four_or_six: runs == DRunsFile::FourOrSix,
+                });
+                continue;
+            } else if def.ko_runs.is_none() {
+                Diagnostic::new(format!("derived class `{name}` has no definition")).expected(
+                    "`ko_runs: any` (runs of 4, 6, 8, … ko captures) or `ko_runs: four_or_six`",
+                )
+            } else if !ko_capture {
+                Diagnostic::new(format!(
+                    "derived class `{name}` is made of ko captures, but plays are not classified as ko captures"
+                ))
+                .expected("`ko_capture: jk` in `play`")
+            } else {
+                Diagnostic::new(format!(
+                    "derived class `{name}`: only one class of ko-capture runs can be declared"
+                ))
+            };
+            self.error_key(&["play", "derived", name], error);
+        }
+        out
+    }
+
+    /// `derived`: the derived class letter, which a pass kind cannot reuse.
+    fn passes(&mut self, derived: Option<u8>) -> Passes {
         let Some(p) = self.loaded.file.passes.as_ref() else {
             return Passes::default();
         };
@@ -913,13 +976,14 @@ impl Compiler<'_> {
             let letter = k.as_bytes();
             if letter.len() != 1
                 || !letter[0].is_ascii_uppercase()
-                || matches!(letter[0], b'N' | b'C' | b'D')
+                || matches!(letter[0], CLASS_NORMAL | CLASS_KO_CAPTURE)
+                || derived == Some(letter[0])
             {
                 let at = self.list_item(&["passes", "kinds"], k);
                 self.errors.push(
                     Diagnostic::new(format!("`{k}` cannot name a pass kind"))
                         .expected(
-                            "one upper-case letter other than N, C and D (those name board plays)",
+                            "one upper-case letter other than N, C (those name board plays) and the derived classes",
                         )
                         .at_opt(at),
                 );

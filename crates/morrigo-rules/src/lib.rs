@@ -125,8 +125,18 @@ pub struct PlayRule {
     pub suicide_multi: SuicideEffect,
     /// Classify plays as ko captures `C` (JK Art. 2.5) or normal `N`.
     pub ko_capture: bool,
-    /// Only runs of 4 or 6 ko captures form a D (otherwise 4, 6, 8, …).
-    pub d_four_or_six: bool,
+    /// The derived class of ko-capture runs, if the ruleset declares one.
+    pub ko_runs: Option<KoRuns>,
+}
+
+/// A derived move class (JK's `D`): a run of ko captures of even length
+/// ≥ 4 whose last capture takes the stone placed by the first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KoRuns {
+    /// The letter patterns name it by.
+    pub letter: u8,
+    /// Only runs of 4 or 6 count (otherwise 4, 6, 8, …).
+    pub four_or_six: bool,
 }
 
 /// The move classes recorded in the history.
@@ -452,15 +462,19 @@ impl fmt::Display for Rules {
                 effect(p.suicide_multi)
             )?;
             if p.ko_capture {
-                let runs = if p.d_four_or_six {
-                    "4 or 6"
-                } else {
-                    "4, 6, 8, …"
+                let derived = match p.ko_runs {
+                    Some(r) => format!(
+                        "; {} = a run of {} Cs",
+                        r.letter as char,
+                        if r.four_or_six {
+                            "4 or 6"
+                        } else {
+                            "4, 6, 8, …"
+                        }
+                    ),
+                    None => String::new(),
                 };
-                writeln!(
-                    f,
-                    "    classes: C (ko capture, JK Art. 2.5) or N; D = a run of {runs} Cs"
-                )?;
+                writeln!(f, "    classes: C (ko capture, JK Art. 2.5) or N{derived}")?;
             }
         }
         if !self.passes.kinds.is_empty() {

@@ -48,8 +48,18 @@ pub struct PlayFile {
     /// `jk`: a play is a ko capture (C) when, before removals, each side has
     /// exactly one libertyless single-stone chain (JK Art. 2.5); `none`: all N.
     pub ko_capture: Option<KoCaptureFile>,
-    /// Which runs of ko captures count as a D: `any` (4, 6, 8, …) or `four_or_six`.
-    pub d_runs: Option<DRunsFile>,
+    /// Derived move classes history patterns may name, by letter:
+    /// `D: { ko_runs: any }`.
+    pub derived: Option<IndexMap<String, Option<DerivedFile>>>,
+}
+
+/// The definition of a derived move class.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DerivedFile {
+    /// A run of ko captures of even length ≥ 4 whose last capture takes the
+    /// stone placed by the first: `any` (4, 6, 8, …) or `four_or_six`.
+    pub ko_runs: Option<DRunsFile>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

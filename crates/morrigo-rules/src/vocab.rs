@@ -125,7 +125,7 @@ pub const VOCABULARY: &[Entry] = &[
     Entry { name: "in_line", prim: Prim::InLine, params: &[Type::Point], ty: Type::Bool, doc: "the piece on the point lies in a complete line of its owner", not_in: &[] },
     Entry { name: "all_in_lines", prim: Prim::AllInLines, params: P, ty: Type::Bool, doc: "every piece the player has on the board lies in a complete line", not_in: &[] },
     Entry { name: "lost", prim: Prim::Lost, params: P, ty: Type::Int, doc: "pieces of the player removed so far (captured stones included)", not_in: &[] },
-    Entry { name: "after", prim: Prim::After, params: &[Type::Pattern], ty: Type::Bool, doc: "the move-class history ends with the quoted pattern, e.g. `after('E E | E C C E')` (classes N, C, the pass kinds, D)", not_in: &[] },
+    Entry { name: "after", prim: Prim::After, params: &[Type::Pattern], ty: Type::Bool, doc: "the move-class history ends with the quoted pattern, e.g. `after('E E | E C C E')` (the classes the ruleset declares)", not_in: &[] },
     Entry { name: "captured", prim: Prim::Captured, params: P, ty: Type::Int, doc: "captured prisoners the player has taken (pass stones not included)", not_in: &[] },
     Entry { name: "pass_stones", prim: Prim::PassStones, params: P, ty: Type::Int, doc: "pass stones the player has received", not_in: &[] },
     Entry { name: "last_play_suicide", prim: Prim::LastPlaySuicide, params: &[], ty: Type::Bool, doc: "the last move was a board play that left a chain of its player without liberty", not_in: &[] },
@@ -142,9 +142,35 @@ pub struct RuleEnv<'a> {
     pub params: &'a [(String, i64)],
     /// Move classes a history pattern may name; empty: no patterns.
     pub classes: &'a [u8],
-    pub derived_d: bool,
+    /// Derived classes (runs of moves the engine recognises), by letter.
+    pub derived: &'a [u8],
+    /// What the board bounds, for proving arithmetic cannot overflow.
+    pub board: BoardBounds,
     /// Patterns compiled so far; `after('…')` holds an index into it.
     pub patterns: &'a std::cell::RefCell<Vec<morrigo_dsl::Pattern>>,
+}
+
+/// Counts the board bounds (`None` when the board is not known, for
+/// instance because it has an error).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BoardBounds {
+    pub points: Option<usize>,
+    pub lines: Option<usize>,
+    /// The most lines through one point.
+    pub lines_at_a_point: Option<usize>,
+}
+
+impl BoardBounds {
+    pub fn of(t: Option<&morrigo_board::Topology>) -> Self {
+        match t {
+            None => BoardBounds::default(),
+            Some(t) => BoardBounds {
+                points: Some(t.len()),
+                lines: Some(t.lines.len()),
+                lines_at_a_point: Some(t.lines_through.iter().map(Vec::len).max().unwrap_or(0)),
+            },
+        }
+    }
 }
 
 impl RuleEnv<'_> {
@@ -214,10 +240,18 @@ impl Env<Prim> for RuleEnv<'_> {
             .map(|(_, why)| why.to_string())
     }
 
-    /// Every built-in number is a count the engine keeps in 32 bits; the
-    /// checker proves arithmetic on them cannot overflow from this.
-    fn bounds(&self, _sym: Prim) -> (i64, i64) {
-        (0, u32::MAX as i64)
+    /// Every built-in number is a count the engine keeps in 32 bits; those
+    /// the board limits are bounded by it. The checker proves from these
+    /// that arithmetic cannot overflow.
+    fn bounds(&self, sym: Prim) -> (i64, i64) {
+        let b = self.board;
+        let hi = match sym {
+            Prim::OnBoard | Prim::EmptyPoints => b.points,
+            Prim::Lines => b.lines,
+            Prim::LinesFormed => b.lines_at_a_point,
+            _ => None,
+        };
+        (0, hi.map_or(u32::MAX as i64, |n| n as i64))
     }
 
     fn pattern(&self, text: &str, span: morrigo_dsl::Span) -> Result<i64, morrigo_dsl::DslError> {
@@ -228,16 +262,15 @@ impl Env<Prim> for RuleEnv<'_> {
             )
             .with_expected("a ruleset with `play:` or `passes:`"));
         }
-        let pattern = morrigo_dsl::Pattern::compile(text, self.classes, self.derived_d).map_err(
-            |mut e| {
+        let pattern =
+            morrigo_dsl::Pattern::compile(text, self.classes, self.derived).map_err(|mut e| {
                 // The pattern's own spans are relative to its text.
                 e.span = morrigo_dsl::Span {
                     start: span.start + e.span.start,
                     end: span.start + e.span.end,
                 };
                 e
-            },
-        )?;
+            })?;
         let mut table = self.patterns.borrow_mut();
         if let Some(i) = table.iter().position(|p| p.text() == pattern.text()) {
             return Ok(i as i64);

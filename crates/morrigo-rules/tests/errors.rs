@@ -80,8 +80,9 @@ fn count_without_a_repeated_board_rule_is_refused() {
 }
 
 #[test]
-fn d_runs_without_jk_ko_captures_is_refused() {
-    let out = check_text("name: c\nextends: tromp-taylor\nplay: { d_runs: any }\n");
+fn ko_runs_without_jk_ko_captures_is_refused() {
+    let out =
+        check_text("name: c\nextends: tromp-taylor\nplay: { derived: { D: { ko_runs: any } } }\n");
     insta::assert_snapshot!(out);
 }
 
