@@ -58,7 +58,7 @@ fn refused(file: &str, line_col: &str, message: &str, limit: &str) {
 fn a_hand_of_u32_max_is_refused_at_setup_in_hand() {
     refused(
         "in-hand-u32-max.yaml",
-        "8:3",
+        "8:12",
         "`setup.in_hand: 4294967295` is more pieces than the engine can count",
         "at most 1000000 pieces in hand (the hand-size limit)",
     );
@@ -68,7 +68,7 @@ fn a_hand_of_u32_max_is_refused_at_setup_in_hand() {
 fn a_hand_of_a_billion_is_refused_at_setup_in_hand() {
     refused(
         "in-hand-1e9.yaml",
-        "8:3",
+        "8:12",
         "`setup.in_hand: 1000000000` is more pieces than the engine can count",
         "at most 1000000 pieces in hand (the hand-size limit)",
     );
