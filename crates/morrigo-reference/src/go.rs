@@ -112,6 +112,8 @@ pub struct RefRecord {
     pub captured: [u32; 2],
     /// Pass stones of each player after the move.
     pub pass_stones: [u32; 2],
+    /// Stones each player holds in hand after the move.
+    pub in_hand: [u32; 2],
     /// Stones removed by this move (opposing captures, then a removed suicide).
     pub removed: Vec<Point>,
     /// A board play that left a chain of its player without liberty.
@@ -459,14 +461,15 @@ impl<'r> RefGo<'r> {
         }
     }
 
-    /// How often the current position (board, player to move) occurred at
-    /// the start of a turn, this time included.
+    /// How often the current position (board, hands, player to move)
+    /// occurred at the start of a turn, this time included.
     pub fn repetitions(&self) -> u32 {
         let start: Board = vec![None; self.board.len()];
-        let now = (&self.board, self.to_move);
-        let earlier = std::iter::once((&start, 0u8))
-            .chain(self.moves.iter().map(|r| (&r.board, 1 - r.player)));
-        earlier.filter(|&(b, t)| (b, t) == now).count() as u32
+        let start_hands = [self.rules.in_hand; 2];
+        let now = (&self.board, self.in_hand, self.to_move);
+        let earlier = std::iter::once((&start, start_hands, 0u8))
+            .chain(self.moves.iter().map(|r| (&r.board, r.in_hand, 1 - r.player)));
+        earlier.filter(|&(b, h, t)| (b, h, t) == now).count() as u32
     }
 
     /// Moves since the last that removed stones.
@@ -771,6 +774,7 @@ impl<'r> RefGo<'r> {
             placed_by: Vec::new(),
             captured: [0; 2],
             pass_stones: [0; 2],
+            in_hand: [0; 2],
             removed: Vec::new(),
             suicide: false,
             suicide_removed: false,
@@ -859,6 +863,7 @@ impl<'r> RefGo<'r> {
         record.placed_by = self.placed_by.clone();
         record.captured = self.captured;
         record.pass_stones = self.pass_stones;
+        record.in_hand = self.in_hand;
         self.moves.push(record);
         self.to_move = opp;
     }
