@@ -645,3 +645,45 @@ fn an_sgf_game_past_the_record_limit_is_refused() {
     );
     assert!(head.starts_with(&format!("{f}:1:")), "{head}");
 }
+
+// ----- scenario files: messages ----------------------------------------------
+
+/// A misspelt key inside a one-entry `illegal:` is named at its place with
+/// the keys it could have been (it used to be "a mapping is not accepted
+/// here", pointing at the whole entry).
+#[test]
+fn a_misspelt_key_in_a_scenario_is_named_where_it_is() {
+    let o = morrigo(&["test", &defect("scenario-typo-in-illegal.yaml")]);
+    assert_code(&o, 1);
+    let out = format!("{}{}", stdout(&o), stderr(&o));
+    assert!(
+        out.contains("scenario-typo-in-illegal.yaml:8:28: error: `scenarios[0].expect.illegal`: unknown key `resaon`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("expected one of `move`, `reason_contains`"),
+        "{out}"
+    );
+}
+
+/// A wrong value where a mapping belongs says so in the file's terms, not
+/// with the name of a Rust type.
+#[test]
+fn a_wrong_entry_in_a_scenario_names_no_rust_type() {
+    let path = temp_file(
+        "wrong-entry",
+        "s.yaml",
+        "ruleset: jk-final\nscenarios:\n  - name: a\n    rule: b\n    moves: C3\n    expect: { illegal: [C3] }\n",
+    );
+    let o = morrigo(&["test", &path]);
+    assert_code(&o, 1);
+    let out = format!("{}{}", stdout(&o), stderr(&o));
+    assert!(
+        out.contains(
+            "s.yaml:6:25: error: `scenarios[0].expect.illegal[0]`: found the string \"C3\""
+        ),
+        "{out}"
+    );
+    assert!(out.contains("expected a mapping"), "{out}");
+    assert!(!out.contains("struct"), "{out}");
+}

@@ -215,11 +215,38 @@ struct ExpectYaml {
     score: Option<BTreeMap<String, f64>>,
 }
 
-#[derive(Deserialize)]
-#[serde(untagged)]
+/// One entry or a list of them. Not `#[serde(untagged)]`: that buffers the
+/// value and turns every error inside it into "no variant matched", losing
+/// the key and place of, say, a misspelt field.
 enum OneOrMany<T> {
     One(T),
     Many(Vec<T>),
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for OneOrMany<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
+        struct V<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for V<T> {
+            type Value = OneOrMany<T>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("one entry (a mapping) or a list of entries")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                a: A,
+            ) -> Result<Self::Value, A::Error> {
+                T::deserialize(MapAccessDeserializer::new(a)).map(OneOrMany::One)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                a: A,
+            ) -> Result<Self::Value, A::Error> {
+                Vec::<T>::deserialize(SeqAccessDeserializer::new(a)).map(OneOrMany::Many)
+            }
+        }
+        d.deserialize_any(V(std::marker::PhantomData))
+    }
 }
 
 #[derive(Deserialize)]
@@ -242,7 +269,12 @@ pub fn read(path: &Path) -> Result<ScenarioFile, Diagnostic> {
 
 /// Parse scenario file text (`path` is used to resolve a relative ruleset).
 pub fn parse(source: SourceFile, path: &Path) -> Result<ScenarioFile, Diagnostic> {
+    // The file's shape is the fallback hint; a precise one (the keys a
+    // misspelt key could have been) stays.
     let file: FileYaml = morrigo_rules::load::parse_yaml(&source).map_err(|d| {
+        if d.expected.is_some() {
+            return d;
+        }
         d.expected(
             "a mapping with `ruleset:`, an optional `size:` and `scenarios:` (a list of `name`, `rule`, `size`, `setup`, `moves`, `expect`)",
         )

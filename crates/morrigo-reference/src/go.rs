@@ -467,8 +467,11 @@ impl<'r> RefGo<'r> {
         let start: Board = vec![None; self.board.len()];
         let start_hands = [self.rules.in_hand; 2];
         let now = (&self.board, self.in_hand, self.to_move);
-        let earlier = std::iter::once((&start, start_hands, 0u8))
-            .chain(self.moves.iter().map(|r| (&r.board, r.in_hand, 1 - r.player)));
+        let earlier = std::iter::once((&start, start_hands, 0u8)).chain(
+            self.moves
+                .iter()
+                .map(|r| (&r.board, r.in_hand, 1 - r.player)),
+        );
         earlier.filter(|&(b, h, t)| (b, h, t) == now).count() as u32
     }
 

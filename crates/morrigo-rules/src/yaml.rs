@@ -672,6 +672,10 @@ fn plain_expected(exp: &str) -> String {
         "a string" => "text".into(),
         "a sequence" => "a list".into(),
         "a map" => "a mapping".into(),
+        // serde's derived types describe themselves by their Rust names.
+        other if other.starts_with("struct ") => "a mapping".into(),
+        other if other.starts_with("tuple") => "a list".into(),
+        other if other.starts_with("enum ") => "one of the words this key takes".into(),
         other => other.to_string(),
     }
 }

@@ -313,7 +313,9 @@ fn a_big_flow_style_board_is_read_in_one_pass() {
     );
     let e = rules_from_text("big.yaml", &text).unwrap_err().to_string();
     assert!(
-        e.starts_with("big.yaml:2:1: error: a board of 10000 points is larger than the engine can run"),
+        e.starts_with(
+            "big.yaml:2:1: error: a board of 10000 points is larger than the engine can run"
+        ),
         "{e}"
     );
     // An error at the end of the line is located in the same linear pass.
