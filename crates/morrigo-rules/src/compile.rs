@@ -1185,7 +1185,20 @@ impl Compiler<'_> {
                 }
                 k => k.unwrap_or(0.0),
             },
-            last_move_stone: s.last_move_stone.unwrap_or(false),
+            last_move_stone: match (s.last_move_stone, s.method) {
+                (Some(true), None | Some(ScoringMethodFile::Area)) => {
+                    // Area scoring counts stones and territory, never prisoners.
+                    self.error_value(
+                        &["scoring", "last_move_stone"],
+                        Diagnostic::new(
+                            "`scoring.last_move_stone` gives a pass stone, which area scoring does not count",
+                        )
+                        .expected("`method: jk` (territory + prisoners), or no `last_move_stone`"),
+                    );
+                    false
+                }
+                (v, _) => v.unwrap_or(false),
+            },
         })
     }
 

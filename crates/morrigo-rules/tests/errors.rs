@@ -376,3 +376,14 @@ fn many_params_are_checked_in_one_pass() {
         .message
         .contains("`not` is a word of the rule language"));
 }
+
+/// A setting the chosen scoring method would silently ignore is refused:
+/// area scoring counts no prisoners, so the JK Art. 4.4 pass stone does
+/// nothing there.
+#[test]
+fn a_last_move_stone_under_area_scoring_is_refused() {
+    let out = check_text("name: c\nextends: tromp-taylor\nscoring: { last_move_stone: true }\n");
+    insta::assert_snapshot!(out);
+    let ok = check_text("name: c\nextends: jk-final\nscoring: { last_move_stone: true }\n");
+    assert_eq!(ok, "ok: c");
+}
