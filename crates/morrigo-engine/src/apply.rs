@@ -5,6 +5,12 @@ use crate::eval::{Ctx, NO_PHASE};
 use crate::machine::{Machine, Move, MoveKind, Point, Position, State, Undo};
 use crate::records::NO_D;
 
+/// The longest reversible stretch of the history that [`Machine::repetitions`]
+/// scans: short stretches (random playouts) are scanned, which costs less
+/// than keeping a count table; past this length the counts are kept so a
+/// long game stays linear.
+pub(crate) const REPETITION_SCAN: usize = 64;
+
 impl<const W: usize> Machine<W> {
     /// Take one piece from a limited hand (nothing to do with an unlimited one).
     #[inline(always)]
@@ -153,6 +159,13 @@ impl<const W: usize> Machine<W> {
                 pos.reversible_from = s.history.len() as u32;
             }
             s.history.push(pos.hash);
+            if s.history.len() - pos.reversible_from as usize > REPETITION_SCAN {
+                // Count what is not counted yet: each entry once per push.
+                for &h in &s.history[s.history_counted as usize..] {
+                    s.history_counts.add(h);
+                }
+                s.history_counted = s.history.len() as u32;
+            }
         }
     }
 
@@ -165,7 +178,12 @@ impl<const W: usize> Machine<W> {
         }
         s.pos = u.pos;
         if u.pushed {
-            s.history.pop();
+            if let Some(h) = s.history.pop() {
+                if s.history_counted as usize > s.history.len() {
+                    s.history_counts.remove(h);
+                    s.history_counted -= 1;
+                }
+            }
         }
     }
 }

@@ -155,6 +155,10 @@ pub struct State<const W: usize> {
     pub pos: Position<W>,
     /// Keys of every turn-start position (for `repetitions`).
     pub(crate) history: Vec<u64>,
+    /// `history[..history_counted]` counted by key, kept once a reversible
+    /// stretch is too long to scan (see [`Machine::repetitions`]).
+    pub(crate) history_counts: KeyCounts,
+    pub(crate) history_counted: u32,
     /// One record per completed move, when the ruleset has board plays or passes.
     pub(crate) moves: Vec<MoveRecord>,
     /// Index of the move that placed the stone on each point (board plays).
@@ -190,6 +194,11 @@ impl<const W: usize> State<W> {
     /// Class letter of the last move, if the ruleset records classes.
     pub fn last_class(&self) -> Option<u8> {
         self.moves.last().map(|m| m.class)
+    }
+
+    /// Whether the last move ends a D (O(1), unlike counting `classes`).
+    pub fn last_ends_d(&self) -> bool {
+        self.moves.last().is_some_and(|m| m.d_start != NO_D)
     }
 }
 
@@ -430,6 +439,8 @@ impl<const W: usize> Machine<W> {
         let mut s = State {
             pos,
             history: vec![pos.hash],
+            history_counts: KeyCounts::default(),
+            history_counted: 0,
             moves: Vec::new(),
             placed_at: vec![u32::MAX; self.n],
             play_keys: KeyCounts::default(),

@@ -204,10 +204,9 @@ fn go_ply<const W: usize>(m: &Machine<W>, s: &State<W>, moves: &mut Vec<Move>) -
         .filter_map(|mv| rules.passes.kinds.get(mv.to as usize))
         .map(|k| (*k as char).to_string())
         .collect();
-    let n = s.classes().count();
     GoPly {
         class: s.last_class().map(char::from),
-        d: n > 0 && s.ends_d(n - 1),
+        d: s.last_ends_d(),
         legal_passes,
     }
 }
