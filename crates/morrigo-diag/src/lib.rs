@@ -208,10 +208,11 @@ impl fmt::Display for Diagnostic {
         if let Some(loc) = &self.location {
             if let Some(src) = &loc.source_line {
                 let gutter = loc.line.to_string().len();
+                let (src, caret) = window(src, loc.col);
                 write!(f, "\n{:gutter$} |\n{} | {}", "", loc.line, src)?;
                 let pad: String = src
                     .chars()
-                    .take(loc.col.saturating_sub(1))
+                    .take(caret)
                     .map(|c| if c == '\t' { '\t' } else { ' ' })
                     .collect();
                 write!(f, "\n{:gutter$} | {pad}^", "")?;
@@ -225,6 +226,34 @@ impl fmt::Display for Diagnostic {
         }
         Ok(())
     }
+}
+
+/// The most characters of a source line a diagnostic shows: a longer line
+/// (a one-line record or SGF file) is cut to a window around the column.
+pub const SOURCE_WINDOW: usize = 100;
+
+/// The part of `line` shown for the 1-based column `col`, with `…` where
+/// it is cut, and the caret's 0-based column in it. Both count characters.
+fn window(line: &str, col: usize) -> (String, usize) {
+    let at = col.saturating_sub(1);
+    let len = line.chars().count();
+    if len <= SOURCE_WINDOW {
+        return (line.to_string(), at);
+    }
+    let at = at.min(len);
+    let start = at
+        .saturating_sub(SOURCE_WINDOW / 2)
+        .min(len - SOURCE_WINDOW);
+    let end = start + SOURCE_WINDOW;
+    let mut out = String::new();
+    if start > 0 {
+        out.push('…');
+    }
+    out.extend(line.chars().skip(start).take(SOURCE_WINDOW));
+    if end < len {
+        out.push('…');
+    }
+    (out, at - start + usize::from(start > 0))
 }
 
 /// Several diagnostics reported together (a checker reports all it finds).
