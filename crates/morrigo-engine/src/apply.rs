@@ -114,7 +114,7 @@ impl<const W: usize> Machine<W> {
 
     pub(crate) fn after_line_move(&self, s: &mut State<W>, me: usize, to: Point) {
         let formed = self.lines_at(&s.pos.occ[me], to as usize);
-        s.pos.lines_formed = formed as u8;
+        s.pos.lines_formed = formed as u16;
         if formed == 0 {
             return;
         }
@@ -124,7 +124,7 @@ impl<const W: usize> Machine<W> {
                 lines_formed: formed as i64,
                 ..Ctx::turn(me as u8, NO_PHASE)
             };
-            let owed = self.eval(removals, s, ctx).clamp(0, u8::MAX as i64) as u8;
+            let owed = self.eval(removals, s, ctx).clamp(0, u16::MAX as i64) as u16;
             s.pos.pending = owed;
         }
     }

@@ -115,15 +115,17 @@ pub struct Position<const W: usize> {
     pub in_hand: [u32; 2],
     pub lost: [u32; 2],
     pub to_move: u8,
-    /// Removals the player to move still owes this turn.
-    pub pending: u8,
+    /// Removals the player to move still owes this turn (u16 holds more
+    /// than a board's pieces, so the owed count is never cut short).
+    pub pending: u16,
     pub turn: u32,
     pub ply: u32,
     pub turns_without_removal: u32,
     pub turns_without_line: u32,
     /// Lines completed by the last move other than a removal (removals of
     /// the same turn keep it, so `lines_formed` reads the same throughout).
-    pub lines_formed: u8,
+    /// (u16: a board has at most `u16::MAX` lines.)
+    pub lines_formed: u16,
     /// Captured prisoners each player has taken.
     pub captured: [u32; 2],
     /// Pass stones each player has received.

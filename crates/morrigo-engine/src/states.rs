@@ -34,7 +34,7 @@ pub fn count_states_with<const W: usize>(
     limit: u64,
     progress: &mut dyn FnMut(u64),
 ) -> StateCount {
-    type Key<const W: usize> = ([Bits<W>; 2], [u32; 2], u8, u8);
+    type Key<const W: usize> = ([Bits<W>; 2], [u32; 2], u8, u16);
     let key = |s: &State<W>| -> Key<W> { (s.pos.occ, s.pos.in_hand, s.pos.to_move, s.pos.pending) };
     let mut positions: HashSet<Key<W>> = HashSet::new();
     let mut boards: HashSet<[Bits<W>; 2]> = HashSet::new();

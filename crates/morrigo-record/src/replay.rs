@@ -433,7 +433,7 @@ fn no_removal_owed(
     rules: &Rules,
     before: &[Intent],
     removal: Intent,
-    lines_formed: u8,
+    lines_formed: u16,
     n: usize,
 ) -> Diagnostic {
     let written: String = before.iter().map(|i| intent_text(rules, *i)).collect();
