@@ -64,3 +64,27 @@ fn more_phases_than_the_engine_indexes_are_refused_at_phases() {
         "{err}"
     );
 }
+
+/// A `--size` beyond the largest grid is a bad flag value (exit 2, like a
+/// bad `--komi`), blamed on `--size` rather than on the ruleset's `board:`;
+/// the largest size it accepts fits the board-size limit.
+#[test]
+fn a_board_too_large_for_size_is_blamed_on_the_flag() {
+    let run = |size: &str| {
+        Command::new(env!("CARGO_BIN_EXE_morrigo"))
+            .args(["check", "jk-final", "--size", size])
+            .current_dir(root())
+            .output()
+            .expect("the morrigo binary runs")
+    };
+    let o = run("30");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("'--size <N|WxH>'"), "{err}");
+    assert!(err.contains("from 1 to 25"), "{err}");
+    assert!(!err.contains("board:"), "{err}");
+    let o = run("25");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains("625 points"), "{out}");
+}
