@@ -256,6 +256,20 @@ impl Progress {
         }
     }
 
+    /// Advance to `done` (a count reported by the work itself).
+    pub fn set(&mut self, done: u64) {
+        if let Some(b) = &self.bar {
+            b.set_position(done);
+        }
+        self.done = done;
+        if let Some((label, last)) = &mut self.plain {
+            if last.elapsed() >= Duration::from_secs(1) {
+                eprintln!("{label}: {}/{}", self.done, self.total);
+                *last = Instant::now();
+            }
+        }
+    }
+
     pub fn finish(self) {
         if let Some(b) = self.bar {
             b.finish_and_clear();

@@ -346,12 +346,7 @@ pub fn status<const W: usize>(m: &Machine<W>, s: &State<W>) -> String {
         s.pos.turn + 1
     );
     if let Some(c) = s.last_class() {
-        let n = s.classes().count();
-        let d = if n > 0 && s.ends_d(n - 1) {
-            ", ending a D"
-        } else {
-            ""
-        };
+        let d = if s.last_ends_d() { ", ending a D" } else { "" };
         text += &format!("; last move class {}{d}", class_name(rules, c));
     }
     for pl in 0..2u8 {

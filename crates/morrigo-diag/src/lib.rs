@@ -208,11 +208,11 @@ impl fmt::Display for Diagnostic {
         if let Some(loc) = &self.location {
             if let Some(src) = &loc.source_line {
                 let gutter = loc.line.to_string().len();
-                let (shown, col) = window(src, loc.col);
-                write!(f, "\n{:gutter$} |\n{} | {}", "", loc.line, shown)?;
-                let pad: String = shown
+                let (src, caret) = window(src, loc.col);
+                write!(f, "\n{:gutter$} |\n{} | {}", "", loc.line, src)?;
+                let pad: String = src
                     .chars()
-                    .take(col.saturating_sub(1))
+                    .take(caret)
                     .map(|c| if c == '\t' { '\t' } else { ' ' })
                     .collect();
                 write!(f, "\n{:gutter$} | {pad}^", "")?;
@@ -228,31 +228,32 @@ impl fmt::Display for Diagnostic {
     }
 }
 
-/// Widest source line shown whole under a message, in characters.
-const MAX_SHOWN_LINE: usize = 120;
+/// The most characters of a source line a diagnostic shows: a longer line
+/// (a one-line record or SGF file) is cut to a window around the column.
+pub const SOURCE_WINDOW: usize = 100;
 
-/// The part of a long line around column `col`, marked with `…` where cut,
-/// and the column within it.
+/// The part of `line` shown for the 1-based column `col`, with `…` where
+/// it is cut, and the caret's 0-based column in it. Both count characters.
 fn window(line: &str, col: usize) -> (String, usize) {
+    let at = col.saturating_sub(1);
     let len = line.chars().count();
-    if len <= MAX_SHOWN_LINE {
-        return (line.to_string(), col);
+    if len <= SOURCE_WINDOW {
+        return (line.to_string(), at);
     }
-    let half = MAX_SHOWN_LINE / 2;
-    let start = col
-        .saturating_sub(1)
-        .saturating_sub(half)
-        .min(len - MAX_SHOWN_LINE);
-    let mut shown: String = line.chars().skip(start).take(MAX_SHOWN_LINE).collect();
-    let mut col = col - start;
+    let at = at.min(len);
+    let start = at
+        .saturating_sub(SOURCE_WINDOW / 2)
+        .min(len - SOURCE_WINDOW);
+    let end = start + SOURCE_WINDOW;
+    let mut out = String::new();
     if start > 0 {
-        shown.insert(0, '…');
-        col += 1;
+        out.push('…');
     }
-    if start + MAX_SHOWN_LINE < len {
-        shown.push('…');
+    out.extend(line.chars().skip(start).take(SOURCE_WINDOW));
+    if end < len {
+        out.push('…');
     }
-    (shown, col)
+    (out, at - start + usize::from(start > 0))
 }
 
 /// Several diagnostics reported together (a checker reports all it finds).

@@ -5,6 +5,12 @@ use crate::eval::{Ctx, NO_PHASE};
 use crate::machine::{Machine, Move, MoveKind, Point, Position, State, Undo};
 use crate::records::NO_D;
 
+/// The longest reversible stretch of the history that [`Machine::repetitions`]
+/// scans: short stretches (random playouts) are scanned, which costs less
+/// than keeping a count table; past this length the counts are kept so a
+/// long game stays linear.
+pub(crate) const REPETITION_SCAN: usize = 64;
+
 impl<const W: usize> Machine<W> {
     /// Take one piece from a limited hand (nothing to do with an unlimited one).
     #[inline(always)]
@@ -108,7 +114,7 @@ impl<const W: usize> Machine<W> {
 
     pub(crate) fn after_line_move(&self, s: &mut State<W>, me: usize, to: Point) {
         let formed = self.lines_at(&s.pos.occ[me], to as usize);
-        s.pos.lines_formed = formed as u8;
+        s.pos.lines_formed = formed as u16;
         if formed == 0 {
             return;
         }
@@ -118,7 +124,7 @@ impl<const W: usize> Machine<W> {
                 lines_formed: formed as i64,
                 ..Ctx::turn(me as u8, NO_PHASE)
             };
-            let owed = self.eval(removals, s, ctx).clamp(0, u8::MAX as i64) as u8;
+            let owed = self.eval(removals, s, ctx).clamp(0, u16::MAX as i64) as u16;
             s.pos.pending = owed;
         }
     }
@@ -153,6 +159,13 @@ impl<const W: usize> Machine<W> {
                 pos.reversible_from = s.history.len() as u32;
             }
             s.history.push(pos.hash);
+            if s.history.len() - pos.reversible_from as usize > REPETITION_SCAN {
+                // Count what is not counted yet: each entry once per push.
+                for &h in &s.history[s.history_counted as usize..] {
+                    s.history_counts.add(h);
+                }
+                s.history_counted = s.history.len() as u32;
+            }
         }
     }
 
@@ -165,7 +178,12 @@ impl<const W: usize> Machine<W> {
         }
         s.pos = u.pos;
         if u.pushed {
-            s.history.pop();
+            if let Some(h) = s.history.pop() {
+                if s.history_counted as usize > s.history.len() {
+                    s.history_counts.remove(h);
+                    s.history_counted -= 1;
+                }
+            }
         }
     }
 }

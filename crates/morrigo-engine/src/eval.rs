@@ -51,6 +51,12 @@ impl<const W: usize> Machine<W> {
     #[inline(never)]
     pub fn repetitions(&self, s: &State<W>) -> u32 {
         let from = (s.pos.reversible_from as usize).min(s.history.len());
+        if s.history.len() - from > crate::apply::REPETITION_SCAN {
+            // `end_turn` keeps the whole history counted on a long stretch.
+            // Keys from before `from` cannot match: a placement or removal
+            // changed the pieces in hand or on the board for good.
+            return s.history_counts.count(s.pos.hash);
+        }
         // Only positions with the same player to move can match (the key
         // includes it), and those are every second entry back from the end.
         s.history[from..]

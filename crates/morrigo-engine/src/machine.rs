@@ -115,15 +115,17 @@ pub struct Position<const W: usize> {
     pub in_hand: [u32; 2],
     pub lost: [u32; 2],
     pub to_move: u8,
-    /// Removals the player to move still owes this turn.
-    pub pending: u8,
+    /// Removals the player to move still owes this turn (u16 holds more
+    /// than a board's pieces, so the owed count is never cut short).
+    pub pending: u16,
     pub turn: u32,
     pub ply: u32,
     pub turns_without_removal: u32,
     pub turns_without_line: u32,
     /// Lines completed by the last move other than a removal (removals of
     /// the same turn keep it, so `lines_formed` reads the same throughout).
-    pub lines_formed: u8,
+    /// (u16: a board has at most `u16::MAX` lines.)
+    pub lines_formed: u16,
     /// Captured prisoners each player has taken.
     pub captured: [u32; 2],
     /// Pass stones each player has received.
@@ -155,6 +157,10 @@ pub struct State<const W: usize> {
     pub pos: Position<W>,
     /// Keys of every turn-start position (for `repetitions`).
     pub(crate) history: Vec<u64>,
+    /// `history[..history_counted]` counted by key, kept once a reversible
+    /// stretch is too long to scan (see [`Machine::repetitions`]).
+    pub(crate) history_counts: KeyCounts,
+    pub(crate) history_counted: u32,
     /// One record per completed move, when the ruleset has board plays or passes.
     pub(crate) moves: Vec<MoveRecord>,
     /// Index of the move that placed the stone on each point (board plays).
@@ -190,6 +196,11 @@ impl<const W: usize> State<W> {
     /// Class letter of the last move, if the ruleset records classes.
     pub fn last_class(&self) -> Option<u8> {
         self.moves.last().map(|m| m.class)
+    }
+
+    /// Whether the last move ends a D (O(1), unlike counting `classes`).
+    pub fn last_ends_d(&self) -> bool {
+        self.moves.last().is_some_and(|m| m.d_start != NO_D)
     }
 }
 
@@ -430,6 +441,8 @@ impl<const W: usize> Machine<W> {
         let mut s = State {
             pos,
             history: vec![pos.hash],
+            history_counts: KeyCounts::default(),
+            history_counted: 0,
             moves: Vec::new(),
             placed_at: vec![u32::MAX; self.n],
             play_keys: KeyCounts::default(),

@@ -204,10 +204,9 @@ fn go_ply<const W: usize>(m: &Machine<W>, s: &State<W>, moves: &mut Vec<Move>) -
         .filter_map(|mv| rules.passes.kinds.get(mv.to as usize))
         .map(|k| (*k as char).to_string())
         .collect();
-    let n = s.classes().count();
     GoPly {
         class: s.last_class().map(char::from),
-        d: n > 0 && s.ends_d(n - 1),
+        d: s.last_ends_d(),
         legal_passes,
     }
 }
@@ -434,7 +433,7 @@ fn no_removal_owed(
     rules: &Rules,
     before: &[Intent],
     removal: Intent,
-    lines_formed: u8,
+    lines_formed: u16,
     n: usize,
 ) -> Diagnostic {
     let written: String = before.iter().map(|i| intent_text(rules, *i)).collect();

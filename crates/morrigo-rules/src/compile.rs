@@ -326,6 +326,21 @@ impl Compiler<'_> {
     }
 
     /// An error about the value at a path.
+    /// Refuse more than `max` entries of the section at `path` (a limit of
+    /// the engine's tables); returns how many to go on checking.
+    fn limit(&mut self, path: &[&str], count: usize, max: usize, what: &str) -> usize {
+        if count > max {
+            self.error_key(
+                path,
+                Diagnostic::new(format!(
+                    "the ruleset has {count} {what}, more than the limit of {max}"
+                ))
+                .expected(format!("at most {max} {what} (the engine's limit)")),
+            );
+        }
+        count.min(max)
+    }
+
     fn error_value(&mut self, path: &[&str], d: Diagnostic) {
         let at = self.loaded.value_at(path);
         self.errors.push(d.at_opt(at));
@@ -748,6 +763,12 @@ impl Compiler<'_> {
         if live.is_empty() {
             self.required(None::<()>, "phases", "at least one phase with its actions");
         }
+        let live = &live[..live.len().min(self.limit(
+            &["phases"],
+            live.len(),
+            crate::MAX_PHASES,
+            "phases",
+        ))];
         let phase_at = self.key_positions("phases");
         for (i, (name, phase)) in live.iter().enumerate() {
             let at = phase_at.get(name.as_str()).copied();
@@ -852,7 +873,9 @@ impl Compiler<'_> {
 
     fn end_rules(&mut self, env: RuleEnv<'_>) -> Vec<EndRule> {
         let mut out: Vec<(EndRule, Option<String>)> = Vec::new();
-        for (name, rule) in self.loaded.file.end.iter().flatten() {
+        let count = self.loaded.file.end.as_ref().map_or(0, |e| e.len());
+        let keep = self.limit(&["end"], count, crate::MAX_END_RULES, "end rules");
+        for (name, rule) in self.loaded.file.end.iter().flatten().take(keep) {
             let Some(rule) = rule else { continue };
             let at = self.loaded.key_at(&["end", name]);
             self.check_rule_name(name, at, "an end rule");

@@ -27,6 +27,14 @@ pub const MAX_POINTS: usize = 640;
 /// every count of a game fits the engine's counters. `check` refuses more.
 pub const MAX_IN_HAND: u32 = 1_000_000;
 
+/// The most phases a ruleset may have: the engine keeps a phase index in a
+/// byte, with one value reserved.
+pub const MAX_PHASES: usize = u8::MAX as usize;
+
+/// The most end rules a ruleset may have: an outcome names its rule in 16
+/// bits, with two values reserved (resignation and agreement).
+pub const MAX_END_RULES: usize = u16::MAX as usize - 1;
+
 /// Load and compile a ruleset by path or built-in name.
 pub fn load_rules(spec: &str) -> Result<Rules, Diagnostics> {
     let loaded = load::load(spec)?;

@@ -3,7 +3,7 @@ use crate::fail::{Failure, Outcome};
 use crate::game;
 use clap::Args;
 use morrigo_diag::Diagnostic;
-use morrigo_engine::{count_states, with_machine, Machine, StateCount};
+use morrigo_engine::{count_states, count_states_with, with_machine, Machine, StateCount};
 use std::io::Write;
 use std::time::Instant;
 
@@ -81,12 +81,14 @@ fn run_on<const W: usize>(m: &Machine<W>, args: &StatesArgs) -> Outcome {
                 let (memory, source) = args.budget.memory_limit();
                 let fits = memory / per;
                 let limit = args.limit.min(fits);
-                let bar = budget::Progress::new(
+                // The limit is the bar's length: a search that completes
+                // stops short of it.
+                let mut bar = budget::Progress::new(
                     format!("states {} (up to {limit} positions)", m.rules.name),
-                    0,
+                    limit,
                     args.budget.progress,
                 );
-                let count = count_states(m, &s, limit);
+                let count = count_states_with(m, &s, limit, &mut |found| bar.set(found));
                 bar.finish();
                 if !count.complete && limit < args.limit {
                     memory_stop = Some((per, memory, source));
