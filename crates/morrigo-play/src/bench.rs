@@ -1,8 +1,8 @@
 //! Throughput measurement for the CLI's `bench` command (single thread).
 
-use crate::agent::AgentKind;
 use crate::playout::playout;
 use crate::sim::{game_rng, per_sec, DEFAULT_MAX_PLIES};
+use crate::spec::AgentSpec;
 use morrigo_engine::{perft, with_machine, AnyMachine, Machine, Unit};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
@@ -36,7 +36,7 @@ pub fn bench_playouts_on<const W: usize>(m: &Machine<W>, games: u32, seed: u64) 
     let initial = m.initial();
     let mut moves = Vec::with_capacity(64);
     let mut plies = 0u64;
-    let agents = [AgentKind::Random; 2];
+    let agents = [AgentSpec::Uniform; 2];
     let started = Instant::now();
     for i in 0..games as u64 {
         let mut rng = game_rng(seed, i);

@@ -1,9 +1,9 @@
 use crate::fail::{Failure, Outcome};
 use crate::game;
-use clap::{Args, ValueEnum};
+use clap::Args;
 use morrigo_diag::Diagnostic;
 use morrigo_engine::{notation, with_machine, Machine, Move, State};
-use morrigo_play::{choose, game_rng, AgentKind};
+use morrigo_play::{game_rng, AgentSpec, Player};
 use morrigo_sgf::{GameResult, Margin};
 use std::io::{BufRead, IsTerminal, Write};
 
@@ -40,9 +40,10 @@ pub struct PlayArgs {
     /// The side you play (a player name of the ruleset; default the first).
     #[arg(long = "as", value_name = "PLAYER")]
     pub side: Option<String>,
-    /// The agent you play against.
-    #[arg(long, value_enum, default_value_t = AgentArg::Greedy)]
-    pub agent: AgentArg,
+    /// The agent you play against, with its parameters: `uniform`,
+    /// `random`, `greedy`, `alphabeta[:depth=N][,time=MS]`.
+    #[arg(long, value_name = "AGENT", default_value = "greedy", value_parser = parse_agent)]
+    pub agent: AgentSpec,
     /// Seed of the agent's choices (default: from the clock; printed, so a
     /// game can be played again).
     #[arg(long, value_name = "S")]
@@ -55,22 +56,9 @@ pub struct PlayArgs {
     pub ruleset: game::RulesetOptions,
 }
 
-/// A built-in agent.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum AgentArg {
-    /// Uniform over the legal moves.
-    Random,
-    /// One-ply lookahead: wins, closes lines, blocks the opponent's.
-    Greedy,
-}
-
-impl From<AgentArg> for AgentKind {
-    fn from(a: AgentArg) -> AgentKind {
-        match a {
-            AgentArg::Random => AgentKind::Random,
-            AgentArg::Greedy => AgentKind::Greedy,
-        }
-    }
+/// Parse one agent specification (clap reports a refusal as a usage error).
+pub fn parse_agent(text: &str) -> Result<AgentSpec, String> {
+    text.parse()
 }
 
 const HELP: &str = "\
@@ -116,7 +104,7 @@ pub fn run(args: PlayArgs) -> Outcome {
     }
     let session = Session {
         human,
-        agent: args.agent.into(),
+        agent: args.agent,
         seed,
         echo: !std::io::stdin().is_terminal(),
         save_sgf: args.save_sgf.clone(),
@@ -135,7 +123,7 @@ fn clock_seed() -> u64 {
 
 struct Session {
     human: u8,
-    agent: AgentKind,
+    agent: AgentSpec,
     seed: u64,
     echo: bool,
     save_sgf: Option<String>,
@@ -170,6 +158,7 @@ impl Session {
         )?;
         writeln!(out, "type a move, `help` or `quit`")?;
         let mut rng = game_rng(self.seed, 0);
+        let mut player = Player::new(self.agent);
         let mut s = m.initial();
         let mut record: Vec<String> = Vec::new();
         let mut plies: Vec<Move> = Vec::new();
@@ -184,7 +173,7 @@ impl Session {
             }
             let mover = s.pos.to_move;
             if mover != self.human {
-                let mv = choose(self.agent, m, &mut s, &moves, &mut rng);
+                let mv = player.choose(m, &mut s, &moves, &mut rng);
                 m.apply(&mut s, mv);
                 turn.push(mv);
                 plies.push(mv);
