@@ -38,6 +38,19 @@ impl Player {
         self.search.as_ref().map(|ab| ab.last())
     }
 
+    /// The line the last search expects from `s` (searching agents only;
+    /// call it with the position the search started from).
+    pub fn principal_variation<const W: usize>(
+        &self,
+        m: &Machine<W>,
+        s: &State<W>,
+        max: usize,
+    ) -> Vec<Move> {
+        self.search
+            .as_ref()
+            .map_or_else(Vec::new, |ab| ab.principal_variation(m, s, max))
+    }
+
     /// Pick one of `moves` (the non-empty legal moves of `s`) for the
     /// player to move. `s` is left as it was (agents probe moves with
     /// apply/undo).

@@ -19,7 +19,10 @@ mod spec;
 mod table;
 
 pub use agent::{loses_at_once, Player};
-pub use bench::{bench_perft, bench_playouts, bench_playouts_on, BenchResult, PerftBench};
+pub use bench::{
+    bench_perft, bench_playouts, bench_playouts_on, bench_search, BenchResult, PerftBench,
+    SearchBench,
+};
 pub use morrigo_engine::Unit;
 pub use playout::{playout, playout_with, GameRecord};
 pub use search::{evaluate, AlphaBeta, EvalWeights, SearchInfo, TT_ENTRIES, WIN};

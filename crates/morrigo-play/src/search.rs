@@ -235,6 +235,31 @@ impl AlphaBeta {
         self.last
     }
 
+    /// The expected line of play from `s` after a search of it: the
+    /// table's best moves, followed while they are legal, at most `max`.
+    pub fn principal_variation<const W: usize>(
+        &self,
+        m: &Machine<W>,
+        s: &State<W>,
+        max: usize,
+    ) -> Vec<Move> {
+        let mut s = s.clone();
+        let mut line = Vec::new();
+        while line.len() < max {
+            let k = key(&s);
+            let e = self.tt[k as usize & (TT_ENTRIES - 1)];
+            let Some(mv) = e.mv.filter(|_| e.key == k) else {
+                break;
+            };
+            if m.check_move(&s, mv).is_err() {
+                break;
+            }
+            m.apply(&mut s, mv);
+            line.push(mv);
+        }
+        line
+    }
+
     /// The best of `moves` (the non-empty legal moves of `s`) by iterative
     /// deepening. `s` is left as it was.
     pub fn choose<const W: usize>(

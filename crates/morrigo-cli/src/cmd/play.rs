@@ -52,6 +52,10 @@ pub struct PlayArgs {
     /// (Go-style rulesets).
     #[arg(long, value_name = "OUT.sgf")]
     pub save_sgf: Option<String>,
+    /// After each move of a searching agent, print its depth, score,
+    /// nodes and the line of play it expects.
+    #[arg(long)]
+    pub show_search: bool,
     #[command(flatten)]
     pub ruleset: game::RulesetOptions,
 }
@@ -108,6 +112,7 @@ pub fn run(args: PlayArgs) -> Outcome {
         seed,
         echo: !std::io::stdin().is_terminal(),
         save_sgf: args.save_sgf.clone(),
+        show_search: args.show_search,
     };
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
@@ -127,6 +132,7 @@ struct Session {
     seed: u64,
     echo: bool,
     save_sgf: Option<String>,
+    show_search: bool,
 }
 
 /// How a session ended.
@@ -174,6 +180,22 @@ impl Session {
             let mover = s.pos.to_move;
             if mover != self.human {
                 let mv = player.choose(m, &mut s, &moves, &mut rng);
+                if let Some(info) = player.last_search().filter(|_| self.show_search) {
+                    let line = player.principal_variation(m, &s, info.depth as usize);
+                    let line: Vec<String> = line
+                        .iter()
+                        .map(|p| notation::format_move_in(rules, p))
+                        .collect();
+                    writeln!(
+                        out,
+                        "{them} searched depth {}: score {:+}, {} nodes in {} ms; expects {}",
+                        info.depth,
+                        info.score,
+                        info.nodes,
+                        info.elapsed.as_millis(),
+                        line.join(" ")
+                    )?;
+                }
                 m.apply(&mut s, mv);
                 turn.push(mv);
                 plies.push(mv);
