@@ -220,3 +220,38 @@ fn bench_times_an_alphabeta_search_and_refuses_other_agents() {
         stdout(&o)
     );
 }
+
+#[test]
+fn play_shows_the_visit_counts_of_mcts() {
+    let o = Command::new(env!("CARGO_BIN_EXE_morrigo"))
+        .args([
+            "play",
+            "jk-final",
+            "--size",
+            "5",
+            "--agent",
+            "mcts:playouts=100,c=1.4",
+            "--seed",
+            "3",
+            "--show-search",
+        ])
+        .current_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.."))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin.take().expect("stdin").write_all(b"C3\nquit\n")?;
+            c.wait_with_output()
+        })
+        .expect("the morrigo binary runs");
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    assert!(
+        out.contains("the mcts:playouts=100,c=1.4 agent plays white"),
+        "{out}"
+    );
+    assert!(out.contains("white ran 100 playouts"), "{out}");
+    assert!(out.contains("visits: "), "{out}");
+}

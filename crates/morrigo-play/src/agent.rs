@@ -2,6 +2,7 @@
 //! (and, for alpha-beta, without a time budget): the same position, moves
 //! and generator state always give the same move.
 
+use crate::mcts::Mcts;
 use crate::search::{AlphaBeta, SearchInfo};
 use crate::spec::AgentSpec;
 use morrigo_engine::{Bits, Machine, Move, MoveKind, State};
@@ -14,6 +15,7 @@ use std::cell::RefCell;
 pub struct Player {
     pub spec: AgentSpec,
     search: Option<Box<AlphaBeta>>,
+    mcts: Option<Box<Mcts>>,
 }
 
 impl Player {
@@ -22,7 +24,11 @@ impl Player {
             AgentSpec::AlphaBeta(p) => Some(Box::new(AlphaBeta::new(p))),
             _ => None,
         };
-        Player { spec, search }
+        let mcts = match spec {
+            AgentSpec::Mcts(p) => Some(Box::new(Mcts::new(p))),
+            _ => None,
+        };
+        Player { spec, search, mcts }
     }
 
     /// Start a new game: forget what earlier games taught the tables, so a
@@ -35,7 +41,19 @@ impl Player {
 
     /// What the last search found (searching agents only).
     pub fn last_search(&self) -> Option<SearchInfo> {
-        self.search.as_ref().map(|ab| ab.last())
+        match (&self.search, &self.mcts) {
+            (Some(ab), _) => Some(ab.last()),
+            (_, Some(mc)) => Some(mc.last()),
+            _ => None,
+        }
+    }
+
+    /// Visits and mean result of each root move of the last Monte Carlo
+    /// search (empty for other agents).
+    pub fn root_stats(&self) -> Vec<(Move, u32, f64)> {
+        self.mcts
+            .as_ref()
+            .map_or_else(Vec::new, |mc| mc.root_stats())
     }
 
     /// The line the last search expects from `s` (searching agents only;
@@ -46,9 +64,11 @@ impl Player {
         s: &State<W>,
         max: usize,
     ) -> Vec<Move> {
-        self.search
-            .as_ref()
-            .map_or_else(Vec::new, |ab| ab.principal_variation(m, s, max))
+        match (&self.search, &self.mcts) {
+            (Some(ab), _) => ab.principal_variation(m, s, max),
+            (_, Some(mc)) => mc.principal_variation(max),
+            _ => Vec::new(),
+        }
     }
 
     /// Pick one of `moves` (the non-empty legal moves of `s`) for the
@@ -68,6 +88,10 @@ impl Player {
             AgentSpec::Greedy => greedy(m, s, moves, rng),
             AgentSpec::AlphaBeta(_) => match &mut self.search {
                 Some(ab) => ab.choose(m, s, moves),
+                None => greedy(m, s, moves, rng),
+            },
+            AgentSpec::Mcts(_) => match &mut self.mcts {
+                Some(mc) => mc.choose(m, s, moves, rng),
                 None => greedy(m, s, moves, rng),
             },
         }

@@ -22,6 +22,31 @@ pub enum AgentSpec {
     Greedy,
     /// Negamax alpha-beta search (see [`AlphaBetaParams`]).
     AlphaBeta(AlphaBetaParams),
+    /// Monte Carlo tree search (see [`MctsParams`]).
+    Mcts(MctsParams),
+}
+
+/// Budget of the Monte Carlo agent: `playouts` playouts per move, UCT
+/// exploration constant `c` (kept in thousandths, so specs compare exactly).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MctsParams {
+    pub playouts: u32,
+    pub c_milli: u32,
+}
+
+impl MctsParams {
+    pub const DEFAULT_PLAYOUTS: u32 = 1000;
+    /// Most playouts a `playouts=` may ask for.
+    pub const MAX_PLAYOUTS: u32 = 10_000_000;
+}
+
+impl Default for MctsParams {
+    fn default() -> Self {
+        MctsParams {
+            playouts: Self::DEFAULT_PLAYOUTS,
+            c_milli: 1400,
+        }
+    }
 }
 
 /// Budget of the alpha-beta agent: iterative deepening stops at `depth`
@@ -49,7 +74,7 @@ impl Default for AlphaBetaParams {
 }
 
 /// The agent names, in the order help lists them.
-pub const AGENT_NAMES: [&str; 4] = ["uniform", "random", "greedy", "alphabeta"];
+pub const AGENT_NAMES: [&str; 5] = ["uniform", "random", "greedy", "alphabeta", "mcts"];
 
 impl AgentSpec {
     pub fn name(&self) -> &'static str {
@@ -58,6 +83,7 @@ impl AgentSpec {
             AgentSpec::Random => "random",
             AgentSpec::Greedy => "greedy",
             AgentSpec::AlphaBeta(_) => "alphabeta",
+            AgentSpec::Mcts(_) => "mcts",
         }
     }
 
@@ -65,6 +91,7 @@ impl AgentSpec {
     fn params(name: &str) -> &'static [&'static str] {
         match name {
             "alphabeta" => &["depth", "time"],
+            "mcts" => &["playouts", "c"],
             _ => &[],
         }
     }
@@ -90,11 +117,22 @@ impl AgentSpec {
 impl fmt::Display for AgentSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())?;
-        if let AgentSpec::AlphaBeta(p) = self {
-            write!(f, ":depth={}", p.depth)?;
-            if let Some(t) = p.time_ms {
-                write!(f, ",time={t}")?;
+        match self {
+            AgentSpec::AlphaBeta(p) => {
+                write!(f, ":depth={}", p.depth)?;
+                if let Some(t) = p.time_ms {
+                    write!(f, ",time={t}")?;
+                }
             }
+            AgentSpec::Mcts(p) => {
+                write!(
+                    f,
+                    ":playouts={},c={}",
+                    p.playouts,
+                    p.c_milli as f64 / 1000.0
+                )?;
+            }
+            _ => {}
         }
         Ok(())
     }
@@ -146,6 +184,7 @@ impl FromStr for AgentSpec {
         let accepted = AgentSpec::params(&name);
         let mut ab = AlphaBetaParams::default();
         let mut depth_given = false;
+        let mut mc = MctsParams::default();
         for pair in params.into_iter().flat_map(|p| p.split(',')) {
             let Some((key, value)) = pair.split_once('=') else {
                 return Err(format!(
@@ -184,6 +223,23 @@ impl FromStr for AgentSpec {
                     }
                     ab.time_ms = Some(t);
                 }
+                "playouts" => {
+                    mc.playouts = number(&name, &key, value, "a whole number")?;
+                    if !(1..=MctsParams::MAX_PLAYOUTS).contains(&mc.playouts) {
+                        return Err(format!(
+                            "`{name}` parameter `playouts` must be 1 to {}, not {}",
+                            MctsParams::MAX_PLAYOUTS,
+                            mc.playouts
+                        ));
+                    }
+                }
+                "c" => {
+                    let c: f64 = number(&name, &key, value, "a number")?;
+                    if !(0.0..=100.0).contains(&c) {
+                        return Err(format!("`{name}` parameter `c` must be 0 to 100, not {c}"));
+                    }
+                    mc.c_milli = (c * 1000.0).round() as u32;
+                }
                 _ => unreachable!("every accepted parameter is handled"),
             }
         }
@@ -191,6 +247,7 @@ impl FromStr for AgentSpec {
             "uniform" => AgentSpec::Uniform,
             "random" => AgentSpec::Random,
             "greedy" => AgentSpec::Greedy,
+            "mcts" => AgentSpec::Mcts(mc),
             _ => {
                 if ab.time_ms.is_some() && !depth_given {
                     // A time budget alone searches as deep as time allows.

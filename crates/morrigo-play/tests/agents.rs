@@ -4,7 +4,8 @@
 
 use morrigo_engine::{with_machine, AnyMachine, Bits, Machine, Move, MoveKind, State};
 use morrigo_play::{
-    game_rng, loses_at_once, machine_with, simulate, AgentSpec, AlphaBetaParams, Player, SimConfig,
+    fills_own_eye, game_rng, loses_at_once, machine_with, playout_move, simulate, AgentSpec,
+    AlphaBetaParams, MctsParams, Player, SimConfig,
 };
 use morrigo_rules::load::Overrides;
 
@@ -20,6 +21,13 @@ fn ab(depth: u32) -> AgentSpec {
     AgentSpec::AlphaBeta(AlphaBetaParams {
         depth,
         time_ms: None,
+    })
+}
+
+fn mcts(playouts: u32) -> AgentSpec {
+    AgentSpec::Mcts(MctsParams {
+        playouts,
+        ..MctsParams::default()
     })
 }
 
@@ -299,4 +307,71 @@ fn alphabeta_games_are_identical_whatever_the_thread_count() {
         r
     };
     assert_eq!(run(1), run(2));
+}
+
+#[test]
+fn mcts_beats_random_on_small_go() {
+    let any = load("chinese", Some(5));
+    let (mut won, mut lost) = (0, 0);
+    for (seat, agents) in [
+        [mcts(200), AgentSpec::Random],
+        [AgentSpec::Random, mcts(200)],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let cfg = SimConfig {
+            agents,
+            max_plies: 200,
+            ..SimConfig::new(4, 21)
+        };
+        let r = simulate(&any, &cfg, None);
+        won += r.wins[seat];
+        lost += r.wins[seat ^ 1];
+    }
+    assert!(
+        won > lost,
+        "mcts:playouts=200 won {won}, lost {lost} of 8 against random"
+    );
+}
+
+#[test]
+fn mcts_closes_a_mill_in_one() {
+    // The position of the alpha-beta mill test: d2-d3 closes c3-d3-e3.
+    let any = load("nine-mens-morris", None);
+    with_machine!(&any, m => {
+        let white = points(m, &["c3", "e3", "d2", "a1"]);
+        let black = points(m, &["g7", "d7", "f6", "b6"]);
+        let mut s = m.state_from(white, black, [0, 0], 0);
+        let mut moves = Vec::new();
+        assert!(m.legal_moves(&s, &mut moves).is_none());
+        let mut player = Player::new(mcts(400));
+        let mv = player.choose(m, &mut s, &moves, &mut game_rng(1, 0));
+        let d3 = m.rules.topology.point("d3").unwrap();
+        assert_eq!(mv.to, d3, "closes the mill: {mv:?}");
+        let stats = player.root_stats();
+        assert_eq!(stats.len(), moves.len());
+        assert_eq!(stats.iter().map(|x| x.1).sum::<u32>(), 400, "every playout counted at the root");
+    });
+}
+
+#[test]
+fn the_playout_policy_never_fills_its_own_eye_while_it_has_another_move() {
+    // Black owns the first two rows of 5×5 but for an eye at the corner.
+    let any = load("chinese", Some(5));
+    with_machine!(&any, m => {
+        let mut s = m.initial();
+        for (b, w) in [(1, 15), (2, 16), (3, 17), (4, 18), (5, 19), (6, 20), (7, 21), (8, 22), (9, 23)] {
+            m.apply(&mut s, Move::play(b));
+            m.apply(&mut s, Move::play(w));
+        }
+        let eye = Move::play(0);
+        assert!(m.check_move(&s, eye).is_ok() && fills_own_eye(m, &s, eye));
+        let mut buf = Vec::new();
+        for seed in 0..300 {
+            let mv = playout_move(m, &mut s, &mut buf, &mut game_rng(seed, 0)).expect("a move");
+            assert_ne!(mv, eye, "seed {seed}: filled its own eye");
+            assert!(m.check_move(&s, mv).is_ok());
+        }
+    });
 }

@@ -41,7 +41,8 @@ pub struct PlayArgs {
     #[arg(long = "as", value_name = "PLAYER")]
     pub side: Option<String>,
     /// The agent you play against, with its parameters: `uniform`,
-    /// `random`, `greedy`, `alphabeta[:depth=N][,time=MS]`.
+    /// `random`, `greedy`, `alphabeta[:depth=N][,time=MS]`,
+    /// `mcts[:playouts=N][,c=F]`.
     #[arg(long, value_name = "AGENT", default_value = "greedy", value_parser = parse_agent)]
     pub agent: AgentSpec,
     /// Seed of the agent's choices (default: from the clock; printed, so a
@@ -52,8 +53,9 @@ pub struct PlayArgs {
     /// (Go-style rulesets).
     #[arg(long, value_name = "OUT.sgf")]
     pub save_sgf: Option<String>,
-    /// After each move of a searching agent, print its depth, score,
-    /// nodes and the line of play it expects.
+    /// After each move of a searching agent, print what it found:
+    /// alpha-beta's depth, score, nodes and expected line; Monte Carlo's
+    /// visit counts and win rates of the most visited moves.
     #[arg(long)]
     pub show_search: bool,
     #[command(flatten)]
@@ -181,20 +183,44 @@ impl Session {
             if mover != self.human {
                 let mv = player.choose(m, &mut s, &moves, &mut rng);
                 if let Some(info) = player.last_search().filter(|_| self.show_search) {
-                    let line = player.principal_variation(m, &s, info.depth as usize);
+                    let line = player.principal_variation(m, &s, info.depth.max(1) as usize);
                     let line: Vec<String> = line
                         .iter()
                         .map(|p| notation::format_move_in(rules, p))
                         .collect();
-                    writeln!(
-                        out,
-                        "{them} searched depth {}: score {:+}, {} nodes in {} ms; expects {}",
-                        info.depth,
-                        info.score,
-                        info.nodes,
-                        info.elapsed.as_millis(),
-                        line.join(" ")
-                    )?;
+                    let mut visits = player.root_stats();
+                    if visits.is_empty() {
+                        writeln!(
+                            out,
+                            "{them} searched depth {}: score {:+}, {} nodes in {} ms; expects {}",
+                            info.depth,
+                            info.score,
+                            info.nodes,
+                            info.elapsed.as_millis(),
+                            line.join(" ")
+                        )?;
+                    } else {
+                        visits.sort_by(|a, b| b.1.cmp(&a.1));
+                        let top: Vec<String> = visits
+                            .iter()
+                            .take(5)
+                            .map(|(mv, n, v)| {
+                                format!(
+                                    "{} {n} ({:.0}%)",
+                                    notation::format_move_in(rules, mv),
+                                    v * 100.0
+                                )
+                            })
+                            .collect();
+                        writeln!(
+                            out,
+                            "{them} ran {} playouts in {} ms; visits: {}; expects {}",
+                            info.nodes,
+                            info.elapsed.as_millis(),
+                            top.join(", "),
+                            line.join(" ")
+                        )?;
+                    }
                 }
                 m.apply(&mut s, mv);
                 turn.push(mv);

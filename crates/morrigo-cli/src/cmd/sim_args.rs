@@ -10,7 +10,8 @@ pub struct SimOptions {
     /// Agents of the first and second player, comma-separated, each with
     /// its parameters (`alphabeta:depth=3,greedy`); one agent seats the
     /// same agent on both sides. Agents: `uniform`, `random` (avoids moves
-    /// that lose at once), `greedy`, `alphabeta[:depth=N][,time=MS]`.
+    /// that lose at once), `greedy`, `alphabeta[:depth=N][,time=MS]`,
+    /// `mcts[:playouts=N][,c=F]`.
     #[arg(long, default_value = "random", value_name = "A[,B]", value_parser = parse_agents)]
     pub agents: AgentPair,
     /// A game still running after this many plies counts as unfinished.
