@@ -200,7 +200,7 @@ impl Session {
                             line.join(" ")
                         )?;
                     } else {
-                        visits.sort_by(|a, b| b.1.cmp(&a.1));
+                        visits.sort_by_key(|v| std::cmp::Reverse(v.1));
                         let top: Vec<String> = visits
                             .iter()
                             .take(5)
