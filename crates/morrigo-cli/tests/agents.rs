@@ -188,7 +188,7 @@ fn play_against_alphabeta_from_a_pipe() {
 }
 
 #[test]
-fn bench_times_an_alphabeta_search_and_refuses_other_agents() {
+fn bench_times_alphabeta_and_mcts_searches_and_refuses_other_agents() {
     let o = morrigo(&[
         "bench",
         "six-mens-morris",
@@ -204,6 +204,24 @@ fn bench_times_an_alphabeta_search_and_refuses_other_agents() {
     assert_code(&o, 0);
     assert!(
         stdout(&o).contains("search alphabeta:depth=2: 5 positions,"),
+        "{}",
+        stdout(&o)
+    );
+    let o = morrigo(&[
+        "bench",
+        "three-mens-morris",
+        "--games",
+        "5",
+        "--perft-depth",
+        "0",
+        "--search",
+        "mcts:playouts=50",
+        "--positions",
+        "3",
+    ]);
+    assert_code(&o, 0);
+    assert!(
+        stdout(&o).contains("search mcts:playouts=50,c=1.4: 3 positions, 150 playouts in"),
         "{}",
         stdout(&o)
     );

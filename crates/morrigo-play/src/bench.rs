@@ -1,9 +1,10 @@
 //! Throughput measurement for the CLI's `bench` command (single thread).
 
+use crate::mcts::Mcts;
 use crate::playout::playout;
 use crate::search::AlphaBeta;
 use crate::sim::{game_rng, per_sec, DEFAULT_MAX_PLIES};
-use crate::spec::{AgentSpec, AlphaBetaParams};
+use crate::spec::{AgentSpec, AlphaBetaParams, MctsParams};
 use morrigo_engine::{perft, with_machine, AnyMachine, Machine, Unit};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
@@ -66,11 +67,12 @@ pub fn bench_perft(any: &AnyMachine, depth: u32, unit: Unit) -> PerftBench {
     })
 }
 
-/// Alpha-beta search throughput.
+/// Search throughput: alpha-beta nodes, or Monte Carlo playouts.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SearchBench {
     /// Positions searched.
     pub positions: u32,
+    /// Nodes visited (alpha-beta) or playouts run (mcts).
     pub nodes: u64,
     pub secs: f64,
     pub nodes_per_sec: f64,
@@ -105,6 +107,32 @@ pub fn bench_search(
             }
             if game > positions as u64 {
                 break; // games that end at once: stop rather than loop
+            }
+        }
+        SearchBench { positions: done, nodes, secs, nodes_per_sec: per_sec(nodes as f64, secs) }
+    })
+}
+
+/// Run the Monte Carlo agent on `positions` positions of uniform-random
+/// games of `seed`, one per ply; `nodes` counts its playouts.
+pub fn bench_mcts(any: &AnyMachine, params: MctsParams, positions: u32, seed: u64) -> SearchBench {
+    with_machine!(any, m => {
+        let mut mc = Mcts::new(params);
+        let mut moves = Vec::with_capacity(64);
+        let (mut nodes, mut secs, mut done) = (0u64, 0f64, 0u32);
+        let mut game = 0u64;
+        while done < positions && game <= positions as u64 {
+            let mut rng = game_rng(seed, game);
+            let mut s = m.initial();
+            game += 1;
+            while done < positions && m.legal_moves(&s, &mut moves).is_none() && moves.len() > 1 {
+                mc.choose(m, &mut s, &moves, &mut rng);
+                let info = mc.last();
+                nodes += info.nodes;
+                secs += info.elapsed.as_secs_f64();
+                done += 1;
+                let mv = moves[crate::agent::pick(&mut rng, moves.len())];
+                m.apply(&mut s, mv);
             }
         }
         SearchBench { positions: done, nodes, secs, nodes_per_sec: per_sec(nodes as f64, secs) }

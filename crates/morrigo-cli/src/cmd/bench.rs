@@ -4,7 +4,7 @@ use crate::fail::Outcome;
 use crate::game;
 use clap::Args;
 use morrigo_engine::with_machine;
-use morrigo_play::{bench_perft, bench_playouts, bench_search, AgentSpec, Unit};
+use morrigo_play::{bench_mcts, bench_perft, bench_playouts, bench_search, AgentSpec, Unit};
 use std::io::Write;
 
 /// Measure the engine's speed on one thread.
@@ -37,8 +37,9 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_NODES,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub max_nodes: u64,
-    /// Also time this alpha-beta agent (`alphabeta:depth=N[,time=MS]`)
-    /// on positions of random games, each searched from an empty table.
+    /// Also time this searching agent (`alphabeta:depth=N[,time=MS]`:
+    /// nodes/s, each position from an empty table; `mcts:playouts=N`:
+    /// playouts/s) on positions of random games.
     #[arg(long, value_name = "AGENT", value_parser = crate::cmd::play::parse_agent)]
     pub search: Option<AgentSpec>,
     /// Positions `--search` searches.
@@ -61,13 +62,13 @@ const BENCH_PERFT_NODES: f64 = 1e7;
 pub fn run(args: BenchArgs) -> Outcome {
     let search = match args.search {
         None => None,
-        Some(AgentSpec::AlphaBeta(params)) => Some(params),
+        Some(a @ (AgentSpec::AlphaBeta(_) | AgentSpec::Mcts(_))) => Some(a),
         Some(other) => {
             return Err(crate::fail::Failure::Usage(
                 morrigo_diag::Diagnostic::new(format!(
                     "`--search {other}` is not a searching agent"
                 ))
-                .expected("`alphabeta`, with its parameters"),
+                .expected("`alphabeta` or `mcts`, with its parameters"),
             ))
         }
     };
@@ -105,16 +106,16 @@ pub fn run(args: BenchArgs) -> Outcome {
             b.depth, b.nodes, b.secs, b.nodes_per_sec
         )?;
     }
-    if let Some(params) = search {
-        let b = bench_search(&any, params, args.positions, args.seed);
+    if let Some(agent) = search {
+        let (b, unit) = match agent {
+            AgentSpec::Mcts(p) => (bench_mcts(&any, p, args.positions, args.seed), "playouts"),
+            AgentSpec::AlphaBeta(p) => (bench_search(&any, p, args.positions, args.seed), "nodes"),
+            _ => unreachable!("only searching agents get here"),
+        };
         writeln!(
             out,
-            "  search {}: {} positions, {} nodes in {:.3} s: {:.0} nodes/s",
-            AgentSpec::AlphaBeta(params),
-            b.positions,
-            b.nodes,
-            b.secs,
-            b.nodes_per_sec
+            "  search {agent}: {} positions, {} {unit} in {:.3} s: {:.0} {unit}/s",
+            b.positions, b.nodes, b.secs, b.nodes_per_sec
         )?;
     }
     Ok(())
