@@ -208,6 +208,8 @@ pub struct AlphaBeta {
     stopped: bool,
     weights: EvalWeights,
     last: SearchInfo,
+    /// The move the last search chose (its table entry may be overwritten).
+    chosen: Option<Move>,
 }
 
 impl AlphaBeta {
@@ -222,6 +224,7 @@ impl AlphaBeta {
             stopped: false,
             weights: EvalWeights::PIECES,
             last: SearchInfo::default(),
+            chosen: None,
         }
     }
 
@@ -248,7 +251,8 @@ impl AlphaBeta {
         while line.len() < max {
             let k = key(&s);
             let e = self.tt[k as usize & (TT_ENTRIES - 1)];
-            let Some(mv) = e.mv.filter(|_| e.key == k) else {
+            let stored = e.mv.filter(|_| e.key == k);
+            let Some(mv) = (if line.is_empty() { self.chosen } else { stored }) else {
                 break;
             };
             if m.check_move(&s, mv).is_err() {
@@ -292,6 +296,7 @@ impl AlphaBeta {
         info.nodes = self.nodes;
         info.elapsed = started.elapsed();
         self.last = info;
+        self.chosen = Some(best);
         best
     }
 

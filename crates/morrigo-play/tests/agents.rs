@@ -375,3 +375,24 @@ fn the_playout_policy_never_fills_its_own_eye_while_it_has_another_move() {
         }
     });
 }
+
+#[test]
+fn a_time_budget_stops_the_search_with_the_deepest_completed_move() {
+    let any = load("nine-mens-morris", None);
+    with_machine!(&any, m => {
+        let mut s = m.initial();
+        let mut moves = Vec::new();
+        m.legal_moves(&s, &mut moves);
+        let spec: AgentSpec = "alphabeta:time=50".parse().unwrap();
+        let mut player = Player::new(spec);
+        let started = std::time::Instant::now();
+        let mv = player.choose(m, &mut s, &moves, &mut game_rng(0, 0));
+        let took = started.elapsed();
+        assert!(took < std::time::Duration::from_millis(1000), "took {took:?}");
+        let info = player.last_search().unwrap();
+        assert!(info.depth >= 1 && info.depth < AlphaBetaParams::MAX_DEPTH, "{info:?}");
+        assert!(moves.contains(&mv));
+        let line = player.principal_variation(m, &s, info.depth as usize);
+        assert_eq!(line.first(), Some(&mv), "the expected line starts with the move played");
+    });
+}
