@@ -13,6 +13,10 @@ use std::time::Instant;
 /// Plies of one playout before it is scored a draw.
 pub const MCTS_PLAYOUT_PLIES: u32 = 600;
 
+/// Most nodes of one search tree (32 bytes each: 128 MiB). A leaf reached
+/// when the tree is full is not expanded; playouts from it still count.
+pub const MCTS_MAX_NODES: usize = 1 << 22;
+
 /// Draws tried by the playout policy before it looks at every move.
 const POLICY_TRIES: usize = 6;
 
@@ -178,12 +182,15 @@ impl Mcts {
                 }
                 // Expansion: the legal moves of the reached position.
                 let mut result = None;
+                let full = self.nodes.len() >= MCTS_MAX_NODES;
+                // Terminal nodes are never expanded: the engine is asked again.
                 if !self.nodes[at].expanded {
-                    self.nodes[at].expanded = true;
                     match m.legal_moves(s, &mut self.moves) {
                         Some(o) => result = Some(o.winner),
                         None if self.moves.is_empty() => result = Some(None),
+                        None if full || self.nodes.len() + self.moves.len() > MCTS_MAX_NODES => {}
                         None => {
+                            self.nodes[at].expanded = true;
                             let to_move = s.pos.to_move;
                             self.nodes[at].first_child = self.nodes.len() as u32;
                             self.nodes[at].children = self.moves.len() as u32;
@@ -193,9 +200,6 @@ impl Mcts {
                             }
                         }
                     }
-                } else {
-                    // A terminal node seen before: ask the engine again.
-                    result = Some(m.legal_moves(s, &mut self.moves).and_then(|o| o.winner));
                 }
                 let depth = undos.len();
                 let winner = match result {

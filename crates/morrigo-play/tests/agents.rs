@@ -396,3 +396,26 @@ fn a_time_budget_stops_the_search_with_the_deepest_completed_move() {
         assert_eq!(line.first(), Some(&mv), "the expected line starts with the move played");
     });
 }
+
+#[test]
+fn mcts_passes_when_passing_wins() {
+    // JK on 3×3: black takes the centre, white makes the ending pass E;
+    // black's E ends the game (Art. 4.3: EE) with black owning the board.
+    let any = load("jk-final", Some(3));
+    with_machine!(&any, m => {
+        let mut s = m.initial();
+        m.apply(&mut s, Move::play(4));
+        m.apply(&mut s, Move::pass(1));
+        let mut moves = Vec::new();
+        assert!(m.legal_moves(&s, &mut moves).is_none());
+        let end = Move::pass(1);
+        assert!(moves.contains(&end), "E is legal: {moves:?}");
+        let mut after = s.clone();
+        m.apply(&mut after, end);
+        assert_eq!(m.outcome(&after).and_then(|o| o.winner), Some(0), "EE ends it, black ahead");
+        for seed in 0..3 {
+            let mv = Player::new(mcts(200)).choose(m, &mut s, &moves, &mut game_rng(seed, 0));
+            assert_eq!(mv, end, "seed {seed}: the winning pass");
+        }
+    });
+}
