@@ -6,7 +6,7 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use morrigo_engine::{perft, with_machine, AnyMachine, Machine, Unit};
-use morrigo_play::{game_rng, machine_with, playout, AgentKind, DEFAULT_MAX_PLIES};
+use morrigo_play::{game_rng, machine_with, playout, AgentSpec, DEFAULT_MAX_PLIES};
 use morrigo_rules::load::Overrides;
 use std::hint::black_box;
 use std::sync::Arc;
@@ -28,7 +28,7 @@ fn playouts(c: &mut Criterion) {
     let plies: u64 = (0..GAMES)
         .map(|i| {
             let mut s = initial.clone();
-            let agents = [AgentKind::Random; 2];
+            let agents = [AgentSpec::Uniform; 2];
             let g = playout(
                 &m,
                 &mut s,
@@ -51,7 +51,7 @@ fn playouts(c: &mut Criterion) {
             let mut total = 0u64;
             for i in 0..GAMES {
                 let mut s = initial.clone();
-                let agents = [AgentKind::Random; 2];
+                let agents = [AgentSpec::Uniform; 2];
                 let mut rng = game_rng(7, i);
                 let g = playout(&m, &mut s, agents, &mut rng, DEFAULT_MAX_PLIES, &mut moves);
                 total += g.plies as u64;
@@ -87,7 +87,7 @@ fn random_games(any: &AnyMachine, games: u64, seed: u64) -> u64 {
     with_machine!(any, m => {
         let initial = m.initial();
         let mut moves = Vec::with_capacity(400);
-        let agents = [AgentKind::Random; 2];
+        let agents = [AgentSpec::Uniform; 2];
         (0..games)
             .map(|i| {
                 let mut s = initial.clone();

@@ -1,78 +1,153 @@
-//! Move-choosing agents. Both are deterministic given the random generator:
-//! the same position, moves and generator state always give the same move.
+//! Move-choosing agents. Each is deterministic given the random generator
+//! (and, for alpha-beta, without a time budget): the same position, moves
+//! and generator state always give the same move.
 
+use crate::mcts::Mcts;
+use crate::search::{AlphaBeta, SearchInfo};
+use crate::spec::AgentSpec;
 use morrigo_engine::{Bits, Machine, Move, MoveKind, State};
 use rand::rngs::SmallRng;
 use rand::Rng;
 use std::cell::RefCell;
-use std::fmt;
-use std::str::FromStr;
 
-/// The kinds of player a simulation can seat.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum AgentKind {
-    /// Uniform over the legal moves.
-    #[default]
-    Random,
-    /// One-ply lookahead. Morris: win now, else close a line, else block
-    /// the opponent's open lines and build its own. Go-style rulesets:
-    /// capture the most stones, save own chains in atari, never fill an own
-    /// single-point eye, avoid leaving the played chain with one liberty
-    /// (unless capturing), pass only when nothing else is left (or when the
-    /// pass ends the game with a win). Ties broken at random.
-    Greedy,
+/// One seat's agent: its specification and, for searching agents, the
+/// tables it keeps from move to move (allocated once, here).
+pub struct Player {
+    pub spec: AgentSpec,
+    search: Option<Box<AlphaBeta>>,
+    mcts: Option<Box<Mcts>>,
 }
 
-impl AgentKind {
-    pub const ALL: [AgentKind; 2] = [AgentKind::Random, AgentKind::Greedy];
+impl Player {
+    pub fn new(spec: AgentSpec) -> Self {
+        let search = match spec {
+            AgentSpec::AlphaBeta(p) => Some(Box::new(AlphaBeta::new(p))),
+            _ => None,
+        };
+        let mcts = match spec {
+            AgentSpec::Mcts(p) => Some(Box::new(Mcts::new(p))),
+            _ => None,
+        };
+        Player { spec, search, mcts }
+    }
 
-    pub fn name(self) -> &'static str {
-        match self {
-            AgentKind::Random => "random",
-            AgentKind::Greedy => "greedy",
+    /// Start a new game: forget what earlier games taught the tables, so a
+    /// game's moves depend only on its own seed.
+    pub fn new_game(&mut self) {
+        if let Some(ab) = &mut self.search {
+            ab.clear();
+        }
+    }
+
+    /// What the last search found (searching agents only).
+    pub fn last_search(&self) -> Option<SearchInfo> {
+        match (&self.search, &self.mcts) {
+            (Some(ab), _) => Some(ab.last()),
+            (_, Some(mc)) => Some(mc.last()),
+            _ => None,
+        }
+    }
+
+    /// Visits and mean result of each root move of the last Monte Carlo
+    /// search (empty for other agents).
+    pub fn root_stats(&self) -> Vec<(Move, u32, f64)> {
+        self.mcts
+            .as_ref()
+            .map_or_else(Vec::new, |mc| mc.root_stats())
+    }
+
+    /// The line the last search expects from `s` (searching agents only;
+    /// call it with the position the search started from).
+    pub fn principal_variation<const W: usize>(
+        &self,
+        m: &Machine<W>,
+        s: &State<W>,
+        max: usize,
+    ) -> Vec<Move> {
+        match (&self.search, &self.mcts) {
+            (Some(ab), _) => ab.principal_variation(m, s, max),
+            (_, Some(mc)) => mc.principal_variation(max),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Pick one of `moves` (the non-empty legal moves of `s`) for the
+    /// player to move. `s` is left as it was (agents probe moves with
+    /// apply/undo).
+    pub fn choose<const W: usize>(
+        &mut self,
+        m: &Machine<W>,
+        s: &mut State<W>,
+        moves: &[Move],
+        rng: &mut SmallRng,
+    ) -> Move {
+        debug_assert!(!moves.is_empty(), "choose needs at least one legal move");
+        match self.spec {
+            AgentSpec::Uniform => moves[pick(rng, moves.len())],
+            AgentSpec::Random => random(m, s, moves, rng),
+            AgentSpec::Greedy => greedy(m, s, moves, rng),
+            AgentSpec::AlphaBeta(_) => match &mut self.search {
+                Some(ab) => ab.choose(m, s, moves),
+                None => greedy(m, s, moves, rng),
+            },
+            AgentSpec::Mcts(_) => match &mut self.mcts {
+                Some(mc) => mc.choose(m, s, moves, rng),
+                None => greedy(m, s, moves, rng),
+            },
         }
     }
 }
 
-impl fmt::Display for AgentKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for AgentKind {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "random" => Ok(AgentKind::Random),
-            "greedy" => Ok(AgentKind::Greedy),
-            other => Err(format!(
-                "unknown agent `{other}`: expected `random` or `greedy`"
-            )),
-        }
-    }
-}
-
-/// Pick one of `moves` (the non-empty legal moves of `s`) for the player to
-/// move. `s` is left as it was (the greedy agent probes moves with
-/// apply/undo).
+/// Whether playing `mv` ends the game at once with its mover lost.
 #[inline]
-pub fn choose<const W: usize>(
-    kind: AgentKind,
+pub fn loses_at_once<const W: usize>(m: &Machine<W>, s: &mut State<W>, mv: Move) -> bool {
+    let me = s.pos.to_move;
+    let u = m.apply(s, mv);
+    let lost = s.pos.pending == 0 && m.outcome(s).is_some_and(|o| o.winner == Some(me ^ 1));
+    m.undo(s, u);
+    lost
+}
+
+/// Draws tried before [`random`] looks at every move.
+const RANDOM_TRIES: usize = 4;
+
+/// Uniform over the moves that do not lose at once, or over all moves when
+/// every one does. Rejection sampling first (each draw uniform, kept when it
+/// does not lose), then an exact count: both steps are uniform over the
+/// safe moves, so their combination is too.
+pub(crate) fn random<const W: usize>(
     m: &Machine<W>,
     s: &mut State<W>,
     moves: &[Move],
     rng: &mut SmallRng,
 ) -> Move {
-    debug_assert!(!moves.is_empty(), "choose needs at least one legal move");
-    match kind {
-        AgentKind::Random => moves[pick(rng, moves.len())],
-        AgentKind::Greedy => greedy(m, s, moves, rng),
+    for _ in 0..RANDOM_TRIES.min(moves.len()) {
+        let mv = moves[pick(rng, moves.len())];
+        if !loses_at_once(m, s, mv) {
+            return mv;
+        }
     }
+    random_by_count(m, s, moves, rng)
+}
+
+/// The exact step of [`random`]: count the safe moves and pick one.
+pub(crate) fn random_by_count<const W: usize>(
+    m: &Machine<W>,
+    s: &mut State<W>,
+    moves: &[Move],
+    rng: &mut SmallRng,
+) -> Move {
+    let safe = moves.iter().filter(|&&mv| !loses_at_once(m, s, mv)).count();
+    if safe == 0 {
+        return moves[pick(rng, moves.len())];
+    }
+    let k = pick(rng, safe);
+    moves
+        .iter()
+        .copied()
+        .filter(|&mv| !loses_at_once(m, s, mv))
+        .nth(k)
+        .unwrap_or(moves[0])
 }
 
 /// A uniform index below `n` (`n > 0`); draws nothing when `n == 1`.
@@ -306,18 +381,4 @@ fn liberties<const W: usize>(m: &Machine<W>, chain: &Bits<W>, empty: &Bits<W>) -
         }
     }
     libs.count()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn agent_kind_round_trips_through_text() {
-        for k in AgentKind::ALL {
-            assert_eq!(k.to_string().parse::<AgentKind>(), Ok(k));
-        }
-        assert_eq!("Greedy".parse::<AgentKind>(), Ok(AgentKind::Greedy));
-        assert!("minimax".parse::<AgentKind>().is_err());
-    }
 }

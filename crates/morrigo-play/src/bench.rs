@@ -1,8 +1,10 @@
 //! Throughput measurement for the CLI's `bench` command (single thread).
 
-use crate::agent::AgentKind;
+use crate::mcts::Mcts;
 use crate::playout::playout;
+use crate::search::AlphaBeta;
 use crate::sim::{game_rng, per_sec, DEFAULT_MAX_PLIES};
+use crate::spec::{AgentSpec, AlphaBetaParams, MctsParams};
 use morrigo_engine::{perft, with_machine, AnyMachine, Machine, Unit};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
@@ -26,7 +28,7 @@ pub struct PerftBench {
     pub nodes_per_sec: f64,
 }
 
-/// Play `games` random-vs-random games on this thread and time them.
+/// Play `games` uniform-random games on this thread and time them.
 pub fn bench_playouts(any: &AnyMachine, games: u32, seed: u64) -> BenchResult {
     with_machine!(any, m => bench_playouts_on(m, games, seed))
 }
@@ -36,7 +38,7 @@ pub fn bench_playouts_on<const W: usize>(m: &Machine<W>, games: u32, seed: u64) 
     let initial = m.initial();
     let mut moves = Vec::with_capacity(64);
     let mut plies = 0u64;
-    let agents = [AgentKind::Random; 2];
+    let agents = [AgentSpec::Uniform; 2];
     let started = Instant::now();
     for i in 0..games as u64 {
         let mut rng = game_rng(seed, i);
@@ -62,5 +64,77 @@ pub fn bench_perft(any: &AnyMachine, depth: u32, unit: Unit) -> PerftBench {
         let nodes = perft(m, &mut s, depth, unit);
         let secs = started.elapsed().as_secs_f64();
         PerftBench { depth, nodes, secs, nodes_per_sec: per_sec(nodes as f64, secs) }
+    })
+}
+
+/// Search throughput: alpha-beta nodes, or Monte Carlo playouts.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchBench {
+    /// Positions searched.
+    pub positions: u32,
+    /// Nodes visited (alpha-beta) or playouts run (mcts).
+    pub nodes: u64,
+    pub secs: f64,
+    pub nodes_per_sec: f64,
+}
+
+/// Search `positions` positions with alpha-beta, each from an empty table:
+/// the positions of uniform-random games of `seed`, one per ply.
+pub fn bench_search(
+    any: &AnyMachine,
+    params: AlphaBetaParams,
+    positions: u32,
+    seed: u64,
+) -> SearchBench {
+    with_machine!(any, m => {
+        let mut ab = AlphaBeta::new(params);
+        let mut moves = Vec::with_capacity(64);
+        let (mut nodes, mut secs, mut done) = (0u64, 0f64, 0u32);
+        let mut game = 0u64;
+        while done < positions {
+            let mut rng = game_rng(seed, game);
+            let mut s = m.initial();
+            game += 1;
+            while done < positions && m.legal_moves(&s, &mut moves).is_none() && !moves.is_empty() {
+                ab.clear();
+                ab.choose(m, &mut s, &moves);
+                let info = ab.last();
+                nodes += info.nodes;
+                secs += info.elapsed.as_secs_f64();
+                done += 1;
+                let mv = moves[crate::agent::pick(&mut rng, moves.len())];
+                m.apply(&mut s, mv);
+            }
+            if game > positions as u64 {
+                break; // games that end at once: stop rather than loop
+            }
+        }
+        SearchBench { positions: done, nodes, secs, nodes_per_sec: per_sec(nodes as f64, secs) }
+    })
+}
+
+/// Run the Monte Carlo agent on `positions` positions of uniform-random
+/// games of `seed`, one per ply; `nodes` counts its playouts.
+pub fn bench_mcts(any: &AnyMachine, params: MctsParams, positions: u32, seed: u64) -> SearchBench {
+    with_machine!(any, m => {
+        let mut mc = Mcts::new(params);
+        let mut moves = Vec::with_capacity(64);
+        let (mut nodes, mut secs, mut done) = (0u64, 0f64, 0u32);
+        let mut game = 0u64;
+        while done < positions && game <= positions as u64 {
+            let mut rng = game_rng(seed, game);
+            let mut s = m.initial();
+            game += 1;
+            while done < positions && m.legal_moves(&s, &mut moves).is_none() && moves.len() > 1 {
+                mc.choose(m, &mut s, &moves, &mut rng);
+                let info = mc.last();
+                nodes += info.nodes;
+                secs += info.elapsed.as_secs_f64();
+                done += 1;
+                let mv = moves[crate::agent::pick(&mut rng, moves.len())];
+                m.apply(&mut s, mv);
+            }
+        }
+        SearchBench { positions: done, nodes, secs, nodes_per_sec: per_sec(nodes as f64, secs) }
     })
 }

@@ -12,15 +12,24 @@
 
 mod agent;
 mod bench;
+mod mcts;
 mod playout;
+mod search;
 mod sim;
+mod spec;
 mod table;
 
-pub use agent::{choose, AgentKind};
-pub use bench::{bench_perft, bench_playouts, bench_playouts_on, BenchResult, PerftBench};
+pub use agent::{loses_at_once, Player};
+pub use bench::{
+    bench_mcts, bench_perft, bench_playouts, bench_playouts_on, bench_search, BenchResult,
+    PerftBench, SearchBench,
+};
+pub use mcts::{fills_own_eye, playout_move, Mcts, MCTS_PLAYOUT_PLIES};
 pub use morrigo_engine::Unit;
-pub use playout::{playout, GameRecord};
+pub use playout::{playout, playout_with, GameRecord};
+pub use search::{evaluate, AlphaBeta, EvalWeights, SearchInfo, TT_ENTRIES, WIN};
 pub use sim::{game_rng, play_game, simulate, splitmix64, SimConfig, SimReport, DEFAULT_MAX_PLIES};
+pub use spec::{AgentSpec, AlphaBetaParams, MctsParams, AGENT_NAMES};
 pub use table::{compare_table, Format};
 
 /// Load a ruleset (path or built-in name) and compile its machine; errors

@@ -1,6 +1,7 @@
 //! The hot loop: one game from a given state to its end (or a ply cap).
 
-use crate::agent::{choose, pick, AgentKind};
+use crate::agent::{loses_at_once, pick, random_by_count, Player};
+use crate::spec::AgentSpec;
 use morrigo_engine::{Bits, Machine, Move, Outcome, Sample, State};
 use morrigo_rules::Verdict;
 use rand::rngs::SmallRng;
@@ -43,14 +44,31 @@ impl GameRecord {
 /// `max_plies` plies have been played, seat `i` choosing with `agents[i]`.
 /// `s` is left at the final position. `moves` is scratch space, reused so
 /// the loop never allocates (apart from the engine's histories growing).
-///
-/// The random agent draws its move with [`Machine::sample_move`], which
-/// checks only the board plays it draws; the greedy agent looks at every
-/// legal move.
+/// Searching agents are set up for this one game; [`playout_with`] reuses
+/// them across games.
 pub fn playout<const W: usize>(
     m: &Machine<W>,
     s: &mut State<W>,
-    agents: [AgentKind; 2],
+    agents: [AgentSpec; 2],
+    rng: &mut SmallRng,
+    max_plies: u32,
+    moves: &mut Vec<Move>,
+) -> GameRecord {
+    let mut players = agents.map(Player::new);
+    playout_with(m, s, &mut players, rng, max_plies, moves)
+}
+
+/// [`playout`] with the seats' players given (their tables kept as they
+/// are: call [`Player::new_game`] first for a game independent of others).
+///
+/// The uniform and random agents draw their move with
+/// [`Machine::sample_move`], which checks only the board plays it draws
+/// (random looks at every move only when the draw loses at once); the
+/// other agents look at every legal move.
+pub fn playout_with<const W: usize>(
+    m: &Machine<W>,
+    s: &mut State<W>,
+    players: &mut [Player; 2],
     rng: &mut SmallRng,
     max_plies: u32,
     moves: &mut Vec<Move>,
@@ -77,23 +95,32 @@ pub fn playout<const W: usize>(
         }
     };
     loop {
-        let agent = agents[s.pos.to_move as usize & 1];
-        let mv = match agent {
-            AgentKind::Random => {
+        let player = &mut players[s.pos.to_move as usize & 1];
+        let mv = match player.spec {
+            AgentSpec::Uniform | AgentSpec::Random => {
                 match m.sample_move(s, moves, &mut |n| pick(rng, n as usize) as u32) {
-                    Sample::Move(mv) => mv,
+                    Sample::Move(mv)
+                        if player.spec == AgentSpec::Uniform || !loses_at_once(m, s, mv) =>
+                    {
+                        mv
+                    }
+                    Sample::Move(_) => {
+                        // The draw loses at once: choose among the moves that do not.
+                        m.legal_moves(s, moves);
+                        random_by_count(m, s, moves, rng)
+                    }
                     Sample::Over(o) => return record(s, Some(o), false),
                     Sample::Stuck => return record(s, None, true),
                 }
             }
-            AgentKind::Greedy => {
+            _ => {
                 if let Some(o) = m.legal_moves(s, moves) {
                     return record(s, Some(o), false);
                 }
                 if moves.is_empty() {
                     return record(s, None, true);
                 }
-                choose(agent, m, s, moves, rng)
+                player.choose(m, s, moves, rng)
             }
         };
         if s.pos.ply - start_ply >= max_plies {

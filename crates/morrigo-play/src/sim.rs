@@ -1,7 +1,8 @@
 //! Many playouts in parallel, summed into a [`SimReport`].
 
-use crate::agent::AgentKind;
-use crate::playout::{playout, GameRecord};
+use crate::agent::Player;
+use crate::playout::{playout, playout_with, GameRecord};
+use crate::spec::AgentSpec;
 use indicatif::ProgressBar;
 use morrigo_engine::{with_machine, AnyMachine, Machine};
 use rand::rngs::SmallRng;
@@ -21,7 +22,7 @@ pub struct SimConfig {
     /// Games still running after this many plies count as unfinished.
     pub max_plies: u32,
     /// Agent of the first and of the second player.
-    pub agents: [AgentKind; 2],
+    pub agents: [AgentSpec; 2],
     /// Worker threads; `None` uses rayon's global pool.
     pub threads: Option<usize>,
 }
@@ -32,7 +33,7 @@ impl Default for SimConfig {
             games: 1000,
             seed: 0,
             max_plies: DEFAULT_MAX_PLIES,
-            agents: [AgentKind::Random; 2],
+            agents: [AgentSpec::Random; 2],
             threads: None,
         }
     }
@@ -57,7 +58,7 @@ pub struct SimReport {
     /// Names of the first and second player.
     pub players: [String; 2],
     /// Agents of the first and second player.
-    pub agents: [AgentKind; 2],
+    pub agents: [AgentSpec; 2],
     pub seed: u64,
     pub max_plies: u32,
     pub games: u32,
@@ -290,16 +291,20 @@ fn run_on<const W: usize>(
         .into_par_iter()
         .with_min_len(8)
         .fold(
-            || (Tally::new(rules), Vec::with_capacity(64), initial.clone()),
-            |(mut tally, mut moves, scratch), index| {
+            || {
+                let players = cfg.agents.map(Player::new);
+                (Tally::new(rules), Vec::with_capacity(64), players)
+            },
+            |(mut tally, mut moves, mut players), index| {
                 let mut rng = game_rng(cfg.seed, index as u64);
-                let mut s = scratch.clone();
-                let g = playout(m, &mut s, cfg.agents, &mut rng, cfg.max_plies, &mut moves);
+                let mut s = initial.clone();
+                players.iter_mut().for_each(Player::new_game);
+                let g = playout_with(m, &mut s, &mut players, &mut rng, cfg.max_plies, &mut moves);
                 tally.add(&g);
                 if let Some(p) = progress {
                     p.inc(1);
                 }
-                (tally, moves, scratch)
+                (tally, moves, players)
             },
         )
         .map(|(tally, _, _)| tally)

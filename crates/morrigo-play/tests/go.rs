@@ -1,7 +1,7 @@
 //! Simulation outcomes on the built-in Go-style rulesets (small boards).
 
 use morrigo_engine::{winner, with_machine, AnyMachine};
-use morrigo_play::{machine_with, play_game, simulate, AgentKind, SimConfig, SimReport};
+use morrigo_play::{machine_with, play_game, simulate, AgentSpec, SimConfig, SimReport};
 use morrigo_rules::load::Overrides;
 use morrigo_rules::Verdict;
 
@@ -23,8 +23,8 @@ fn go_simulate_is_deterministic_for_a_seed_and_independent_of_thread_count() {
     for name in ["chinese", "jk-final", "tromp-taylor"] {
         let any = go(name, 9);
         for agents in [
-            [AgentKind::Random; 2],
-            [AgentKind::Greedy, AgentKind::Random],
+            [AgentSpec::Random; 2],
+            [AgentSpec::Greedy, AgentSpec::Random],
         ] {
             let cfg = |threads, seed| SimConfig {
                 threads: Some(threads),
@@ -47,9 +47,9 @@ fn every_go_game_on_5x5_ends_by_a_rule_of_its_ruleset_or_the_cap() {
     for b in morrigo_rules::builtin::family("go") {
         let any = go(b.name, 5);
         for agents in [
-            [AgentKind::Random; 2],
-            [AgentKind::Greedy, AgentKind::Random],
-            [AgentKind::Greedy; 2],
+            [AgentSpec::Random; 2],
+            [AgentSpec::Greedy, AgentSpec::Random],
+            [AgentSpec::Greedy; 2],
         ] {
             let cfg = SimConfig {
                 agents,
@@ -115,7 +115,7 @@ fn greedy_beats_random_on_7x7_chinese_more_often_than_it_loses() {
     let greedy_black = simulate(
         &any,
         &SimConfig {
-            agents: [AgentKind::Greedy, AgentKind::Random],
+            agents: [AgentSpec::Greedy, AgentSpec::Random],
             ..SimConfig::new(games, 31)
         },
         None,
@@ -123,7 +123,7 @@ fn greedy_beats_random_on_7x7_chinese_more_often_than_it_loses() {
     let greedy_white = simulate(
         &any,
         &SimConfig {
-            agents: [AgentKind::Random, AgentKind::Greedy],
+            agents: [AgentSpec::Random, AgentSpec::Greedy],
             ..SimConfig::new(games, 32)
         },
         None,
@@ -140,7 +140,7 @@ fn greedy_beats_random_on_7x7_chinese_more_often_than_it_loses() {
 #[test]
 fn greedy_never_fills_its_own_eye_while_it_has_another_play() {
     use morrigo_engine::{Move, MoveKind};
-    use morrigo_play::{choose, game_rng};
+    use morrigo_play::{game_rng, Player};
     let any = go("chinese", 5);
     with_machine!(&any, m => {
         // Black owns the first two rows but for an eye at (0, 0); white
@@ -155,7 +155,7 @@ fn greedy_never_fills_its_own_eye_while_it_has_another_play() {
         assert!(m.legal_moves(&s, &mut moves).is_none());
         assert!(moves.contains(&Move::play(0)), "the eye is a legal play");
         for seed in 0..50 {
-            let mv = choose(AgentKind::Greedy, m, &mut s, &moves, &mut game_rng(seed, 0));
+            let mv = Player::new(AgentSpec::Greedy).choose(m, &mut s, &moves, &mut game_rng(seed, 0));
             assert_ne!(mv, Move::play(0), "seed {seed}: filled its own eye");
             assert_ne!(mv.kind, MoveKind::Pass, "seed {seed}: passed with plays left");
         }

@@ -1,7 +1,7 @@
 //! Simulation outcomes on the built-in Morris rulesets.
 
 use morrigo_engine::{with_machine, AnyMachine};
-use morrigo_play::{play_game, simulate, AgentKind, SimConfig, SimReport};
+use morrigo_play::{play_game, simulate, AgentSpec, SimConfig, SimReport};
 use morrigo_rules::Verdict;
 
 fn machine(name: &str) -> AnyMachine {
@@ -102,7 +102,7 @@ fn greedy_beats_random_in_nmm_more_often_than_it_loses() {
     let greedy_white = simulate(
         &any,
         &SimConfig {
-            agents: [AgentKind::Greedy, AgentKind::Random],
+            agents: [AgentSpec::Greedy, AgentSpec::Random],
             ..SimConfig::new(games, 21)
         },
         None,
@@ -110,7 +110,7 @@ fn greedy_beats_random_in_nmm_more_often_than_it_loses() {
     let greedy_black = simulate(
         &any,
         &SimConfig {
-            agents: [AgentKind::Random, AgentKind::Greedy],
+            agents: [AgentSpec::Random, AgentSpec::Greedy],
             ..SimConfig::new(games, 22)
         },
         None,
@@ -129,7 +129,7 @@ fn greedy_beats_random_in_nmm_more_often_than_it_loses() {
 fn greedy_agent_is_deterministic_for_a_seed() {
     let any = machine("nine-mens-morris");
     let cfg = |threads| SimConfig {
-        agents: [AgentKind::Greedy, AgentKind::Greedy],
+        agents: [AgentSpec::Greedy, AgentSpec::Greedy],
         threads: Some(threads),
         ..SimConfig::new(30, 9)
     };

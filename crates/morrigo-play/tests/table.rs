@@ -1,6 +1,6 @@
 //! Comparison tables of fixed reports.
 
-use morrigo_play::{compare_table, AgentKind, Format, SimReport};
+use morrigo_play::{compare_table, AgentSpec, Format, SimReport};
 
 fn report(
     ruleset: &str,
@@ -15,7 +15,7 @@ fn report(
         ruleset: ruleset.into(),
         title: title.into(),
         players: ["white".into(), "black".into()],
-        agents: [AgentKind::Random; 2],
+        agents: [AgentSpec::Random; 2],
         seed: 42,
         max_plies: 2000,
         games,

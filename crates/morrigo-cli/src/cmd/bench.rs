@@ -4,12 +4,12 @@ use crate::fail::Outcome;
 use crate::game;
 use clap::Args;
 use morrigo_engine::with_machine;
-use morrigo_play::{bench_perft, bench_playouts, Unit};
+use morrigo_play::{bench_mcts, bench_perft, bench_playouts, bench_search, AgentSpec, Unit};
 use std::io::Write;
 
 /// Measure the engine's speed on one thread.
 ///
-/// Plays random-vs-random games from the start (games/s, plies/s), then
+/// Plays uniform-random games from the start (games/s, plies/s), then
 /// counts the move tree to a fixed depth (nodes/s, a removal counted as a
 /// ply). Build with `--release` for meaningful figures.
 #[derive(Args, Debug)]
@@ -17,7 +17,8 @@ use std::io::Write;
 Examples:
   cargo run --release -p morrigo-cli -- bench
   morrigo bench morabaraba --games 20000 --perft-depth 4
-  morrigo bench tromp-taylor --size 9 --games 500 --perft-depth 3")]
+  morrigo bench tromp-taylor --size 9 --games 500 --perft-depth 3
+  morrigo bench nine-mens-morris --search alphabeta:depth=5 --positions 40")]
 pub struct BenchArgs {
     /// Ruleset file or built-in name.
     #[arg(value_name = "FILE", default_value = "nine-mens-morris")]
@@ -36,6 +37,15 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_NODES,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub max_nodes: u64,
+    /// Also time this searching agent (`alphabeta:depth=N[,time=MS]`:
+    /// nodes/s, each position from an empty table; `mcts:playouts=N`:
+    /// playouts/s) on positions of random games.
+    #[arg(long, value_name = "AGENT", value_parser = crate::cmd::play::parse_agent)]
+    pub search: Option<AgentSpec>,
+    /// Positions `--search` searches.
+    #[arg(long, value_name = "N", default_value_t = 40,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub positions: u32,
     /// Seed of the playouts.
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
@@ -50,6 +60,18 @@ const DEFAULT_BENCH_DEPTH: u32 = 5;
 const BENCH_PERFT_NODES: f64 = 1e7;
 
 pub fn run(args: BenchArgs) -> Outcome {
+    let search = match args.search {
+        None => None,
+        Some(a @ (AgentSpec::AlphaBeta(_) | AgentSpec::Mcts(_))) => Some(a),
+        Some(other) => {
+            return Err(crate::fail::Failure::Usage(
+                morrigo_diag::Diagnostic::new(format!(
+                    "`--search {other}` is not a searching agent"
+                ))
+                .expected("`alphabeta` or `mcts`, with its parameters"),
+            ))
+        }
+    };
     let any = game::machine(&args.file, &args.ruleset)?;
     let depth = with_machine!(&any, m => {
         let start = m.initial();
@@ -82,6 +104,18 @@ pub fn run(args: BenchArgs) -> Outcome {
             out,
             "  perft {}: {} nodes in {:.3} s: {:.0} nodes/s",
             b.depth, b.nodes, b.secs, b.nodes_per_sec
+        )?;
+    }
+    if let Some(agent) = search {
+        let (b, unit) = match agent {
+            AgentSpec::Mcts(p) => (bench_mcts(&any, p, args.positions, args.seed), "playouts"),
+            AgentSpec::AlphaBeta(p) => (bench_search(&any, p, args.positions, args.seed), "nodes"),
+            _ => unreachable!("only searching agents get here"),
+        };
+        writeln!(
+            out,
+            "  search {agent}: {} positions, {} {unit} in {:.3} s: {:.0} {unit}/s",
+            b.positions, b.nodes, b.secs, b.nodes_per_sec
         )?;
     }
     Ok(())

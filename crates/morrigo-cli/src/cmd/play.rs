@@ -1,9 +1,9 @@
 use crate::fail::{Failure, Outcome};
 use crate::game;
-use clap::{Args, ValueEnum};
+use clap::Args;
 use morrigo_diag::Diagnostic;
 use morrigo_engine::{notation, with_machine, Machine, Move, State};
-use morrigo_play::{choose, game_rng, AgentKind};
+use morrigo_play::{game_rng, AgentSpec, Player};
 use morrigo_sgf::{GameResult, Margin};
 use std::io::{BufRead, IsTerminal, Write};
 
@@ -40,9 +40,11 @@ pub struct PlayArgs {
     /// The side you play (a player name of the ruleset; default the first).
     #[arg(long = "as", value_name = "PLAYER")]
     pub side: Option<String>,
-    /// The agent you play against.
-    #[arg(long, value_enum, default_value_t = AgentArg::Greedy)]
-    pub agent: AgentArg,
+    /// The agent you play against, with its parameters: `uniform`,
+    /// `random`, `greedy`, `alphabeta[:depth=N][,time=MS]`,
+    /// `mcts[:playouts=N][,c=F]`.
+    #[arg(long, value_name = "AGENT", default_value = "greedy", value_parser = parse_agent)]
+    pub agent: AgentSpec,
     /// Seed of the agent's choices (default: from the clock; printed, so a
     /// game can be played again).
     #[arg(long, value_name = "S")]
@@ -51,26 +53,18 @@ pub struct PlayArgs {
     /// (Go-style rulesets).
     #[arg(long, value_name = "OUT.sgf")]
     pub save_sgf: Option<String>,
+    /// After each move of a searching agent, print what it found:
+    /// alpha-beta's depth, score, nodes and expected line; Monte Carlo's
+    /// visit counts and win rates of the most visited moves.
+    #[arg(long)]
+    pub show_search: bool,
     #[command(flatten)]
     pub ruleset: game::RulesetOptions,
 }
 
-/// A built-in agent.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum AgentArg {
-    /// Uniform over the legal moves.
-    Random,
-    /// One-ply lookahead: wins, closes lines, blocks the opponent's.
-    Greedy,
-}
-
-impl From<AgentArg> for AgentKind {
-    fn from(a: AgentArg) -> AgentKind {
-        match a {
-            AgentArg::Random => AgentKind::Random,
-            AgentArg::Greedy => AgentKind::Greedy,
-        }
-    }
+/// Parse one agent specification (clap reports a refusal as a usage error).
+pub fn parse_agent(text: &str) -> Result<AgentSpec, String> {
+    text.parse()
 }
 
 const HELP: &str = "\
@@ -116,10 +110,11 @@ pub fn run(args: PlayArgs) -> Outcome {
     }
     let session = Session {
         human,
-        agent: args.agent.into(),
+        agent: args.agent,
         seed,
         echo: !std::io::stdin().is_terminal(),
         save_sgf: args.save_sgf.clone(),
+        show_search: args.show_search,
     };
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
@@ -135,10 +130,11 @@ fn clock_seed() -> u64 {
 
 struct Session {
     human: u8,
-    agent: AgentKind,
+    agent: AgentSpec,
     seed: u64,
     echo: bool,
     save_sgf: Option<String>,
+    show_search: bool,
 }
 
 /// How a session ended.
@@ -170,6 +166,7 @@ impl Session {
         )?;
         writeln!(out, "type a move, `help` or `quit`")?;
         let mut rng = game_rng(self.seed, 0);
+        let mut player = Player::new(self.agent);
         let mut s = m.initial();
         let mut record: Vec<String> = Vec::new();
         let mut plies: Vec<Move> = Vec::new();
@@ -184,7 +181,47 @@ impl Session {
             }
             let mover = s.pos.to_move;
             if mover != self.human {
-                let mv = choose(self.agent, m, &mut s, &moves, &mut rng);
+                let mv = player.choose(m, &mut s, &moves, &mut rng);
+                if let Some(info) = player.last_search().filter(|_| self.show_search) {
+                    let line = player.principal_variation(m, &s, info.depth.max(1) as usize);
+                    let line: Vec<String> = line
+                        .iter()
+                        .map(|p| notation::format_move_in(rules, p))
+                        .collect();
+                    let mut visits = player.root_stats();
+                    if visits.is_empty() {
+                        writeln!(
+                            out,
+                            "{them} searched depth {}: score {:+}, {} nodes in {} ms; expects {}",
+                            info.depth,
+                            info.score,
+                            info.nodes,
+                            info.elapsed.as_millis(),
+                            line.join(" ")
+                        )?;
+                    } else {
+                        visits.sort_by_key(|v| std::cmp::Reverse(v.1));
+                        let top: Vec<String> = visits
+                            .iter()
+                            .take(5)
+                            .map(|(mv, n, v)| {
+                                format!(
+                                    "{} {n} ({:.0}%)",
+                                    notation::format_move_in(rules, mv),
+                                    v * 100.0
+                                )
+                            })
+                            .collect();
+                        writeln!(
+                            out,
+                            "{them} ran {} playouts in {} ms; visits: {}; expects {}",
+                            info.nodes,
+                            info.elapsed.as_millis(),
+                            top.join(", "),
+                            line.join(" ")
+                        )?;
+                    }
+                }
                 m.apply(&mut s, mv);
                 turn.push(mv);
                 plies.push(mv);

@@ -1,24 +1,19 @@
 //! Options shared by `simulate` and `compare`, and the progress bar.
 
-use crate::cmd::play::AgentArg;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use morrigo_play::{AgentKind, SimConfig, DEFAULT_MAX_PLIES};
+use morrigo_play::{AgentSpec, SimConfig, DEFAULT_MAX_PLIES};
 use std::io::IsTerminal;
 
 #[derive(Args, Debug, Clone)]
 pub struct SimOptions {
-    /// Agents of the first and second player, comma-separated; one name
-    /// seats the same agent on both sides.
-    #[arg(
-        long,
-        value_enum,
-        value_delimiter = ',',
-        num_args = 1..=2,
-        default_value = "random",
-        value_name = "A[,B]"
-    )]
-    pub agents: Vec<AgentArg>,
+    /// Agents of the first and second player, comma-separated, each with
+    /// its parameters (`alphabeta:depth=3,greedy`); one agent seats the
+    /// same agent on both sides. Agents: `uniform`, `random` (avoids moves
+    /// that lose at once), `greedy`, `alphabeta[:depth=N][,time=MS]`,
+    /// `mcts[:playouts=N][,c=F]`.
+    #[arg(long, default_value = "random", value_name = "A[,B]", value_parser = parse_agents)]
+    pub agents: AgentPair,
     /// A game still running after this many plies counts as unfinished.
     #[arg(long, value_name = "P", default_value_t = DEFAULT_MAX_PLIES,
           value_parser = clap::value_parser!(u32).range(1..))]
@@ -30,19 +25,29 @@ pub struct SimOptions {
 
 impl SimOptions {
     pub fn config(&self, games: u32, seed: u64) -> SimConfig {
-        let first: AgentKind = self
-            .agents
-            .first()
-            .copied()
-            .map_or(AgentKind::Random, Into::into);
-        let second: AgentKind = self.agents.get(1).copied().map_or(first, Into::into);
         SimConfig {
             games,
             seed,
             max_plies: self.max_plies,
-            agents: [first, second],
+            agents: self.agents.0,
             threads: self.threads.map(usize::from),
         }
+    }
+}
+
+/// The agents of the two seats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AgentPair(pub [AgentSpec; 2]);
+
+/// One or two agents; one seats the same agent on both sides.
+fn parse_agents(text: &str) -> Result<AgentPair, String> {
+    match AgentSpec::parse_list(text)?.as_slice() {
+        [a] => Ok(AgentPair([*a, *a])),
+        [a, b] => Ok(AgentPair([*a, *b])),
+        more => Err(format!(
+            "{} agents given; expected one or two (first player, second player)",
+            more.len()
+        )),
     }
 }
 

@@ -1,0 +1,543 @@
+//! The alpha-beta agent: negamax with iterative deepening, a transposition
+//! table keyed by the engine's Zobrist hash, and an evaluation built from
+//! quantities every ruleset has (pieces, lines, liberties, captures).
+//!
+//! The table is keyed by the position hash alone, so two positions that
+//! differ only in their histories (repetition counts, move classes) share an
+//! entry: a search heuristic, as in every game-playing program; the engine
+//! still decides every move's legality and every outcome.
+
+use crate::spec::AlphaBetaParams;
+use morrigo_engine::{Bits, Machine, Move, MoveKind, State};
+use morrigo_rules::Rules;
+use std::time::{Duration, Instant};
+
+/// Score of a won position at the root; a win `n` plies away scores
+/// `WIN - n`, so faster wins are preferred and slower losses.
+pub const WIN: i32 = 1_000_000;
+/// Scores beyond this are wins or losses found by the search.
+const DECIDED: i32 = WIN - 10_000;
+
+/// Weights of the evaluation, per unit of each quantity, counted for the
+/// player to move minus the opponent. Zero weights are not computed.
+/// Laid out so that a ruleset's `eval:` section can fill it field by field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EvalWeights {
+    /// Pieces on the board plus pieces in hand (a limited supply).
+    pub material: i32,
+    /// Stones on the board (board-play rulesets, unlimited supply).
+    pub on_board: i32,
+    /// Removals the player to move is owed this turn (a piece about to go).
+    pub owed_removals: i32,
+    /// Empty points next to the player's pieces (moves a slide could make).
+    pub mobility: i32,
+    /// Complete lines.
+    pub lines: i32,
+    /// Lines one piece short of complete, with the missing point empty.
+    pub open_lines: i32,
+    /// Prisoners taken.
+    pub captures: i32,
+    /// Liberties of each chain, counted up to 4 per chain.
+    pub liberties: i32,
+    /// Chains with a single liberty (usually negative).
+    pub atari: i32,
+}
+
+impl EvalWeights {
+    /// Rulesets that move pieces from a limited hand (the Morris family).
+    pub const PIECES: EvalWeights = EvalWeights {
+        material: 100,
+        on_board: 0,
+        owed_removals: 90,
+        mobility: 3,
+        lines: 10,
+        open_lines: 12,
+        captures: 0,
+        liberties: 0,
+        atari: 0,
+    };
+    /// Rulesets with board plays and captures (the Go family).
+    pub const BOARD_PLAYS: EvalWeights = EvalWeights {
+        material: 0,
+        on_board: 60,
+        owed_removals: 0,
+        mobility: 0,
+        lines: 0,
+        open_lines: 0,
+        captures: 40,
+        liberties: 4,
+        atari: -30,
+    };
+
+    /// The default weights of the ruleset's family.
+    pub fn for_rules(rules: &Rules) -> EvalWeights {
+        if rules.play.is_some() {
+            Self::BOARD_PLAYS
+        } else {
+            Self::PIECES
+        }
+    }
+}
+
+/// Score of the position for the player to move, from the weights.
+pub fn evaluate<const W: usize>(m: &Machine<W>, s: &State<W>, w: &EvalWeights) -> i32 {
+    let me = s.pos.to_move as usize & 1;
+    let you = me ^ 1;
+    let p = &s.pos;
+    let mut score = 0i32;
+    let diff = |a: [u32; 2]| a[me] as i32 - a[you] as i32;
+    if w.material != 0 {
+        let material = [
+            p.on_board[0] + p.in_hand[0] * !m.rules.unlimited_hand as u32,
+            p.on_board[1] + p.in_hand[1] * !m.rules.unlimited_hand as u32,
+        ];
+        score += w.material * diff(material);
+    }
+    score += w.on_board * diff(p.on_board);
+    score += w.captures * diff(p.captured);
+    score += w.owed_removals * p.pending as i32;
+    let empty = m.empty(s);
+    let nbrs = &m.rules.topology.neighbours;
+    if w.mobility != 0 {
+        let mut mob = [0i32; 2];
+        for (pl, n) in mob.iter_mut().enumerate() {
+            for q in p.occ[pl].iter() {
+                *n += nbrs[q].iter().filter(|&&r| empty.has(r as usize)).count() as i32;
+            }
+        }
+        score += w.mobility * (mob[me] - mob[you]);
+    }
+    if w.lines != 0 || w.open_lines != 0 {
+        let (mut full, mut open) = ([0i32; 2], [0i32; 2]);
+        for line in &m.rules.topology.lines {
+            let (mut own, mut gaps) = ([0usize; 2], 0usize);
+            for &q in line {
+                let q = q as usize;
+                if p.occ[0].has(q) {
+                    own[0] += 1;
+                } else if p.occ[1].has(q) {
+                    own[1] += 1;
+                } else {
+                    gaps += 1;
+                }
+            }
+            for pl in 0..2 {
+                if own[pl] == line.len() {
+                    full[pl] += 1;
+                } else if gaps == 1 && own[pl] + 1 == line.len() {
+                    open[pl] += 1;
+                }
+            }
+        }
+        score += w.lines * (full[me] - full[you]) + w.open_lines * (open[me] - open[you]);
+    }
+    if w.liberties != 0 || w.atari != 0 {
+        for pl in 0..2 {
+            let sign = if pl == me { 1 } else { -1 };
+            let mut left = p.occ[pl];
+            while let Some(q) = left.iter().next() {
+                let chain = m.chain(&p.occ[pl], q);
+                left = left.without(chain);
+                let mut libs = Bits::<W>::EMPTY;
+                for c in chain.iter() {
+                    for &r in &nbrs[c] {
+                        if empty.has(r as usize) {
+                            libs.set(r as usize);
+                        }
+                    }
+                }
+                let n = libs.count() as i32;
+                score += sign * (w.liberties * n.min(4) + if n == 1 { w.atari } else { 0 });
+            }
+        }
+    }
+    score
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    key: u64,
+    mv: Option<Move>,
+    score: i32,
+    depth: u8,
+    bound: Bound,
+}
+
+const EMPTY_ENTRY: Entry = Entry {
+    key: 0,
+    mv: None,
+    score: 0,
+    depth: 0,
+    bound: Bound::Upper,
+};
+
+/// Entries of the transposition table (a power of two): 2^16 entries of
+/// 24 bytes, 1.5 MiB per alpha-beta agent.
+pub const TT_ENTRIES: usize = 1 << 16;
+
+/// What the last search found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// Deepest iteration completed.
+    pub depth: u32,
+    /// Score of the chosen move for the player to move (centipieces;
+    /// beyond ±990000 a forced win or loss).
+    pub score: i32,
+    /// Positions visited, over all iterations.
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// The alpha-beta searcher of one seat: its table and scratch lists are
+/// allocated once and reused for every move.
+pub struct AlphaBeta {
+    params: AlphaBetaParams,
+    tt: Vec<Entry>,
+    /// Move lists and ordering keys by distance from the root.
+    lists: Vec<Vec<(i32, Move)>>,
+    scratch: Vec<Move>,
+    nodes: u64,
+    deadline: Option<Instant>,
+    stopped: bool,
+    weights: EvalWeights,
+    last: SearchInfo,
+    /// The move the last search chose (its table entry may be overwritten).
+    chosen: Option<Move>,
+}
+
+impl AlphaBeta {
+    pub fn new(params: AlphaBetaParams) -> Self {
+        AlphaBeta {
+            params,
+            tt: vec![EMPTY_ENTRY; TT_ENTRIES],
+            lists: Vec::new(),
+            scratch: Vec::with_capacity(64),
+            nodes: 0,
+            deadline: None,
+            stopped: false,
+            weights: EvalWeights::PIECES,
+            last: SearchInfo::default(),
+            chosen: None,
+        }
+    }
+
+    /// Forget every stored position (a new game: results must not depend
+    /// on which games the agent played before).
+    pub fn clear(&mut self) {
+        self.tt.fill(EMPTY_ENTRY);
+    }
+
+    pub fn last(&self) -> SearchInfo {
+        self.last
+    }
+
+    /// The expected line of play from `s` after a search of it: the
+    /// table's best moves, followed while they are legal, at most `max`.
+    pub fn principal_variation<const W: usize>(
+        &self,
+        m: &Machine<W>,
+        s: &State<W>,
+        max: usize,
+    ) -> Vec<Move> {
+        let mut s = s.clone();
+        let mut line = Vec::new();
+        while line.len() < max {
+            let k = key(&s);
+            let e = self.tt[k as usize & (TT_ENTRIES - 1)];
+            let stored = e.mv.filter(|_| e.key == k);
+            let Some(mv) = (if line.is_empty() { self.chosen } else { stored }) else {
+                break;
+            };
+            if m.check_move(&s, mv).is_err() {
+                break;
+            }
+            m.apply(&mut s, mv);
+            line.push(mv);
+        }
+        line
+    }
+
+    /// The best of `moves` (the non-empty legal moves of `s`) by iterative
+    /// deepening. `s` is left as it was.
+    pub fn choose<const W: usize>(
+        &mut self,
+        m: &Machine<W>,
+        s: &mut State<W>,
+        moves: &[Move],
+    ) -> Move {
+        let started = Instant::now();
+        self.weights = EvalWeights::for_rules(&m.rules);
+        self.deadline = self
+            .params
+            .time_ms
+            .map(|t| started + Duration::from_millis(t));
+        self.stopped = false;
+        self.nodes = 0;
+        let mut best = moves[0];
+        let mut info = SearchInfo::default();
+        for depth in 1..=self.params.depth {
+            let Some((mv, score)) = self.root(m, s, moves, depth, best) else {
+                break;
+            };
+            best = mv;
+            info.depth = depth;
+            info.score = score;
+            if score.abs() >= DECIDED || moves.len() == 1 {
+                break;
+            }
+        }
+        info.nodes = self.nodes;
+        info.elapsed = started.elapsed();
+        self.last = info;
+        self.chosen = Some(best);
+        best
+    }
+
+    /// One iteration at the root; `None` when the time ran out in it.
+    fn root<const W: usize>(
+        &mut self,
+        m: &Machine<W>,
+        s: &mut State<W>,
+        moves: &[Move],
+        depth: u32,
+        first: Move,
+    ) -> Option<(Move, i32)> {
+        let me = s.pos.to_move;
+        let mut list = self.take_list(0);
+        list.extend(moves.iter().map(|&mv| (0, mv)));
+        self.order(m, s, &mut list, Some(first));
+        let (mut alpha, beta) = (-WIN - 1, WIN + 1);
+        let mut best = (first, -WIN - 1);
+        for i in 0..list.len() {
+            let mv = next_best(&mut list, i);
+            let v = self.child(m, s, mv, me, depth - 1, 1, alpha, beta);
+            if self.stopped {
+                self.lists[0] = list;
+                return None;
+            }
+            if v > best.1 {
+                best = (mv, v);
+                alpha = alpha.max(v);
+            }
+        }
+        self.lists[0] = list;
+        self.store(key(s), best.0, best.1, depth, Bound::Exact, 0);
+        Some(best)
+    }
+
+    /// Play `mv`, search the reply position and score it for `me`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn child<const W: usize>(
+        &mut self,
+        m: &Machine<W>,
+        s: &mut State<W>,
+        mv: Move,
+        me: u8,
+        depth: u32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let u = m.apply(s, mv);
+        // A removal owed keeps the same player to move: no sign change.
+        let v = if s.pos.to_move == me {
+            self.search(m, s, depth, ply, alpha, beta)
+        } else {
+            -self.search(m, s, depth, ply, -beta, -alpha)
+        };
+        m.undo(s, u);
+        v
+    }
+
+    fn search<const W: usize>(
+        &mut self,
+        m: &Machine<W>,
+        s: &mut State<W>,
+        depth: u32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stopped = true;
+        }
+        if self.stopped {
+            return 0;
+        }
+        let me = s.pos.to_move;
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let outcome = m.legal_moves(s, &mut scratch);
+        if let Some(o) = outcome {
+            self.scratch = scratch;
+            return match o.winner {
+                Some(w) if w == me => WIN - ply as i32,
+                Some(_) => -(WIN - ply as i32),
+                None => 0,
+            };
+        }
+        if scratch.is_empty() {
+            // Stuck: no move and no end rule; nobody can win from here.
+            self.scratch = scratch;
+            return 0;
+        }
+        if depth == 0 {
+            self.scratch = scratch;
+            return evaluate(m, s, &self.weights);
+        }
+        let k = key(s);
+        let e = self.tt[k as usize & (TT_ENTRIES - 1)];
+        let mut tt_move = None;
+        if e.key == k {
+            tt_move = e.mv;
+            if e.depth as u32 >= depth {
+                let score = from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cut {
+                    self.scratch = scratch;
+                    return score;
+                }
+            }
+        }
+        let mut list = self.take_list(ply);
+        list.extend(scratch.iter().map(|&mv| (0, mv)));
+        self.scratch = scratch;
+        self.order(m, s, &mut list, tt_move);
+        let alpha0 = alpha;
+        let mut best = (list[0].1, -WIN - 1);
+        for i in 0..list.len() {
+            let mv = next_best(&mut list, i);
+            let v = self.child(m, s, mv, me, depth - 1, ply + 1, alpha, beta);
+            if self.stopped {
+                break;
+            }
+            if v > best.1 {
+                best = (mv, v);
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply] = list;
+        if self.stopped {
+            return 0;
+        }
+        let bound = if best.1 <= alpha0 {
+            Bound::Upper
+        } else if best.1 >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.store(k, best.0, best.1, depth, bound, ply);
+        best.1
+    }
+
+    fn store(&mut self, k: u64, mv: Move, score: i32, depth: u32, bound: Bound, ply: usize) {
+        self.tt[k as usize & (TT_ENTRIES - 1)] = Entry {
+            key: k,
+            mv: Some(mv),
+            score: to_tt(score, ply),
+            depth: depth.min(u8::MAX as u32) as u8,
+            bound,
+        };
+    }
+
+    fn take_list(&mut self, ply: usize) -> Vec<(i32, Move)> {
+        if self.lists.len() <= ply {
+            self.lists.resize_with(ply + 1, || Vec::with_capacity(64));
+        }
+        let mut l = std::mem::take(&mut self.lists[ply]);
+        l.clear();
+        l
+    }
+
+    /// Ordering keys: the table's move first, then removals, captures and
+    /// moves that complete a line; the rest keep the generator's order.
+    fn order<const W: usize>(
+        &self,
+        m: &Machine<W>,
+        s: &State<W>,
+        list: &mut [(i32, Move)],
+        first: Option<Move>,
+    ) {
+        let me = s.pos.to_move as usize & 1;
+        for (k, mv) in list.iter_mut() {
+            *k = if Some(*mv) == first {
+                1 << 20
+            } else {
+                match mv.kind {
+                    MoveKind::Remove => 1000,
+                    MoveKind::Play => 100 * m.play_effect(s, mv.to).captured.count() as i32,
+                    MoveKind::Pass => -1,
+                    MoveKind::Place | MoveKind::Slide | MoveKind::Fly => {
+                        let mut occ = s.pos.occ[me];
+                        if mv.kind != MoveKind::Place {
+                            occ.clear(mv.from as usize);
+                        }
+                        occ.set(mv.to as usize);
+                        500 * m.lines_at(&occ, mv.to as usize) as i32
+                    }
+                }
+            };
+        }
+    }
+}
+
+/// Selection sort step: move the best remaining entry to `i` and return it
+/// (cut-offs usually come early, so sorting the whole list would be waste).
+#[inline]
+fn next_best(list: &mut [(i32, Move)], i: usize) -> Move {
+    let mut b = i;
+    for j in i + 1..list.len() {
+        if list[j].0 > list[b].0 {
+            b = j;
+        }
+    }
+    list.swap(i, b);
+    list[i].1
+}
+
+/// The table key: the engine's hash, with the removals owed mixed in (a
+/// mid-turn position differs from the same board at a turn's start).
+#[inline]
+fn key<const W: usize>(s: &State<W>) -> u64 {
+    s.pos.hash ^ (s.pos.pending as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// Win scores are stored relative to the node, so a table hit at another
+/// distance from the root still prefers the faster win.
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= DECIDED {
+        score + ply as i32
+    } else if score <= -DECIDED {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= DECIDED {
+        score - ply as i32
+    } else if score <= -DECIDED {
+        score + ply as i32
+    } else {
+        score
+    }
+}

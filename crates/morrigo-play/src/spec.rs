@@ -1,0 +1,307 @@
+//! Agent specifications as written on the command line: a name and typed
+//! parameters, e.g. `random`, `alphabeta:depth=6`, `alphabeta:time=500`.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// Which agent plays a seat, with its parameters.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(into = "String", try_from = "String")]
+pub enum AgentSpec {
+    /// Uniform over the legal moves.
+    Uniform,
+    /// Uniform over the moves that do not lose at once (the game ending
+    /// with the mover lost right after the move); uniform over all moves
+    /// when every move loses at once.
+    #[default]
+    Random,
+    /// One-ply lookahead: the best immediate outcome, then lines (Morris
+    /// family) or captures, rescues and liberties (board plays).
+    Greedy,
+    /// Negamax alpha-beta search (see [`AlphaBetaParams`]).
+    AlphaBeta(AlphaBetaParams),
+    /// Monte Carlo tree search (see [`MctsParams`]).
+    Mcts(MctsParams),
+}
+
+/// Budget of the Monte Carlo agent: `playouts` playouts per move, UCT
+/// exploration constant `c` (kept in thousandths, so specs compare exactly).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MctsParams {
+    pub playouts: u32,
+    pub c_milli: u32,
+}
+
+impl MctsParams {
+    pub const DEFAULT_PLAYOUTS: u32 = 1000;
+    /// Most playouts a `playouts=` may ask for.
+    pub const MAX_PLAYOUTS: u32 = 10_000_000;
+}
+
+impl Default for MctsParams {
+    fn default() -> Self {
+        MctsParams {
+            playouts: Self::DEFAULT_PLAYOUTS,
+            c_milli: 1400,
+        }
+    }
+}
+
+/// Budget of the alpha-beta agent: iterative deepening stops at `depth`
+/// plies, or when `time_ms` has passed (the deepest completed iteration
+/// decides). A time budget makes the choice depend on the machine's speed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AlphaBetaParams {
+    pub depth: u32,
+    pub time_ms: Option<u64>,
+}
+
+impl AlphaBetaParams {
+    pub const DEFAULT_DEPTH: u32 = 4;
+    /// Deepest search a `depth=` may ask for.
+    pub const MAX_DEPTH: u32 = 64;
+}
+
+impl Default for AlphaBetaParams {
+    fn default() -> Self {
+        AlphaBetaParams {
+            depth: Self::DEFAULT_DEPTH,
+            time_ms: None,
+        }
+    }
+}
+
+/// The agent names, in the order help lists them.
+pub const AGENT_NAMES: [&str; 5] = ["uniform", "random", "greedy", "alphabeta", "mcts"];
+
+impl AgentSpec {
+    pub fn name(&self) -> &'static str {
+        match self {
+            AgentSpec::Uniform => "uniform",
+            AgentSpec::Random => "random",
+            AgentSpec::Greedy => "greedy",
+            AgentSpec::AlphaBeta(_) => "alphabeta",
+            AgentSpec::Mcts(_) => "mcts",
+        }
+    }
+
+    /// The parameters this agent accepts.
+    fn params(name: &str) -> &'static [&'static str] {
+        match name {
+            "alphabeta" => &["depth", "time"],
+            "mcts" => &["playouts", "c"],
+            _ => &[],
+        }
+    }
+
+    /// Parse a comma-separated list of agents, where a comma inside one
+    /// agent's parameters (`alphabeta:depth=3,time=100,greedy`) continues
+    /// that agent: a piece with `=` and no `:` is a parameter.
+    pub fn parse_list(text: &str) -> Result<Vec<AgentSpec>, String> {
+        let mut groups: Vec<String> = Vec::new();
+        for piece in text.split(',') {
+            match groups.last_mut() {
+                Some(last) if piece.contains('=') && !piece.contains(':') => {
+                    last.push(',');
+                    last.push_str(piece);
+                }
+                _ => groups.push(piece.to_string()),
+            }
+        }
+        groups.iter().map(|g| g.parse()).collect()
+    }
+}
+
+impl fmt::Display for AgentSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())?;
+        match self {
+            AgentSpec::AlphaBeta(p) => {
+                write!(f, ":depth={}", p.depth)?;
+                if let Some(t) = p.time_ms {
+                    write!(f, ",time={t}")?;
+                }
+            }
+            AgentSpec::Mcts(p) => {
+                write!(
+                    f,
+                    ":playouts={},c={}",
+                    p.playouts,
+                    p.c_milli as f64 / 1000.0
+                )?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+impl From<AgentSpec> for String {
+    fn from(a: AgentSpec) -> String {
+        a.to_string()
+    }
+}
+
+impl TryFrom<String> for AgentSpec {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        s.parse()
+    }
+}
+
+fn did_you_mean(wrong: &str, names: &[&str]) -> String {
+    match morrigo_diag::did_you_mean(wrong, names.iter().copied()) {
+        Some(s) => format!(" (did you mean `{s}`?)"),
+        None => String::new(),
+    }
+}
+
+fn number<T: FromStr>(agent: &str, key: &str, value: &str, what: &str) -> Result<T, String> {
+    value
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{agent}` parameter `{key}` must be {what}, not `{value}`"))
+}
+
+impl FromStr for AgentSpec {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let (name, params) = match s.split_once(':') {
+            Some((n, p)) => (n, Some(p)),
+            None => (s, None),
+        };
+        let name = name.trim().to_ascii_lowercase();
+        if !AGENT_NAMES.contains(&name.as_str()) {
+            return Err(format!(
+                "unknown agent `{name}`; expected one of: {}{}",
+                AGENT_NAMES.join(", "),
+                did_you_mean(&name, &AGENT_NAMES)
+            ));
+        }
+        let accepted = AgentSpec::params(&name);
+        let mut ab = AlphaBetaParams::default();
+        let mut depth_given = false;
+        let mut mc = MctsParams::default();
+        for pair in params.into_iter().flat_map(|p| p.split(',')) {
+            let Some((key, value)) = pair.split_once('=') else {
+                return Err(format!(
+                    "`{name}` parameter `{pair}` needs a value, as in `{name}:{}=…`",
+                    accepted.first().unwrap_or(&"key")
+                ));
+            };
+            let key = key.trim().to_ascii_lowercase();
+            if !accepted.contains(&key.as_str()) {
+                return Err(if accepted.is_empty() {
+                    format!("agent `{name}` takes no parameters, got `{key}`")
+                } else {
+                    format!(
+                        "unknown parameter `{key}` of agent `{name}`; expected one of: {}{}",
+                        accepted.join(", "),
+                        did_you_mean(&key, accepted)
+                    )
+                });
+            }
+            match key.as_str() {
+                "depth" => {
+                    depth_given = true;
+                    ab.depth = number(&name, &key, value, "a whole number of plies")?;
+                    if !(1..=AlphaBetaParams::MAX_DEPTH).contains(&ab.depth) {
+                        return Err(format!(
+                            "`{name}` parameter `depth` must be 1 to {}, not {}",
+                            AlphaBetaParams::MAX_DEPTH,
+                            ab.depth
+                        ));
+                    }
+                }
+                "time" => {
+                    let t: u64 = number(&name, &key, value, "a time in milliseconds")?;
+                    if t == 0 {
+                        return Err(format!("`{name}` parameter `time` must be at least 1 ms"));
+                    }
+                    ab.time_ms = Some(t);
+                }
+                "playouts" => {
+                    mc.playouts = number(&name, &key, value, "a whole number")?;
+                    if !(1..=MctsParams::MAX_PLAYOUTS).contains(&mc.playouts) {
+                        return Err(format!(
+                            "`{name}` parameter `playouts` must be 1 to {}, not {}",
+                            MctsParams::MAX_PLAYOUTS,
+                            mc.playouts
+                        ));
+                    }
+                }
+                "c" => {
+                    let c: f64 = number(&name, &key, value, "a number")?;
+                    if !(0.0..=100.0).contains(&c) {
+                        return Err(format!("`{name}` parameter `c` must be 0 to 100, not {c}"));
+                    }
+                    mc.c_milli = (c * 1000.0).round() as u32;
+                }
+                _ => unreachable!("every accepted parameter is handled"),
+            }
+        }
+        Ok(match name.as_str() {
+            "uniform" => AgentSpec::Uniform,
+            "random" => AgentSpec::Random,
+            "greedy" => AgentSpec::Greedy,
+            "mcts" => AgentSpec::Mcts(mc),
+            _ => {
+                if ab.time_ms.is_some() && !depth_given {
+                    // A time budget alone searches as deep as time allows.
+                    ab.depth = AlphaBetaParams::MAX_DEPTH;
+                }
+                AgentSpec::AlphaBeta(ab)
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_round_trip_through_text() {
+        for text in [
+            "uniform",
+            "random",
+            "greedy",
+            "alphabeta:depth=3",
+            "alphabeta:depth=2,time=50",
+        ] {
+            let a: AgentSpec = text.parse().unwrap();
+            assert_eq!(a.to_string(), text);
+        }
+        assert_eq!("Greedy".parse::<AgentSpec>(), Ok(AgentSpec::Greedy));
+    }
+
+    #[test]
+    fn lists_keep_parameters_with_their_agent() {
+        let l = AgentSpec::parse_list("alphabeta:depth=3,time=100,greedy").unwrap();
+        assert_eq!(
+            l,
+            [
+                AgentSpec::AlphaBeta(AlphaBetaParams {
+                    depth: 3,
+                    time_ms: Some(100)
+                }),
+                AgentSpec::Greedy
+            ]
+        );
+    }
+
+    #[test]
+    fn unknown_names_and_parameters_suggest_the_nearest() {
+        let e = "grredy".parse::<AgentSpec>().unwrap_err();
+        assert!(e.contains("did you mean `greedy`?"), "{e}");
+        let e = "alphabeta:dpth=3".parse::<AgentSpec>().unwrap_err();
+        assert!(e.contains("did you mean `depth`?"), "{e}");
+        let e = "alphabeta:depth=0".parse::<AgentSpec>().unwrap_err();
+        assert!(e.contains("1 to 64"), "{e}");
+        let e = "random:depth=2".parse::<AgentSpec>().unwrap_err();
+        assert!(e.contains("takes no parameters"), "{e}");
+    }
+}
