@@ -5,6 +5,9 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
+mod common;
+use common::{assert_code, stderr, stdout};
+
 fn morrigo(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_morrigo"))
         .args(args)
@@ -31,25 +34,6 @@ fn morrigo_stdin(args: &[&str], input: &str) -> Output {
     let output = child.wait_with_output().expect("the morrigo binary ends");
     writer.join().expect("the stdin writer ends");
     output
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-#[track_caller]
-fn assert_code(o: &Output, code: i32) {
-    assert_eq!(
-        o.status.code(),
-        Some(code),
-        "exit status\n--- stdout\n{}\n--- stderr\n{}",
-        stdout(o),
-        stderr(o)
-    );
 }
 
 /// A file under the temp directory, unique to this test process.

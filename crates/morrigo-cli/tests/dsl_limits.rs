@@ -6,30 +6,14 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+mod common;
+use common::{assert_code, stderr, stdout};
+
 fn morrigo(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_morrigo"))
         .args(args)
         .output()
         .expect("the morrigo binary runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-#[track_caller]
-fn assert_code(o: &Output, code: i32) {
-    assert_eq!(
-        o.status.code(),
-        Some(code),
-        "exit status\n--- stdout\n{}\n--- stderr\n{}",
-        stdout(o),
-        stderr(o)
-    );
 }
 
 /// A regression input kept in `tests/defects/`.

@@ -6,6 +6,9 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::time::Instant;
 
+mod common;
+use common::{assert_code, stderr, stdout};
+
 fn morrigo(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_morrigo"))
         .args(args)
@@ -21,25 +24,6 @@ fn root() -> PathBuf {
 
 fn defect(name: &str) -> String {
     format!("tests/defects/{name}")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-#[track_caller]
-fn assert_code(o: &Output, code: i32) {
-    assert_eq!(
-        o.status.code(),
-        Some(code),
-        "exit status\n--- stdout\n{}\n--- stderr\n{}",
-        stdout(o),
-        stderr(o).chars().take(4000).collect::<String>()
-    );
 }
 
 /// A directory under the temp directory, unique to this test and process.
