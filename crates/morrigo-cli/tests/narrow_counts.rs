@@ -65,6 +65,45 @@ fn more_phases_than_the_engine_indexes_are_refused_at_phases() {
     );
 }
 
+/// Three Men's Morris with `n` extra end rules and `n` forbid rules.
+fn with_rules(end: usize, forbid: usize) -> String {
+    let mut yaml = String::from("name: many\nextends: three-mens-morris\nend:\n");
+    for i in 0..end {
+        yaml += &format!("  r{i}: {{ draw: \"turn > {}\" }}\n", i + 100);
+    }
+    if forbid > 0 {
+        yaml += "phases:\n  moving:\n    actions: { slide: true, pass: true }\npasses: { kinds: [P] }\nforbid:\n";
+        for i in 0..forbid {
+            yaml += &format!("  f{i}: {{ moves: [P], when: \"turn < {i}\" }}\n");
+        }
+    }
+    yaml
+}
+
+/// End and forbid rules are limited to 4096 each (the ruleset's own rules
+/// and the ones `extends` brings count together): at the limit `check`
+/// accepts the file, past it the section is refused naming the limit.
+#[test]
+fn more_end_or_forbid_rules_than_the_limit_are_refused() {
+    // three-mens-morris has 3 end rules of its own.
+    let (code, err) = check("end-4096", &with_rules(4093, 0));
+    assert_eq!(code, Some(0), "{err}");
+    let (code, err) = check("end-4097", &with_rules(4094, 0));
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("error: the ruleset has 4097 end rules, more than the limit of 4096"),
+        "{err}"
+    );
+    let (code, err) = check("forbid-4096", &with_rules(0, 4096));
+    assert_eq!(code, Some(0), "{err}");
+    let (code, err) = check("forbid-4097", &with_rules(0, 4097));
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("error: the ruleset has 4097 forbid rules, more than the limit of 4096"),
+        "{err}"
+    );
+}
+
 /// A `--size` beyond the largest grid is a bad flag value (exit 2, like a
 /// bad `--komi`), blamed on `--size` rather than on the ruleset's `board:`;
 /// the largest size it accepts fits the board-size limit.

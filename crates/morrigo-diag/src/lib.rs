@@ -6,30 +6,56 @@
 //! user reads always carries a location when one exists.
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// A loaded text file; cheap to clone, shared by all diagnostics about it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct SourceFile {
     pub name: Arc<str>,
     pub text: Arc<str>,
+    /// Byte offset of each line's start, built on the first lookup, so that
+    /// locating many offsets costs a binary search each, not a rescan of
+    /// the text (thousands of rules in one file).
+    line_starts: Arc<OnceLock<Vec<usize>>>,
 }
+
+/// Two sources are the same file text under the same name (the line index
+/// is a cache).
+impl PartialEq for SourceFile {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name && self.text == other.text
+    }
+}
+
+impl Eq for SourceFile {}
 
 impl SourceFile {
     pub fn new(name: impl Into<Arc<str>>, text: impl Into<Arc<str>>) -> Self {
         SourceFile {
             name: name.into(),
             text: text.into(),
+            line_starts: Arc::default(),
         }
+    }
+
+    fn line_starts(&self) -> &[usize] {
+        self.line_starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(self.text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect()
+        })
     }
 
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        let offset = offset.min(self.text.len());
-        let before = &self.text[..offset];
-        let line = before.matches('\n').count() + 1;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        let col = before[line_start..].chars().count() + 1;
+        let mut offset = offset.min(self.text.len());
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let starts = self.line_starts();
+        let line = starts.partition_point(|&s| s <= offset);
+        let line_start = starts[line - 1];
+        let col = self.text[line_start..offset].chars().count() + 1;
         (line, col)
     }
 
@@ -74,10 +100,13 @@ impl SourceFile {
     }
 
     fn line_text(&self, line: usize) -> Option<&str> {
-        self.text
-            .lines()
-            .nth(line.checked_sub(1)?)
-            .map(|l| l.trim_end_matches('\r'))
+        let starts = self.line_starts();
+        let start = *starts.get(line.checked_sub(1)?)?;
+        if start >= self.text.len() {
+            return None; // the empty "line" after a final newline
+        }
+        let end = starts.get(line).map_or(self.text.len(), |&next| next - 1);
+        Some(self.text[start..end].trim_end_matches('\r'))
     }
 }
 

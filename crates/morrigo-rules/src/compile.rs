@@ -1055,7 +1055,9 @@ impl Compiler<'_> {
                 .any(|p| p.actions.iter().any(|a| a.kind == kind))
         };
         let mut out = Vec::new();
-        for (name, rule) in self.loaded.file.forbid.iter().flatten() {
+        let count = self.loaded.file.forbid.as_ref().map_or(0, |f| f.len());
+        let keep = self.limit(&["forbid"], count, crate::MAX_FORBID_RULES, "forbid rules");
+        for (name, rule) in self.loaded.file.forbid.iter().flatten().take(keep) {
             let Some(rule) = rule else { continue };
             let at = self.loaded.key_at(&["forbid", name]);
             self.check_rule_name(name, at, "a forbid rule");

@@ -31,9 +31,13 @@ pub const MAX_IN_HAND: u32 = 1_000_000;
 /// byte, with one value reserved.
 pub const MAX_PHASES: usize = u8::MAX as usize;
 
-/// The most end rules a ruleset may have: an outcome names its rule in 16
-/// bits, with two values reserved (resignation and agreement).
-pub const MAX_END_RULES: usize = u16::MAX as usize - 1;
+/// The most end rules a ruleset may have. An outcome names its rule in 16
+/// bits (two values reserved), but each rule is checked against its
+/// section, so the limit is set far below that to keep `check` fast.
+pub const MAX_END_RULES: usize = 4096;
+
+/// The most forbid rules a ruleset may have (as for end rules).
+pub const MAX_FORBID_RULES: usize = 4096;
 
 /// Load and compile a ruleset by path or built-in name.
 pub fn load_rules(spec: &str) -> Result<Rules, Diagnostics> {
