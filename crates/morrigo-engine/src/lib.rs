@@ -31,7 +31,7 @@ pub use machine::{
 };
 pub use perft::{perft, perft_divide, perft_to_end, GameEnds, Unit};
 pub use scoring::winner;
-pub use states::{count_states, count_states_with, StateCount, PROGRESS_EVERY};
+pub use states::{count_states, count_states_with, StateCount, StatesProgress, PROGRESS_EVERY};
 
 use morrigo_rules::Rules;
 use std::sync::Arc;

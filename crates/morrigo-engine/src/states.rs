@@ -22,17 +22,37 @@ pub const PROGRESS_EVERY: u64 = 1 << 16;
 /// the history of the first path that reached it: rules that read the
 /// history (superko, pass patterns) are applied along that path.
 pub fn count_states<const W: usize>(m: &Machine<W>, start: &State<W>, limit: u64) -> StateCount {
-    count_states_with(m, start, limit, &mut |_| {})
+    count_states_with(m, start, limit, &mut |_| true)
 }
 
-/// [`count_states`], calling `progress` with the number of distinct
-/// positions found so far each time it reaches a multiple of
-/// [`PROGRESS_EVERY`].
+/// What [`count_states_with`] tells its hook each [`PROGRESS_EVERY`] new
+/// positions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StatesProgress {
+    /// Distinct positions found so far.
+    pub positions: u64,
+    /// Bytes the visited sets will allocate if they grow before the next
+    /// call (a hash table doubles: the new table is held beside the old one
+    /// while it is filled), so a caller can stop before a growth it cannot
+    /// afford rather than after.
+    pub growth_bytes: u64,
+}
+
+/// Bytes a hash set of `T` allocates when it grows past `capacity` items:
+/// twice as many buckets, each a `T` and a control byte (hashbrown keeps a
+/// table at most 7/8 full).
+fn growth_bytes<T>(capacity: usize) -> u64 {
+    (capacity as u64 * 16 / 7 + 1) * (std::mem::size_of::<T>() as u64 + 1)
+}
+
+/// [`count_states`], calling `progress` each time the number of distinct
+/// positions reaches a multiple of [`PROGRESS_EVERY`]; the search stops
+/// (incomplete) when the hook returns false.
 pub fn count_states_with<const W: usize>(
     m: &Machine<W>,
     start: &State<W>,
     limit: u64,
-    progress: &mut dyn FnMut(u64),
+    progress: &mut dyn FnMut(StatesProgress) -> bool,
 ) -> StateCount {
     type Key<const W: usize> = ([Bits<W>; 2], [u32; 2], u8, u16);
     let key = |s: &State<W>| -> Key<W> { (s.pos.occ, s.pos.in_hand, s.pos.to_move, s.pos.pending) };
@@ -53,10 +73,26 @@ pub fn count_states_with<const W: usize>(
             if positions.insert(key(&next)) {
                 boards.insert(next.pos.occ);
                 let found = positions.len() as u64;
-                if found & (PROGRESS_EVERY - 1) == 0 {
-                    progress(found);
-                }
-                if found >= limit {
+                let stop = found & (PROGRESS_EVERY - 1) == 0 && {
+                    let soon = |len: usize, cap: usize| len + PROGRESS_EVERY as usize > cap;
+                    let mut growth = 0;
+                    if soon(positions.len(), positions.capacity()) {
+                        growth += growth_bytes::<Key<W>>(positions.capacity());
+                    }
+                    if soon(boards.len(), boards.capacity()) {
+                        growth += growth_bytes::<[Bits<W>; 2]>(boards.capacity());
+                    }
+                    // Each new position is queued once: the queue grows by
+                    // at most PROGRESS_EVERY before the next call.
+                    if soon(queue.len(), queue.capacity()) {
+                        growth += (queue.capacity() * 2 * std::mem::size_of::<State<W>>()) as u64;
+                    }
+                    !progress(StatesProgress {
+                        positions: found,
+                        growth_bytes: growth,
+                    })
+                };
+                if stop || found >= limit {
                     return StateCount {
                         boards: boards.len() as u64,
                         positions: positions.len() as u64,

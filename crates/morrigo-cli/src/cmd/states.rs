@@ -3,7 +3,7 @@ use crate::fail::{Failure, Outcome};
 use crate::game;
 use clap::Args;
 use morrigo_diag::Diagnostic;
-use morrigo_engine::{count_states, count_states_with, with_machine, Machine, StateCount};
+use morrigo_engine::{count_states_with, with_machine, Machine, StateCount};
 use std::io::Write;
 use std::time::Instant;
 
@@ -45,9 +45,6 @@ pub struct StatesArgs {
     pub ruleset: game::RulesetOptions,
 }
 
-/// Positions of the sampled run that measures the memory of one position.
-pub const SAMPLE_POSITIONS: u64 = 20_000;
-
 pub fn run(args: StatesArgs) -> Outcome {
     let any = game::machine(&args.file, &args.ruleset)?;
     with_machine!(&any, m => run_on(m, &args))
@@ -67,34 +64,26 @@ fn run_on<const W: usize>(m: &Machine<W>, args: &StatesArgs) -> Outcome {
             complete: true,
         },
         None => {
-            // A short sampled run measures the memory one position takes
-            // (its key in the visited sets and its share of the queue).
-            let sample = args.limit.min(SAMPLE_POSITIONS);
-            budget::reset_peak();
-            let base = budget::live_bytes();
-            let first = count_states(m, &s, sample);
-            let used = budget::peak_bytes().saturating_sub(base) as u64;
-            if first.complete || sample == args.limit {
-                first
-            } else {
-                let per = (used / first.positions.max(1)).max(1) * 5 / 4 + 1;
-                let (memory, source) = args.budget.memory_limit();
-                let fits = memory / per;
-                let limit = args.limit.min(fits);
-                // The limit is the bar's length: a search that completes
-                // stops short of it.
-                let mut bar = budget::Progress::new(
-                    format!("states {} (up to {limit} positions)", m.rules.name),
-                    limit,
-                    args.budget.progress,
-                );
-                let count = count_states_with(m, &s, limit, &mut |found| bar.set(found));
-                bar.finish();
-                if !count.complete && limit < args.limit {
-                    memory_stop = Some((per, memory, source));
+            let (memory, source) = args.budget.memory_limit();
+            let mut bar = budget::Progress::new(
+                format!("states {} (up to {} positions)", m.rules.name, args.limit),
+                args.limit,
+                args.budget.progress,
+            );
+            // Memory is measured as the search runs: it stops before a growth
+            // of its tables that would pass the limit.
+            let base = budget::live_bytes() as u64;
+            let count = count_states_with(m, &s, args.limit, &mut |p| {
+                bar.set(p.positions);
+                let held = (budget::live_bytes() as u64).saturating_sub(base);
+                let fits = held + p.growth_bytes <= memory;
+                if !fits {
+                    memory_stop = Some((held, p.growth_bytes, memory, source));
                 }
-                count
-            }
+                fits
+            });
+            bar.finish();
+            count
         }
     };
     let secs = started.elapsed().as_secs_f64();
@@ -118,15 +107,16 @@ fn run_on<const W: usize>(m: &Machine<W>, args: &StatesArgs) -> Outcome {
         writeln!(out, "  note       the game is over: {why}")?;
     }
     writeln!(out, "  time       {secs:.3} s")?;
-    if let Some((per, memory, source)) = memory_stop {
+    if let Some((held, growth, memory, source)) = memory_stop {
         out.flush()?;
         return Err(Failure::game(
             Diagnostic::new(format!(
-                "states {}: stopped after {} positions: one more would pass the memory limit of {} ({source}); each position takes about {} (measured on the first {SAMPLE_POSITIONS})",
+                "states {}: stopped after {} positions: it held {} and its tables were about to grow by {}, past the memory limit of {} ({source})",
                 m.rules.name,
                 count.positions,
+                budget::show_bytes(held),
+                budget::show_bytes(growth),
                 budget::show_bytes(memory),
-                budget::show_bytes(per)
             ))
             .expected("`--max-memory SIZE` (such as `--max-memory 16G`) to allow more, or a smaller board")
             .note("the counts printed are lower bounds"),
