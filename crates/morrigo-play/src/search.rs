@@ -9,7 +9,6 @@
 
 use crate::spec::AlphaBetaParams;
 use morrigo_engine::{Bits, Machine, Move, MoveKind, State};
-use morrigo_rules::Rules;
 use std::time::{Duration, Instant};
 
 /// Score of a won position at the root; a win `n` plies away scores
@@ -18,97 +17,40 @@ pub const WIN: i32 = 1_000_000;
 /// Scores beyond this are wins or losses found by the search.
 const DECIDED: i32 = WIN - 10_000;
 
-/// Weights of the evaluation, per unit of each quantity, counted for the
-/// player to move minus the opponent. Zero weights are not computed.
-/// Laid out so that a ruleset's `eval:` section can fill it field by field.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct EvalWeights {
-    /// Pieces on the board plus pieces in hand (a limited supply).
-    pub material: i32,
-    /// Stones on the board (board-play rulesets, unlimited supply).
-    pub on_board: i32,
-    /// Removals the player to move is owed this turn (a piece about to go).
-    pub owed_removals: i32,
-    /// Empty points next to the player's pieces (moves a slide could make).
-    pub mobility: i32,
-    /// Complete lines.
-    pub lines: i32,
-    /// Lines one piece short of complete, with the missing point empty.
-    pub open_lines: i32,
-    /// Prisoners taken.
-    pub captures: i32,
-    /// Liberties of each chain, counted up to 4 per chain.
-    pub liberties: i32,
-    /// Chains with a single liberty (usually negative).
-    pub atari: i32,
-}
-
-impl EvalWeights {
-    /// Rulesets that move pieces from a limited hand (the Morris family).
-    pub const PIECES: EvalWeights = EvalWeights {
-        material: 100,
-        on_board: 0,
-        owed_removals: 90,
-        mobility: 3,
-        lines: 10,
-        open_lines: 12,
-        captures: 0,
-        liberties: 0,
-        atari: 0,
-    };
-    /// Rulesets with board plays and captures (the Go family).
-    pub const BOARD_PLAYS: EvalWeights = EvalWeights {
-        material: 0,
-        on_board: 60,
-        owed_removals: 0,
-        mobility: 0,
-        lines: 0,
-        open_lines: 0,
-        captures: 40,
-        liberties: 4,
-        atari: -30,
-    };
-
-    /// The default weights of the ruleset's family.
-    pub fn for_rules(rules: &Rules) -> EvalWeights {
-        if rules.play.is_some() {
-            Self::BOARD_PLAYS
-        } else {
-            Self::PIECES
-        }
-    }
-}
+pub use morrigo_rules::EvalWeights;
 
 /// Score of the position for the player to move, from the weights.
+/// Summed in 64 bits (a hand may hold a million pieces) and kept inside
+/// the range of undecided scores, so an evaluation is never read as a win.
 pub fn evaluate<const W: usize>(m: &Machine<W>, s: &State<W>, w: &EvalWeights) -> i32 {
     let me = s.pos.to_move as usize & 1;
     let you = me ^ 1;
     let p = &s.pos;
-    let mut score = 0i32;
-    let diff = |a: [u32; 2]| a[me] as i32 - a[you] as i32;
+    let mut score = 0i64;
+    let diff = |a: [u32; 2]| a[me] as i64 - a[you] as i64;
     if w.material != 0 {
         let material = [
-            p.on_board[0] + p.in_hand[0] * !m.rules.unlimited_hand as u32,
-            p.on_board[1] + p.in_hand[1] * !m.rules.unlimited_hand as u32,
+            p.on_board[0] as u64 + p.in_hand[0] as u64 * !m.rules.unlimited_hand as u64,
+            p.on_board[1] as u64 + p.in_hand[1] as u64 * !m.rules.unlimited_hand as u64,
         ];
-        score += w.material * diff(material);
+        score += w.material as i64 * (material[me] as i64 - material[you] as i64);
     }
-    score += w.on_board * diff(p.on_board);
-    score += w.captures * diff(p.captured);
-    score += w.owed_removals * p.pending as i32;
+    score += w.on_board as i64 * diff(p.on_board);
+    score += w.captures as i64 * diff(p.captured);
+    score += w.owed_removals as i64 * p.pending as i64;
     let empty = m.empty(s);
     let nbrs = &m.rules.topology.neighbours;
     if w.mobility != 0 {
-        let mut mob = [0i32; 2];
+        let mut mob = [0i64; 2];
         for (pl, n) in mob.iter_mut().enumerate() {
             for q in p.occ[pl].iter() {
-                *n += nbrs[q].iter().filter(|&&r| empty.has(r as usize)).count() as i32;
+                *n += nbrs[q].iter().filter(|&&r| empty.has(r as usize)).count() as i64;
             }
         }
-        score += w.mobility * (mob[me] - mob[you]);
+        score += w.mobility as i64 * (mob[me] - mob[you]);
     }
     if w.lines != 0 || w.open_lines != 0 {
-        let (mut full, mut open) = ([0i32; 2], [0i32; 2]);
+        let (mut full, mut open) = ([0i64; 2], [0i64; 2]);
         for line in &m.rules.topology.lines {
             let (mut own, mut gaps) = ([0usize; 2], 0usize);
             for &q in line {
@@ -129,7 +71,8 @@ pub fn evaluate<const W: usize>(m: &Machine<W>, s: &State<W>, w: &EvalWeights) -
                 }
             }
         }
-        score += w.lines * (full[me] - full[you]) + w.open_lines * (open[me] - open[you]);
+        score +=
+            w.lines as i64 * (full[me] - full[you]) + w.open_lines as i64 * (open[me] - open[you]);
     }
     if w.liberties != 0 || w.atari != 0 {
         for pl in 0..2 {
@@ -146,12 +89,13 @@ pub fn evaluate<const W: usize>(m: &Machine<W>, s: &State<W>, w: &EvalWeights) -
                         }
                     }
                 }
-                let n = libs.count() as i32;
-                score += sign * (w.liberties * n.min(4) + if n == 1 { w.atari } else { 0 });
+                let n = libs.count() as i64;
+                let atari = if n == 1 { w.atari as i64 } else { 0 };
+                score += sign * (w.liberties as i64 * n.min(4) + atari);
             }
         }
     }
-    score
+    score.clamp(-(DECIDED as i64) + 1, DECIDED as i64 - 1) as i32
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -273,7 +217,7 @@ impl AlphaBeta {
         moves: &[Move],
     ) -> Move {
         let started = Instant::now();
-        self.weights = EvalWeights::for_rules(&m.rules);
+        self.weights = m.rules.eval_weights();
         self.deadline = self
             .params
             .time_ms

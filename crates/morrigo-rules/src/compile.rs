@@ -13,6 +13,7 @@ use crate::{
     LineRule, MoveClass, Passes, PhaseRule, PlayRule, Repeated, RepetitionRule, Rules, Scoring,
     ScoringMethod, SuicideEffect, Superko, Verdict, CLASS_KO_CAPTURE, CLASS_NORMAL,
 };
+use crate::{EvalWeights, MAX_EVAL_WEIGHT};
 use indexmap::IndexMap;
 use morrigo_board::{BoardSpec, Named, Naming};
 use morrigo_diag::{did_you_mean, Diagnostic, Diagnostics, Location};
@@ -134,6 +135,7 @@ impl Compiler<'_> {
         let mut end = self.synthesized_end_rules(play.as_ref(), &repetition);
         end.extend(self.end_rules(env));
         let scoring = self.scoring();
+        let eval = self.eval(play.is_some());
         for (i, e) in end.iter().enumerate() {
             if end[..i].iter().any(|f| f.name == e.name) {
                 self.error_key(
@@ -198,6 +200,7 @@ impl Compiler<'_> {
             repetition,
             scoring,
             patterns: patterns.into_inner(),
+            eval,
         })
     }
 
@@ -1190,6 +1193,29 @@ impl Compiler<'_> {
                 }
             },
         }
+    }
+
+    /// The `eval:` section: each term given replaces the family default.
+    fn eval(&mut self, board_plays: bool) -> Option<EvalWeights> {
+        let given = self.loaded.file.eval.as_ref()?;
+        let mut weights = EvalWeights::family(board_plays);
+        for ((name, value), (_, weight)) in given.terms().into_iter().zip(weights.terms_mut()) {
+            let Some(v) = *value else { continue };
+            if !(-MAX_EVAL_WEIGHT..=MAX_EVAL_WEIGHT).contains(&v) {
+                self.error_value(
+                    &["eval", name],
+                    Diagnostic::new(format!(
+                        "`eval.{name}` is {v}, beyond the evaluation-weight limit"
+                    ))
+                    .expected(format!(
+                        "a whole number from -{MAX_EVAL_WEIGHT} to {MAX_EVAL_WEIGHT}"
+                    )),
+                );
+                continue;
+            }
+            *weight = v as i32;
+        }
+        Some(weights)
     }
 
     fn scoring(&mut self) -> Option<Scoring> {

@@ -6,12 +6,14 @@
 
 pub mod builtin;
 mod compile;
+pub mod eval;
 pub mod load;
 pub mod schema;
 pub mod vocab;
 pub mod yaml;
 
 pub use compile::compile;
+pub use eval::{EvalTerms, EvalWeights, MAX_EVAL_WEIGHT};
 pub use vocab::{Context, Prim};
 
 use morrigo_board::Topology;
@@ -348,6 +350,9 @@ pub struct Rules {
     /// History patterns used by `after('…')`, indexed by the id the
     /// expression holds.
     pub patterns: Vec<morrigo_dsl::Pattern>,
+    /// The alpha-beta evaluation weights when the ruleset has an `eval:`
+    /// section (terms it leaves out hold the family default).
+    pub eval: Option<EvalWeights>,
 }
 
 impl Rules {
@@ -382,6 +387,7 @@ impl Rules {
             repetition: _,
             scoring: _,
             patterns: _,
+            eval: _,
         } = self;
         let phase_conds = phases
             .iter()
@@ -398,6 +404,13 @@ impl Rules {
         self.sources
             .iter()
             .find_map(|src| src.text.find(key).map(|o| src.location(o)))
+    }
+
+    /// The weights alpha-beta evaluates positions of this ruleset with:
+    /// its `eval:` section, or the default of its family.
+    pub fn eval_weights(&self) -> EvalWeights {
+        self.eval
+            .unwrap_or_else(|| EvalWeights::family(self.play.is_some()))
     }
 
     pub fn phase_index(&self, name: &str) -> Option<usize> {
@@ -563,6 +576,10 @@ impl fmt::Display for Rules {
                 ""
             };
             writeln!(f, "  scoring: {method}, komi {}{stone}", s.komi)?;
+        }
+        if let Some(w) = &self.eval {
+            let terms: Vec<String> = w.terms().iter().map(|(n, v)| format!("{n} {v}")).collect();
+            writeln!(f, "  eval weights (alphabeta): {}", terms.join(", "))?;
         }
         writeln!(f, "  end rules (checked in order at each turn):")?;
         for e in &self.end {

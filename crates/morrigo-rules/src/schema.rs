@@ -38,6 +38,8 @@ pub struct RulesetFile {
     pub repetition: Option<RepetitionFile>,
     /// How a game ended by a `score` rule or by agreement is counted.
     pub scoring: Option<ScoringFile>,
+    /// Weights of the alpha-beta agent's evaluation, each a whole number.
+    pub eval: Option<crate::EvalTerms<Option<i64>>>,
 }
 
 #[derive(Debug, Default, Deserialize)]

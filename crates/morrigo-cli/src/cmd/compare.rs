@@ -84,14 +84,17 @@ pub fn run(args: CompareArgs) -> Outcome {
     if !errors.is_empty() {
         return Err(Failure::Game(Diagnostics(errors)));
     }
-    let cfg = args.options.config(args.games, args.seed);
+    let cfgs = machines
+        .iter()
+        .map(|any| args.options.config(any.rules(), args.games, args.seed))
+        .collect::<Result<Vec<_>, _>>()?;
     let bar = progress(u64::from(args.games) * machines.len() as u64);
     let mut reports = Vec::with_capacity(machines.len());
-    for any in &machines {
+    for (any, cfg) in machines.iter().zip(&cfgs) {
         if let Some(b) = &bar {
             b.set_message(any.rules().name.clone());
         }
-        reports.push(simulate(any, &cfg, bar.as_ref()));
+        reports.push(simulate(any, cfg, bar.as_ref()));
     }
     if let Some(b) = bar {
         b.finish_and_clear();

@@ -1,9 +1,11 @@
+use crate::cmd::sim_args::ColourAgents;
 use crate::fail::{Failure, Outcome};
 use crate::game;
 use clap::Args;
 use morrigo_diag::Diagnostic;
 use morrigo_engine::{notation, with_machine, Machine, Move, State};
 use morrigo_play::{game_rng, AgentSpec, Player};
+use morrigo_rules::Rules;
 use morrigo_sgf::{GameResult, Margin};
 use std::io::{BufRead, IsTerminal, Write};
 
@@ -27,6 +29,7 @@ use std::io::{BufRead, IsTerminal, Write};
 Examples:
   morrigo play nine-mens-morris
   morrigo play nine-mens-morris --as black --agent greedy --seed 7
+  morrigo play nine-mens-morris --white alphabeta:depth=4 --show-search
   printf 'b2\\nquit\\n' | morrigo play three-mens-morris --seed 1
   morrigo play jk-final --size 9 --agent random --save-sgf game.sgf
 
@@ -42,9 +45,13 @@ pub struct PlayArgs {
     pub side: Option<String>,
     /// The agent you play against, with its parameters: `uniform`,
     /// `random`, `greedy`, `alphabeta[:depth=N][,time=MS]`,
-    /// `mcts[:playouts=N][,c=F]`.
-    #[arg(long, value_name = "AGENT", default_value = "greedy", value_parser = parse_agent)]
-    pub agent: AgentSpec,
+    /// `mcts[:playouts=N][,c=F]` (default: `greedy`).
+    #[arg(long, value_name = "AGENT", value_parser = parse_agent)]
+    pub agent: Option<AgentSpec>,
+    /// `--white AGENT` or `--black AGENT`: the agent and the side it plays;
+    /// you play the other side.
+    #[command(flatten)]
+    pub colours: ColourAgents,
     /// Seed of the agent's choices (default: from the clock; printed, so a
     /// game can be played again).
     #[arg(long, value_name = "S")]
@@ -84,25 +91,7 @@ this text, `quit` leaves the game.";
 pub fn run(args: PlayArgs) -> Outcome {
     let any = game::machine(&args.file, &args.ruleset)?;
     let rules = any.rules().clone();
-    let human = match &args.side {
-        None => 0u8,
-        Some(name) => match rules
-            .players
-            .iter()
-            .position(|p| p.eq_ignore_ascii_case(name))
-        {
-            Some(i) => i as u8,
-            None => {
-                return Err(Failure::Usage(
-                    morrigo_diag::Diagnostic::new(format!(
-                        "`{name}` is not a player of {}",
-                        rules.name
-                    ))
-                    .expected(format!("one of: {}", rules.players.join(", "))),
-                ))
-            }
-        },
-    };
+    let (human, agent) = seats(&args, &rules)?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     if args.save_sgf.is_some() {
         // Refuse at once a ruleset SGF cannot record.
@@ -110,7 +99,7 @@ pub fn run(args: PlayArgs) -> Outcome {
     }
     let session = Session {
         human,
-        agent: args.agent,
+        agent,
         seed,
         echo: !std::io::stdin().is_terminal(),
         save_sgf: args.save_sgf.clone(),
@@ -120,6 +109,62 @@ pub fn run(args: PlayArgs) -> Outcome {
     let mut input = stdin.lock();
     let mut out = std::io::stdout().lock();
     with_machine!(&any, m => session.run(m, &mut input, &mut out))
+}
+
+/// Your seat and the agent's: `--as` and `--agent`, or the side
+/// `--white`/`--black` gives the agent (you play the other); a usage error
+/// when they disagree.
+fn seats(args: &PlayArgs, rules: &Rules) -> Result<(u8, AgentSpec), Failure> {
+    let side = match &args.side {
+        None => None,
+        Some(name) => match rules
+            .players
+            .iter()
+            .position(|p| p.eq_ignore_ascii_case(name))
+        {
+            Some(i) => Some(i as u8),
+            None => {
+                return Err(Failure::Usage(
+                    Diagnostic::new(format!("`{name}` is not a player of {}", rules.name))
+                        .expected(format!("one of: {}", rules.players.join(", "))),
+                ))
+            }
+        },
+    };
+    match args.colours.seats(rules)?.as_slice() {
+        [] => Ok((
+            side.unwrap_or(0),
+            args.agent.unwrap_or(AgentSpec::Greedy),
+        )),
+        &[(seat, flag, spec)] => {
+            let human = seat as u8 ^ 1;
+            if side.is_some_and(|s| s != human) {
+                return Err(Failure::Usage(
+                    Diagnostic::new(format!(
+                        "`--as {}` conflicts with `--{flag} {spec}`, which gives the agent your side",
+                        game::player_name(rules, human ^ 1)
+                    ))
+                    .expected(format!(
+                        "`--as {}` or no `--as` (you play the side the agent does not)",
+                        game::player_name(rules, human)
+                    )),
+                ));
+            }
+            if let Some(agent) = args.agent.filter(|&a| a != spec) {
+                return Err(Failure::Usage(
+                    Diagnostic::new(format!(
+                        "`--agent {agent}` conflicts with `--{flag} {spec}`: `play` seats one agent"
+                    ))
+                    .expected(format!("`--agent` or `--{flag}`, not both")),
+                ));
+            }
+            Ok((human, spec))
+        }
+        _ => Err(Failure::Usage(
+            Diagnostic::new("`play` seats you against one agent, and both `--white` and `--black` name one")
+                .expected("`--white AGENT` (you play black) or `--black AGENT` (you play white); `simulate` plays agent against agent"),
+        )),
+    }
 }
 
 fn clock_seed() -> u64 {

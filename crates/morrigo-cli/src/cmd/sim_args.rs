@@ -1,19 +1,24 @@
 //! Options shared by `simulate` and `compare`, and the progress bar.
 
+use crate::fail::Failure;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use morrigo_diag::Diagnostic;
 use morrigo_play::{AgentSpec, SimConfig, DEFAULT_MAX_PLIES};
+use morrigo_rules::Rules;
 use std::io::IsTerminal;
 
 #[derive(Args, Debug, Clone)]
 pub struct SimOptions {
     /// Agents of the first and second player, comma-separated, each with
     /// its parameters (`alphabeta:depth=3,greedy`); one agent seats the
-    /// same agent on both sides. Agents: `uniform`, `random` (avoids moves
-    /// that lose at once), `greedy`, `alphabeta[:depth=N][,time=MS]`,
-    /// `mcts[:playouts=N][,c=F]`.
-    #[arg(long, default_value = "random", value_name = "A[,B]", value_parser = parse_agents)]
-    pub agents: AgentPair,
+    /// same agent on both sides (default: `random`). Agents: `uniform`,
+    /// `random` (avoids moves that lose at once), `greedy`,
+    /// `alphabeta[:depth=N][,time=MS]`, `mcts[:playouts=N][,c=F]`.
+    #[arg(long, value_name = "A[,B]", value_parser = parse_agents)]
+    pub agents: Option<AgentPair>,
+    #[command(flatten)]
+    pub colours: ColourAgents,
     /// A game still running after this many plies counts as unfinished.
     #[arg(long, value_name = "P", default_value_t = DEFAULT_MAX_PLIES,
           value_parser = clap::value_parser!(u32).range(1..))]
@@ -23,15 +28,85 @@ pub struct SimOptions {
     pub threads: Option<u16>,
 }
 
+/// The agent seated when none is named.
+const DEFAULT_AGENT: AgentSpec = AgentSpec::Random;
+
 impl SimOptions {
-    pub fn config(&self, games: u32, seed: u64) -> SimConfig {
-        SimConfig {
+    /// The simulation of `games` games of `rules` (whose player names
+    /// place `--white` and `--black`).
+    pub fn config(&self, rules: &Rules, games: u32, seed: u64) -> Result<SimConfig, Failure> {
+        Ok(SimConfig {
             games,
             seed,
             max_plies: self.max_plies,
-            agents: self.agents.0,
+            agents: self.seat_agents(rules)?,
             threads: self.threads.map(usize::from),
+        })
+    }
+
+    /// The agents of the two seats: `--agents`, then `--white` and
+    /// `--black` in the seats of those players. A colour that names
+    /// another agent than `--agents` gives its seat is a usage error.
+    pub fn seat_agents(&self, rules: &Rules) -> Result<[AgentSpec; 2], Failure> {
+        let mut agents = self.agents.map_or([DEFAULT_AGENT; 2], |a| a.0);
+        for (seat, flag, spec) in self.colours.seats(rules)? {
+            match self.agents {
+                Some(AgentPair(given)) if given[seat] != spec => {
+                    return Err(Failure::Usage(
+                        Diagnostic::new(format!(
+                            "`--{flag} {spec}` conflicts with `--agents`, which seats `{}` as {flag} in {}",
+                            given[seat], rules.name
+                        ))
+                        .expected(format!(
+                            "either `--agents` (first player, second player: {}) or `--white`/`--black`",
+                            rules.players.join(", ")
+                        )),
+                    ))
+                }
+                _ => agents[seat] = spec,
+            }
         }
+        Ok(agents)
+    }
+}
+
+/// `--white SPEC` and `--black SPEC`: an agent for the player of that name,
+/// whichever seat the ruleset gives it (White moves first in Morris, Black
+/// in Go).
+#[derive(Args, Debug, Clone, Default)]
+pub struct ColourAgents {
+    /// The agent of the player named `white` (one agent, with parameters).
+    #[arg(long, value_name = "AGENT", value_parser = crate::cmd::play::parse_agent)]
+    pub white: Option<AgentSpec>,
+    /// The agent of the player named `black` (one agent, with parameters).
+    #[arg(long, value_name = "AGENT", value_parser = crate::cmd::play::parse_agent)]
+    pub black: Option<AgentSpec>,
+}
+
+impl ColourAgents {
+    /// Each colour given, with its seat in `rules` and its flag name; a
+    /// ruleset with no player of that name is a usage error.
+    pub fn seats(&self, rules: &Rules) -> Result<Vec<(usize, &'static str, AgentSpec)>, Failure> {
+        let mut out = Vec::new();
+        for (flag, spec) in [("white", self.white), ("black", self.black)] {
+            let Some(spec) = spec else { continue };
+            let seat = rules
+                .players
+                .iter()
+                .position(|p| p.eq_ignore_ascii_case(flag))
+                .ok_or_else(|| {
+                    Failure::Usage(
+                        Diagnostic::new(format!(
+                            "`--{flag}` names a player {} does not have (its players: {})",
+                            rules.name,
+                            rules.players.join(", ")
+                        ))
+                        .expected("`--agents A,B` (first player, second player)"),
+                    )
+                })?;
+            out.push((seat, flag, spec));
+        }
+        Ok(out)
     }
 }
 

@@ -20,7 +20,8 @@ Examples:
   morrigo simulate nine-mens-morris --games 10000 --seed 1
   morrigo simulate morabaraba --games 1000 --seed 2 --agents greedy,random
   morrigo simulate my-variant.yaml --games 500 --seed 3 --json
-  morrigo simulate jk-final --size 9 --games 200")]
+  morrigo simulate jk-final --size 9 --games 200
+  morrigo simulate jk-final --size 9 --games 20 --black mcts:playouts=500 --white random")]
 pub struct SimulateArgs {
     /// Ruleset file or built-in name.
     #[arg(value_name = "FILE")]
@@ -45,7 +46,7 @@ pub struct SimulateArgs {
 
 pub fn run(args: SimulateArgs) -> Outcome {
     let any = game::machine(&args.file, &args.ruleset)?;
-    let cfg = args.options.config(args.games, args.seed);
+    let cfg = args.options.config(any.rules(), args.games, args.seed)?;
     check_memory(&any, &cfg, &args.budget)?;
     let bar = progress(u64::from(args.games)).or_else(|| {
         args.budget.progress.then(|| {
