@@ -81,11 +81,11 @@ fn run_on<const W: usize>(m: &Machine<W>, args: &StatesArgs) -> Outcome {
                 let (memory, source) = args.budget.memory_limit();
                 let fits = memory / per;
                 let limit = args.limit.min(fits);
-                // The limit is the bar's length: a search that completes
-                // stops short of it.
-                let mut bar = budget::Progress::new(
-                    format!("states {} (up to {limit} positions)", m.rules.name),
-                    limit,
+                // The size is known only once the search completes: a
+                // count of the positions found, with the limit in the label.
+                let mut bar = budget::Progress::counter(
+                    format!("states {} (at most {limit})", m.rules.name),
+                    "positions",
                     args.budget.progress,
                 );
                 let count = count_states_with(m, &s, limit, &mut |found| bar.set(found));
