@@ -202,81 +202,102 @@ pub fn estimate_leaves<const W: usize>(
     total / f64::from(ESTIMATE_PATHS)
 }
 
-/// Progress on stderr: a bar on a terminal; plain lines (at most one a
-/// second) when asked for with `--progress` on a pipe or file; nothing
-/// otherwise.
+/// Progress on stderr: a bar on a terminal, redrawn four times a second
+/// (its clock moves even while one step of the work takes long); plain
+/// lines, one a second, when asked for with `--progress` on a pipe or file;
+/// nothing otherwise. With a total of 0, a spinner and the elapsed time.
 pub struct Progress {
-    bar: Option<ProgressBar>,
-    plain: Option<(String, Instant)>,
-    done: u64,
-    total: u64,
+    /// Drawn on a terminal; hidden otherwise (still counting, for the
+    /// plain lines).
+    bar: ProgressBar,
+    /// The thread printing plain lines, and its label.
+    plain: Option<(String, std::thread::JoinHandle<()>)>,
 }
+
+/// How often a bar on a terminal is redrawn.
+const TICK: Duration = Duration::from_millis(250);
 
 impl Progress {
     pub fn new(label: String, total: u64, asked: bool) -> Self {
-        let terminal = std::io::stderr().is_terminal();
-        let bar = terminal.then(|| {
+        let template = if total == 0 {
+            "{msg} {spinner} {elapsed}".to_string()
+        } else {
+            "{msg} [{bar:30}] {pos}/{len} ({elapsed}, {eta} left)".to_string()
+        };
+        Progress::with_template(label, total, &template, asked)
+    }
+
+    /// A spinner: work whose size is not known in advance.
+    pub fn spinner(label: String, asked: bool) -> Self {
+        Progress::new(label, 0, asked)
+    }
+
+    /// A spinner with a count of `what` found so far (`set`), for work
+    /// whose size is only bounded.
+    pub fn counter(label: String, what: &str, asked: bool) -> Self {
+        let template = format!("{{msg}} {{spinner}} {{human_pos}} {what} ({{elapsed}})");
+        Progress::with_template(label, 0, &template, asked)
+    }
+
+    fn with_template(label: String, total: u64, template: &str, asked: bool) -> Self {
+        if std::io::stderr().is_terminal() {
             let bar = ProgressBar::new(total);
-            let template = if total == 0 {
-                "{msg} {spinner} {elapsed}"
-            } else {
-                "{msg} [{bar:30}] {pos}/{len} ({elapsed}, {eta} left)"
-            };
             if let Ok(style) = ProgressStyle::with_template(template) {
                 bar.set_style(style.progress_chars("=> "));
             }
-            bar.set_message(label.clone());
-            if total == 0 {
-                bar.enable_steady_tick(Duration::from_millis(200));
-            }
-            bar
-        });
-        let plain = (asked && !terminal).then(|| {
-            eprintln!("{label}: started");
-            (label, Instant::now())
-        });
-        Progress {
-            bar,
-            plain,
-            done: 0,
-            total,
+            bar.set_message(label);
+            bar.enable_steady_tick(TICK);
+            return Progress { bar, plain: None };
         }
+        let bar = ProgressBar::hidden();
+        bar.set_length(total);
+        let plain = asked.then(|| {
+            eprintln!("{label}: started");
+            let watched = bar.clone();
+            let name = label.clone();
+            let thread = std::thread::spawn(move || {
+                let mut last = Instant::now();
+                while !watched.is_finished() {
+                    std::thread::sleep(Duration::from_millis(50));
+                    if last.elapsed() >= Duration::from_secs(1) && !watched.is_finished() {
+                        eprintln!("{name}: {}", plain_count(&watched));
+                        last = Instant::now();
+                    }
+                }
+            });
+            (label, thread)
+        });
+        Progress { bar, plain }
     }
 
     pub fn inc(&mut self) {
-        self.done += 1;
-        if let Some(b) = &self.bar {
-            b.inc(1);
-        }
-        if let Some((label, last)) = &mut self.plain {
-            if last.elapsed() >= Duration::from_secs(1) || self.done == self.total {
-                eprintln!("{label}: {}/{}", self.done, self.total);
-                *last = Instant::now();
-            }
-        }
+        self.bar.inc(1);
     }
 
     /// Advance to `done` (a count reported by the work itself).
     pub fn set(&mut self, done: u64) {
-        if let Some(b) = &self.bar {
-            b.set_position(done);
-        }
-        self.done = done;
-        if let Some((label, last)) = &mut self.plain {
-            if last.elapsed() >= Duration::from_secs(1) {
-                eprintln!("{label}: {}/{}", self.done, self.total);
-                *last = Instant::now();
-            }
-        }
+        self.bar.set_position(done);
     }
 
     pub fn finish(self) {
-        if let Some(b) = self.bar {
-            b.finish_and_clear();
-        }
-        if let Some((label, _)) = self.plain {
+        self.bar.finish_and_clear();
+        if let Some((label, thread)) = self.plain {
+            let _ = thread.join();
+            if self.bar.length().unwrap_or(0) > 0 || self.bar.position() > 0 {
+                eprintln!("{label}: {}", plain_count(&self.bar));
+            }
             eprintln!("{label}: done");
         }
+    }
+}
+
+/// `12/24`; without a total, the count so far (if any) and the seconds.
+fn plain_count(bar: &ProgressBar) -> String {
+    let secs = bar.elapsed().as_secs();
+    match (bar.length(), bar.position()) {
+        (Some(total), done) if total > 0 => format!("{done}/{total}"),
+        (_, 0) => format!("{secs} s"),
+        (_, done) => format!("{done} ({secs} s)"),
     }
 }
 

@@ -168,6 +168,67 @@ impl<const W: usize> Machine<W> {
         Sample::Stuck
     }
 
+    /// One legal move that `accept` takes, chosen uniformly among those:
+    /// candidates are drawn in a random order, each checked (legality,
+    /// then `accept`, which may apply and undo moves on the state) only
+    /// when drawn, and a refused one is not drawn again. Board plays and
+    /// passes are checked only when drawn, so a playout policy pays for
+    /// the moves it looks at. `Stuck` when no legal move is accepted
+    /// (`legal_moves` tells whether there is any). `ongoing`: the caller
+    /// has just asked [`Machine::outcome`] of `s` and no end rule holds,
+    /// so the end rules are not evaluated again.
+    pub fn sample_move_where(
+        &self,
+        s: &mut State<W>,
+        buf: &mut Vec<Move>,
+        rng: &mut impl FnMut(u32) -> u32,
+        accept: &mut impl FnMut(&mut State<W>, Move) -> bool,
+        ongoing: bool,
+    ) -> Sample {
+        let board_plays = self.rules.play.is_some() && s.pos.pending == 0;
+        let (play, pass) = if board_plays {
+            if let Some(o) = (!ongoing).then(|| self.outcome(s)).flatten() {
+                return Sample::Over(o);
+            }
+            let allowed = self.allowed_actions(s, self.phase(s));
+            let (play, pass) = (
+                allowed[ActionKind::Play as usize],
+                allowed[ActionKind::Pass as usize],
+            );
+            let mut cheap = allowed;
+            cheap[ActionKind::Play as usize] = false;
+            cheap[ActionKind::Pass as usize] = false;
+            buf.clear();
+            self.turn_moves_with(s, cheap, buf);
+            if pass {
+                buf.extend((0..self.rules.passes.kinds.len()).map(|k| Move::pass(k as u8)));
+            }
+            if play {
+                buf.extend(self.empty(s).iter().map(|p| Move::play(p as Point)));
+            }
+            (play, pass)
+        } else {
+            if let Some(o) = self.legal_moves(s, buf) {
+                return Sample::Over(o);
+            }
+            (false, false)
+        };
+        while !buf.is_empty() {
+            let i = rng(buf.len() as u32) as usize;
+            let m = buf[i];
+            let legal = match m.kind {
+                MoveKind::Play if play => self.play_legal(s, m.to),
+                MoveKind::Pass if pass => self.pass_allowed(s, m.to as usize),
+                _ => true,
+            };
+            if legal && accept(s, m) {
+                return Sample::Move(m);
+            }
+            buf.swap_remove(i);
+        }
+        Sample::Stuck
+    }
+
     /// The moves of the allowed action kinds (indexed by `ActionKind as usize`).
     pub(crate) fn turn_moves_with(&self, s: &State<W>, allowed: [bool; 5], out: &mut Vec<Move>) {
         let me = s.pos.to_move as usize;

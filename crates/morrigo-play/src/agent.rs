@@ -5,7 +5,7 @@
 use crate::mcts::Mcts;
 use crate::search::{AlphaBeta, SearchInfo};
 use crate::spec::AgentSpec;
-use morrigo_engine::{Bits, Machine, Move, MoveKind, State};
+use morrigo_engine::{Bits, Machine, Move, MoveKind, Outcome, State, Undo};
 use rand::rngs::SmallRng;
 use rand::Rng;
 use std::cell::RefCell;
@@ -101,11 +101,37 @@ impl Player {
 /// Whether playing `mv` ends the game at once with its mover lost.
 #[inline]
 pub fn loses_at_once<const W: usize>(m: &Machine<W>, s: &mut State<W>, mv: Move) -> bool {
+    match apply_unless_lost(m, s, mv) {
+        Some((u, _)) => {
+            m.undo(s, u);
+            false
+        }
+        None => true,
+    }
+}
+
+/// Play `mv` unless it ends the game at once with its mover lost (then
+/// `s` is left as it was and the answer is `None`): its undo, and the
+/// outcome of the position reached when the turn is over (`None` while a
+/// removal is owed or the game goes on).
+#[inline]
+pub(crate) fn apply_unless_lost<const W: usize>(
+    m: &Machine<W>,
+    s: &mut State<W>,
+    mv: Move,
+) -> Option<(Undo<W>, Option<Outcome>)> {
     let me = s.pos.to_move;
     let u = m.apply(s, mv);
-    let lost = s.pos.pending == 0 && m.outcome(s).is_some_and(|o| o.winner == Some(me ^ 1));
-    m.undo(s, u);
-    lost
+    let outcome = if s.pos.pending == 0 {
+        m.outcome(s)
+    } else {
+        None
+    };
+    if outcome.is_some_and(|o| o.winner == Some(me ^ 1)) {
+        m.undo(s, u);
+        return None;
+    }
+    Some((u, outcome))
 }
 
 /// Draws tried before [`random`] looks at every move.

@@ -30,11 +30,30 @@ pub struct PerftBench {
 
 /// Play `games` uniform-random games on this thread and time them.
 pub fn bench_playouts(any: &AnyMachine, games: u32, seed: u64) -> BenchResult {
-    with_machine!(any, m => bench_playouts_on(m, games, seed))
+    bench_playouts_with(any, games, seed, &mut |_| {})
+}
+
+/// [`bench_playouts`], calling `progress` with the games played after each.
+pub fn bench_playouts_with(
+    any: &AnyMachine,
+    games: u32,
+    seed: u64,
+    progress: &mut dyn FnMut(u64),
+) -> BenchResult {
+    with_machine!(any, m => playouts_on(m, games, seed, progress))
 }
 
 /// [`bench_playouts`] on a machine of known width.
 pub fn bench_playouts_on<const W: usize>(m: &Machine<W>, games: u32, seed: u64) -> BenchResult {
+    playouts_on(m, games, seed, &mut |_| {})
+}
+
+fn playouts_on<const W: usize>(
+    m: &Machine<W>,
+    games: u32,
+    seed: u64,
+    progress: &mut dyn FnMut(u64),
+) -> BenchResult {
     let initial = m.initial();
     let mut moves = Vec::with_capacity(64);
     let mut plies = 0u64;
@@ -45,6 +64,7 @@ pub fn bench_playouts_on<const W: usize>(m: &Machine<W>, games: u32, seed: u64) 
         let mut s = initial.clone();
         let g = playout(m, &mut s, agents, &mut rng, DEFAULT_MAX_PLIES, &mut moves);
         plies += g.plies as u64;
+        progress(i + 1);
     }
     let secs = started.elapsed().as_secs_f64();
     BenchResult {
@@ -86,6 +106,18 @@ pub fn bench_search(
     positions: u32,
     seed: u64,
 ) -> SearchBench {
+    bench_search_with(any, params, positions, seed, &mut |_| {})
+}
+
+/// [`bench_search`], calling `progress` with the positions searched after
+/// each (outside the timed searches).
+pub fn bench_search_with(
+    any: &AnyMachine,
+    params: AlphaBetaParams,
+    positions: u32,
+    seed: u64,
+    progress: &mut dyn FnMut(u64),
+) -> SearchBench {
     with_machine!(any, m => {
         let mut ab = AlphaBeta::new(params);
         let mut moves = Vec::with_capacity(64);
@@ -102,6 +134,7 @@ pub fn bench_search(
                 nodes += info.nodes;
                 secs += info.elapsed.as_secs_f64();
                 done += 1;
+                progress(u64::from(done));
                 let mv = moves[crate::agent::pick(&mut rng, moves.len())];
                 m.apply(&mut s, mv);
             }
@@ -116,6 +149,18 @@ pub fn bench_search(
 /// Run the Monte Carlo agent on `positions` positions of uniform-random
 /// games of `seed`, one per ply; `nodes` counts its playouts.
 pub fn bench_mcts(any: &AnyMachine, params: MctsParams, positions: u32, seed: u64) -> SearchBench {
+    bench_mcts_with(any, params, positions, seed, &mut |_| {})
+}
+
+/// [`bench_mcts`], calling `progress` with the positions searched after
+/// each (outside the timed searches).
+pub fn bench_mcts_with(
+    any: &AnyMachine,
+    params: MctsParams,
+    positions: u32,
+    seed: u64,
+    progress: &mut dyn FnMut(u64),
+) -> SearchBench {
     with_machine!(any, m => {
         let mut mc = Mcts::new(params);
         let mut moves = Vec::with_capacity(64);
@@ -131,6 +176,7 @@ pub fn bench_mcts(any: &AnyMachine, params: MctsParams, positions: u32, seed: u6
                 nodes += info.nodes;
                 secs += info.elapsed.as_secs_f64();
                 done += 1;
+                progress(u64::from(done));
                 let mv = moves[crate::agent::pick(&mut rng, moves.len())];
                 m.apply(&mut s, mv);
             }

@@ -21,8 +21,8 @@ mod table;
 
 pub use agent::{loses_at_once, Player};
 pub use bench::{
-    bench_mcts, bench_perft, bench_playouts, bench_playouts_on, bench_search, BenchResult,
-    PerftBench, SearchBench,
+    bench_mcts, bench_mcts_with, bench_perft, bench_playouts, bench_playouts_on,
+    bench_playouts_with, bench_search, bench_search_with, BenchResult, PerftBench, SearchBench,
 };
 pub use mcts::{fills_own_eye, playout_move, Mcts, MCTS_PLAYOUT_PLIES};
 pub use morrigo_engine::Unit;

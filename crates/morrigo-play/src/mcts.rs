@@ -4,9 +4,9 @@
 //! neighbours are the mover's own pieces (a generic graph rule: an eye on
 //! any board).
 
-use crate::agent::{loses_at_once, pick};
+use crate::agent::{apply_unless_lost, loses_at_once, pick};
 use crate::spec::MctsParams;
-use morrigo_engine::{Machine, Move, MoveKind, Sample, State, Undo};
+use morrigo_engine::{Machine, Move, MoveKind, Outcome, Sample, State, Undo};
 use rand::rngs::SmallRng;
 use std::time::Instant;
 
@@ -16,9 +16,6 @@ pub const MCTS_PLAYOUT_PLIES: u32 = 600;
 /// Most nodes of one search tree (32 bytes each: 128 MiB). A leaf reached
 /// when the tree is full is not expanded; playouts from it still count.
 pub const MCTS_MAX_NODES: usize = 1 << 22;
-
-/// Draws tried by the playout policy before it looks at every move.
-const POLICY_TRIES: usize = 6;
 
 struct Node {
     mv: Move,
@@ -55,45 +52,71 @@ pub fn fills_own_eye<const W: usize>(m: &Machine<W>, s: &State<W>, mv: Move) -> 
 /// One move of the playout policy: uniform among the moves that neither
 /// lose at once nor fill an own eye; failing those, among the moves that do
 /// not lose at once; failing those, among all. `None` when the turn has no
-/// move (the caller asks the engine why).
+/// move (the caller asks the engine why). `s` is left as it was.
 pub fn playout_move<const W: usize>(
     m: &Machine<W>,
     s: &mut State<W>,
     buf: &mut Vec<Move>,
     rng: &mut SmallRng,
 ) -> Option<Move> {
-    for _ in 0..POLICY_TRIES {
-        match m.sample_move(s, buf, &mut |n| pick(rng, n as usize) as u32) {
-            Sample::Move(mv) => {
-                if !fills_own_eye(m, s, mv) && !loses_at_once(m, s, mv) {
-                    return Some(mv);
-                }
-            }
-            _ => return None,
+    let (mv, u, _) = policy_step(m, s, buf, rng, false)?;
+    m.undo(s, u);
+    Some(mv)
+}
+
+/// [`playout_move`], played: the move, its undo, and the outcome of the
+/// position reached when the turn is over (as `Machine::outcome`; `None`
+/// while a removal is owed). Checking a move plays it, so the move kept is
+/// not played twice. `ongoing`: no end rule holds in `s` (the last step
+/// found no outcome at the end of a turn).
+fn policy_step<const W: usize>(
+    m: &Machine<W>,
+    s: &mut State<W>,
+    buf: &mut Vec<Move>,
+    rng: &mut SmallRng,
+    ongoing: bool,
+) -> Option<(Move, Undo<W>, Option<Outcome>)> {
+    // Drawn without replacement, each checked only when drawn: uniform
+    // over the moves the first rule accepts, at the cost of the moves
+    // looked at.
+    let mut kept = None;
+    let mut draw = |n: u32| pick(rng, n as usize) as u32;
+    let mut good = |s: &mut State<W>, mv: Move| {
+        if fills_own_eye(m, s, mv) {
+            return false;
         }
+        kept = apply_unless_lost(m, s, mv);
+        kept.is_some()
+    };
+    match m.sample_move_where(s, buf, &mut draw, &mut good, ongoing) {
+        Sample::Move(mv) => {
+            let (u, outcome) = kept.expect("an accepted move is played");
+            return Some((mv, u, outcome));
+        }
+        Sample::Over(_) => return None,
+        Sample::Stuck => {}
     }
+    // Every legal move fills an eye or loses at once (or there is none).
     if m.legal_moves(s, buf).is_some() || buf.is_empty() {
         return None;
     }
-    let good = |m: &Machine<W>, s: &mut State<W>, mv: Move, eye: bool| {
-        let eye_fill = eye && fills_own_eye(m, s, mv);
-        !eye_fill && !loses_at_once(m, s, mv)
+    let n = buf.iter().filter(|&&mv| !loses_at_once(m, s, mv)).count();
+    let mv = if n > 0 {
+        let k = pick(rng, n);
+        buf.iter()
+            .copied()
+            .filter(|&mv| !loses_at_once(m, s, mv))
+            .nth(k)?
+    } else {
+        buf[pick(rng, buf.len())]
     };
-    for eye in [true, false] {
-        let n = buf.iter().filter(|&&mv| good(m, s, mv, eye)).count();
-        if n > 0 {
-            let k = pick(rng, n);
-            let moves = std::mem::take(buf);
-            let mv = moves
-                .iter()
-                .copied()
-                .filter(|&mv| good(m, s, mv, eye))
-                .nth(k);
-            *buf = moves;
-            return mv;
-        }
-    }
-    Some(buf[pick(rng, buf.len())])
+    let u = m.apply(s, mv);
+    let outcome = if s.pos.pending == 0 {
+        m.outcome(s)
+    } else {
+        None
+    };
+    Some((mv, u, outcome))
 }
 
 impl Mcts {
@@ -260,9 +283,17 @@ impl Mcts {
         rng: &mut SmallRng,
         undos: &mut Vec<Undo<W>>,
     ) -> Option<u8> {
+        let mut ongoing = false;
         for _ in 0..MCTS_PLAYOUT_PLIES {
-            match playout_move(m, s, &mut self.moves, rng) {
-                Some(mv) => undos.push(m.apply(s, mv)),
+            match policy_step(m, s, &mut self.moves, rng, ongoing) {
+                Some((_, u, outcome)) => {
+                    undos.push(u);
+                    if let Some(o) = outcome {
+                        return o.winner;
+                    }
+                    // The outcome was asked at the end of the turn.
+                    ongoing = s.pos.pending == 0;
+                }
                 None => return m.legal_moves(s, &mut self.moves).and_then(|o| o.winner),
             }
         }

@@ -1,11 +1,12 @@
-use crate::budget;
-use crate::cmd::perft::{check_work, DEFAULT_MAX_NODES};
+use crate::budget::{self, Progress};
+use crate::cmd::perft::{check_work, perft_shown, rate, DEFAULT_MAX_NODES};
 use crate::fail::Outcome;
 use crate::game;
 use clap::Args;
 use morrigo_engine::with_machine;
-use morrigo_play::{bench_mcts, bench_perft, bench_playouts, bench_search, AgentSpec, Unit};
+use morrigo_play::{bench_mcts_with, bench_playouts_with, bench_search_with, AgentSpec, Unit};
 use std::io::Write;
+use std::time::Instant;
 
 /// Measure the engine's speed on one thread.
 ///
@@ -49,6 +50,10 @@ pub struct BenchArgs {
     /// Seed of the playouts.
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
+    /// Show progress on stderr even when it is not a terminal (one line
+    /// a second instead of a bar).
+    #[arg(long)]
+    pub progress: bool,
     #[command(flatten)]
     pub ruleset: game::RulesetOptions,
 }
@@ -91,7 +96,14 @@ pub fn run(args: BenchArgs) -> Outcome {
     });
     let mut out = std::io::stdout().lock();
     writeln!(out, "bench {} (one thread)", any.rules().name)?;
-    let p = bench_playouts(&any, args.games, args.seed);
+    let name = &any.rules().name;
+    let mut bar = Progress::new(
+        format!("bench {name}: playouts"),
+        u64::from(args.games),
+        args.progress,
+    );
+    let p = bench_playouts_with(&any, args.games, args.seed, &mut |n| bar.set(n));
+    bar.finish();
     writeln!(
         out,
         "  playouts: {} games, {} plies in {:.3} s: {:.0} games/s, {:.0} plies/s",
@@ -99,19 +111,33 @@ pub fn run(args: BenchArgs) -> Outcome {
     )?;
     out.flush()?;
     if depth > 0 {
-        let b = bench_perft(&any, depth, Unit::Ply);
+        let started = Instant::now();
+        let label = format!("bench {name}: perft {depth}");
+        let nodes = with_machine!(&any, m => {
+            perft_shown(m, &mut m.initial(), depth, Unit::Ply, label, args.progress)
+        });
+        let secs = started.elapsed().as_secs_f64();
         writeln!(
             out,
-            "  perft {}: {} nodes in {:.3} s: {:.0} nodes/s",
-            b.depth, b.nodes, b.secs, b.nodes_per_sec
+            "  perft {depth}: {nodes} nodes in {secs:.3} s: {} nodes/s",
+            rate(nodes as f64, secs)
         )?;
+        out.flush()?;
     }
     if let Some(agent) = search {
+        let mut bar = Progress::new(
+            format!("bench {name}: {agent}"),
+            u64::from(args.positions),
+            args.progress,
+        );
+        let mut shown = |n| bar.set(n);
+        let (n, seed) = (args.positions, args.seed);
         let (b, unit) = match agent {
-            AgentSpec::Mcts(p) => (bench_mcts(&any, p, args.positions, args.seed), "playouts"),
-            AgentSpec::AlphaBeta(p) => (bench_search(&any, p, args.positions, args.seed), "nodes"),
+            AgentSpec::Mcts(p) => (bench_mcts_with(&any, p, n, seed, &mut shown), "playouts"),
+            AgentSpec::AlphaBeta(p) => (bench_search_with(&any, p, n, seed, &mut shown), "nodes"),
             _ => unreachable!("only searching agents get here"),
         };
+        bar.finish();
         writeln!(
             out,
             "  search {agent}: {} positions, {} {unit} in {:.3} s: {:.0} {unit}/s",

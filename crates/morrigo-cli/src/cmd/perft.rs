@@ -101,10 +101,10 @@ fn run_on<const W: usize>(m: &Machine<W>, args: &PerftArgs) -> Outcome {
         return Ok(());
     }
     if args.to_end {
-        return to_end(m, &mut s, args.depth, unit, &mut out);
+        return to_end(m, &mut s, args.depth, unit, &args.budget, &mut out);
     }
     if args.divide {
-        return divide(m, &mut s, args.depth, unit, &mut out);
+        return divide(m, &mut s, args.depth, unit, &args.budget, &mut out);
     }
     let unit_name = match unit {
         Unit::Ply => "ply",
@@ -118,7 +118,8 @@ fn run_on<const W: usize>(m: &Machine<W>, args: &PerftArgs) -> Outcome {
     )?;
     for depth in 1..=args.depth {
         let start = Instant::now();
-        let nodes = perft_shown(m, &mut s, depth, unit, &args.budget);
+        let label = format!("perft depth {depth}");
+        let nodes = perft_shown(m, &mut s, depth, unit, label, args.budget.progress);
         let secs = start.elapsed().as_secs_f64();
         writeln!(
             out,
@@ -162,34 +163,57 @@ pub fn check_work<const W: usize>(
     Ok(())
 }
 
-/// `perft` of one depth, counted below each first move so that progress
-/// can be shown (the same count as the engine's `perft`).
-fn perft_shown<const W: usize>(
+/// `perft` of one depth, counted below each node one or two levels down
+/// so that the progress bar moves often (the same count as the engine's
+/// `perft`). `label` names the bar.
+pub fn perft_shown<const W: usize>(
     m: &Machine<W>,
     s: &mut State<W>,
     depth: u32,
     unit: Unit,
-    budget: &BudgetOptions,
+    label: String,
+    asked: bool,
 ) -> u64 {
+    let levels = if depth >= 3 { 2 } else { 1 };
+    let units = split(m, s, depth, unit, levels, &mut |_, _| 1);
+    let mut bar = budget::Progress::new(label, units, asked);
+    let total = split(m, s, depth, unit, levels, &mut |s, d| {
+        let n = perft(m, s, d, unit);
+        bar.inc();
+        n
+    });
+    bar.finish();
+    total
+}
+
+/// The leaves of `depth` levels below `s`, as the sum of `leaf(node, depth
+/// left)` over the nodes `levels` moves down (or where the depth runs out),
+/// walking the tree as the engine's `perft` does.
+fn split<const W: usize>(
+    m: &Machine<W>,
+    s: &mut State<W>,
+    depth: u32,
+    unit: Unit,
+    levels: u32,
+    leaf: &mut dyn FnMut(&mut State<W>, u32) -> u64,
+) -> u64 {
+    if levels == 0 || depth <= 1 {
+        return leaf(s, depth);
+    }
     let mut moves = Vec::new();
     m.legal_moves(s, &mut moves);
-    let mut bar = budget::Progress::new(
-        format!("perft depth {depth}"),
-        moves.len() as u64,
-        budget.progress,
-    );
     let mut total = 0;
     for &mv in &moves {
         let u = m.apply(s, mv);
-        total += if unit == Unit::Turn && s.pos.pending > 0 {
-            perft(m, s, depth, unit)
+        // A removal belongs to its move's turn: same depth.
+        let left = if unit == Unit::Turn && s.pos.pending > 0 {
+            depth
         } else {
-            perft(m, s, depth - 1, unit)
+            depth - 1
         };
+        total += split(m, s, left, unit, levels - 1, leaf);
         m.undo(s, u);
-        bar.inc();
     }
-    bar.finish();
     total
 }
 
@@ -198,10 +222,13 @@ fn divide<const W: usize>(
     s: &mut State<W>,
     depth: u32,
     unit: Unit,
+    budget: &BudgetOptions,
     out: &mut impl Write,
 ) -> Outcome {
     let start = Instant::now();
+    let bar = budget::Progress::spinner(format!("perft --divide {depth}"), budget.progress);
     let counts = perft_divide(m, s, depth, unit);
+    bar.finish();
     let secs = start.elapsed().as_secs_f64();
     let mut total = 0u64;
     for (plies, n) in &counts {
@@ -233,6 +260,7 @@ fn to_end<const W: usize>(
     s: &mut State<W>,
     depth: u32,
     unit: Unit,
+    budget: &BudgetOptions,
     out: &mut impl Write,
 ) -> Outcome {
     let rules = &m.rules;
@@ -241,7 +269,9 @@ fn to_end<const W: usize>(
         Unit::Turn => "turn",
     };
     let start = Instant::now();
+    let bar = budget::Progress::spinner(format!("perft --to-end {depth}"), budget.progress);
     let ends = perft_to_end(m, s, depth, unit);
+    bar.finish();
     let secs = start.elapsed().as_secs_f64();
     writeln!(out, "perft --to-end {} (unit: {unit_name})", rules.name)?;
     let units = match unit {
@@ -286,4 +316,27 @@ fn to_end<const W: usize>(
     }
     writeln!(out, "time: {secs:.3} s")?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    /// The counts behind the progress bar are the engine's, by plies and by
+    /// turns, in positions where lines are formed and removals owed.
+    #[test]
+    fn counting_in_steps_gives_the_engines_count() {
+        let rules = morrigo_rules::load_rules("nine-mens-morris").unwrap();
+        let m: Machine<1> = Machine::new(Arc::new(rules));
+        let start = game::start(&m, Some("a1 b2 d1 f2")).unwrap();
+        for unit in [Unit::Ply, Unit::Turn] {
+            for depth in 1..=4 {
+                let mut s = start.state.clone();
+                let expected = perft(&m, &mut s, depth, unit);
+                let got = perft_shown(&m, &mut s, depth, unit, String::new(), false);
+                assert_eq!(got, expected, "{unit:?} depth {depth}");
+            }
+        }
+    }
 }

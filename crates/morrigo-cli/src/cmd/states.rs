@@ -65,9 +65,11 @@ fn run_on<const W: usize>(m: &Machine<W>, args: &StatesArgs) -> Outcome {
         },
         None => {
             let (memory, source) = args.budget.memory_limit();
-            let mut bar = budget::Progress::new(
-                format!("states {} (up to {} positions)", m.rules.name, args.limit),
-                args.limit,
+            // The size is known only once the search completes: a count of
+            // the positions found, with the limit in the label.
+            let mut bar = budget::Progress::counter(
+                format!("states {} (at most {})", m.rules.name, args.limit),
+                "positions",
                 args.budget.progress,
             );
             // Memory is measured as the search runs: it stops before a growth
