@@ -11,9 +11,10 @@ pub struct SimOptions {
     /// its parameters (`alphabeta:depth=3,greedy`); one agent seats the
     /// same agent on both sides. Agents: `uniform`, `random` (avoids moves
     /// that lose at once), `greedy`, `alphabeta[:depth=N][,time=MS]`,
-    /// `mcts[:playouts=N][,c=F]`.
-    #[arg(long, default_value = "random", value_name = "A[,B]", value_parser = parse_agents)]
-    pub agents: AgentPair,
+    /// `mcts[:playouts=N][,c=F]`. Default: `random`. `compare` takes it
+    /// more than once, one pairing each (default: a real-agent pairing).
+    #[arg(long, value_name = "A[,B]", value_parser = parse_agents, action = clap::ArgAction::Append)]
+    pub agents: Vec<AgentPair>,
     /// A game still running after this many plies counts as unfinished.
     #[arg(long, value_name = "P", default_value_t = DEFAULT_MAX_PLIES,
           value_parser = clap::value_parser!(u32).range(1..))]
@@ -29,7 +30,7 @@ impl SimOptions {
             games,
             seed,
             max_plies: self.max_plies,
-            agents: self.agents.0,
+            agents: self.agents.first().map_or([AgentSpec::Random; 2], |p| p.0),
             threads: self.threads.map(usize::from),
         }
     }
@@ -83,5 +84,7 @@ pub fn progress(total: u64) -> Option<ProgressBar> {
     if let Ok(style) = style {
         bar.set_style(style);
     }
+    // Slow agents may take seconds a game: redraw (elapsed time, rate) anyway.
+    bar.enable_steady_tick(std::time::Duration::from_millis(500));
     Some(bar)
 }
