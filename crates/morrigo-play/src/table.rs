@@ -320,8 +320,9 @@ fn text(reports: &[SimReport], style: Style) -> String {
         push_table(&mut out, style, 1, &header, &rows);
     }
 
+    out.push('\n');
     if let Some(a) = reports.first().map(|r| r.agents).filter(|_| !mixed) {
-        out.push_str(&format!("\nAgents: {first} {}, {second} {}.\n", a[0], a[1]));
+        out.push_str(&format!("Agents: {first} {}, {second} {}.\n", a[0], a[1]));
     }
     if let Some(r) = reports.first() {
         out.push_str(&format!(
