@@ -273,3 +273,41 @@ fn simulate_refuses_two_pairings() {
     assert_code(&o, 2);
     assert!(stderr(&o).contains("more than once"), "{}", stderr(&o));
 }
+
+#[test]
+fn svg_chart_of_outcomes_and_lengths() {
+    let dir = std::env::temp_dir().join(format!("morrigo-compare-svg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("chart.svg");
+    let path = file.to_string_lossy().to_string();
+    let o = run(&with(&MORRIS, &["--agents", "greedy", "--svg", &path]));
+    assert_code(&o, 0);
+    let svg = std::fs::read_to_string(&file).expect("the chart is written");
+    assert!(svg.starts_with("<svg"), "{}", &svg[..svg.len().min(200)]);
+    for text in [
+        "Outcomes (% of games)",
+        "Length (plies)",
+        "three-mens-morris",
+        "six-mens-morris",
+        "white wins",
+        "black wins",
+        "draws",
+    ] {
+        assert!(svg.contains(text), "no `{text}` in the chart");
+    }
+    // One mean dot per row.
+    assert_eq!(svg.matches("<circle").count(), 2);
+    // A file that cannot be written: a located refusal, exit 1.
+    let bad = dir.join("no-such-dir").join("chart.svg");
+    let o = run(&with(
+        &MORRIS,
+        &["--agents", "greedy", "--svg", &bad.to_string_lossy()],
+    ));
+    assert_code(&o, 1);
+    assert!(
+        stderr(&o).contains("cannot write the chart to"),
+        "{}",
+        stderr(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -8,6 +8,10 @@ use morrigo_play::{compare_table, default_pairings, simulate, AgentSpec, Format,
 use morrigo_rules::builtin;
 use std::io::Write;
 
+// Kept beside this file (not in cmd/mod.rs): only `compare` draws charts.
+#[path = "compare_svg.rs"]
+mod svg;
+
 /// Compare rulesets side by side from simulated games.
 ///
 /// Plays the same number of games with the same seed on each ruleset, for
@@ -26,7 +30,7 @@ use std::io::Write;
 #[command(after_help = "\
 Examples:
   morrigo compare
-  morrigo compare --games 100 --seed 7
+  morrigo compare --games 100 --seed 7 --svg compare.svg
   morrigo compare nine-mens-morris nine-mens-morris-no-flying --format csv
   morrigo compare my-variant.yaml nine-mens-morris --agents greedy
   morrigo compare three-mens-morris --agents mcts,greedy --agents greedy,mcts
@@ -47,6 +51,9 @@ pub struct CompareArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = FormatArg::Markdown)]
     pub format: FormatArg,
+    /// Also draw a chart of outcomes and game lengths per row as SVG.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub options: SimOptions,
     #[command(flatten)]
@@ -135,6 +142,16 @@ pub fn run(args: CompareArgs) -> Outcome {
     }
     if let Some(b) = bar {
         b.finish_and_clear();
+    }
+    if let Some(path) = &args.svg {
+        let cannot = |e: String| {
+            Failure::game(morrigo_diag::Diagnostic::new(format!(
+                "cannot write the chart to {}: {e}",
+                path.display()
+            )))
+        };
+        let text = svg::chart(&reports).map_err(cannot)?;
+        std::fs::write(path, text).map_err(|e| cannot(e.to_string()))?;
     }
     let mut out = std::io::stdout().lock();
     write!(out, "{}", compare_table(&reports, args.format.into()))?;
