@@ -104,16 +104,26 @@ fn compare_table_format_snapshot() {
     assert_code(&o, 0);
     let text = stdout(&o);
     assert!(!text.contains('|'), "plain columns:\n{text}");
-    // Columns two spaces apart: redact by position of the header word.
-    let redacted: String = text
-        .lines()
-        .map(|l| match l.rfind("  ") {
-            Some(i) if l.ends_with(" ms") || l.ends_with(" µs") || l.ends_with(" s") => {
-                format!("{}  [time]\n", &l[..i])
+    // The time column is the last of the first table, as wide as its
+    // header and right-aligned: cut each row there.
+    let mut start = None;
+    let mut redacted = String::new();
+    for l in text.lines() {
+        if start.is_none() {
+            start = l.find("time/game").map(|b| l[..b].chars().count());
+        } else if l.is_empty() {
+            start = Some(usize::MAX);
+        }
+        match start {
+            Some(c)
+                if c < l.chars().count() && !l.starts_with("--") && !l.contains("time/game") =>
+            {
+                let kept: String = l.chars().take(c).collect();
+                redacted.push_str(&format!("{kept}[time]\n"));
             }
-            _ => format!("{l}\n"),
-        })
-        .collect();
+            _ => redacted.push_str(&format!("{l}\n")),
+        }
+    }
     insta::assert_snapshot!(redacted);
 }
 
@@ -310,4 +320,30 @@ fn svg_chart_of_outcomes_and_lengths() {
         stderr(&o)
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The main job: with no arguments, every built-in Morris ruleset under the
+/// default pairing, Monte Carlo search on both seats, named in the legend.
+#[test]
+fn compare_with_no_rulesets_seats_real_agents() {
+    let o = morrigo(&["compare", "--games", "2", "--format", "json"]);
+    assert_code(&o, 0);
+    let v = json_without_time(&o);
+    let rows = v.as_array().unwrap();
+    assert_eq!(rows.len(), 8, "one row per built-in Morris ruleset");
+    for r in rows {
+        assert_eq!(
+            r["agents"],
+            serde_json::json!(["mcts:playouts=200,c=1.4", "mcts:playouts=200,c=1.4"]),
+            "{}",
+            r["ruleset"]
+        );
+    }
+    let o = morrigo(&["compare", "three-mens-morris", "--games", "2"]);
+    assert!(
+        stdout(&o)
+            .contains("Agents: white mcts:playouts=200,c=1.4, black mcts:playouts=200,c=1.4."),
+        "{}",
+        stdout(&o)
+    );
 }
