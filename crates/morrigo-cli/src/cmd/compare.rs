@@ -20,7 +20,8 @@ mod svg;
 /// (mean and quartiles), which end rules decided the games and for whom,
 /// how often each rule came into play (removals, flying moves, passes of
 /// each kind, D runs, repetitions, forbid rules refusing a move) and the time
-/// per game. Results depend only on the seed, never on the thread count.
+/// per game. Results depend only on the seed, never on the thread count
+/// (unless an agent has a time budget).
 ///
 /// With no FILE, compares every built-in Morris ruleset. With no `--agents`,
 /// Monte Carlo search (200 playouts a move) plays both seats: an agent that

@@ -11,8 +11,9 @@ pub struct SimOptions {
     /// its parameters (`alphabeta:depth=3,greedy`); one agent seats the
     /// same agent on both sides. Agents: `uniform`, `random` (avoids moves
     /// that lose at once), `greedy`, `alphabeta[:depth=N][,time=MS]`,
-    /// `mcts[:playouts=N][,c=F]`. Default: `random`. `compare` takes it
-    /// more than once, one pairing each (default: a real-agent pairing).
+    /// `mcts[:playouts=N][,c=F]`. `simulate` plays one pairing (default
+    /// `random`); `compare` takes the option more than once, one pairing
+    /// each (default: `mcts:playouts=200` on both seats).
     #[arg(long, value_name = "A[,B]", value_parser = parse_agents, action = clap::ArgAction::Append)]
     pub agents: Vec<AgentPair>,
     /// A game still running after this many plies counts as unfinished.
