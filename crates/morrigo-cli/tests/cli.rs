@@ -570,7 +570,7 @@ fn simulate_json_is_reproducible() {
 
 #[test]
 fn compare_every_builtin_morris_ruleset() {
-    let o = morrigo(&["compare", "--games", "20"]);
+    let o = morrigo(&["compare", "--games", "2"]);
     assert_code(&o, 0);
     let text = stdout(&o);
     for title in MORRIS_TITLES {

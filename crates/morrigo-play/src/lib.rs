@@ -12,11 +12,13 @@
 
 mod agent;
 mod bench;
+mod counters;
 mod mcts;
 mod playout;
 mod search;
 mod sim;
 mod spec;
+mod stats;
 mod table;
 
 pub use agent::{loses_at_once, Player};
@@ -24,12 +26,17 @@ pub use bench::{
     bench_mcts, bench_mcts_with, bench_perft, bench_playouts, bench_playouts_on,
     bench_playouts_with, bench_search, bench_search_with, BenchResult, PerftBench, SearchBench,
 };
+pub use counters::{CountPlan, RuleEvent};
 pub use mcts::{fills_own_eye, playout_move, Mcts, MCTS_PLAYOUT_PLIES};
 pub use morrigo_engine::Unit;
-pub use playout::{playout, playout_with, GameRecord};
+pub use playout::{playout, playout_counted, playout_with, GameRecord};
 pub use search::{evaluate, AlphaBeta, EvalWeights, SearchInfo, TT_ENTRIES, WIN};
-pub use sim::{game_rng, play_game, simulate, splitmix64, SimConfig, SimReport, DEFAULT_MAX_PLIES};
+pub use sim::{
+    default_pairings, game_rng, play_game, simulate, splitmix64, EndOutcome, SimConfig, SimReport,
+    DEFAULT_MAX_PLIES,
+};
 pub use spec::{AgentSpec, AlphaBetaParams, MctsParams, AGENT_NAMES};
+pub use stats::{wilson, LengthStats, Z95};
 pub use table::{compare_table, Format};
 
 /// Load a ruleset (path or built-in name) and compile its machine; errors

@@ -1,6 +1,7 @@
 //! The hot loop: one game from a given state to its end (or a ply cap).
 
 use crate::agent::{loses_at_once, pick, random_by_count, Player};
+use crate::counters::CountPlan;
 use crate::spec::AgentSpec;
 use morrigo_engine::{Bits, Machine, Move, Outcome, Sample, State};
 use morrigo_rules::Verdict;
@@ -73,6 +74,20 @@ pub fn playout_with<const W: usize>(
     max_plies: u32,
     moves: &mut Vec<Move>,
 ) -> GameRecord {
+    playout_counted(m, s, players, rng, max_plies, moves, None)
+}
+
+/// [`playout_with`], adding each move and rule event of the game to
+/// `counts` (laid out by the plan) when given.
+pub fn playout_counted<const W: usize>(
+    m: &Machine<W>,
+    s: &mut State<W>,
+    players: &mut [Player; 2],
+    rng: &mut SmallRng,
+    max_plies: u32,
+    moves: &mut Vec<Move>,
+    mut counts: Option<(&CountPlan, &mut [u64])>,
+) -> GameRecord {
     let start_ply = s.pos.ply;
     let start_turn = s.pos.turn;
     let start_captured = s.pos.captured;
@@ -126,6 +141,12 @@ pub fn playout_with<const W: usize>(
         if s.pos.ply - start_ply >= max_plies {
             return record(s, None, false);
         }
-        m.apply(s, mv);
+        if let Some((plan, c)) = &mut counts {
+            plan.turn(m, s, moves, c);
+            m.apply(s, mv);
+            plan.moved(s, mv, c);
+        } else {
+            m.apply(s, mv);
+        }
     }
 }

@@ -1,14 +1,17 @@
 //! Many playouts in parallel, summed into a [`SimReport`].
 
 use crate::agent::Player;
-use crate::playout::{playout, playout_with, GameRecord};
+use crate::counters::{CountPlan, RuleEvent};
+use crate::playout::{playout, playout_counted, GameRecord};
 use crate::spec::AgentSpec;
+use crate::stats::{wilson, LengthStats};
 use indicatif::ProgressBar;
 use morrigo_engine::{with_machine, AnyMachine, Machine};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::time::Instant;
 
 /// Default ply cap of one simulated game.
@@ -87,8 +90,41 @@ pub struct SimReport {
     pub end_rules: Vec<(String, u32)>,
     pub total_plies: u64,
     pub total_turns: u64,
-    /// Wall-clock time; the only field that varies between identical runs.
+    /// 95% Wilson score intervals of each seat's share of wins, in percent:
+    /// `[[first low, first high], [second low, second high]]`.
+    #[serde(default)]
+    pub wins_ci95: [[f64; 2]; 2],
+    /// Per end rule, in the ruleset's order: the games it decided for each
+    /// seat (a win of one seat is the other's loss) and as draws.
+    #[serde(default)]
+    pub outcomes: Vec<EndOutcome>,
+    /// Game length in plies over all games.
+    #[serde(default)]
+    pub length: LengthStats,
+    /// How often each rule came into play, over all games.
+    #[serde(default)]
+    pub events: Vec<RuleEvent>,
+    /// Wall-clock time; with `secs_per_game`, the only fields that vary
+    /// between identical runs.
     pub elapsed_secs: f64,
+    /// Mean time one game took on its thread.
+    #[serde(default)]
+    pub secs_per_game: f64,
+}
+
+/// How one end rule decided games.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EndOutcome {
+    pub rule: String,
+    /// Games won by the first and by the second seat under this rule.
+    pub wins: [u32; 2],
+    pub draws: u32,
+}
+
+impl EndOutcome {
+    pub fn total(&self) -> u32 {
+        self.wins[0] + self.wins[1] + self.draws
+    }
 }
 
 impl SimReport {
@@ -110,6 +146,22 @@ impl SimReport {
         self.unfinished - self.stuck.min(self.unfinished)
     }
 }
+
+/// The pairing `compare` seats when none is given: Monte Carlo search on
+/// both seats. It sees what the rules reward (mills, captures, and passes,
+/// which are ordinary moves to it, so pass rules come into play), it is
+/// the same agent on both sides, so each seat's share of wins measures the
+/// seat, and its random playouts make every game different.
+pub fn default_pairings(_rules: &morrigo_rules::Rules) -> Vec<[AgentSpec; 2]> {
+    let mcts = AgentSpec::Mcts(crate::spec::MctsParams {
+        playouts: DEFAULT_PLAYOUTS,
+        ..Default::default()
+    });
+    vec![[mcts; 2]]
+}
+
+/// Playouts per move of the default Monte Carlo pairing.
+pub const DEFAULT_PLAYOUTS: u32 = 200;
 
 /// Scores are summed in fixed point (this many units per point), so the
 /// sum — and the mean — is the same whatever the grouping of games.
@@ -149,13 +201,21 @@ struct Tally {
     captured: [u64; 2],
     plies: u64,
     turns: u64,
-    by_rule: Vec<u32>,
+    /// Per end rule: first-seat wins, second-seat wins, draws.
+    by_rule: Vec<[u32; 3]>,
+    /// Rule event counters (see [`CountPlan`]).
+    counts: Vec<u64>,
+    /// Game length in plies → games.
+    lengths: BTreeMap<u32, u32>,
+    /// Summed time of the games (not deterministic; reported apart).
+    nanos: u128,
 }
 
 impl Tally {
-    fn new(rules: usize) -> Self {
+    fn new(rules: usize, plan: &CountPlan) -> Self {
         Tally {
-            by_rule: vec![0; rules],
+            by_rule: vec![[0; 3]; rules],
+            counts: plan.counters(),
             ..Tally::default()
         }
     }
@@ -168,9 +228,10 @@ impl Tally {
         }
         if let Some(r) = g.end_rule {
             if let Some(c) = self.by_rule.get_mut(r as usize) {
-                *c += 1;
+                c[g.winner.map_or(2, |w| w as usize & 1)] += 1;
             }
         }
+        *self.lengths.entry(g.plies).or_default() += 1;
         self.stuck += g.stuck as u32;
         if let Some(score) = g.score {
             self.counted += 1;
@@ -198,8 +259,17 @@ impl Tally {
         self.plies += o.plies;
         self.turns += o.turns;
         for (a, b) in self.by_rule.iter_mut().zip(o.by_rule) {
+            for i in 0..3 {
+                a[i] += b[i];
+            }
+        }
+        for (a, b) in self.counts.iter_mut().zip(o.counts) {
             *a += b;
         }
+        for (l, c) in o.lengths {
+            *self.lengths.entry(l).or_default() += c;
+        }
+        self.nanos += o.nanos;
         self
     }
 }
@@ -229,6 +299,12 @@ pub fn simulate(any: &AnyMachine, cfg: &SimConfig, progress: Option<&ProgressBar
     };
     let elapsed_secs = started.elapsed().as_secs_f64();
     let rules = any.rules();
+    let plan = CountPlan::new(rules);
+    let ci = |w: u32| {
+        // Percent to 4 decimals: short decimals survive a JSON round trip.
+        let (lo, hi) = wilson(w, cfg.games);
+        [lo, hi].map(|x| (x * 1e6).round() / 1e4)
+    };
     let mean = |total: u64| {
         if cfg.games == 0 {
             0.0
@@ -268,11 +344,29 @@ pub fn simulate(any: &AnyMachine, cfg: &SimConfig, progress: Option<&ProgressBar
             .end
             .iter()
             .zip(&tally.by_rule)
-            .map(|(e, &c)| (e.name.clone(), c))
+            .map(|(e, c)| (e.name.clone(), c.iter().sum()))
             .collect(),
         total_plies: tally.plies,
         total_turns: tally.turns,
+        wins_ci95: [ci(tally.wins[0]), ci(tally.wins[1])],
+        outcomes: rules
+            .end
+            .iter()
+            .zip(&tally.by_rule)
+            .map(|(e, c)| EndOutcome {
+                rule: e.name.clone(),
+                wins: [c[0], c[1]],
+                draws: c[2],
+            })
+            .collect(),
+        length: LengthStats::of(&tally.lengths),
+        events: plan.events(rules, &tally.counts),
         elapsed_secs,
+        secs_per_game: if cfg.games == 0 {
+            0.0
+        } else {
+            tally.nanos as f64 / 1e9 / f64::from(cfg.games)
+        },
     }
 }
 
@@ -286,6 +380,7 @@ fn run_on<const W: usize>(
     progress: Option<&ProgressBar>,
 ) -> Tally {
     let rules = m.rules.end.len();
+    let plan = CountPlan::new(&m.rules);
     let initial = m.initial();
     (0..cfg.games)
         .into_par_iter()
@@ -293,14 +388,24 @@ fn run_on<const W: usize>(
         .fold(
             || {
                 let players = cfg.agents.map(Player::new);
-                (Tally::new(rules), Vec::with_capacity(64), players)
+                (Tally::new(rules, &plan), Vec::with_capacity(64), players)
             },
             |(mut tally, mut moves, mut players), index| {
+                let started = Instant::now();
                 let mut rng = game_rng(cfg.seed, index as u64);
                 let mut s = initial.clone();
                 players.iter_mut().for_each(Player::new_game);
-                let g = playout_with(m, &mut s, &mut players, &mut rng, cfg.max_plies, &mut moves);
+                let g = playout_counted(
+                    m,
+                    &mut s,
+                    &mut players,
+                    &mut rng,
+                    cfg.max_plies,
+                    &mut moves,
+                    Some((&plan, &mut tally.counts)),
+                );
                 tally.add(&g);
+                tally.nanos += started.elapsed().as_nanos();
                 if let Some(p) = progress {
                     p.inc(1);
                 }
@@ -308,5 +413,5 @@ fn run_on<const W: usize>(
             },
         )
         .map(|(tally, _, _)| tally)
-        .reduce(|| Tally::new(rules), Tally::merge)
+        .reduce(|| Tally::new(rules, &plan), Tally::merge)
 }

@@ -7,22 +7,26 @@ use std::str::FromStr;
 /// Output format of [`compare_table`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Format {
-    /// Two aligned Markdown tables (results, then how games ended); reads
-    /// well raw in a terminal and renders on any Markdown viewer.
+    /// Aligned Markdown tables (results, how games ended, rule events);
+    /// reads well raw in a terminal and renders on any Markdown viewer.
     #[default]
     Markdown,
-    /// One row per ruleset with a header row; end-rule counts as columns.
+    /// The same tables as plain aligned columns, for a terminal.
+    Table,
+    /// One row per ruleset and pairing with a header row; end-rule outcomes
+    /// and rule events as columns.
     Csv,
     /// A JSON array of the reports.
     Json,
 }
 
 impl Format {
-    pub const ALL: [Format; 3] = [Format::Markdown, Format::Csv, Format::Json];
+    pub const ALL: [Format; 4] = [Format::Markdown, Format::Table, Format::Csv, Format::Json];
 
     pub fn name(self) -> &'static str {
         match self {
             Format::Markdown => "markdown",
+            Format::Table => "table",
             Format::Csv => "csv",
             Format::Json => "json",
         }
@@ -41,19 +45,21 @@ impl FromStr for Format {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.trim().to_ascii_lowercase().as_str() {
             "markdown" | "md" => Ok(Format::Markdown),
+            "table" => Ok(Format::Table),
             "csv" => Ok(Format::Csv),
             "json" => Ok(Format::Json),
             other => Err(format!(
-                "unknown format `{other}`: expected `markdown`, `csv` or `json`"
+                "unknown format `{other}`: expected `markdown`, `table`, `csv` or `json`"
             )),
         }
     }
 }
 
-/// Compare rulesets side by side, one row per report.
+/// Compare rulesets (and agent pairings) side by side, one row per report.
 pub fn compare_table(reports: &[SimReport], format: Format) -> String {
     match format {
-        Format::Markdown => markdown(reports),
+        Format::Markdown => text(reports, Style::Markdown),
+        Format::Table => text(reports, Style::Plain),
         Format::Csv => csv(reports),
         Format::Json => {
             let mut s = serde_json::to_string_pretty(reports).unwrap_or_else(|_| "[]".into());
@@ -62,6 +68,15 @@ pub fn compare_table(reports: &[SimReport], format: Format) -> String {
         }
     }
 }
+
+/// What the columns mean, printed under the text tables.
+pub const LEGEND: &str = "\
+Wins: share of all games, with the 95% confidence interval (Wilson score
+interval) in brackets. Length: plies (a removal is a ply of its own), mean and
+quartiles by nearest rank (Q1 / median / Q3). Time: mean time of one game on
+its thread. Rule events: moves of each kind, D runs, repetitions, and for each
+forbid rule the turns at which it refused a kind of move the phase has.
+";
 
 /// Names for the two seats: the players' own names when every report agrees
 /// on them, else "first player" / "second player".
@@ -85,11 +100,20 @@ fn end_rule_names(reports: &[SimReport]) -> Vec<&str> {
     names
 }
 
-fn count_of(r: &SimReport, rule: &str) -> Option<u32> {
-    r.end_rules.iter().find(|(n, _)| n == rule).map(|(_, c)| *c)
+/// Every rule event of any report, in order of first appearance.
+fn event_names(reports: &[SimReport]) -> Vec<&str> {
+    let mut names: Vec<&str> = Vec::new();
+    for r in reports {
+        for e in &r.events {
+            if !names.contains(&e.event.as_str()) {
+                names.push(&e.event);
+            }
+        }
+    }
+    names
 }
 
-/// Some report has a stuck game: only then do tables show a stuck column.
+/// Some report has a stuck game: only then do tables show stuck games.
 fn any_stuck(reports: &[SimReport]) -> bool {
     reports.iter().any(|r| r.stuck > 0)
 }
@@ -102,69 +126,165 @@ fn any_counting(reports: &[SimReport]) -> bool {
         .any(|r| r.counted > 0 || r.captured != [0, 0])
 }
 
+/// The reports do not all seat the same agents: rows then name them.
+fn mixed_agents(reports: &[SimReport]) -> bool {
+    reports
+        .first()
+        .is_some_and(|r0| reports.iter().any(|r| r.agents != r0.agents))
+}
+
+/// The label of a row: the ruleset's title, and its pairing when the
+/// reports seat different agents.
+fn label(r: &SimReport, mixed: bool) -> String {
+    if mixed {
+        format!("{} ({} vs {})", r.title, r.agents[0], r.agents[1])
+    } else {
+        r.title.clone()
+    }
+}
+
 fn count_pct(r: &SimReport, n: u32) -> String {
     format!("{n} ({:.1}%)", r.pct(n))
 }
 
-fn markdown(reports: &[SimReport]) -> String {
+fn share_ci(r: &SimReport, seat: usize) -> String {
+    let [lo, hi] = r.wins_ci95[seat];
+    format!("{:.1}% [{lo:.1}, {hi:.1}]", r.pct(r.wins[seat]))
+}
+
+fn per_game(r: &SimReport, n: u64) -> String {
+    if r.games == 0 {
+        "0".into()
+    } else {
+        format!("{:.2}", n as f64 / f64::from(r.games))
+    }
+}
+
+fn time_per_game(secs: f64) -> String {
+    if secs >= 1.0 {
+        format!("{secs:.2} s")
+    } else if secs >= 1e-3 {
+        format!("{:.1} ms", secs * 1e3)
+    } else {
+        format!("{:.0} µs", secs * 1e6)
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Style {
+    Markdown,
+    Plain,
+}
+
+fn text(reports: &[SimReport], style: Style) -> String {
     let [first, second] = seat_names(reports);
+    let mixed = mixed_agents(reports);
     let mut out = String::new();
-    let header: Vec<String> = [
-        "ruleset".to_string(),
+    let mut header: Vec<String> = vec!["ruleset".into()];
+    if mixed {
+        header.push("agents".into());
+    }
+    header.extend([
         "games".into(),
         format!("{first} wins"),
         format!("{second} wins"),
         "draws".into(),
         "unfinished".into(),
         "mean plies".into(),
-        "mean turns".into(),
-    ]
-    .into();
+        "Q1 / median / Q3".into(),
+        "time/game".into(),
+    ]);
     let rows: Vec<Vec<String>> = reports
         .iter()
         .map(|r| {
-            vec![
-                r.title.clone(),
+            let mut row = vec![r.title.clone()];
+            if mixed {
+                row.push(format!("{} vs {}", r.agents[0], r.agents[1]));
+            }
+            row.extend([
                 r.games.to_string(),
-                count_pct(r, r.wins[0]),
-                count_pct(r, r.wins[1]),
+                share_ci(r, 0),
+                share_ci(r, 1),
                 count_pct(r, r.draws),
                 r.unfinished.to_string(),
-                format!("{:.1}", r.mean_plies),
-                format!("{:.1}", r.mean_turns),
-            ]
+                format!("{:.1}", r.length.mean),
+                format!("{} / {} / {}", r.length.q1, r.length.median, r.length.q3),
+                time_per_game(r.secs_per_game),
+            ]);
+            row
         })
         .collect();
-    push_md_table(&mut out, &header, &rows);
+    push_table(&mut out, style, 1 + usize::from(mixed), &header, &rows);
 
     let rules = end_rule_names(reports);
     if !rules.is_empty() {
         out.push_str(
-            "\nHow the games ended (the end rule that decided; — : not in this ruleset):\n\n",
+            "\nHow the games ended: the end rule that decided, and for whom \
+             (a win of one seat is a loss of the other; rules that decided no \
+             game are left out):\n\n",
         );
-        let mut header = vec!["ruleset".to_string()];
-        header.extend(rules.iter().map(|n| n.to_string()));
-        header.push("cut off".into());
+        let header: Vec<String> = vec![
+            "ruleset".into(),
+            "end rule".into(),
+            "games".into(),
+            format!("{first} wins"),
+            format!("{second} wins"),
+            "draws".into(),
+        ];
         let stuck = any_stuck(reports);
-        if stuck {
-            header.push("stuck".into());
+        let mut rows: Vec<Vec<String>> = Vec::new();
+        for r in reports {
+            let name = label(r, mixed);
+            for o in r.outcomes.iter().filter(|o| o.total() > 0) {
+                rows.push(vec![
+                    name.clone(),
+                    o.rule.clone(),
+                    count_pct(r, o.total()),
+                    o.wins[0].to_string(),
+                    o.wins[1].to_string(),
+                    o.draws.to_string(),
+                ]);
+            }
+            let mut unfinished = vec![("cut off", r.cut_off())];
+            if stuck {
+                unfinished.push(("stuck", r.stuck));
+            }
+            for (what, n) in unfinished.into_iter().filter(|(_, n)| *n > 0) {
+                rows.push(vec![
+                    name.clone(),
+                    format!("({what})"),
+                    count_pct(r, n),
+                    "—".into(),
+                    "—".into(),
+                    "—".into(),
+                ]);
+            }
         }
-        let rows: Vec<Vec<String>> = reports
-            .iter()
-            .map(|r| {
-                let mut row = vec![r.title.clone()];
-                row.extend(rules.iter().map(|n| match count_of(r, n) {
-                    Some(c) => count_pct(r, c),
-                    None => "—".into(),
-                }));
-                row.push(count_pct(r, r.cut_off()));
-                if stuck {
-                    row.push(count_pct(r, r.stuck));
-                }
-                row
-            })
-            .collect();
-        push_md_table(&mut out, &header, &rows);
+        push_table(&mut out, style, 2, &header, &rows);
+    }
+
+    let events = event_names(reports);
+    if !events.is_empty() {
+        out.push_str(
+            "\nRule events over all games, per game in brackets (— : not in this ruleset):\n\n",
+        );
+        let mut header: Vec<String> = vec!["ruleset".into()];
+        header.extend(events.iter().map(|e| e.to_string()));
+        let rows: Vec<Vec<String>> =
+            reports
+                .iter()
+                .map(|r| {
+                    let mut row = vec![label(r, mixed)];
+                    row.extend(events.iter().map(
+                        |e| match r.events.iter().find(|x| x.event == *e) {
+                            Some(x) => format!("{} ({})", x.count, per_game(r, x.count)),
+                            None => "—".into(),
+                        },
+                    ));
+                    row
+                })
+                .collect();
+        push_table(&mut out, style, 1, &header, &rows);
     }
 
     if any_counting(reports) {
@@ -188,7 +308,7 @@ fn markdown(reports: &[SimReport]) -> String {
                     None => ["—".into(), "—".into()],
                 };
                 vec![
-                    r.title.clone(),
+                    label(r, mixed),
                     count_pct(r, r.counted),
                     a,
                     b,
@@ -197,13 +317,21 @@ fn markdown(reports: &[SimReport]) -> String {
                 ]
             })
             .collect();
-        push_md_table(&mut out, &header, &rows);
+        push_table(&mut out, style, 1, &header, &rows);
     }
 
-    let agents = reports.first().map(|r| r.agents);
-    if let Some(a) = agents.filter(|a| reports.iter().all(|r| r.agents == *a)) {
-        out.push_str(&format!("\nAgents: {first} {}, {second} {}.\n", a[0], a[1]));
+    out.push('\n');
+    if let Some(a) = reports.first().map(|r| r.agents).filter(|_| !mixed) {
+        out.push_str(&format!("Agents: {first} {}, {second} {}.\n", a[0], a[1]));
     }
+    if let Some(r) = reports.first() {
+        out.push_str(&format!(
+            "Seed {}, at most {} plies a game.\n",
+            r.seed, r.max_plies
+        ));
+    }
+    out.push('\n');
+    out.push_str(LEGEND);
     out
 }
 
@@ -211,13 +339,22 @@ fn md_cell(s: &str) -> String {
     s.replace('|', "\\|")
 }
 
-/// An aligned Markdown table: first column left, the rest right-aligned.
-fn push_md_table(out: &mut String, header: &[String], rows: &[Vec<String>]) {
-    let header: Vec<String> = header.iter().map(|h| md_cell(h)).collect();
-    let rows: Vec<Vec<String>> = rows
-        .iter()
-        .map(|r| r.iter().map(|c| md_cell(c)).collect())
-        .collect();
+/// An aligned table: the first `left` columns left-aligned, the rest
+/// right-aligned; Markdown pipes, or plain columns two spaces apart under a
+/// dashed rule.
+fn push_table(
+    out: &mut String,
+    style: Style,
+    left: usize,
+    header: &[String],
+    rows: &[Vec<String>],
+) {
+    let fix = |c: &String| match style {
+        Style::Markdown => md_cell(c),
+        Style::Plain => c.clone(),
+    };
+    let header: Vec<String> = header.iter().map(fix).collect();
+    let rows: Vec<Vec<String>> = rows.iter().map(|r| r.iter().map(fix).collect()).collect();
     let width = |i: usize| {
         rows.iter()
             .map(|r| r[i].chars().count())
@@ -227,28 +364,50 @@ fn push_md_table(out: &mut String, header: &[String], rows: &[Vec<String>]) {
     };
     let widths: Vec<usize> = (0..header.len()).map(width).collect();
     let line = |cells: &[String]| {
-        let mut s = String::from("|");
+        let mut s = String::new();
         for (i, c) in cells.iter().enumerate() {
-            let pad = widths[i] - c.chars().count();
-            if i == 0 {
-                s.push_str(&format!(" {c}{} |", " ".repeat(pad)));
+            let pad = " ".repeat(widths[i] - c.chars().count());
+            let cell = if i < left {
+                format!("{c}{pad}")
             } else {
-                s.push_str(&format!(" {}{c} |", " ".repeat(pad)));
+                format!("{pad}{c}")
+            };
+            match style {
+                Style::Markdown => {
+                    s.push_str(if i == 0 { "| " } else { " " });
+                    s.push_str(&cell);
+                    s.push_str(" |");
+                }
+                Style::Plain => {
+                    if i > 0 {
+                        s.push_str("  ");
+                    }
+                    s.push_str(&cell);
+                }
             }
         }
         s.push('\n');
         s
     };
     out.push_str(&line(&header));
-    out.push('|');
-    for (i, w) in widths.iter().enumerate() {
-        if i == 0 {
-            out.push_str(&format!(":{}|", "-".repeat(w + 1)));
-        } else {
-            out.push_str(&format!("{}:|", "-".repeat(w + 1)));
+    match style {
+        Style::Markdown => {
+            out.push('|');
+            for (i, w) in widths.iter().enumerate() {
+                if i < left {
+                    out.push_str(&format!(":{}|", "-".repeat(w + 1)));
+                } else {
+                    out.push_str(&format!("{}:|", "-".repeat(w + 1)));
+                }
+            }
+            out.push('\n');
+        }
+        Style::Plain => {
+            let rule: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
+            out.push_str(&rule.join("  "));
+            out.push('\n');
         }
     }
-    out.push('\n');
     for r in &rows {
         out.push_str(&line(r));
     }
@@ -270,23 +429,40 @@ fn csv_name(s: &str) -> String {
 fn csv(reports: &[SimReport]) -> String {
     let [first, second] = seat_names(reports).map(|n| csv_name(&n));
     let rules = end_rule_names(reports);
+    let events = event_names(reports);
     let mut header: Vec<String> = vec![
         "ruleset".into(),
         "title".into(),
+        format!("{first}_agent"),
+        format!("{second}_agent"),
         "games".into(),
-        format!("{first}_wins"),
-        format!("{first}_wins_pct"),
-        format!("{second}_wins"),
-        format!("{second}_wins_pct"),
-        "draws".into(),
-        "draws_pct".into(),
-        "unfinished".into(),
     ];
+    for seat in [&first, &second] {
+        header.extend([
+            format!("{seat}_wins"),
+            format!("{seat}_wins_pct"),
+            format!("{seat}_wins_ci95_low"),
+            format!("{seat}_wins_ci95_high"),
+        ]);
+    }
+    header.extend(["draws".into(), "draws_pct".into(), "unfinished".into()]);
     let stuck = any_stuck(reports);
     if stuck {
         header.push("stuck".into());
     }
-    header.extend(["mean_plies".into(), "mean_turns".into()]);
+    header.extend(
+        [
+            "mean_plies",
+            "min_plies",
+            "q1_plies",
+            "median_plies",
+            "q3_plies",
+            "max_plies",
+            "mean_turns",
+            "secs_per_game",
+        ]
+        .map(String::from),
+    );
     let counting = any_counting(reports);
     if counting {
         header.extend([
@@ -297,7 +473,14 @@ fn csv(reports: &[SimReport]) -> String {
             format!("{second}_captured"),
         ]);
     }
-    header.extend(rules.iter().map(|n| n.to_string()));
+    for n in &rules {
+        header.extend([
+            format!("{n}:{first}_wins"),
+            format!("{n}:{second}_wins"),
+            format!("{n}:draws"),
+        ]);
+    }
+    header.extend(events.iter().map(|e| format!("event:{}", csv_name(e))));
     let mut out = String::new();
     let push_row = |out: &mut String, cells: Vec<String>| {
         let cells: Vec<String> = cells.iter().map(|c| csv_field(c)).collect();
@@ -309,21 +492,36 @@ fn csv(reports: &[SimReport]) -> String {
         let mut row = vec![
             r.ruleset.clone(),
             r.title.clone(),
+            r.agents[0].to_string(),
+            r.agents[1].to_string(),
             r.games.to_string(),
-            r.wins[0].to_string(),
-            format!("{:.2}", r.pct(r.wins[0])),
-            r.wins[1].to_string(),
-            format!("{:.2}", r.pct(r.wins[1])),
+        ];
+        for seat in 0..2 {
+            row.extend([
+                r.wins[seat].to_string(),
+                format!("{:.2}", r.pct(r.wins[seat])),
+                format!("{:.2}", r.wins_ci95[seat][0]),
+                format!("{:.2}", r.wins_ci95[seat][1]),
+            ]);
+        }
+        row.extend([
             r.draws.to_string(),
             format!("{:.2}", r.pct(r.draws)),
             r.unfinished.to_string(),
-        ];
+        ]);
         if stuck {
             row.push(r.stuck.to_string());
         }
+        let l = &r.length;
         row.extend([
-            format!("{:.2}", r.mean_plies),
+            format!("{:.2}", l.mean),
+            l.min.to_string(),
+            l.q1.to_string(),
+            l.median.to_string(),
+            l.q3.to_string(),
+            l.max.to_string(),
             format!("{:.2}", r.mean_turns),
+            format!("{:.6}", r.secs_per_game),
         ]);
         if counting {
             let [a, b] = r
@@ -338,12 +536,24 @@ fn csv(reports: &[SimReport]) -> String {
                 r.captured[1].to_string(),
             ]);
         }
-        // Empty cell: the ruleset has no such end rule.
-        row.extend(
-            rules
+        // Empty cells: the ruleset has no such end rule (or event).
+        for n in &rules {
+            match r.outcomes.iter().find(|o| o.rule == *n) {
+                Some(o) => row.extend([
+                    o.wins[0].to_string(),
+                    o.wins[1].to_string(),
+                    o.draws.to_string(),
+                ]),
+                None => row.extend([String::new(), String::new(), String::new()]),
+            }
+        }
+        row.extend(events.iter().map(|e| {
+            r.events
                 .iter()
-                .map(|n| count_of(r, n).map(|c| c.to_string()).unwrap_or_default()),
-        );
+                .find(|x| x.event == *e)
+                .map(|x| x.count.to_string())
+                .unwrap_or_default()
+        }));
         push_row(&mut out, row);
     }
     out

@@ -10,6 +10,7 @@ fn machine(name: &str) -> AnyMachine {
 
 fn without_time(mut r: SimReport) -> SimReport {
     r.elapsed_secs = 0.0;
+    r.secs_per_game = 0.0;
     r
 }
 

@@ -1,6 +1,8 @@
 //! Comparison tables of fixed reports.
 
-use morrigo_play::{compare_table, AgentSpec, Format, SimReport};
+use morrigo_play::{
+    compare_table, wilson, AgentSpec, EndOutcome, Format, LengthStats, RuleEvent, SimReport,
+};
 
 fn report(
     ruleset: &str,
@@ -31,7 +33,39 @@ fn report(
         end_rules: ends.iter().map(|(n, c)| (n.to_string(), *c)).collect(),
         total_plies: 123_456,
         total_turns: 101_500,
+        wins_ci95: wins.map(|w| {
+            let (lo, hi) = wilson(w, games);
+            [lo, hi].map(|x| (x * 1e6).round() / 1e4)
+        }),
+        // Even counts split evenly between the seats, odd ones are draws.
+        outcomes: ends
+            .iter()
+            .map(|(n, c)| EndOutcome {
+                rule: n.to_string(),
+                wins: if c % 2 == 0 { [c / 2, c / 2] } else { [0, 0] },
+                draws: if c % 2 == 0 { 0 } else { *c },
+            })
+            .collect(),
+        length: LengthStats {
+            mean: 123.456,
+            min: 9,
+            q1: 80,
+            median: 120,
+            q3: 161,
+            max: 2000,
+        },
+        events: vec![
+            RuleEvent {
+                event: "removals".into(),
+                count: 12_345,
+            },
+            RuleEvent {
+                event: "flying moves".into(),
+                count: 2_500,
+            },
+        ],
         elapsed_secs: 0.0,
+        secs_per_game: 0.00125,
     }
 }
 
@@ -94,18 +128,27 @@ fn csv_header_names_players_and_every_end_rule() {
     assert_eq!(
         lines.next(),
         Some(
-            "ruleset,title,games,white_wins,white_wins_pct,black_wins,black_wins_pct,\
-             draws,draws_pct,unfinished,mean_plies,mean_turns,\
-             too_few_pieces,blocked,repetition,no_removal,board_full"
+            "ruleset,title,white_agent,black_agent,games,\
+             white_wins,white_wins_pct,white_wins_ci95_low,white_wins_ci95_high,\
+             black_wins,black_wins_pct,black_wins_ci95_low,black_wins_ci95_high,\
+             draws,draws_pct,unfinished,\
+             mean_plies,min_plies,q1_plies,median_plies,q3_plies,max_plies,mean_turns,secs_per_game,\
+             too_few_pieces:white_wins,too_few_pieces:black_wins,too_few_pieces:draws,\
+             blocked:white_wins,blocked:black_wins,blocked:draws,\
+             repetition:white_wins,repetition:black_wins,repetition:draws,\
+             no_removal:white_wins,no_removal:black_wins,no_removal:draws,\
+             board_full:white_wins,board_full:black_wins,board_full:draws,\
+             event:removals,event:flying_moves"
         )
     );
     let rows: Vec<&str> = lines.collect();
     assert_eq!(rows.len(), 3);
+    // 45.0% of 1000 games: Wilson interval 41.94 to 48.10.
     assert!(rows[1].starts_with(
-        "nine-mens-morris-no-flying,\"Nine Men's Morris, no flying\",1000,450,45.00,"
-    ));
-    // Nine Men's Morris has no board_full rule: an empty last cell.
-    assert!(rows[0].ends_with(",700,110,120,68,"), "{}", rows[0]);
+        "nine-mens-morris-no-flying,\"Nine Men's Morris, no flying\",random,random,1000,450,45.00,41.94,48.10,"
+    ), "{}", rows[1]);
+    // Nine Men's Morris has no board_full rule: three empty cells.
+    assert!(rows[0].ends_with(",34,34,0,,,,12345,2500"), "{}", rows[0]);
 }
 
 #[test]
@@ -119,7 +162,9 @@ fn headers_fall_back_to_seats_when_player_names_differ() {
     );
     let csv = compare_table(&rs, Format::Csv);
     assert!(
-        csv.starts_with("ruleset,title,games,first_player_wins,"),
+        csv.starts_with(
+            "ruleset,title,first_player_agent,second_player_agent,games,first_player_wins,"
+        ),
         "{csv}"
     );
 }
@@ -174,19 +219,25 @@ fn go_reports() -> Vec<SimReport> {
 #[test]
 fn go_compare_table_markdown_snapshot() {
     let md = compare_table(&go_reports(), Format::Markdown);
-    assert!(md.contains("| stuck |") || md.contains(" stuck |"), "{md}");
+    assert!(md.contains("| (stuck) "), "{md}");
     insta::assert_snapshot!(md);
 }
 
 #[test]
 fn go_compare_table_csv_snapshot() {
     let csv = compare_table(&go_reports(), Format::Csv);
-    assert!(csv.starts_with(
-        "ruleset,title,games,white_wins,white_wins_pct,black_wins,black_wins_pct,\
-         draws,draws_pct,unfinished,stuck,mean_plies,mean_turns,\
+    assert!(
+        csv.starts_with(
+            "ruleset,title,white_agent,black_agent,games,\
+         white_wins,white_wins_pct,white_wins_ci95_low,white_wins_ci95_high,\
+         black_wins,black_wins_pct,black_wins_ci95_low,black_wins_ci95_high,\
+         draws,draws_pct,unfinished,stuck,\
+         mean_plies,min_plies,q1_plies,median_plies,q3_plies,max_plies,mean_turns,secs_per_game,\
          counted,white_mean_score,black_mean_score,white_captured,black_captured,\
-         two_passes,suicide,immediate_repetition,repeated_board,ending_sequence\n"
-    ));
+         two_passes:white_wins,"
+        ),
+        "{csv}"
+    );
     insta::assert_snapshot!(csv);
 }
 

@@ -3,40 +3,58 @@ use crate::fail::{Failure, Outcome};
 use crate::game;
 use clap::{Args, ValueEnum};
 use morrigo_diag::Diagnostics;
-use morrigo_play::{compare_table, simulate, Format};
+use morrigo_engine::AnyMachine;
+use morrigo_play::{compare_table, default_pairings, simulate, AgentSpec, Format, SimConfig};
 use morrigo_rules::builtin;
 use std::io::Write;
 
+// Kept beside this file (not in cmd/mod.rs): only `compare` draws charts.
+#[path = "compare_svg.rs"]
+mod svg;
+
 /// Compare rulesets side by side from simulated games.
 ///
-/// Plays the same number of games with the same seed on each ruleset and
-/// prints one row per ruleset: how often each seat wins, draws, how long
-/// games last and which end rules decide them. With no FILE, compares every
-/// built-in Morris ruleset — a quick look at how rule changes shift a game.
+/// Plays the same number of games with the same seed on each ruleset, for
+/// each pairing of agents, and prints one row per ruleset and pairing: each
+/// seat's share of wins with its 95% confidence interval, draws, game length
+/// (mean and quartiles), which end rules decided the games and for whom,
+/// how often each rule came into play (removals, flying moves, passes of
+/// each kind, D runs, repetitions, forbid rules refusing a move) and the time
+/// per game. Results depend only on the seed, never on the thread count
+/// (unless an agent has a time budget).
+///
+/// With no FILE, compares every built-in Morris ruleset. With no `--agents`,
+/// Monte Carlo search (200 playouts a move) plays both seats: an agent that
+/// sees mills, captures and passes, the same on both sides so each seat's
+/// share of wins measures the seat.
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Examples:
   morrigo compare
-  morrigo compare --games 5000 --seed 7
+  morrigo compare --games 100 --seed 7 --svg compare.svg
   morrigo compare nine-mens-morris nine-mens-morris-no-flying --format csv
   morrigo compare my-variant.yaml nine-mens-morris --agents greedy
-  morrigo compare rulesets/go/jk-final.yaml rulesets/go/chinese.yaml --size 9 --games 200
+  morrigo compare three-mens-morris --agents mcts,greedy --agents greedy,mcts
+  morrigo compare jk-final jk-strict-end --size 7 --games 20
 
 --size and --komi apply to every ruleset compared.")]
 pub struct CompareArgs {
     /// Ruleset files or built-in names (default: every built-in Morris ruleset).
     #[arg(value_name = "FILE")]
     pub files: Vec<String>,
-    /// Games per ruleset.
-    #[arg(long, value_name = "N", default_value_t = 1000,
-          value_parser = clap::value_parser!(u32).range(1..))]
-    pub games: u32,
+    /// Games per ruleset and pairing (default: 1000 when only `uniform`,
+    /// `random` and `greedy` play, 30 when `alphabeta` or `mcts` plays).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub games: Option<u32>,
     /// Seed of the random choices (the same for every ruleset).
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
     /// Output format.
     #[arg(long, value_enum, default_value_t = FormatArg::Markdown)]
     pub format: FormatArg,
+    /// Also draw a chart of outcomes and game lengths per row as SVG.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub options: SimOptions,
     #[command(flatten)]
@@ -47,7 +65,9 @@ pub struct CompareArgs {
 pub enum FormatArg {
     /// Aligned Markdown tables.
     Markdown,
-    /// One row per ruleset, with a header row.
+    /// The same tables as plain aligned columns.
+    Table,
+    /// One row per ruleset and pairing, with a header row.
     Csv,
     /// A JSON array of the reports.
     Json,
@@ -57,11 +77,16 @@ impl From<FormatArg> for Format {
     fn from(f: FormatArg) -> Format {
         match f {
             FormatArg::Markdown => Format::Markdown,
+            FormatArg::Table => Format::Table,
             FormatArg::Csv => Format::Csv,
             FormatArg::Json => Format::Json,
         }
     }
 }
+
+/// Games per row when `--games` is not given.
+const GAMES_FAST: u32 = 1000;
+const GAMES_SEARCH: u32 = 30;
 
 pub fn run(args: CompareArgs) -> Outcome {
     let specs: Vec<String> = if args.files.is_empty() {
@@ -84,20 +109,53 @@ pub fn run(args: CompareArgs) -> Outcome {
     if !errors.is_empty() {
         return Err(Failure::Game(Diagnostics(errors)));
     }
-    let cfgs = machines
-        .iter()
-        .map(|any| args.options.config(any.rules(), args.games, args.seed))
-        .collect::<Result<Vec<_>, _>>()?;
-    let bar = progress(u64::from(args.games) * machines.len() as u64);
-    let mut reports = Vec::with_capacity(machines.len());
-    for (any, cfg) in machines.iter().zip(&cfgs) {
+    // Every ruleset × pairing.
+    // `--white`/`--black` seat their agents in every pairing.
+    let mut runs: Vec<(&AnyMachine, [AgentSpec; 2])> = Vec::new();
+    for any in &machines {
+        let rules = any.rules();
+        if args.options.agents.is_empty() {
+            for default in default_pairings(rules) {
+                runs.push((any, args.options.seat_agents_over(rules, None, default)?));
+            }
+        } else {
+            for p in &args.options.agents {
+                runs.push((any, args.options.seat_agents(rules, Some(p.0))?));
+            }
+        }
+    }
+    let searching = runs.iter().any(|(_, p)| {
+        p.iter()
+            .any(|a| matches!(a, AgentSpec::AlphaBeta(_) | AgentSpec::Mcts(_)))
+    });
+    let games = args
+        .games
+        .unwrap_or(if searching { GAMES_SEARCH } else { GAMES_FAST });
+    let base = args.options.config(runs[0].0.rules(), games, args.seed)?;
+    let bar = progress(u64::from(games) * runs.len() as u64);
+    let mut reports = Vec::with_capacity(runs.len());
+    for (any, agents) in runs {
         if let Some(b) = &bar {
             b.set_message(any.rules().name.clone());
         }
-        reports.push(simulate(any, cfg, bar.as_ref()));
+        let cfg = SimConfig {
+            agents,
+            ..base.clone()
+        };
+        reports.push(simulate(any, &cfg, bar.as_ref()));
     }
     if let Some(b) = bar {
         b.finish_and_clear();
+    }
+    if let Some(path) = &args.svg {
+        let cannot = |e: String| {
+            Failure::game(morrigo_diag::Diagnostic::new(format!(
+                "cannot write the chart to {}: {e}",
+                path.display()
+            )))
+        };
+        let text = svg::chart(&reports).map_err(cannot)?;
+        std::fs::write(path, text).map_err(|e| cannot(e.to_string()))?;
     }
     let mut out = std::io::stdout().lock();
     write!(out, "{}", compare_table(&reports, args.format.into()))?;

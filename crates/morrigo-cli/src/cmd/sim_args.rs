@@ -12,11 +12,13 @@ use std::io::IsTerminal;
 pub struct SimOptions {
     /// Agents of the first and second player, comma-separated, each with
     /// its parameters (`alphabeta:depth=3,greedy`); one agent seats the
-    /// same agent on both sides (default: `random`). Agents: `uniform`,
-    /// `random` (avoids moves that lose at once), `greedy`,
-    /// `alphabeta[:depth=N][,time=MS]`, `mcts[:playouts=N][,c=F]`.
-    #[arg(long, value_name = "A[,B]", value_parser = parse_agents)]
-    pub agents: Option<AgentPair>,
+    /// same agent on both sides. Agents: `uniform`, `random` (avoids moves
+    /// that lose at once), `greedy`, `alphabeta[:depth=N][,time=MS]`,
+    /// `mcts[:playouts=N][,c=F]`, `perfect[:table=FILE]`. `simulate` plays
+    /// one pairing (default `random`); `compare` takes the option more than
+    /// once, one pairing each (default: `mcts:playouts=200` on both seats).
+    #[arg(long, value_name = "A[,B]", value_parser = parse_agents, action = clap::ArgAction::Append)]
+    pub agents: Vec<AgentPair>,
     #[command(flatten)]
     pub colours: ColourAgents,
     /// A game still running after this many plies counts as unfinished.
@@ -39,19 +41,34 @@ impl SimOptions {
             games,
             seed,
             max_plies: self.max_plies,
-            agents: self.seat_agents(rules)?,
+            agents: self.seat_agents(rules, self.agents.first().map(|p| p.0))?,
             threads: self.threads.map(usize::from),
         })
     }
 
-    /// The agents of the two seats: `--agents`, then `--white` and
-    /// `--black` in the seats of those players. A colour that names
-    /// another agent than `--agents` gives its seat is a usage error.
-    pub fn seat_agents(&self, rules: &Rules) -> Result<[AgentSpec; 2], Failure> {
-        let mut agents = self.agents.map_or([DEFAULT_AGENT; 2], |a| a.0);
+    /// The agents of the two seats: one `--agents` pairing (`None`: the
+    /// default), then `--white` and `--black` in the seats of those
+    /// players. A colour that names another agent than `--agents` gives its
+    /// seat is a usage error.
+    pub fn seat_agents(
+        &self,
+        rules: &Rules,
+        pairing: Option<[AgentSpec; 2]>,
+    ) -> Result<[AgentSpec; 2], Failure> {
+        self.seat_agents_over(rules, pairing, [DEFAULT_AGENT; 2])
+    }
+
+    /// [`Self::seat_agents`] with the pairing to use when `--agents` gives none.
+    pub fn seat_agents_over(
+        &self,
+        rules: &Rules,
+        pairing: Option<[AgentSpec; 2]>,
+        default: [AgentSpec; 2],
+    ) -> Result<[AgentSpec; 2], Failure> {
+        let mut agents = pairing.unwrap_or(default);
         for (seat, flag, spec) in self.colours.seats(rules)? {
-            match self.agents {
-                Some(AgentPair(given)) if given[seat] != spec => {
+            match pairing {
+                Some(given) if given[seat] != spec => {
                     return Err(Failure::Usage(
                         Diagnostic::new(format!(
                             "`--{flag} {spec}` conflicts with `--agents`, which seats `{}` as {flag} in {}",
@@ -158,5 +175,7 @@ pub fn progress(total: u64) -> Option<ProgressBar> {
     if let Ok(style) = style {
         bar.set_style(style);
     }
+    // Slow agents may take seconds a game: redraw (elapsed time, rate) anyway.
+    bar.enable_steady_tick(std::time::Duration::from_millis(500));
     Some(bar)
 }

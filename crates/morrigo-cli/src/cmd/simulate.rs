@@ -45,6 +45,11 @@ pub struct SimulateArgs {
 }
 
 pub fn run(args: SimulateArgs) -> Outcome {
+    if args.options.agents.len() > 1 {
+        return Err(Failure::usage(
+            "`--agents` given more than once: simulate plays one pairing (`compare` takes several)",
+        ));
+    }
     let any = game::machine(&args.file, &args.ruleset)?;
     let cfg = args.options.config(any.rules(), args.games, args.seed)?;
     check_memory(&any, &cfg, &args.budget)?;
