@@ -21,6 +21,7 @@ Examples:
   morrigo compare nine-mens-morris nine-mens-morris-no-flying --format csv
   morrigo compare my-variant.yaml nine-mens-morris --agents greedy
   morrigo compare rulesets/go/jk-final.yaml rulesets/go/chinese.yaml --size 9 --games 200
+  morrigo compare --solve --komi 0        (exact values of the Go rulesets on 2x1, 3x1, 2x2)
 
 --size and --komi apply to every ruleset compared.")]
 pub struct CompareArgs {
@@ -41,6 +42,16 @@ pub struct CompareArgs {
     pub options: SimOptions,
     #[command(flatten)]
     pub ruleset: game::RulesetOptions,
+    /// Instead of simulating, solve each ruleset exactly (Go-style rulesets,
+    /// full-history search) on the --size board, or on 2x1, 3x1 and 2x2,
+    /// and put the values side by side (default: every built-in Go ruleset).
+    #[arg(long)]
+    pub solve: bool,
+    /// Node budget of each solve (with --solve).
+    #[arg(long, value_name = "N", requires = "solve",
+          default_value_t = morrigo_solve::history::DEFAULT_MAX_NODES,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_nodes: u64,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -64,6 +75,14 @@ impl From<FormatArg> for Format {
 }
 
 pub fn run(args: CompareArgs) -> Outcome {
+    if args.solve {
+        let specs: Vec<String> = if args.files.is_empty() {
+            builtin::family("go").map(|b| b.path.to_string()).collect()
+        } else {
+            args.files.clone()
+        };
+        return super::solve_history::run_compare(&specs, &args.ruleset, args.max_nodes);
+    }
     let specs: Vec<String> = if args.files.is_empty() {
         builtin::family("morris")
             .map(|b| b.path.to_string())

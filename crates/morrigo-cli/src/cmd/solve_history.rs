@@ -1,0 +1,336 @@
+//! `morrigo solve` on Go-style rulesets: the exact value by a full-history
+//! game-tree search (morrigo-solve's `history` module), and the side-by-side
+//! table of `compare --solve`.
+
+use crate::fail::{Failure, Outcome};
+use crate::game;
+use clap::Args;
+use morrigo_diag::{Diagnostic, Diagnostics};
+use morrigo_engine::notation::format_move_in;
+use morrigo_engine::{with_machine, AnyMachine, Machine, Move};
+use morrigo_rules::Rules;
+use morrigo_solve::history::{
+    decided_by_rule, solve_history, winner_of, HistorySolution, Limits, SolveError,
+    DEFAULT_MAX_NODES, DEFAULT_MAX_PLIES,
+};
+use std::io::Write;
+
+/// Solve a ruleset exactly: who wins with perfect play, and by how much.
+///
+/// For Go-style rulesets (board plays and passes) on tiny boards: a
+/// minimax search with alpha-beta over every legal move to the end of every
+/// game, with the engine applying each rule that reads the history (ko,
+/// superko, JK move classes and D runs, pass rules, Art. 3.2 and 3.3)
+/// exactly as in play. No transposition table: under these rules the
+/// future depends on the whole history. A counted game is worth its score
+/// difference, so the search finds the best score; a game won by a rule
+/// that does not count (suicide, a repetition) beats any count.
+///
+/// Before searching, the tree is estimated from random games; a position
+/// whose smallest possible alpha-beta search exceeds --max-nodes is refused
+/// (exit 1) with the estimate. A search that reaches --max-nodes stops
+/// (exit 1). Lines longer than --max-plies are cut and counted as draws;
+/// the output says so, and whether the value depends on it.
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Examples:
+  morrigo solve jk-final --size 2x1 --komi 0
+  morrigo solve tromp-taylor --size 3x1 --komi 0
+  morrigo solve jk-final --size 2 --komi 0              (2x2: 121,764 nodes)
+  morrigo solve chinese --size 3x1 --komi 0 --position b1")]
+pub struct SolveHistoryArgs {
+    /// Ruleset file or built-in name.
+    #[arg(value_name = "RULESET")]
+    pub ruleset: String,
+    /// Solve the position after this move record.
+    #[arg(long, value_name = "RECORD")]
+    pub position: Option<String>,
+    /// Node budget: larger searches are refused or stopped.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_NODES,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_nodes: u64,
+    /// Plies after which a line is cut and counted as a draw.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_PLIES,
+          value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub max_plies: u32,
+    #[command(flatten)]
+    pub options: game::RulesetOptions,
+}
+
+pub fn run(args: SolveHistoryArgs) -> Outcome {
+    let any = game::machine(&args.ruleset, &args.options)?;
+    let limits = Limits {
+        max_nodes: args.max_nodes,
+        max_plies: args.max_plies,
+    };
+    let text = with_machine!(&any, m => solve_text(m, args.position.as_deref(), &limits))?;
+    write!(std::io::stdout().lock(), "{text}")?;
+    Ok(())
+}
+
+fn solve_text<const W: usize>(
+    m: &Machine<W>,
+    position: Option<&str>,
+    limits: &Limits,
+) -> Result<String, Failure> {
+    let start = game::start(m, position)?;
+    let solution = solve_history(m, &start.state, limits).map_err(|e| refusal(&m.rules, &e))?;
+    Ok(report(m, &solution, position.is_some()))
+}
+
+/// The board as `3x1` (a grid) or `24 points`.
+fn board_text(rules: &Rules) -> String {
+    let t = &rules.topology;
+    if t.width as usize * t.height as usize == t.len() {
+        format!("{}x{}", t.width, t.height)
+    } else {
+        format!("{} points", t.len())
+    }
+}
+
+fn komi_text(rules: &Rules) -> String {
+    rules
+        .scoring
+        .as_ref()
+        .map_or("no scoring".to_string(), |s| format!("komi {}", s.komi))
+}
+
+/// The refusal or budget stop as a located-free game error (exit 1).
+fn refusal(rules: &Rules, e: &SolveError) -> Failure {
+    let board = board_text(rules);
+    let d = match e {
+        SolveError::TooBig(est) => Diagnostic::new(format!(
+            "{} on a {board} board is too large to solve by full-history search: \
+             about {} nodes in the game tree (estimated from {} random games, the \
+             longest {} plies), so at least about {} for alpha-beta, over the node \
+             budget of {}",
+            rules.name,
+            count(est.full_tree),
+            morrigo_solve::history::ESTIMATE_PROBES,
+            est.longest,
+            count(est.search),
+            est.max_nodes,
+        ))
+        .expected("a smaller board (--size 2x1, 3x1, 2x2) or a larger --max-nodes".to_string()),
+        SolveError::Budget { max_nodes, .. } => Diagnostic::new(format!(
+            "{} on a {board} board: the search reached the node budget of {max_nodes} \
+             nodes without finishing",
+            rules.name
+        ))
+        .expected("a larger --max-nodes or a smaller board".to_string()),
+    };
+    Failure::Game(Diagnostics(vec![d]))
+}
+
+/// A node count for a message: exact below a million, else `2.3e11`.
+fn count(n: f64) -> String {
+    if !n.is_finite() {
+        "more than 1e308".to_string()
+    } else if n < 1e6 {
+        format!("{}", n.round() as u64)
+    } else {
+        format!("{n:.1e}")
+    }
+}
+
+/// "black wins by 2", "white wins by a rule", "draw".
+pub fn value_text(rules: &Rules, value: f64) -> String {
+    match winner_of(value) {
+        None => "draw".to_string(),
+        Some(p) => {
+            let name = game::player_name(rules, p);
+            if decided_by_rule(value) {
+                format!("{name} wins by a rule")
+            } else {
+                format!("{name} wins by {}", value.abs())
+            }
+        }
+    }
+}
+
+fn moves_text(rules: &Rules, moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(|mv| format_move_in(rules, mv))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn report<const W: usize>(m: &Machine<W>, r: &HistorySolution, from_position: bool) -> String {
+    let rules = &m.rules;
+    let mut out = format!(
+        "{} on a {} board, {}{}\n",
+        rules.name,
+        board_text(rules),
+        komi_text(rules),
+        if from_position {
+            ", from the given position"
+        } else {
+            ""
+        }
+    );
+    out += "search: full history (every rule applied as in play), alpha-beta, no transpositions\n";
+    let mut value = value_text(rules, r.value);
+    if let (Some(o), true) = (r.end, decided_by_rule(r.value)) {
+        value = format!(
+            "{} wins by end rule `{}`",
+            game::player_name(rules, o.winner.unwrap_or(0)),
+            o.rule_name(rules)
+        );
+    }
+    if !r.exact() {
+        value += " (cut lines counted as draws)";
+    }
+    out += &format!("value: {value}\n");
+    match (r.final_score, r.end) {
+        (Some(sc), _) => {
+            out += &format!(
+                "score with perfect play: {} {}, {} {}\n",
+                game::player_name(rules, 0),
+                sc[0],
+                game::player_name(rules, 1),
+                sc[1]
+            )
+        }
+        (None, Some(_)) => out += "score with perfect play: not counted (decided by a rule)\n",
+        (None, None) => out += "score with perfect play: none (the line is cut)\n",
+    }
+    let line = if r.line.is_empty() {
+        "(the game is over)".to_string()
+    } else {
+        moves_text(rules, &r.line)
+    };
+    let ends = match r.end {
+        Some(o) => format!("ends by `{}`", o.rule_name(rules)),
+        None => format!("cut at {} plies", r.line.len()),
+    };
+    out += &format!("perfect play: {line}  ({ends})\n");
+    if !r.moves.is_empty() {
+        out += "moves:\n";
+        let width = r
+            .moves
+            .iter()
+            .map(|(mv, _)| format_move_in(rules, mv).len())
+            .max()
+            .unwrap_or(0);
+        for (mv, v) in &r.moves {
+            out += &format!(
+                "  {:width$}  {}\n",
+                format_move_in(rules, mv),
+                value_text(rules, *v)
+            );
+        }
+    }
+    out += &format!("nodes searched: {}\n", r.nodes);
+    if r.cut_lines > 0 {
+        out += &format!(
+            "lines cut at {} plies: {} (counted as draws)",
+            r.max_plies, r.cut_lines
+        );
+        out += &match r.bounds {
+            None => "; the value is the same if they are lost or won, so it is exact\n".into(),
+            Some((lo, hi)) => format!(
+                "; the value depends on them: from {} to {}\n",
+                value_text(rules, lo),
+                value_text(rules, hi)
+            ),
+        };
+    }
+    if r.stuck > 0 {
+        out += &format!(
+            "positions with no legal move and no verdict: {} (counted as draws)\n",
+            r.stuck
+        );
+    }
+    out += &format!("time: {:.2} s\n", r.elapsed.as_secs_f64());
+    out
+}
+
+/// Solve each ruleset on each board size and put the values side by side:
+/// one row per ruleset, one column per board. A cell is the value (with the
+/// nodes searched), or why there is none.
+pub fn compare_table(
+    specs: &[String],
+    sizes: &[(u32, u32)],
+    komi: Option<f64>,
+    limits: &Limits,
+) -> Result<String, Failure> {
+    let mut rows: Vec<(String, String, Vec<String>)> = Vec::new();
+    for spec in specs {
+        let mut cells = Vec::new();
+        let mut name = spec.clone();
+        let mut komi_shown = String::new();
+        for &size in sizes {
+            let opts = game::RulesetOptions {
+                size: Some(size),
+                komi,
+            };
+            let any: AnyMachine = game::machine(spec, &opts)?;
+            name = any.rules().name.clone();
+            komi_shown = komi_text(any.rules());
+            let cell = with_machine!(&any, m => {
+                match solve_history(m, &m.initial(), limits) {
+                    Ok(r) => {
+                        let exact = if r.exact() { "" } else { " (cut lines as draws)" };
+                        format!("{}{exact} ({} nodes)", value_text(&m.rules, r.value), r.nodes)
+                    }
+                    Err(SolveError::TooBig(_)) => "too large to solve".to_string(),
+                    Err(SolveError::Budget { .. }) => "node budget reached".to_string(),
+                }
+            });
+            cells.push(cell);
+        }
+        rows.push((name, komi_shown, cells));
+    }
+    let mut header = vec!["ruleset".to_string(), "komi".to_string()];
+    header.extend(sizes.iter().map(|(w, h)| format!("{w}x{h}")));
+    let mut table: Vec<Vec<String>> = vec![header];
+    for (name, k, cells) in rows {
+        let mut row = vec![name, k];
+        row.extend(cells);
+        table.push(row);
+    }
+    Ok(markdown(&table))
+}
+
+/// An aligned Markdown table (the first row is the header).
+fn markdown(rows: &[Vec<String>]) -> String {
+    let cols = rows.first().map_or(0, Vec::len);
+    let widths: Vec<usize> = (0..cols)
+        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+        .collect();
+    let line = |r: &Vec<String>| {
+        let cells: Vec<String> = r
+            .iter()
+            .zip(&widths)
+            .map(|(c, w)| format!("{c:w$}"))
+            .collect();
+        format!("| {} |\n", cells.join(" | "))
+    };
+    let mut out = line(&rows[0]);
+    let rule: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
+    out += &format!("|-{}-|\n", rule.join("-|-"));
+    for r in &rows[1..] {
+        out += &line(r);
+    }
+    out
+}
+
+/// The board sizes `compare --solve` uses when no --size is given.
+pub const COMPARE_SIZES: [(u32, u32); 3] = [(2, 1), (3, 1), (2, 2)];
+
+/// `compare --solve`: the solved values of the rulesets, side by side.
+pub fn run_compare(specs: &[String], opts: &game::RulesetOptions, max_nodes: u64) -> Outcome {
+    let sizes: Vec<(u32, u32)> = match opts.size {
+        Some(s) => vec![s],
+        None => COMPARE_SIZES.to_vec(),
+    };
+    let limits = Limits {
+        max_nodes,
+        max_plies: DEFAULT_MAX_PLIES,
+    };
+    let text = compare_table(specs, &sizes, opts.komi, &limits)?;
+    let mut out = std::io::stdout().lock();
+    write!(out, "{text}")?;
+    Ok(())
+}
