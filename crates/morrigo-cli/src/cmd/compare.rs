@@ -52,6 +52,9 @@ pub struct CompareArgs {
           default_value_t = morrigo_solve::history::DEFAULT_MAX_NODES,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub max_nodes: u64,
+    /// With --solve: solve from the position after this move record.
+    #[arg(long, value_name = "RECORD", requires = "solve")]
+    pub position: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -81,7 +84,12 @@ pub fn run(args: CompareArgs) -> Outcome {
         } else {
             args.files.clone()
         };
-        return super::solve_history::run_compare(&specs, &args.ruleset, args.max_nodes);
+        return super::solve_history::run_compare(
+            &specs,
+            &args.ruleset,
+            args.position.as_deref(),
+            args.max_nodes,
+        );
     }
     let specs: Vec<String> = if args.files.is_empty() {
         builtin::family("morris")

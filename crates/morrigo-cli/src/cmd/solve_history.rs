@@ -171,12 +171,18 @@ fn report<const W: usize>(m: &Machine<W>, r: &HistorySolution, from_position: bo
     );
     out += "search: full history (every rule applied as in play), alpha-beta, no transpositions\n";
     let mut value = value_text(rules, r.value);
-    if let (Some(o), true) = (r.end, decided_by_rule(r.value)) {
-        value = format!(
-            "{} wins by end rule `{}`",
-            game::player_name(rules, o.winner.unwrap_or(0)),
-            o.rule_name(rules)
-        );
+    if let Some(o) = r.end {
+        // How the perfect-play line ends: by a count or by another rule.
+        let counted = r.final_score.is_some();
+        value = match (counted, winner_of(r.value)) {
+            (true, _) => format!("{value} (counted by end rule `{}`)", o.rule_name(rules)),
+            (false, None) => format!("draw by end rule `{}`", o.rule_name(rules)),
+            (false, Some(p)) => format!(
+                "{} wins by end rule `{}`",
+                game::player_name(rules, p),
+                o.rule_name(rules)
+            ),
+        };
     }
     if !r.exact() {
         value += " (cut lines counted as draws)";
@@ -246,51 +252,98 @@ fn report<const W: usize>(m: &Machine<W>, r: &HistorySolution, from_position: bo
     out
 }
 
+/// A value in a table cell: `B+3`, `W+2`, `draw`, `W by rule`.
+fn short_value(rules: &Rules, value: f64) -> String {
+    let letters = game::piece_letters(rules);
+    match winner_of(value) {
+        None => "draw".to_string(),
+        Some(p) if decided_by_rule(value) => format!("{} by rule", letters[p as usize]),
+        Some(p) => format!("{}+{}", letters[p as usize], value.abs()),
+    }
+}
+
 /// Solve each ruleset on each board size and put the values side by side:
-/// one row per ruleset, one column per board. A cell is the value (with the
-/// nodes searched), or why there is none.
+/// one table per board, one row per ruleset, with the value of the game and
+/// of every first move (a column per move text; `-` where the ruleset has
+/// no such move), so a rule change that changes any of them shows.
 pub fn compare_table(
     specs: &[String],
     sizes: &[(u32, u32)],
     komi: Option<f64>,
+    position: Option<&str>,
     limits: &Limits,
 ) -> Result<String, Failure> {
-    let mut rows: Vec<(String, String, Vec<String>)> = Vec::new();
-    for spec in specs {
-        let mut cells = Vec::new();
-        let mut name = spec.clone();
-        let mut komi_shown = String::new();
-        for &size in sizes {
-            let opts = game::RulesetOptions {
-                size: Some(size),
-                komi,
-            };
+    let mut out = String::new();
+    for &size in sizes {
+        let opts = game::RulesetOptions {
+            size: Some(size),
+            komi,
+        };
+        // Per ruleset: name, komi, value, first moves (text, value), nodes.
+        type Row = (String, String, String, Vec<(String, String)>, String);
+        let mut rows: Vec<Row> = Vec::new();
+        for spec in specs {
             let any: AnyMachine = game::machine(spec, &opts)?;
-            name = any.rules().name.clone();
-            komi_shown = komi_text(any.rules());
-            let cell = with_machine!(&any, m => {
-                match solve_history(m, &m.initial(), limits) {
+            let row = with_machine!(&any, m => {
+                let start = game::start(m, position)?;
+                let rules = &m.rules;
+                let (value, moves, nodes) = match solve_history(m, &start.state, limits) {
                     Ok(r) => {
                         let exact = if r.exact() { "" } else { " (cut lines as draws)" };
-                        format!("{}{exact} ({} nodes)", value_text(&m.rules, r.value), r.nodes)
+                        let moves = r
+                            .moves
+                            .iter()
+                            .map(|(mv, v)| (format_move_in(rules, mv), short_value(rules, *v)))
+                            .collect();
+                        (format!("{}{exact}", short_value(rules, r.value)), moves, r.nodes.to_string())
                     }
-                    Err(SolveError::TooBig(_)) => "too large to solve".to_string(),
-                    Err(SolveError::Budget { .. }) => "node budget reached".to_string(),
-                }
+                    Err(SolveError::TooBig(_)) => {
+                        ("too large to solve".to_string(), Vec::new(), "-".to_string())
+                    }
+                    Err(SolveError::Budget { max_nodes, .. }) => {
+                        ("node budget reached".to_string(), Vec::new(), format!("> {max_nodes}"))
+                    }
+                };
+                (rules.name.clone(), komi_text(rules), value, moves, nodes)
             });
-            cells.push(cell);
+            rows.push(row);
         }
-        rows.push((name, komi_shown, cells));
+        let mut columns: Vec<String> = Vec::new();
+        for (_, _, _, moves, _) in &rows {
+            for (text, _) in moves {
+                if !columns.contains(text) {
+                    columns.push(text.clone());
+                }
+            }
+        }
+        let mut header = vec![
+            "ruleset".to_string(),
+            "komi".to_string(),
+            "value".to_string(),
+        ];
+        header.extend(columns.iter().cloned());
+        header.push("nodes".to_string());
+        let mut table = vec![header];
+        for (name, k, value, moves, nodes) in rows {
+            let mut row = vec![name, k, value];
+            for c in &columns {
+                let cell = moves.iter().find(|(t, _)| t == c).map(|(_, v)| v.clone());
+                row.push(cell.unwrap_or_else(|| "-".to_string()));
+            }
+            row.push(nodes);
+            table.push(row);
+        }
+        let from = position.map_or(String::new(), |p| format!(", after `{p}`"));
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out += &format!(
+            "{}x{} board{from}: value and value of each move (B+n: black wins by n)\n\n",
+            size.0, size.1
+        );
+        out += &markdown(&table);
     }
-    let mut header = vec!["ruleset".to_string(), "komi".to_string()];
-    header.extend(sizes.iter().map(|(w, h)| format!("{w}x{h}")));
-    let mut table: Vec<Vec<String>> = vec![header];
-    for (name, k, cells) in rows {
-        let mut row = vec![name, k];
-        row.extend(cells);
-        table.push(row);
-    }
-    Ok(markdown(&table))
+    Ok(out)
 }
 
 /// An aligned Markdown table (the first row is the header).
@@ -320,7 +373,12 @@ fn markdown(rows: &[Vec<String>]) -> String {
 pub const COMPARE_SIZES: [(u32, u32); 3] = [(2, 1), (3, 1), (2, 2)];
 
 /// `compare --solve`: the solved values of the rulesets, side by side.
-pub fn run_compare(specs: &[String], opts: &game::RulesetOptions, max_nodes: u64) -> Outcome {
+pub fn run_compare(
+    specs: &[String],
+    opts: &game::RulesetOptions,
+    position: Option<&str>,
+    max_nodes: u64,
+) -> Outcome {
     let sizes: Vec<(u32, u32)> = match opts.size {
         Some(s) => vec![s],
         None => COMPARE_SIZES.to_vec(),
@@ -329,7 +387,7 @@ pub fn run_compare(specs: &[String], opts: &game::RulesetOptions, max_nodes: u64
         max_nodes,
         max_plies: DEFAULT_MAX_PLIES,
     };
-    let text = compare_table(specs, &sizes, opts.komi, &limits)?;
+    let text = compare_table(specs, &sizes, opts.komi, position, &limits)?;
     let mut out = std::io::stdout().lock();
     write!(out, "{text}")?;
     Ok(())
