@@ -21,11 +21,13 @@
 //! is just win / draw / loss.
 //!
 //! A ruleset whose history rules do not end every game (simple ko allows
-//! long cycles) could make the tree infinite: the search stops a line after
-//! `max_plies` plies from the start and counts it as a draw. When that
-//! happened the search is repeated with such lines counted as a loss and as
-//! a win for the first player; if all three agree the value is exact,
-//! otherwise the report gives the bounds.
+//! cycles) could make the tree infinite, so a line is cut after a number of
+//! plies from the start and counted as a draw. When lines were cut the
+//! search is repeated with them counted as a loss and as a win for the
+//! first player; if all three agree the value is exact. The cap starts at
+//! 16 plies and doubles (up to `max_plies`) until no line is cut or the cut
+//! lines do not change the value; otherwise the report gives the bounds,
+//! those of the deepest cap searched within the node budget.
 
 use morrigo_engine::{Machine, Move, MoveKind, Outcome, State};
 use morrigo_rules::Verdict;
@@ -47,7 +49,7 @@ pub struct Limits {
     /// Nodes the search may visit; a tree estimated larger is refused
     /// before searching, and a search that reaches it stops.
     pub max_nodes: u64,
-    /// Plies from the start after which a line is cut (counted as a draw).
+    /// The deepest ply cap (see the module comment).
     pub max_plies: u32,
 }
 
@@ -110,8 +112,13 @@ pub struct HistorySolution {
     pub moves: Vec<(Move, f64)>,
     /// Lines cut at the ply cap in the first search (counted as draws).
     pub cut_lines: u64,
-    /// The ply cap the search used.
+    /// The ply cap of the search reported (the first of 16, 32, 64, …
+    /// up to `Limits::max_plies` at which no line was cut or the cut lines
+    /// did not change the value).
     pub max_plies: u32,
+    /// The deeper cap whose search ran out of node budget, when the value
+    /// reported is that of a shallower cap whose cut lines matter.
+    pub stopped_at: Option<u32>,
     /// When lines were cut and the value depends on how they are counted:
     /// the value with cut lines lost and won by the first player.
     pub bounds: Option<(f64, f64)>,
@@ -216,26 +223,63 @@ pub fn solve_history<const W: usize>(
     start: &State<W>,
     limits: &Limits,
 ) -> Result<HistorySolution, SolveError> {
+    solve_history_with(m, start, limits, &mut |_| {})
+}
+
+/// Nodes between two calls of the progress callback.
+pub const PROGRESS_EVERY: u64 = 1 << 16;
+
+/// [`solve_history`], calling `progress` with the nodes searched so far
+/// every [`PROGRESS_EVERY`] nodes (a progress display).
+pub fn solve_history_with<const W: usize>(
+    m: &Machine<W>,
+    start: &State<W>,
+    limits: &Limits,
+    progress: &mut dyn FnMut(u64),
+) -> Result<HistorySolution, SolveError> {
     let t0 = Instant::now();
     let estimate = estimate(m, start, ESTIMATE_PROBES, limits);
     if estimate.search > limits.max_nodes as f64 {
         return Err(SolveError::TooBig(estimate));
     }
-    let mut search = Search::new(m, limits);
+    let mut search = Search::new(m, limits, progress);
     let mut s = start.clone();
-    let (value, moves) = search.root(&mut s, 0.0)?;
-    let cut_lines = search.cut;
-    let stuck = search.stuck;
-    let line = search.pv[0].clone();
-    let mut bounds = None;
-    if cut_lines > 0 {
-        // Does the value depend on how the cut lines are counted?
-        let (low, _) = search.root(&mut s, -WIN)?;
-        let (high, _) = search.root(&mut s, WIN)?;
-        if low != value || high != value {
-            bounds = Some((low, high));
+    // Deepen the cap until no line is cut or the cut lines do not matter.
+    let mut cap = FIRST_CAP.min(limits.max_plies);
+    let mut found: Option<Iteration> = None;
+    let mut stopped_at = None;
+    loop {
+        match search.iteration(&mut s, cap) {
+            Ok(it) => {
+                let done = it.bounds.is_none() || cap >= limits.max_plies;
+                found = Some(it);
+                if done {
+                    break;
+                }
+                cap = cap.saturating_mul(2).min(limits.max_plies);
+            }
+            // Out of budget: keep the last finished cap, if there is one.
+            Err(e) => match found {
+                Some(_) => {
+                    stopped_at = Some(cap);
+                    break;
+                }
+                None => return Err(e),
+            },
         }
     }
+    let Some(Iteration {
+        value,
+        moves,
+        line,
+        cut: cut_lines,
+        stuck,
+        bounds,
+        cap,
+    }) = found
+    else {
+        unreachable!("the loop ends with a finished iteration or returns")
+    };
     // Play the line out to report how it ends.
     let mut end_state = start.clone();
     for &mv in &line {
@@ -259,7 +303,8 @@ pub fn solve_history<const W: usize>(
         final_score,
         moves,
         cut_lines,
-        max_plies: limits.max_plies,
+        max_plies: cap,
+        stopped_at,
         bounds,
         stuck,
         estimate,
@@ -267,11 +312,26 @@ pub fn solve_history<const W: usize>(
     })
 }
 
+/// The first ply cap tried; it doubles up to `Limits::max_plies`.
+const FIRST_CAP: u32 = 16;
+
+/// What one search at one ply cap found.
+struct Iteration {
+    value: f64,
+    moves: Vec<(Move, f64)>,
+    line: Vec<Move>,
+    cut: u64,
+    stuck: u64,
+    bounds: Option<(f64, f64)>,
+    cap: u32,
+}
+
 /// The search state: scratch move lists and principal variations per ply
 /// (allocated once, reused), and a history-heuristic table for move order
 /// (it changes only the order moves are tried, never a value).
-struct Search<'m, const W: usize> {
+struct Search<'m, 'p, const W: usize> {
     m: &'m Machine<W>,
+    progress: &'p mut dyn FnMut(u64),
     limits: Limits,
     nodes: u64,
     /// Lines cut at the ply cap, positions with no move and no verdict.
@@ -279,6 +339,8 @@ struct Search<'m, const W: usize> {
     stuck: u64,
     /// Value of a line cut at the ply cap.
     cut_value: f64,
+    /// Plies from the start after which a line is cut (this iteration).
+    cap: u32,
     buffers: Vec<Vec<Move>>,
     /// `pv[d]`: the best line found from the node at depth `d`.
     pv: Vec<Vec<Move>>,
@@ -286,17 +348,19 @@ struct Search<'m, const W: usize> {
     stride: usize,
 }
 
-impl<'m, const W: usize> Search<'m, W> {
-    fn new(m: &'m Machine<W>, limits: &Limits) -> Self {
+impl<'m, 'p, const W: usize> Search<'m, 'p, W> {
+    fn new(m: &'m Machine<W>, limits: &Limits, progress: &'p mut dyn FnMut(u64)) -> Self {
         let depth = limits.max_plies as usize + 2;
         let stride = m.points() + 16;
         Search {
             m,
+            progress,
             limits: *limits,
             nodes: 0,
             cut: 0,
             stuck: 0,
             cut_value: 0.0,
+            cap: limits.max_plies,
             buffers: vec![Vec::new(); depth],
             pv: vec![Vec::new(); depth],
             order: vec![0; stride * 6],
@@ -314,6 +378,32 @@ impl<'m, const W: usize> Search<'m, W> {
             MoveKind::Pass => 5,
         };
         kind * self.stride + (mv.to as usize).min(self.stride - 1)
+    }
+
+    /// One search with the ply cap `cap`, cut lines counted as draws, and
+    /// if lines were cut, two more counting them lost and won.
+    fn iteration(&mut self, s: &mut State<W>, cap: u32) -> Result<Iteration, SolveError> {
+        self.cap = cap;
+        let (value, moves) = self.root(s, 0.0)?;
+        let (cut, stuck) = (self.cut, self.stuck);
+        let line = self.pv[0].clone();
+        let mut bounds = None;
+        if cut > 0 {
+            let (low, _) = self.root(s, -WIN)?;
+            let (high, _) = self.root(s, WIN)?;
+            if low != value || high != value {
+                bounds = Some((low, high));
+            }
+        }
+        Ok(Iteration {
+            value,
+            moves,
+            line,
+            cut,
+            stuck,
+            bounds,
+            cap,
+        })
     }
 
     /// Every move of the root searched with a full window, so each gets its
@@ -375,6 +465,9 @@ impl<'m, const W: usize> Search<'m, W> {
                 max_nodes: self.limits.max_nodes,
             });
         }
+        if self.nodes.is_multiple_of(PROGRESS_EVERY) {
+            (self.progress)(self.nodes);
+        }
         self.pv[depth].clear();
         let mut moves = std::mem::take(&mut self.buffers[depth]);
         if let Some(o) = self.m.legal_moves(s, &mut moves) {
@@ -386,7 +479,7 @@ impl<'m, const W: usize> Search<'m, W> {
             self.stuck += 1;
             return Ok(0.0);
         }
-        if depth >= self.limits.max_plies as usize {
+        if depth >= self.cap as usize {
             self.buffers[depth] = moves;
             self.cut += 1;
             return Ok(self.cut_value);

@@ -10,8 +10,8 @@ use morrigo_engine::notation::format_move_in;
 use morrigo_engine::{with_machine, AnyMachine, Machine, Move};
 use morrigo_rules::Rules;
 use morrigo_solve::history::{
-    decided_by_rule, solve_history, winner_of, HistorySolution, Limits, SolveError,
-    DEFAULT_MAX_NODES, DEFAULT_MAX_PLIES,
+    decided_by_rule, solve_history, solve_history_with, winner_of, HistorySolution, Limits,
+    SolveError, DEFAULT_MAX_NODES, DEFAULT_MAX_PLIES,
 };
 use std::io::Write;
 
@@ -29,8 +29,9 @@ use std::io::Write;
 /// Before searching, the tree is estimated from random games; a position
 /// whose smallest possible alpha-beta search exceeds --max-nodes is refused
 /// (exit 1) with the estimate. A search that reaches --max-nodes stops
-/// (exit 1). Lines longer than --max-plies are cut and counted as draws;
-/// the output says so, and whether the value depends on it.
+/// (exit 1). Lines are cut at 16 plies and counted as draws; if the value
+/// depends on them the cap doubles, up to --max-plies. The output says when
+/// lines were cut and whether the value depends on them.
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Examples:
@@ -49,7 +50,8 @@ pub struct SolveHistoryArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_NODES,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub max_nodes: u64,
-    /// Plies after which a line is cut and counted as a draw.
+    /// Deepest ply cap: lines are cut at 16 plies, then 32, 64, … up to
+    /// this, until no line is cut or the cut lines do not change the value.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_PLIES,
           value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub max_plies: u32,
@@ -74,8 +76,31 @@ fn solve_text<const W: usize>(
     limits: &Limits,
 ) -> Result<String, Failure> {
     let start = game::start(m, position)?;
-    let solution = solve_history(m, &start.state, limits).map_err(|e| refusal(&m.rules, &e))?;
+    let bar = spinner();
+    let mut tick = |nodes: u64| {
+        if let Some(b) = &bar {
+            b.set_message(format!("{nodes} nodes searched"));
+        }
+    };
+    let solved = solve_history_with(m, &start.state, limits, &mut tick);
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let solution = solved.map_err(|e| refusal(&m.rules, &e))?;
     Ok(report(m, &solution, position.is_some()))
+}
+
+/// A spinner with the node count on stderr, only when stderr is a
+/// terminal (it ticks on its own, so there is no silent second).
+fn spinner() -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new_spinner();
+    bar.set_message("estimating the tree");
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    Some(bar)
 }
 
 /// The board as `3x1` (a grid) or `24 points`.
@@ -242,6 +267,11 @@ fn report<const W: usize>(m: &Machine<W>, r: &HistorySolution, from_position: bo
             ),
         };
     }
+    if let Some(deeper) = r.stopped_at {
+        out += &format!(
+            "the search cut at {deeper} plies reached the node budget (--max-nodes) before finishing\n"
+        );
+    }
     if r.stuck > 0 {
         out += &format!(
             "positions with no legal move and no verdict: {} (counted as draws)\n",
@@ -286,6 +316,10 @@ pub fn compare_table(
             let any: AnyMachine = game::machine(spec, &opts)?;
             let row = with_machine!(&any, m => {
                 let start = game::start(m, position)?;
+                let bar = spinner();
+                if let Some(b) = &bar {
+                    b.set_message(format!("solving {} on {}x{}", m.rules.name, size.0, size.1));
+                }
                 let rules = &m.rules;
                 let (value, moves, nodes) = match solve_history(m, &start.state, limits) {
                     Ok(r) => {
@@ -304,6 +338,9 @@ pub fn compare_table(
                         ("node budget reached".to_string(), Vec::new(), format!("> {max_nodes}"))
                     }
                 };
+                if let Some(b) = bar {
+                    b.finish_and_clear();
+                }
                 (rules.name.clone(), komi_text(rules), value, moves, nodes)
             });
             rows.push(row);
