@@ -103,13 +103,13 @@ fn spinner() -> Option<indicatif::ProgressBar> {
     Some(bar)
 }
 
-/// The board as `3x1` (a grid) or `24 points`.
+/// The board as `a 3x1 board` (a grid) or `a board of 24 points`.
 fn board_text(rules: &Rules) -> String {
     let t = &rules.topology;
     if t.width as usize * t.height as usize == t.len() {
-        format!("{}x{}", t.width, t.height)
+        format!("a {}x{} board", t.width, t.height)
     } else {
-        format!("{} points", t.len())
+        format!("a board of {} points", t.len())
     }
 }
 
@@ -125,7 +125,7 @@ fn refusal(rules: &Rules, e: &SolveError) -> Failure {
     let board = board_text(rules);
     let d = match e {
         SolveError::TooBig(est) => Diagnostic::new(format!(
-            "{} on a {board} board is too large to solve by full-history search: \
+            "{} on {board} is too large to solve by full-history search: \
              about {} nodes in the game tree (estimated from {} random games, the \
              longest {} plies), so at least about {} for alpha-beta, over the node \
              budget of {}",
@@ -136,9 +136,13 @@ fn refusal(rules: &Rules, e: &SolveError) -> Failure {
             count(est.search),
             est.max_nodes,
         ))
-        .expected("a smaller board (--size 2x1, 3x1, 2x2) or a larger --max-nodes".to_string()),
+        .expected(
+            "a smaller board (most Go-style rulesets take under a second on 2x1, 3x1, 2x2) \
+             or a larger --max-nodes"
+                .to_string(),
+        ),
         SolveError::Budget { max_nodes, .. } => Diagnostic::new(format!(
-            "{} on a {board} board: the search reached the node budget of {max_nodes} \
+            "{} on {board}: the search reached the node budget of {max_nodes} \
              nodes without finishing",
             rules.name
         ))
@@ -184,7 +188,7 @@ fn moves_text(rules: &Rules, moves: &[Move]) -> String {
 fn report<const W: usize>(m: &Machine<W>, r: &HistorySolution, from_position: bool) -> String {
     let rules = &m.rules;
     let mut out = format!(
-        "{} on a {} board, {}{}\n",
+        "{} on {}, {}{}\n",
         rules.name,
         board_text(rules),
         komi_text(rules),
