@@ -200,7 +200,38 @@ fn solve_from_a_position() {
         text.contains("value: white wins by end rule `suicide`"),
         "{text}"
     );
-    assert!(text.contains("perfect play: (the game is over)"), "{text}");
+    assert!(
+        text.contains("perfect play: (no move from here)  (ends by `suicide`)"),
+        "{text}"
+    );
     let o = morrigo(&["solve", "jk-final", "--size", "2x1", "--position", "C9"]);
     assert_code(&o, 1);
+}
+
+/// A ruleset that can leave a player with no legal move and no verdict (a
+/// 1x1 board, suicide illegal, no pass): the report says the position is
+/// counted as a draw.
+#[test]
+fn stuck_positions_are_reported() {
+    let dir = std::env::temp_dir().join(format!("morrigo-solve-stuck-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("no-pass.yaml");
+    std::fs::write(
+        &file,
+        "name: no-pass\nboard:\n  grid: { width: 1, height: 1 }\nplayers: [black, white]\n\
+         setup:\n  in_hand: unlimited\nphases:\n  play:\n    actions:\n      play: true\n\
+         play:\n  suicide: illegal\nend:\n  never:\n    draw: \"false\"\n",
+    )
+    .expect("write the ruleset");
+    let text = report(&["solve", file.to_str().expect("utf-8 path")]);
+    std::fs::remove_dir_all(&dir).ok();
+    insta::assert_snapshot!("solve_stuck", text);
+    assert!(
+        text.contains("no legal move and no end rule decides"),
+        "{text}"
+    );
+    assert!(
+        text.contains("positions with no legal move and no verdict: "),
+        "{text}"
+    );
 }

@@ -215,3 +215,32 @@ fn budget_stops_and_refusals() {
         other => panic!("5x5 not refused: {other:?}"),
     }
 }
+
+/// A position with no legal move where no end rule decides is counted as a
+/// draw and reported: a 1x1 board with suicide illegal and no pass, where
+/// the first player has no move at all.
+#[test]
+fn stuck_positions_are_counted_as_draws_and_reported() {
+    let text = "\
+name: no-pass
+board:
+  grid: { width: 1, height: 1 }
+players: [black, white]
+setup:
+  in_hand: unlimited
+phases:
+  play:
+    actions:
+      play: true
+play:
+  suicide: illegal
+end:
+  never:
+    draw: \"false\"
+";
+    let r = morrigo_rules::rules_from_text("no-pass.yaml", text).expect("a valid ruleset");
+    let s = solve(r, &Limits::default());
+    assert_eq!(s.value, 0.0);
+    assert_eq!(s.stuck, 1);
+    assert!(s.moves.is_empty() && s.line.is_empty() && s.end.is_none());
+}

@@ -177,6 +177,14 @@ pub fn value_text(rules: &Rules, value: f64) -> String {
     }
 }
 
+/// A bound of the value: a ±WIN bound comes from the cut lines themselves.
+fn bound_text(rules: &Rules, value: f64) -> String {
+    match winner_of(value) {
+        Some(p) if decided_by_rule(value) => format!("{} wins", game::player_name(rules, p)),
+        _ => value_text(rules, value),
+    }
+}
+
 fn moves_text(rules: &Rules, moves: &[Move]) -> String {
     moves
         .iter()
@@ -200,7 +208,10 @@ fn report<const W: usize>(m: &Machine<W>, r: &HistorySolution, from_position: bo
     );
     out += "search: full history (every rule applied as in play), alpha-beta, no transpositions\n";
     let mut value = value_text(rules, r.value);
-    if let Some(o) = r.end {
+    if !r.exact() {
+        // The value is that of one convention; the bounds follow below.
+        value += " if cut lines count as draws";
+    } else if let Some(o) = r.end {
         // How the perfect-play line ends: by a count or by another rule.
         let counted = r.final_score.is_some();
         value = match (counted, winner_of(r.value)) {
@@ -212,9 +223,6 @@ fn report<const W: usize>(m: &Machine<W>, r: &HistorySolution, from_position: bo
                 o.rule_name(rules)
             ),
         };
-    }
-    if !r.exact() {
-        value += " (cut lines counted as draws)";
     }
     out += &format!("value: {value}\n");
     match (r.final_score, r.end) {
@@ -228,15 +236,21 @@ fn report<const W: usize>(m: &Machine<W>, r: &HistorySolution, from_position: bo
             )
         }
         (None, Some(_)) => out += "score with perfect play: not counted (decided by a rule)\n",
+        (None, None) if r.line.len() < r.max_plies as usize => {
+            out += "score with perfect play: none (no end rule decides)\n"
+        }
         (None, None) => out += "score with perfect play: none (the line is cut)\n",
     }
     let line = if r.line.is_empty() {
-        "(the game is over)".to_string()
+        "(no move from here)".to_string()
     } else {
         moves_text(rules, &r.line)
     };
     let ends = match r.end {
         Some(o) => format!("ends by `{}`", o.rule_name(rules)),
+        None if r.line.len() < r.max_plies as usize => {
+            "no legal move and no end rule decides".to_string()
+        }
         None => format!("cut at {} plies", r.line.len()),
     };
     out += &format!("perfect play: {line}  ({ends})\n");
@@ -265,9 +279,10 @@ fn report<const W: usize>(m: &Machine<W>, r: &HistorySolution, from_position: bo
         out += &match r.bounds {
             None => "; the value is the same if they are lost or won, so it is exact\n".into(),
             Some((lo, hi)) => format!(
-                "; the value depends on them: from {} to {}\n",
-                value_text(rules, lo),
-                value_text(rules, hi)
+                "; the value depends on them: {} if {first} loses them, {} if {first} wins them\n",
+                bound_text(rules, lo),
+                bound_text(rules, hi),
+                first = game::player_name(rules, 0),
             ),
         };
     }
