@@ -180,6 +180,18 @@ fn refusals_name_the_estimate_and_the_budget() {
 
     let o = morrigo(&["solve", "jk-final", "--size", "2x1", "--max-nodes", "0"]);
     assert_code(&o, 2);
+
+    // compare --solve: an unknown ruleset is an error, and no table is printed.
+    let o = morrigo(&[
+        "compare",
+        "--solve",
+        "--size",
+        "2x1",
+        "jk-final",
+        "no-such-ruleset",
+    ]);
+    assert_code(&o, 1);
+    assert!(stdout(&o).is_empty());
 }
 
 /// `--position` solves from the position after a record; a finished game

@@ -342,7 +342,7 @@ pub fn compare_table(
                 let rules = &m.rules;
                 let (value, moves, nodes) = match solve_history(m, &start.state, limits) {
                     Ok(r) => {
-                        let exact = if r.exact() { "" } else { " (cut lines as draws)" };
+                        let exact = if r.exact() { "" } else { " if cut lines count as draws" };
                         let moves = r
                             .moves
                             .iter()
