@@ -24,10 +24,11 @@
 //! cycles) could make the tree infinite, so a line is cut after a number of
 //! plies from the start and counted as a draw. When lines were cut the
 //! search is repeated with them counted as a loss and as a win for the
-//! first player; if all three agree the value is exact. The cap starts at
-//! 16 plies and doubles (up to `max_plies`) until no line is cut or the cut
-//! lines do not change the value; otherwise the report gives the bounds,
-//! those of the deepest cap searched within the node budget.
+//! first player; if all three agree the value is exact (and likewise each
+//! first move's). The cap starts at 16 plies and doubles (up to
+//! `max_plies`) until no line is cut or the cut lines change no value;
+//! otherwise the report gives the bounds, those of the deepest cap searched
+//! within the node budget.
 
 use morrigo_engine::{Machine, Move, MoveKind, Outcome, State};
 use morrigo_rules::Verdict;
@@ -108,9 +109,12 @@ pub struct HistorySolution {
     pub end: Option<Outcome>,
     /// The count at the end of the line, when it ends by a `score` rule.
     pub final_score: Option<[f64; 2]>,
-    /// Each legal move of the position with its exact value, in move
-    /// generation order.
+    /// Each legal move of the position with its value, in move generation
+    /// order (exact unless its entry in `move_bounds` is set).
     pub moves: Vec<(Move, f64)>,
+    /// Per move: `None` if its value does not depend on the cut lines, else
+    /// its value with cut lines lost and won by the first player.
+    pub move_bounds: Vec<Option<(f64, f64)>>,
     /// Lines cut at the ply cap in the first search (counted as draws).
     pub cut_lines: u64,
     /// The ply cap of the search reported (the first of 16, 32, 64, …
@@ -133,6 +137,11 @@ impl HistorySolution {
     /// Whether the value does not depend on how cut lines are counted.
     pub fn exact(&self) -> bool {
         self.bounds.is_none()
+    }
+
+    /// Whether neither the value nor any move's value depends on it.
+    pub fn all_exact(&self) -> bool {
+        self.exact() && self.move_bounds.iter().all(Option::is_none)
     }
 }
 
@@ -252,7 +261,8 @@ pub fn solve_history_with<const W: usize>(
     loop {
         match search.iteration(&mut s, cap) {
             Ok(it) => {
-                let done = it.bounds.is_none() || cap >= limits.max_plies;
+                let exact = it.bounds.is_none() && it.move_bounds.iter().all(Option::is_none);
+                let done = exact || cap >= limits.max_plies;
                 found = Some(it);
                 if done {
                     break;
@@ -272,6 +282,7 @@ pub fn solve_history_with<const W: usize>(
     let Some(Iteration {
         value,
         moves,
+        move_bounds,
         line,
         cut: cut_lines,
         stuck,
@@ -303,6 +314,7 @@ pub fn solve_history_with<const W: usize>(
         end,
         final_score,
         moves,
+        move_bounds,
         cut_lines,
         max_plies: cap,
         stopped_at,
@@ -320,6 +332,7 @@ const FIRST_CAP: u32 = 16;
 struct Iteration {
     value: f64,
     moves: Vec<(Move, f64)>,
+    move_bounds: Vec<Option<(f64, f64)>>,
     line: Vec<Move>,
     cut: u64,
     stuck: u64,
@@ -389,16 +402,28 @@ impl<'m, 'p, const W: usize> Search<'m, 'p, W> {
         let (cut, stuck) = (self.cut, self.stuck);
         let line = self.pv[0].clone();
         let mut bounds = None;
+        let mut move_bounds = vec![None; moves.len()];
         if cut > 0 {
-            let (low, _) = self.root(s, -WIN)?;
-            let (high, _) = self.root(s, WIN)?;
+            let (low, low_moves) = self.root(s, -WIN)?;
+            let (high, high_moves) = self.root(s, WIN)?;
             if low != value || high != value {
                 bounds = Some((low, high));
+            }
+            // The root's moves come in generation order in all three searches.
+            for (i, ((_, v), ((_, lo), (_, hi)))) in moves
+                .iter()
+                .zip(low_moves.iter().zip(&high_moves))
+                .enumerate()
+            {
+                if lo != v || hi != v {
+                    move_bounds[i] = Some((*lo, *hi));
+                }
             }
         }
         Ok(Iteration {
             value,
             moves,
+            move_bounds,
             line,
             cut,
             stuck,

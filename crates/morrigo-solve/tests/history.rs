@@ -158,7 +158,7 @@ fn cut_lines_are_reported_with_bounds_when_they_matter() {
     let r = solve(rules("chinese", (3, 1), 0.0), &cap(10));
     assert!(r.cut_lines > 0);
     assert_eq!(r.value, 3.0);
-    assert!(r.exact(), "{:?}", r.bounds);
+    assert!(r.all_exact(), "{:?} {:?}", r.bounds, r.move_bounds);
     // Cut after 2 plies, nothing is known: the bounds span a loss to a win.
     let r = solve(rules("chinese", (3, 1), 0.0), &cap(2));
     assert_eq!(r.bounds, Some((-WIN, WIN)));
@@ -184,6 +184,9 @@ fn a_deeper_cap_out_of_budget_keeps_the_last_finished_one() {
     assert_eq!(r.stopped_at, Some(32));
     assert_eq!(r.bounds, Some((-4.0, 4.0)));
     assert_eq!(r.nodes, 1_000_001);
+    // Passing first: white can force a cycle or a 4-point win, never more.
+    let pass = r.moves.iter().position(|(m, _)| m.kind == MoveKind::Pass);
+    assert_eq!(r.move_bounds[pass.expect("a pass")], Some((-4.0, 0.0)));
 }
 
 /// The node budget stops a search (an error, not a wrong value), and a

@@ -262,9 +262,16 @@ fn report<const W: usize>(m: &Machine<W>, r: &HistorySolution, from_position: bo
             .map(|(mv, _)| format_move_in(rules, mv).len())
             .max()
             .unwrap_or(0);
-        for (mv, v) in &r.moves {
+        for ((mv, v), b) in r.moves.iter().zip(&r.move_bounds) {
+            let unsure = b.map_or(String::new(), |(lo, hi)| {
+                format!(
+                    " if cut lines count as draws ({} to {})",
+                    bound_text(rules, lo),
+                    bound_text(rules, hi)
+                )
+            });
             out += &format!(
-                "  {:width$}  {}\n",
+                "  {:width$}  {}{unsure}\n",
                 format_move_in(rules, mv),
                 value_text(rules, *v)
             );
@@ -277,7 +284,12 @@ fn report<const W: usize>(m: &Machine<W>, r: &HistorySolution, from_position: bo
             r.max_plies, r.cut_lines
         );
         out += &match r.bounds {
-            None => "; the value is the same if they are lost or won, so it is exact\n".into(),
+            None if r.all_exact() => {
+                "; no value changes if they are lost or won, so all are exact\n".into()
+            }
+            None => {
+                "; the game's value is the same if they are lost or won, so it is exact\n".into()
+            }
             Some((lo, hi)) => format!(
                 "; the value depends on them: {} if {first} loses them, {} if {first} wins them\n",
                 bound_text(rules, lo),
@@ -346,7 +358,12 @@ pub fn compare_table(
                         let moves = r
                             .moves
                             .iter()
-                            .map(|(mv, v)| (format_move_in(rules, mv), short_value(rules, *v)))
+                            .zip(&r.move_bounds)
+                            .map(|((mv, v), b)| {
+                                // `?`: the value depends on the cut lines.
+                                let unsure = if b.is_some() { "?" } else { "" };
+                                (format_move_in(rules, mv), format!("{}{unsure}", short_value(rules, *v)))
+                            })
                             .collect();
                         (format!("{}{exact}", short_value(rules, r.value)), moves, r.nodes.to_string())
                     }
@@ -394,7 +411,8 @@ pub fn compare_table(
             out.push('\n');
         }
         out += &format!(
-            "{}x{} board{from}: value and value of each move (B+n: black wins by n)\n\n",
+            "{}x{} board{from}: value and value of each move (B+n: black wins by n; \
+             ?: if cut lines count as draws)\n\n",
             size.0, size.1
         );
         out += &markdown(&table);
