@@ -37,7 +37,7 @@ use std::time::{Duration, Instant};
 /// Value of a game won by an end rule that does not count (for the first
 /// player; a loss is `-WIN`).
 pub const WIN: f64 = 1.0e9;
-/// Default node budget (`--max-nodes`): about a minute of release-build search.
+/// Default node budget (`--max-nodes`): 20 to 50 s of release-build search.
 pub const DEFAULT_MAX_NODES: u64 = 100_000_000;
 /// Default ply cap of one line of the search (see the module comment).
 pub const DEFAULT_MAX_PLIES: u32 = 200;

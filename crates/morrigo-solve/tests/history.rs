@@ -247,3 +247,72 @@ end:
     assert_eq!(s.stuck, 1);
     assert!(s.moves.is_empty() && s.line.is_empty() && s.end.is_none());
 }
+
+/// Which JK variants have other values than jk-final, over every position
+/// reached in up to 6 plies on 2x1 (a move sequence legal under both):
+/// jk-natural (no ECCE ending, fewer pass restrictions), jk-strict-end (no
+/// pass after ECC) and jk-suicide-multi (a two-stone suicide is removed)
+/// differ somewhere; jk-12-4, jk-12-6, jk-d4-6 and jk-no-move-loses never
+/// do, since their rules differ only after four ko captures in a row or
+/// for a player with no safe move, who loses under jk-final too.
+#[test]
+fn jk_variants_that_change_values_on_two_points() {
+    let machine = |name: &str| match AnyMachine::new(Arc::new(rules(name, (2, 1), 0.0))) {
+        Ok(AnyMachine::W1(m)) => m,
+        _ => panic!("{name}: a one-word machine"),
+    };
+    let base = machine("jk-final");
+    // Every sequence of up to 6 plies legal under jk-final.
+    let mut all: Vec<Vec<Move>> = vec![Vec::new()];
+    let mut frontier = all.clone();
+    for _ in 0..6 {
+        let mut next = Vec::new();
+        for seq in &frontier {
+            let mut s = base.initial();
+            seq.iter().for_each(|&mv| {
+                base.apply(&mut s, mv);
+            });
+            let mut moves = Vec::new();
+            if base.legal_moves(&s, &mut moves).is_none() {
+                next.extend(moves.into_iter().map(|mv| [seq.clone(), vec![mv]].concat()));
+            }
+        }
+        all.extend(next.iter().cloned());
+        frontier = next;
+    }
+    let limits = Limits {
+        max_nodes: 1_000_000,
+        max_plies: 200,
+    };
+    let values = |name: &str| -> Vec<Option<f64>> {
+        let m = machine(name);
+        all.iter()
+            .map(|seq| {
+                let mut s = m.initial();
+                for &mv in seq {
+                    let mut moves = Vec::new();
+                    if m.legal_moves(&s, &mut moves).is_some() || !moves.contains(&mv) {
+                        return None; // not legal under this variant
+                    }
+                    m.apply(&mut s, mv);
+                }
+                let r = solve_history(&m, &s, &limits).expect("solves");
+                assert!(r.all_exact(), "{name} after {seq:?}");
+                Some(r.value)
+            })
+            .collect()
+    };
+    let reference = values("jk-final");
+    let differs = |name: &str| {
+        values(name)
+            .iter()
+            .zip(&reference)
+            .any(|(v, r)| v.is_some() && r.is_some() && v != r)
+    };
+    for name in ["jk-natural", "jk-strict-end", "jk-suicide-multi"] {
+        assert!(differs(name), "{name} has jk-final's values everywhere");
+    }
+    for name in ["jk-12-4", "jk-12-6", "jk-d4-6", "jk-no-move-loses"] {
+        assert!(!differs(name), "{name} differs from jk-final");
+    }
+}
