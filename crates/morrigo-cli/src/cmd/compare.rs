@@ -36,6 +36,7 @@ Examples:
   morrigo compare my-variant.yaml nine-mens-morris --agents greedy
   morrigo compare three-mens-morris --agents mcts,greedy --agents greedy,mcts
   morrigo compare jk-final jk-strict-end --size 7 --games 20
+  morrigo compare --solve --komi 0        (exact values of the Go rulesets on 2x1, 3x1, 2x2)
 
 --size and --komi apply to every ruleset compared.")]
 pub struct CompareArgs {
@@ -59,6 +60,19 @@ pub struct CompareArgs {
     pub options: SimOptions,
     #[command(flatten)]
     pub ruleset: game::RulesetOptions,
+    /// Instead of simulating, solve each ruleset exactly (Go-style rulesets,
+    /// full-history search) on the --size board, or on 2x1, 3x1 and 2x2,
+    /// and put the values side by side (default: every built-in Go ruleset).
+    #[arg(long)]
+    pub solve: bool,
+    /// Node budget of each solve (with --solve).
+    #[arg(long, value_name = "N", requires = "solve",
+          default_value_t = morrigo_solve::history::DEFAULT_MAX_NODES,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_nodes: u64,
+    /// With --solve: solve from the position after this move record.
+    #[arg(long, value_name = "RECORD", requires = "solve")]
+    pub position: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -89,6 +103,19 @@ const GAMES_FAST: u32 = 1000;
 const GAMES_SEARCH: u32 = 30;
 
 pub fn run(args: CompareArgs) -> Outcome {
+    if args.solve {
+        let specs: Vec<String> = if args.files.is_empty() {
+            builtin::family("go").map(|b| b.path.to_string()).collect()
+        } else {
+            args.files.clone()
+        };
+        return super::solve_history::run_compare(
+            &specs,
+            &args.ruleset,
+            args.position.as_deref(),
+            args.max_nodes,
+        );
+    }
     let specs: Vec<String> = if args.files.is_empty() {
         builtin::family("morris")
             .map(|b| b.path.to_string())

@@ -1,0 +1,468 @@
+//! `morrigo solve` on Go-style rulesets: the exact value by a full-history
+//! game-tree search (morrigo-solve's `history` module), and the side-by-side
+//! table of `compare --solve`.
+
+use crate::fail::{Failure, Outcome};
+use crate::game;
+use clap::Args;
+use morrigo_diag::{Diagnostic, Diagnostics};
+use morrigo_engine::notation::format_move_in;
+use morrigo_engine::{with_machine, AnyMachine, Machine, Move};
+use morrigo_rules::Rules;
+use morrigo_solve::history::{
+    decided_by_rule, solve_history, solve_history_with, winner_of, HistorySolution, Limits,
+    SolveError, DEFAULT_MAX_NODES, DEFAULT_MAX_PLIES,
+};
+use std::io::Write;
+
+/// Solve a ruleset exactly: who wins with perfect play, and by how much.
+///
+/// For Go-style rulesets (board plays and passes) on tiny boards: a
+/// minimax search with alpha-beta over every legal move to the end of every
+/// game, with the engine applying each rule that reads the history (ko,
+/// superko, JK move classes and D runs, pass rules, Art. 3.2 and 3.3)
+/// exactly as in play. No transposition table: under these rules the
+/// future depends on the whole history. A counted game is worth its score
+/// difference, so the search finds the best score; a game won by a rule
+/// that does not count (suicide, a repetition) beats any count.
+///
+/// Before searching, the tree is estimated from random games; a position
+/// whose smallest possible alpha-beta search exceeds --max-nodes is refused
+/// (exit 1) with the estimate. A search that reaches --max-nodes stops
+/// (exit 1). Lines are cut at 16 plies and counted as draws; if the value
+/// depends on them the cap doubles, up to --max-plies. The output says when
+/// lines were cut and whether the value depends on them.
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Examples:
+  morrigo solve jk-final --size 2x1 --komi 0
+  morrigo solve tromp-taylor --size 3x1 --komi 0
+  morrigo solve jk-final --size 2 --komi 0              (2x2: 121,764 nodes)
+  morrigo solve chinese --size 3x1 --komi 0 --position b1")]
+pub struct SolveHistoryArgs {
+    /// Ruleset file or built-in name.
+    #[arg(value_name = "RULESET")]
+    pub ruleset: String,
+    /// Solve the position after this move record.
+    #[arg(long, value_name = "RECORD")]
+    pub position: Option<String>,
+    /// Node budget: larger searches are refused or stopped.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_NODES,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_nodes: u64,
+    /// Deepest ply cap: lines are cut at 16 plies, then 32, 64, … up to
+    /// this, until no line is cut or the cut lines do not change the value.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_PLIES,
+          value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub max_plies: u32,
+    #[command(flatten)]
+    pub options: game::RulesetOptions,
+}
+
+pub fn run(args: SolveHistoryArgs) -> Outcome {
+    let any = game::machine(&args.ruleset, &args.options)?;
+    let limits = Limits {
+        max_nodes: args.max_nodes,
+        max_plies: args.max_plies,
+    };
+    let text = with_machine!(&any, m => solve_text(m, args.position.as_deref(), &limits))?;
+    write!(std::io::stdout().lock(), "{text}")?;
+    Ok(())
+}
+
+fn solve_text<const W: usize>(
+    m: &Machine<W>,
+    position: Option<&str>,
+    limits: &Limits,
+) -> Result<String, Failure> {
+    let start = game::start(m, position)?;
+    let bar = spinner();
+    let mut tick = |nodes: u64| {
+        if let Some(b) = &bar {
+            b.set_message(format!("{nodes} nodes searched"));
+        }
+    };
+    let solved = solve_history_with(m, &start.state, limits, &mut tick);
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let solution = solved.map_err(|e| refusal(&m.rules, &e))?;
+    Ok(report(m, &solution, position.is_some()))
+}
+
+/// A spinner with the node count on stderr, only when stderr is a
+/// terminal (it ticks on its own, so there is no silent second).
+fn spinner() -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new_spinner();
+    bar.set_message("estimating the tree");
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    Some(bar)
+}
+
+/// The board as `a 3x1 board` (a grid) or `a board of 24 points`.
+fn board_text(rules: &Rules) -> String {
+    let t = &rules.topology;
+    if t.width as usize * t.height as usize == t.len() {
+        format!("a {}x{} board", t.width, t.height)
+    } else {
+        format!("a board of {} points", t.len())
+    }
+}
+
+fn komi_text(rules: &Rules) -> String {
+    rules
+        .scoring
+        .as_ref()
+        .map_or("no scoring".to_string(), |s| format!("komi {}", s.komi))
+}
+
+/// The refusal or budget stop as a located-free game error (exit 1).
+fn refusal(rules: &Rules, e: &SolveError) -> Failure {
+    let board = board_text(rules);
+    let d = match e {
+        SolveError::TooBig(est) => Diagnostic::new(format!(
+            "{} on {board} is too large to solve by full-history search: \
+             about {} nodes in the game tree (estimated from {} random games, the \
+             longest {} plies), so at least about {} for alpha-beta, over the node \
+             budget of {}",
+            rules.name,
+            count(est.full_tree),
+            morrigo_solve::history::ESTIMATE_PROBES,
+            est.longest,
+            count(est.search),
+            est.max_nodes,
+        ))
+        .expected(
+            "a smaller board (most Go-style rulesets take under a second on 2x1, 3x1, 2x2) \
+             or a larger --max-nodes"
+                .to_string(),
+        ),
+        SolveError::Budget { max_nodes, .. } => Diagnostic::new(format!(
+            "{} on {board}: the search reached the node budget of {max_nodes} \
+             nodes without finishing",
+            rules.name
+        ))
+        .expected("a larger --max-nodes or a smaller board".to_string()),
+    };
+    Failure::Game(Diagnostics(vec![d]))
+}
+
+/// A node count for a message: exact below a million, else `2.3e11`.
+fn count(n: f64) -> String {
+    if !n.is_finite() {
+        "more than 1e308".to_string()
+    } else if n < 1e6 {
+        format!("{}", n.round() as u64)
+    } else {
+        format!("{n:.1e}")
+    }
+}
+
+/// "black wins by 2", "white wins by a rule", "draw".
+pub fn value_text(rules: &Rules, value: f64) -> String {
+    match winner_of(value) {
+        None => "draw".to_string(),
+        Some(p) => {
+            let name = game::player_name(rules, p);
+            if decided_by_rule(value) {
+                format!("{name} wins by a rule")
+            } else {
+                format!("{name} wins by {}", value.abs())
+            }
+        }
+    }
+}
+
+/// A bound of the value: a ±WIN bound comes from the cut lines themselves.
+fn bound_text(rules: &Rules, value: f64) -> String {
+    match winner_of(value) {
+        Some(p) if decided_by_rule(value) => format!("{} wins", game::player_name(rules, p)),
+        _ => value_text(rules, value),
+    }
+}
+
+fn moves_text(rules: &Rules, moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(|mv| format_move_in(rules, mv))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn report<const W: usize>(m: &Machine<W>, r: &HistorySolution, from_position: bool) -> String {
+    let rules = &m.rules;
+    let mut out = format!(
+        "{} on {}, {}{}\n",
+        rules.name,
+        board_text(rules),
+        komi_text(rules),
+        if from_position {
+            ", from the given position"
+        } else {
+            ""
+        }
+    );
+    out += "search: full history (every rule applied as in play), alpha-beta, no transpositions\n";
+    let mut value = value_text(rules, r.value);
+    if !r.exact() {
+        // The value is that of one convention; the bounds follow below.
+        value += " if cut lines count as draws";
+    } else if let Some(o) = r.end {
+        // How the perfect-play line ends: by a count or by another rule.
+        let counted = r.final_score.is_some();
+        value = match (counted, winner_of(r.value)) {
+            (true, _) => format!("{value} (counted by end rule `{}`)", o.rule_name(rules)),
+            (false, None) => format!("draw by end rule `{}`", o.rule_name(rules)),
+            (false, Some(p)) => format!(
+                "{} wins by end rule `{}`",
+                game::player_name(rules, p),
+                o.rule_name(rules)
+            ),
+        };
+    }
+    out += &format!("value: {value}\n");
+    match (r.final_score, r.end) {
+        (Some(sc), _) => {
+            out += &format!(
+                "score with perfect play: {} {}, {} {}\n",
+                game::player_name(rules, 0),
+                sc[0],
+                game::player_name(rules, 1),
+                sc[1]
+            )
+        }
+        (None, Some(_)) => out += "score with perfect play: not counted (decided by a rule)\n",
+        (None, None) if r.line.len() < r.max_plies as usize => {
+            out += "score with perfect play: none (no end rule decides)\n"
+        }
+        (None, None) => out += "score with perfect play: none (the line is cut)\n",
+    }
+    let line = if r.line.is_empty() {
+        "(no move from here)".to_string()
+    } else {
+        moves_text(rules, &r.line)
+    };
+    let ends = match r.end {
+        Some(o) => format!("ends by `{}`", o.rule_name(rules)),
+        None if r.line.len() < r.max_plies as usize => {
+            "no legal move and no end rule decides".to_string()
+        }
+        None => format!("cut at {} plies", r.line.len()),
+    };
+    out += &format!("perfect play: {line}  ({ends})\n");
+    if !r.moves.is_empty() {
+        out += "moves:\n";
+        let width = r
+            .moves
+            .iter()
+            .map(|(mv, _)| format_move_in(rules, mv).len())
+            .max()
+            .unwrap_or(0);
+        for ((mv, v), b) in r.moves.iter().zip(&r.move_bounds) {
+            let unsure = b.map_or(String::new(), |(lo, hi)| {
+                format!(
+                    " if cut lines count as draws ({} to {})",
+                    bound_text(rules, lo),
+                    bound_text(rules, hi)
+                )
+            });
+            out += &format!(
+                "  {:width$}  {}{unsure}\n",
+                format_move_in(rules, mv),
+                value_text(rules, *v)
+            );
+        }
+    }
+    out += &format!("nodes searched: {}\n", r.nodes);
+    if r.cut_lines > 0 {
+        out += &format!(
+            "lines cut at {} plies: {} (counted as draws)",
+            r.max_plies, r.cut_lines
+        );
+        out += &match r.bounds {
+            None if r.all_exact() => {
+                "; no value changes if they are lost or won, so all are exact\n".into()
+            }
+            None => {
+                "; the game's value is the same if they are lost or won, so it is exact\n".into()
+            }
+            Some((lo, hi)) => format!(
+                "; the value depends on them: {} if {first} loses them, {} if {first} wins them\n",
+                bound_text(rules, lo),
+                bound_text(rules, hi),
+                first = game::player_name(rules, 0),
+            ),
+        };
+    }
+    if let Some(deeper) = r.stopped_at {
+        out += &format!(
+            "the search cut at {deeper} plies reached the node budget (--max-nodes) before finishing\n"
+        );
+    }
+    if r.stuck > 0 {
+        out += &format!(
+            "positions with no legal move and no verdict: {} (counted as draws)\n",
+            r.stuck
+        );
+    }
+    out += &format!("time: {:.2} s\n", r.elapsed.as_secs_f64());
+    out
+}
+
+/// A value in a table cell: `B+3`, `W+2`, `draw`, `W by rule`.
+fn short_value(rules: &Rules, value: f64) -> String {
+    let letters = game::piece_letters(rules);
+    match winner_of(value) {
+        None => "draw".to_string(),
+        Some(p) if decided_by_rule(value) => format!("{} by rule", letters[p as usize]),
+        Some(p) => format!("{}+{}", letters[p as usize], value.abs()),
+    }
+}
+
+/// Solve each ruleset on each board size and put the values side by side:
+/// one table per board, one row per ruleset, with the value of the game and
+/// of every first move (a column per move text; `-` where the ruleset has
+/// no such move), so a rule change that changes any of them shows.
+pub fn compare_table(
+    specs: &[String],
+    sizes: &[(u32, u32)],
+    komi: Option<f64>,
+    position: Option<&str>,
+    limits: &Limits,
+) -> Result<String, Failure> {
+    let mut out = String::new();
+    for &size in sizes {
+        let opts = game::RulesetOptions {
+            size: Some(size),
+            komi,
+        };
+        // Per ruleset: name, komi, value, first moves (text, value), nodes.
+        type Row = (String, String, String, Vec<(String, String)>, String);
+        let mut rows: Vec<Row> = Vec::new();
+        for spec in specs {
+            let any: AnyMachine = game::machine(spec, &opts)?;
+            let row = with_machine!(&any, m => {
+                let start = game::start(m, position)?;
+                let bar = spinner();
+                if let Some(b) = &bar {
+                    b.set_message(format!("solving {} on {}x{}", m.rules.name, size.0, size.1));
+                }
+                let rules = &m.rules;
+                let (value, moves, nodes) = match solve_history(m, &start.state, limits) {
+                    Ok(r) => {
+                        let exact = if r.exact() { "" } else { " if cut lines count as draws" };
+                        let moves = r
+                            .moves
+                            .iter()
+                            .zip(&r.move_bounds)
+                            .map(|((mv, v), b)| {
+                                // `?`: the value depends on the cut lines.
+                                let unsure = if b.is_some() { "?" } else { "" };
+                                (format_move_in(rules, mv), format!("{}{unsure}", short_value(rules, *v)))
+                            })
+                            .collect();
+                        (format!("{}{exact}", short_value(rules, r.value)), moves, r.nodes.to_string())
+                    }
+                    Err(SolveError::TooBig(_)) => {
+                        ("too large to solve".to_string(), Vec::new(), "-".to_string())
+                    }
+                    Err(SolveError::Budget { max_nodes, .. }) => {
+                        ("node budget reached".to_string(), Vec::new(), format!("> {max_nodes}"))
+                    }
+                };
+                if let Some(b) = bar {
+                    b.finish_and_clear();
+                }
+                (rules.name.clone(), komi_text(rules), value, moves, nodes)
+            });
+            rows.push(row);
+        }
+        let mut columns: Vec<String> = Vec::new();
+        for (_, _, _, moves, _) in &rows {
+            for (text, _) in moves {
+                if !columns.contains(text) {
+                    columns.push(text.clone());
+                }
+            }
+        }
+        let mut header = vec![
+            "ruleset".to_string(),
+            "komi".to_string(),
+            "value".to_string(),
+        ];
+        header.extend(columns.iter().cloned());
+        header.push("nodes".to_string());
+        let mut table = vec![header];
+        for (name, k, value, moves, nodes) in rows {
+            let mut row = vec![name, k, value];
+            for c in &columns {
+                let cell = moves.iter().find(|(t, _)| t == c).map(|(_, v)| v.clone());
+                row.push(cell.unwrap_or_else(|| "-".to_string()));
+            }
+            row.push(nodes);
+            table.push(row);
+        }
+        let from = position.map_or(String::new(), |p| format!(", after `{p}`"));
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out += &format!(
+            "{}x{} board{from}: value and value of each move (B+n: black wins by n; \
+             ?: if cut lines count as draws)\n\n",
+            size.0, size.1
+        );
+        out += &markdown(&table);
+    }
+    Ok(out)
+}
+
+/// An aligned Markdown table (the first row is the header).
+fn markdown(rows: &[Vec<String>]) -> String {
+    let cols = rows.first().map_or(0, Vec::len);
+    let widths: Vec<usize> = (0..cols)
+        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+        .collect();
+    let line = |r: &Vec<String>| {
+        let cells: Vec<String> = r
+            .iter()
+            .zip(&widths)
+            .map(|(c, w)| format!("{c:w$}"))
+            .collect();
+        format!("| {} |\n", cells.join(" | "))
+    };
+    let mut out = line(&rows[0]);
+    let rule: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
+    out += &format!("|-{}-|\n", rule.join("-|-"));
+    for r in &rows[1..] {
+        out += &line(r);
+    }
+    out
+}
+
+/// The board sizes `compare --solve` uses when no --size is given.
+pub const COMPARE_SIZES: [(u32, u32); 3] = [(2, 1), (3, 1), (2, 2)];
+
+/// `compare --solve`: the solved values of the rulesets, side by side.
+pub fn run_compare(
+    specs: &[String],
+    opts: &game::RulesetOptions,
+    position: Option<&str>,
+    max_nodes: u64,
+) -> Outcome {
+    let sizes: Vec<(u32, u32)> = match opts.size {
+        Some(s) => vec![s],
+        None => COMPARE_SIZES.to_vec(),
+    };
+    let limits = Limits {
+        max_nodes,
+        max_plies: DEFAULT_MAX_PLIES,
+    };
+    let text = compare_table(specs, &sizes, opts.komi, position, &limits)?;
+    let mut out = std::io::stdout().lock();
+    write!(out, "{text}")?;
+    Ok(())
+}
