@@ -23,6 +23,7 @@ Examples:
   morrigo play jk-final --size 9 --save-sgf game.sgf
   morrigo replay jk-final --sgf game.sgf
   morrigo states tromp-taylor --size 3
+  morrigo solve three-mens-morris
   morrigo compare jk-final chinese --size 9 --games 200
 
 A ruleset is a path to a .yaml file or the name of a built-in ruleset;
@@ -49,6 +50,7 @@ enum Command {
     Play(cmd::play::PlayArgs),
     Simulate(cmd::simulate::SimulateArgs),
     States(cmd::states::StatesArgs),
+    Solve(cmd::solve::SolveArgs),
     Compare(cmd::compare::CompareArgs),
     Test(cmd::test::TestArgs),
     Bench(cmd::bench::BenchArgs),
@@ -65,6 +67,7 @@ fn main() -> ExitCode {
         Command::Play(a) => cmd::play::run(a),
         Command::Simulate(a) => cmd::simulate::run(a),
         Command::States(a) => cmd::states::run(a),
+        Command::Solve(a) => cmd::solve::run(a),
         Command::Compare(a) => cmd::compare::run(a),
         Command::Test(a) => cmd::test::run(a),
         Command::Bench(a) => cmd::bench::run(a),

@@ -14,7 +14,7 @@ fn main() {
     let any = AnyMachine::new(Arc::new(morrigo_solve::solver_rules(&rules))).expect("machine");
     let t = Instant::now();
     with_machine!(&any, m => {
-        let (table, stats) = morrigo_solve::solve(m, &m.initial(), u64::MAX, &|_, _| {}).expect("solves");
+        let (table, stats) = morrigo_solve::solve(m, &m.initial(), u64::MAX, &morrigo_solve::Quiet).expect("solves");
         println!("{name}: {:?} {stats:?} in {:.2?}", table.start_value(), t.elapsed());
     });
 }

@@ -22,6 +22,21 @@ pub enum Stage {
     Solve,
 }
 
+/// What the caller hears while a solve runs: progress (from any thread,
+/// at least every few thousand positions) and the counts once the
+/// reachable positions are known, before the tables are built.
+pub trait Observer: Sync {
+    /// `done` of `total` in this stage (`total` 0: not known yet).
+    fn progress(&self, _stage: Stage, _done: u64, _total: u64) {}
+    /// The exploration is complete: `stats` holds the counts and the memory
+    /// the solve will need (values not found yet).
+    fn explored(&self, _stats: &Stats) {}
+}
+
+/// An observer that hears nothing.
+pub struct Quiet;
+impl Observer for Quiet {}
+
 /// Bytes per index of the index space while solving: a reached bit, the
 /// value (u16), the count of undecided successors (u16), the offset of
 /// its predecessors (u32).
@@ -178,7 +193,7 @@ pub fn solve<const W: usize>(
     m: &Machine<W>,
     start: &State<W>,
     max_bytes: u64,
-    progress: &(dyn Fn(Stage, u64) + Sync),
+    progress: &dyn Observer,
 ) -> Result<(Table, Stats), SolveError> {
     let keep = crate::applies::key_keeps_lines_formed(&m.rules);
     let mut ex = Explored {
@@ -193,6 +208,14 @@ pub fn solve<const W: usize>(
     explore(m, start, &mut ex, max_bytes, progress)?;
     let index = ex.layout.total;
     let needed = memory_needed(index, ex.edges);
+    progress.explored(&Stats {
+        reachable: ex.reachable,
+        index,
+        segments: ex.layout.segments.len() as u64,
+        edges: ex.edges,
+        memory: needed,
+        ..Stats::default()
+    });
     if needed > max_bytes {
         return Err(SolveError::Memory {
             index,
@@ -263,7 +286,7 @@ fn explore<const W: usize>(
     start: &State<W>,
     ex: &mut Explored,
     max_bytes: u64,
-    progress: &(dyn Fn(Stage, u64) + Sync),
+    progress: &dyn Observer,
 ) -> Result<(), SolveError> {
     let key = ex.layout.key_of(&start.pos);
     ex.layout
@@ -342,7 +365,7 @@ fn expand<const W: usize>(
     hi: u32,
     first: bool,
     expanded: &AtomicU64,
-    progress: &(dyn Fn(Stage, u64) + Sync),
+    progress: &dyn Observer,
 ) -> LayerOut {
     let mut out = LayerOut::default();
     let mut sc = Scratch::new(m);
@@ -396,7 +419,7 @@ fn expand<const W: usize>(
     }
     if first {
         let done = expanded.fetch_add(chunk.len() as u64, Relaxed) + chunk.len() as u64;
-        progress(Stage::Explore, done);
+        progress.progress(Stage::Explore, done, 0);
     }
     out
 }
@@ -407,7 +430,7 @@ fn expand<const W: usize>(
 fn link<const W: usize>(
     m: &Machine<W>,
     ex: &mut Explored,
-    progress: &(dyn Fn(Stage, u64) + Sync),
+    progress: &dyn Observer,
 ) -> (Vec<u32>, Vec<u32>) {
     let indeg = std::mem::take(&mut ex.indeg);
     let mut offsets: Vec<u32> = indeg.into_iter().map(AtomicU32::into_inner).collect();
@@ -453,7 +476,7 @@ fn link<const W: usize>(
                     }
                 }
                 let all = linked.fetch_add(done, Relaxed) + done;
-                progress(Stage::Link, all);
+                progress.progress(Stage::Link, all, ex.reachable);
             });
     }
     (offsets, rev)
@@ -463,7 +486,7 @@ fn retro(
     ex: &Explored,
     offsets: &[u32],
     rev: &[u32],
-    progress: &(dyn Fn(Stage, u64) + Sync),
+    progress: &dyn Observer,
 ) -> Result<(), SolveError> {
     debug_assert!(ex.layout.total <= MAX_INDEX);
     let mut frontier: Vec<u64> = ex
@@ -505,7 +528,7 @@ fn retro(
                     }
                 }
                 let all = decided.fetch_add(next.len() as u64, Relaxed) + next.len() as u64;
-                progress(Stage::Solve, all);
+                progress.progress(Stage::Solve, all, ex.reachable);
                 next
             })
             .collect();

@@ -32,7 +32,7 @@ fn check(name: &str) -> (Value, u64) {
     morrigo_solve::retrograde_applies(&rules).unwrap();
     let keep = key_keeps_lines_formed(&rules);
     let m = Machine::<1>::new(Arc::new(solver_rules(&rules)));
-    let (table, stats) = solve(&m, &m.initial(), u64::MAX, &|_, _| {}).unwrap();
+    let (table, stats) = solve(&m, &m.initial(), u64::MAX, &morrigo_solve::Quiet).unwrap();
 
     let key = |s: &State<1>| -> Key {
         let lf = if keep && s.pos.pending > 0 {

@@ -10,5 +10,6 @@ pub mod rulesets;
 pub mod show;
 pub mod sim_args;
 pub mod simulate;
+pub mod solve;
 pub mod states;
 pub mod test;
