@@ -268,14 +268,24 @@ fn value_text<const W: usize>(rules: &Rules, s: &State<W>, v: Value, whole_game:
         }
     };
     match v {
-        Value::Win(d) if whole_game => format!("{me} wins in {d} plies ({})", seat(s.pos.to_move)),
+        Value::Win(d) if whole_game => {
+            format!("{me} wins in {} ({})", plies(d), seat(s.pos.to_move))
+        }
         Value::Loss(d) if whole_game => {
-            format!("{other} wins in {d} plies ({})", seat(s.pos.to_move ^ 1))
+            format!("{other} wins in {} ({})", plies(d), seat(s.pos.to_move ^ 1))
         }
         Value::Draw if whole_game => "draw (neither side can force a win)".to_string(),
-        Value::Win(d) => format!("{me} (to move) wins in {d} plies"),
-        Value::Loss(d) => format!("{other} wins in {d} plies ({me} to move loses)"),
+        Value::Win(d) => format!("{me} (to move) wins in {}", plies(d)),
+        Value::Loss(d) => format!("{other} wins in {} ({me} to move loses)", plies(d)),
         Value::Draw => "draw (neither side can force a win)".to_string(),
+    }
+}
+
+fn plies(d: u32) -> String {
+    if d == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{d} plies")
     }
 }
 
