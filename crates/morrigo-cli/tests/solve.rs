@@ -147,3 +147,123 @@ fn go_style_rulesets_are_refused() {
     assert!(err.contains("a Go-style ruleset"), "{err}");
     assert!(err.contains("full game histories"), "{err}");
 }
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("morrigo-solve-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name)
+}
+
+#[test]
+fn a_saved_table_plays_perfectly_and_is_refused_for_other_rules() {
+    let table = temp("three.solve");
+    let path = table.to_str().unwrap();
+    let o = morrigo(&[
+        "solve",
+        "three-mens-morris",
+        "--save",
+        path,
+        "--max-memory",
+        "1G",
+    ]);
+    assert_code(&o, 0);
+    assert!(stdout(&o).contains("  saved      "), "{}", stdout(&o));
+    // Three Men's Morris is a first-player win: perfect play as white wins
+    // every game against any opponent.
+    let agents = format!("perfect:table={path},random");
+    let o = morrigo(&[
+        "simulate",
+        "three-mens-morris",
+        "--agents",
+        &agents,
+        "--games",
+        "40",
+        "--seed",
+        "3",
+    ]);
+    assert_code(&o, 0);
+    assert!(
+        stdout(&o).contains("white wins           40  100.0%"),
+        "{}",
+        stdout(&o)
+    );
+    // The same file for other rules: refused, naming the table's ruleset.
+    let o = morrigo(&[
+        "simulate",
+        "six-mens-morris",
+        "--agents",
+        &agents,
+        "--games",
+        "1",
+    ]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(
+        err.contains("was solved for other rules (`three-mens-morris`"),
+        "{err}"
+    );
+    // Not a table at all.
+    let junk = temp("junk.solve");
+    std::fs::write(&junk, "not a table").unwrap();
+    let agents = format!("perfect:table={}", junk.to_str().unwrap());
+    let o = morrigo(&["play", "three-mens-morris", "--agent", &agents]);
+    assert_code(&o, 1);
+    assert!(
+        stderr(&o).contains("is not a solve table"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn perfect_against_perfect_plays_the_solved_value() {
+    // Solved on the fly (small game): white wins in exactly 9 plies each game.
+    let o = morrigo(&[
+        "simulate",
+        "three-mens-morris",
+        "--agents",
+        "perfect",
+        "--games",
+        "20",
+        "--seed",
+        "1",
+    ]);
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    assert!(out.contains("white wins           20  100.0%"), "{out}");
+    assert!(out.contains("mean length         9.0 plies"), "{out}");
+    // With flying the game is a draw: perfect players repeat positions
+    // until the ruleset's own repetition rule ends the game.
+    let o = morrigo(&[
+        "simulate",
+        "tests/solve/three-mens-morris-flying.yaml",
+        "--agents",
+        "perfect",
+        "--games",
+        "10",
+        "--seed",
+        "1",
+    ]);
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    assert!(out.contains("draws                10  100.0%"), "{out}");
+}
+
+#[test]
+fn the_perfect_agent_refuses_games_too_large_to_solve_on_the_fly() {
+    let o = morrigo(&[
+        "simulate",
+        "nine-mens-morris",
+        "--agents",
+        "perfect",
+        "--games",
+        "1",
+    ]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(err.contains("too large to solve on the fly"), "{err}");
+    assert!(
+        err.contains("morrigo solve nine-mens-morris --save FILE"),
+        "{err}"
+    );
+}

@@ -13,6 +13,7 @@
 mod agent;
 mod bench;
 mod mcts;
+mod perfect;
 mod playout;
 mod search;
 mod sim;
@@ -26,10 +27,11 @@ pub use bench::{
 };
 pub use mcts::{fills_own_eye, playout_move, Mcts, MCTS_PLAYOUT_PLIES};
 pub use morrigo_engine::Unit;
+pub use perfect::{prepare_agents, ON_THE_FLY_MEMORY};
 pub use playout::{playout, playout_with, GameRecord};
 pub use search::{evaluate, AlphaBeta, EvalWeights, SearchInfo, TT_ENTRIES, WIN};
 pub use sim::{game_rng, play_game, simulate, splitmix64, SimConfig, SimReport, DEFAULT_MAX_PLIES};
-pub use spec::{AgentSpec, AlphaBetaParams, MctsParams, AGENT_NAMES};
+pub use spec::{AgentSpec, AlphaBetaParams, MctsParams, PerfectParams, AGENT_NAMES};
 pub use table::{compare_table, Format};
 
 /// Load a ruleset (path or built-in name) and compile its machine; errors

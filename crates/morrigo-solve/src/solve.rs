@@ -74,6 +74,34 @@ pub enum SolveError {
     TooDeep,
 }
 
+impl std::fmt::Display for SolveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SolveError::Memory { needed, limit, .. } => write!(
+                f,
+                "the solve needs {needed} bytes of memory, more than the limit of {limit}"
+            ),
+            SolveError::IndexSpace { .. } => {
+                write!(f, "the index space passes {MAX_INDEX} positions")
+            }
+            SolveError::TooManyMoves { edges } => {
+                write!(
+                    f,
+                    "{edges} moves, more than the 4294967295 the solver links"
+                )
+            }
+            SolveError::TooManyMovesAt { moves } => write!(
+                f,
+                "a position has {moves} legal moves, more than the 65535 the solver counts"
+            ),
+            SolveError::TooDeep => write!(
+                f,
+                "a game lasts more than {MAX_DISTANCE} plies under perfect play"
+            ),
+        }
+    }
+}
+
 /// What the solve found besides the table.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {

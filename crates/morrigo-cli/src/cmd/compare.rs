@@ -85,6 +85,10 @@ pub fn run(args: CompareArgs) -> Outcome {
         return Err(Failure::Game(Diagnostics(errors)));
     }
     let cfg = args.options.config(args.games, args.seed);
+    for any in &machines {
+        morrigo_play::prepare_agents(any.rules(), &cfg.agents, morrigo_play::ON_THE_FLY_MEMORY)
+            .map_err(|e| Failure::game(morrigo_diag::Diagnostic::new(e)))?;
+    }
     let bar = progress(u64::from(args.games) * machines.len() as u64);
     let mut reports = Vec::with_capacity(machines.len());
     for any in &machines {

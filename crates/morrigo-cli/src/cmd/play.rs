@@ -42,7 +42,8 @@ pub struct PlayArgs {
     pub side: Option<String>,
     /// The agent you play against, with its parameters: `uniform`,
     /// `random`, `greedy`, `alphabeta[:depth=N][,time=MS]`,
-    /// `mcts[:playouts=N][,c=F]`.
+    /// `mcts[:playouts=N][,c=F]`, `perfect[:table=FILE]` (a table from
+    /// `morrigo solve --save`; without one, small games are solved first).
     #[arg(long, value_name = "AGENT", default_value = "greedy", value_parser = parse_agent)]
     pub agent: AgentSpec,
     /// Seed of the agent's choices (default: from the clock; printed, so a
@@ -84,6 +85,8 @@ this text, `quit` leaves the game.";
 pub fn run(args: PlayArgs) -> Outcome {
     let any = game::machine(&args.file, &args.ruleset)?;
     let rules = any.rules().clone();
+    morrigo_play::prepare_agents(&rules, &[args.agent], morrigo_play::ON_THE_FLY_MEMORY)
+        .map_err(|e| Failure::game(Diagnostic::new(e)))?;
     let human = match &args.side {
         None => 0u8,
         Some(name) => match rules
