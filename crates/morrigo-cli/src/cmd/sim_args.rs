@@ -11,7 +11,8 @@ pub struct SimOptions {
     /// its parameters (`alphabeta:depth=3,greedy`); one agent seats the
     /// same agent on both sides. Agents: `uniform`, `random` (avoids moves
     /// that lose at once), `greedy`, `alphabeta[:depth=N][,time=MS]`,
-    /// `mcts[:playouts=N][,c=F]`.
+    /// `mcts[:playouts=N][,c=F]`, `perfect[:table=FILE]` (a table from
+    /// `morrigo solve --save`; without one, small games are solved first).
     #[arg(long, default_value = "random", value_name = "A[,B]", value_parser = parse_agents)]
     pub agents: AgentPair,
     /// A game still running after this many plies counts as unfinished.
