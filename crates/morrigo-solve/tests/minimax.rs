@@ -176,3 +176,68 @@ fn history_draw_rules_are_left_out_and_go_rulesets_refused() {
     let why = morrigo_solve::retrograde_applies(&go).unwrap_err();
     assert!(why.contains("Go-style"), "{why}");
 }
+
+/// A ruleset: Three Men's Morris with one section replaced.
+fn three_with(section: &str) -> morrigo_rules::Rules {
+    let text = format!("name: probe\nextends: three-mens-morris\n{section}");
+    morrigo_rules::rules_from_text("probe.yaml", &text).unwrap_or_else(|e| panic!("{e:?}"))
+}
+
+#[test]
+fn legality_or_wins_that_read_the_history_are_refused() {
+    // A phase chosen by the turn number: legal moves depend on the history.
+    let r = three_with("phases:\n  placing:\n    when: \"turn < 6\"\n");
+    let why = morrigo_solve::retrograde_applies(&r).unwrap_err();
+    assert!(
+        why.contains("phase `placing`") && why.contains("`turn`"),
+        "{why}"
+    );
+    // A loss decided by repetitions: a win or a loss read from the history.
+    let r = three_with("end:\n  repeated:\n    lose: \"repetitions >= 2\"\n");
+    let why = morrigo_solve::retrograde_applies(&r).unwrap_err();
+    assert!(
+        why.contains("end rule `repeated`") && why.contains("`repetitions`"),
+        "{why}"
+    );
+    // The built-in draw by repetition is fine: it is left out.
+    assert!(morrigo_solve::retrograde_applies(&ruleset("three-mens-morris")).is_ok());
+}
+
+#[test]
+fn a_saved_table_loads_with_the_same_values_and_only_for_its_rules() {
+    let rules = ruleset("tiny-mill");
+    let m = Machine::<1>::new(Arc::new(solver_rules(&rules)));
+    let (table, _) = solve(&m, &m.initial(), u64::MAX, &morrigo_solve::Quiet).unwrap();
+    let fp = morrigo_solve::rules_fingerprint(&rules);
+    let mut bytes = Vec::new();
+    table.save(&mut bytes, "tiny-mill", fp).unwrap();
+    let back = morrigo_solve::Table::load(&mut bytes.as_slice(), fp).unwrap();
+    assert_eq!(back.start_value(), table.start_value());
+    assert_eq!(back.index_space(), table.index_space());
+    let s = m.initial();
+    for (mv, v) in morrigo_solve::move_values(&m, &table, &s) {
+        assert_eq!(
+            morrigo_solve::move_values(&m, &back, &s)
+                .iter()
+                .find(|x| x.0 == mv)
+                .unwrap()
+                .1,
+            v
+        );
+    }
+    // Other rules: refused, naming the table's ruleset.
+    let other = morrigo_solve::rules_fingerprint(&ruleset("tiny-row"));
+    assert_ne!(other, fp);
+    match morrigo_solve::Table::load(&mut bytes.as_slice(), other) {
+        Err(morrigo_solve::LoadError::OtherRules { table_ruleset }) => {
+            assert_eq!(table_ruleset, "tiny-mill")
+        }
+        r => panic!("expected a refusal, got {:?}", r.map(|_| ())),
+    }
+    // Cut short: refused, not a panic.
+    let cut = &bytes[..bytes.len() - 3];
+    assert!(matches!(
+        morrigo_solve::Table::load(&mut &cut[..], fp),
+        Err(morrigo_solve::LoadError::Format(_))
+    ));
+}
