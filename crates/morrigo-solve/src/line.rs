@@ -63,6 +63,9 @@ pub enum LineEnd {
     Over(Outcome),
     /// A drawn line reached a position it had passed: play can go round forever.
     Repeats,
+    /// No legal move and no end rule decides: the rules leave the game
+    /// stuck (the solver counts it a draw).
+    Stuck,
     /// The table does not hold a position on the way.
     Unknown,
     /// The line reached the length asked for.
@@ -84,6 +87,9 @@ pub fn perfect_line<const W: usize>(
     loop {
         if let Some(o) = m.legal_moves(&s, &mut moves) {
             return (line, LineEnd::Over(o));
+        }
+        if moves.is_empty() {
+            return (line, LineEnd::Stuck);
         }
         if line.len() >= limit {
             return (line, LineEnd::Limit);

@@ -184,6 +184,10 @@ fn run_on<const W: usize>(
             game::outcome_text(rules, &o).lines().next().unwrap_or("")
         ),
         LineEnd::Repeats => " — then the position repeats: neither side can force more".to_string(),
+        LineEnd::Stuck => {
+            " — no legal move and no end rule decides: the game is stuck (counted a draw)"
+                .to_string()
+        }
         LineEnd::Unknown => " — a position the table does not hold".to_string(),
         LineEnd::Limit => format!(" … ({LINE_LIMIT} plies shown)"),
     };
