@@ -267,3 +267,56 @@ fn the_perfect_agent_refuses_games_too_large_to_solve_on_the_fly() {
         "{err}"
     );
 }
+
+#[test]
+fn the_perfect_agent_opens_with_the_only_winning_move_in_play() {
+    use std::io::Write;
+    use std::process::Stdio;
+    // b2 is the only first move that wins Three Men's Morris (see the
+    // report's move list); a corner draws and a midpoint loses.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_morrigo"))
+        .args([
+            "play",
+            "three-mens-morris",
+            "--as",
+            "black",
+            "--agent",
+            "perfect",
+            "--seed",
+            "5",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("morrigo runs");
+    child.stdin.take().unwrap().write_all(b"quit\n").unwrap();
+    let o = child.wait_with_output().unwrap();
+    let out = stdout(&o);
+    assert!(out.contains("the perfect agent plays white"), "{out}");
+    assert!(out.contains("white plays b2"), "{out}");
+}
+
+#[test]
+fn progress_is_plain_lines_on_a_pipe_when_asked_and_silent_otherwise() {
+    let o = morrigo(&[
+        "solve",
+        "three-mens-morris",
+        "--max-memory",
+        "1G",
+        "--progress",
+    ]);
+    assert_code(&o, 0);
+    let err = stderr(&o);
+    assert!(
+        err.contains("solve three-mens-morris: exploring the reachable positions: started"),
+        "{err}"
+    );
+    assert!(
+        err.contains("solve three-mens-morris: deciding positions: done"),
+        "{err}"
+    );
+    let o = morrigo(&["solve", "three-mens-morris", "--max-memory", "1G"]);
+    assert_code(&o, 0);
+    assert_eq!(stderr(&o), "");
+}
