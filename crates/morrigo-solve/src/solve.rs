@@ -5,7 +5,7 @@
 //! finished games, one distance at a time. Each step runs in parallel.
 
 use crate::layout::{Layout, SegKey, Segment, MAX_INDEX};
-use crate::table::{Table, Value};
+use crate::table::{Reached, Table, Value};
 use morrigo_engine::{Bits, Machine, Move, State};
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -37,16 +37,30 @@ pub trait Observer: Sync {
 pub struct Quiet;
 impl Observer for Quiet {}
 
-/// Bytes per index of the index space while solving: a reached bit, the
-/// value (u16), the count of undecided successors (u16), the offset of
-/// its predecessors (u32).
+/// Bytes per index of the index space while exploring: a reached bit, the
+/// value (u16), the count of undecided successors (u16), the number of
+/// predecessors (u32).
 pub const BYTES_PER_INDEX: f64 = 8.125;
+/// Bytes per reached position once the tables are packed: the same three
+/// numbers; and per index, the reached bit and its rank directory.
+pub const BYTES_PER_POSITION: u64 = 8;
+pub const BYTES_PER_PACKED_INDEX: f64 = 0.1875;
 /// Bytes per move (a predecessor link, u32).
 pub const BYTES_PER_EDGE: u64 = 4;
 
-/// Memory the solve needs for an index space and a number of moves.
-pub fn memory_needed(index: u64, edges: u64) -> u64 {
-    (index as f64 * BYTES_PER_INDEX) as u64 + edges * BYTES_PER_EDGE
+/// Memory the exploration takes for an index space.
+fn explore_memory(index: u64) -> u64 {
+    (index as f64 * BYTES_PER_INDEX) as u64
+}
+
+/// Peak memory of a solve: the exploration's tables while they are packed
+/// (one packed array at a time), or the packed tables with the links.
+pub fn memory_needed(index: u64, reachable: u64, edges: u64) -> u64 {
+    let packing = explore_memory(index) + reachable * 4;
+    let solving = (index as f64 * BYTES_PER_PACKED_INDEX) as u64
+        + reachable * BYTES_PER_POSITION
+        + edges * BYTES_PER_EDGE;
+    packing.max(solving)
 }
 
 /// The most plies a distance may count (values are stored in 15 bits).
@@ -235,7 +249,7 @@ pub fn solve<const W: usize>(
     };
     explore(m, start, &mut ex, max_bytes, progress)?;
     let index = ex.layout.total;
-    let needed = memory_needed(index, ex.edges);
+    let needed = memory_needed(index, ex.reachable, ex.edges);
     progress.explored(&Stats {
         reachable: ex.reachable,
         index,
@@ -257,46 +271,93 @@ pub fn solve<const W: usize>(
     if ex.edges > u64::from(u32::MAX) {
         return Err(SolveError::TooManyMoves { edges: ex.edges });
     }
-    let (offsets, rev) = link(m, &mut ex, progress);
-    retro(&ex, &offsets, &rev, progress)?;
+    let (reached, packed) = pack(ex);
+    let mut packed = packed;
+    let (offsets, rev) = link(m, &reached, &mut packed, progress);
+    retro(&packed, &offsets, &rev, progress)?;
     drop(rev);
     drop(offsets);
     let mut stats = Stats {
-        reachable: ex.reachable,
+        reachable: packed.reachable,
         index,
-        segments: ex.layout.segments.len() as u64,
-        edges: ex.edges,
+        segments: packed.layout.segments.len() as u64,
+        edges: packed.edges,
         memory: needed,
         ..Stats::default()
     };
+    let Packed { layout, value, .. } = packed;
+    let values: Vec<u16> = value.into_iter().map(AtomicU16::into_inner).collect();
+    for &v in &values {
+        match Value::decode(v) {
+            Value::Win(_) => stats.wins += 1,
+            Value::Loss(_) => stats.losses += 1,
+            Value::Draw => stats.draws += 1,
+        }
+    }
+    let start_index = layout.index(&start.pos).expect("the start was explored");
+    let start_slot = reached.slot(start_index).expect("the start was reached");
+    Ok((
+        Table {
+            layout,
+            reached,
+            values,
+            start: start_slot,
+        },
+        stats,
+    ))
+}
+
+/// The tables packed to reached positions only, by slot.
+struct Packed {
+    layout: Layout,
+    value: Vec<AtomicU16>,
+    count: Vec<AtomicU16>,
+    indeg: Vec<u32>,
+    reachable: u64,
+    edges: u64,
+}
+
+/// Keep the reached positions' entries only, one array at a time (so the
+/// peak is the exploration's tables plus one packed array).
+fn pack(ex: Explored) -> (Reached, Packed) {
     let Explored {
         layout,
         reached,
         value,
-        ..
+        count,
+        indeg,
+        reachable,
+        edges,
     } = ex;
-    let values: Vec<u16> = value.into_iter().map(AtomicU16::into_inner).collect();
-    for (w, word) in reached.iter().enumerate() {
-        let mut bits = word.load(Relaxed);
-        while bits != 0 {
-            let i = w * 64 + bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            match Value::decode(values[i]) {
-                Value::Win(_) => stats.wins += 1,
-                Value::Loss(_) => stats.losses += 1,
-                Value::Draw => stats.draws += 1,
+    let reached = Reached::new(reached.into_iter().map(AtomicU64::into_inner).collect());
+    fn keep<A, T>(full: Vec<A>, reached: &Reached, n: u64, get: impl Fn(&A) -> T) -> Vec<T> {
+        let mut out = Vec::with_capacity(n as usize);
+        for (w, &word) in reached.words.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let i = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                out.push(get(&full[i]));
             }
         }
+        out
     }
-    let start_index = layout.index(&start.pos).expect("the start was explored");
-    Ok((
-        Table {
-            layout,
-            values,
-            start: start_index,
-        },
-        stats,
-    ))
+    let value = keep(value, &reached, reachable, |a| {
+        AtomicU16::new(a.load(Relaxed))
+    });
+    let count = keep(count, &reached, reachable, |a| {
+        AtomicU16::new(a.load(Relaxed))
+    });
+    let indeg = keep(indeg, &reached, reachable, |a| a.load(Relaxed));
+    let packed = Packed {
+        layout,
+        value,
+        count,
+        indeg,
+        reachable,
+        edges,
+    };
+    (reached, packed)
 }
 
 /// Output of one chunk of a breadth-first layer.
@@ -355,7 +416,7 @@ fn explore<const W: usize>(
                     });
                 }
             }
-            let needed = memory_needed(ex.layout.total, ex.edges);
+            let needed = explore_memory(ex.layout.total);
             if needed > max_bytes {
                 return Err(SolveError::Memory {
                     index: ex.layout.total,
@@ -452,41 +513,45 @@ fn expand<const W: usize>(
     out
 }
 
-/// The reverse-edge table: `offsets[i]` ends the predecessors of `i`
-/// (they start at `offsets[i - 1]`, or 0); each link is the predecessor's
-/// index with the top bit set when the same player moves in both.
+/// The reverse-edge table by slot: `offsets[i]` ends the predecessors of
+/// slot `i` (they start at `offsets[i - 1]`, or 0); each link is the
+/// predecessor's slot with the top bit set when the same player moves in both.
 fn link<const W: usize>(
     m: &Machine<W>,
-    ex: &mut Explored,
+    reached: &Reached,
+    packed: &mut Packed,
     progress: &dyn Observer,
 ) -> (Vec<u32>, Vec<u32>) {
-    let indeg = std::mem::take(&mut ex.indeg);
-    let mut offsets: Vec<u32> = indeg.into_iter().map(AtomicU32::into_inner).collect();
+    let mut offsets: Vec<u32> = std::mem::take(&mut packed.indeg);
     let mut sum = 0u32;
     for o in offsets.iter_mut() {
         let d = *o;
         *o = sum;
         sum += d;
     }
-    let mut rev = vec![0u32; ex.edges as usize];
+    let mut rev = vec![0u32; packed.edges as usize];
     let linked = AtomicU64::new(0);
     {
         let cursor = atomics_u32(&mut offsets);
         let slots = atomics_u32(&mut rev);
-        let ex = &*ex;
-        let layout = &ex.layout;
-        ex.reached
-            .par_chunks(CHUNK / 64)
+        let packed = &*packed;
+        let layout = &packed.layout;
+        let per = CHUNK / 64;
+        reached
+            .words
+            .par_chunks(per)
             .enumerate()
             .for_each(|(c, words)| {
                 let mut sc = Scratch::new(m);
+                let mut parent = reached.first_slot(c * per);
                 let mut done = 0u64;
-                for (w, word) in words.iter().enumerate() {
-                    let mut bits = word.load(Relaxed);
+                for (w, &word) in words.iter().enumerate() {
+                    let mut bits = word;
                     while bits != 0 {
-                        let i =
-                            ((c * (CHUNK / 64) + w) * 64) as u64 + u64::from(bits.trailing_zeros());
+                        let i = ((c * per + w) * 64) as u64 + u64::from(bits.trailing_zeros());
                         bits &= bits - 1;
+                        let me = parent;
+                        parent += 1;
                         done += 1;
                         let seg = *layout.segment_at(i);
                         sc.load(m, layout, &seg, i - seg.base);
@@ -496,27 +561,28 @@ fn link<const W: usize>(
                         for k in 0..sc.moves.len() {
                             let u = m.apply(&mut sc.s, sc.moves[k]);
                             let child = layout.index(&sc.s.pos).expect("every child was explored");
+                            let child = reached.slot(child).expect("every child was reached");
                             let same = u32::from(sc.s.pos.to_move == seg.key.to_move) << 31;
                             let slot = cursor[child as usize].fetch_add(1, Relaxed);
-                            slots[slot as usize].store(i as u32 | same, Relaxed);
+                            slots[slot as usize].store(me | same, Relaxed);
                             m.undo(&mut sc.s, u);
                         }
                     }
                 }
                 let all = linked.fetch_add(done, Relaxed) + done;
-                progress.progress(Stage::Link, all, ex.reachable);
+                progress.progress(Stage::Link, all, packed.reachable);
             });
     }
     (offsets, rev)
 }
 
 fn retro(
-    ex: &Explored,
+    ex: &Packed,
     offsets: &[u32],
     rev: &[u32],
     progress: &dyn Observer,
 ) -> Result<(), SolveError> {
-    debug_assert!(ex.layout.total <= MAX_INDEX);
+    debug_assert!(ex.reachable <= MAX_INDEX);
     let mut frontier: Vec<u64> = ex
         .value
         .par_iter()

@@ -11,9 +11,10 @@
 //! | 4 + n | ruleset name: length, then UTF-8 |
 //! | 4 | points on the board |
 //! | 1 | 1 when the key keeps the lines formed while removals are owed |
-//! | 8 | index of the position solved from |
+//! | 8 | slot of the position solved from |
 //! | 4 | number of segments, then per segment: pieces on the board (2 × u16), in hand (2 × u32), player to move (u8), removals owed (u16), lines formed (u16) |
-//! | 8 | number of values, then one u16 per index: 0 draw (or not reached), 2d+1 won in d plies, 2d+2 lost in d plies, for the player to move |
+//! | 8 | number of 64-bit words, then the words: bit i set when index i (segments in order, combinatorial rank within) was reached |
+//! | 8 | number of values, then one u16 per reached index in index order: 0 draw, 2d+1 won in d plies, 2d+2 lost in d plies, for the player to move |
 
 use crate::layout::{Layout, SegKey};
 use morrigo_engine::Position;
@@ -58,13 +59,56 @@ impl Value {
     }
 }
 
+/// Which indices of the index space were reached, with a rank directory:
+/// reached positions are numbered densely (their *slot*) by counting the
+/// reached bits before them, so the tables hold reached positions only.
+#[derive(Clone, Debug)]
+pub(crate) struct Reached {
+    pub(crate) words: Vec<u64>,
+    /// Reached positions before each word.
+    dir: Vec<u32>,
+}
+
+impl Reached {
+    pub(crate) fn new(words: Vec<u64>) -> Self {
+        let mut dir = Vec::with_capacity(words.len());
+        let mut sum = 0u32;
+        for w in &words {
+            dir.push(sum);
+            sum += w.count_ones();
+        }
+        Reached { words, dir }
+    }
+
+    /// The slot of a reached index (`None` if it was not reached).
+    #[inline]
+    pub(crate) fn slot(&self, i: u64) -> Option<u32> {
+        let w = *self.words.get((i / 64) as usize)?;
+        let bit = 1u64 << (i % 64);
+        (w & bit != 0).then(|| self.dir[(i / 64) as usize] + (w & (bit - 1)).count_ones())
+    }
+
+    /// The slot of the first reached index at or after word `w`.
+    #[inline]
+    pub(crate) fn first_slot(&self, w: usize) -> u32 {
+        self.dir[w]
+    }
+
+    pub(crate) fn count(&self) -> u64 {
+        self.dir.last().map_or(0, |&d| u64::from(d))
+            + self.words.last().map_or(0, |w| u64::from(w.count_ones()))
+    }
+}
+
 /// Every reached position's value.
 #[derive(Clone, Debug)]
 pub struct Table {
     pub(crate) layout: Layout,
+    pub(crate) reached: Reached,
+    /// One value per reached position, by slot.
     pub(crate) values: Vec<u16>,
-    /// Index of the position the solve started from.
-    pub(crate) start: u64,
+    /// Slot of the position the solve started from.
+    pub(crate) start: u32,
 }
 
 const MAGIC: &[u8; 16] = b"MORRIGO-SOLVE\0\0\0";
@@ -91,7 +135,8 @@ impl Table {
             return None;
         }
         let i = self.layout.index(pos)?;
-        Some(Value::decode(*self.values.get(i as usize)?))
+        let slot = self.reached.slot(i)?;
+        Some(Value::decode(*self.values.get(slot as usize)?))
     }
 
     /// The value of the position the solve started from.
@@ -103,6 +148,11 @@ impl Table {
         self.layout.total
     }
 
+    /// Positions the table holds.
+    pub fn positions(&self) -> u64 {
+        self.values.len() as u64
+    }
+
     pub fn save(&self, w: &mut impl Write, ruleset: &str, fingerprint: u64) -> io::Result<()> {
         w.write_all(MAGIC)?;
         w.write_all(&VERSION.to_le_bytes())?;
@@ -111,7 +161,7 @@ impl Table {
         w.write_all(ruleset.as_bytes())?;
         w.write_all(&(self.layout.n as u32).to_le_bytes())?;
         w.write_all(&[u8::from(self.layout.keep_lines_formed)])?;
-        w.write_all(&self.start.to_le_bytes())?;
+        w.write_all(&u64::from(self.start).to_le_bytes())?;
         w.write_all(&(self.layout.segments.len() as u32).to_le_bytes())?;
         for s in &self.layout.segments {
             let k = &s.key;
@@ -124,6 +174,15 @@ impl Table {
             w.write_all(&[k.to_move])?;
             w.write_all(&k.pending.to_le_bytes())?;
             w.write_all(&k.lines_formed.to_le_bytes())?;
+        }
+        w.write_all(&(self.reached.words.len() as u64).to_le_bytes())?;
+        let mut buf = Vec::with_capacity(1 << 16);
+        for chunk in self.reached.words.chunks(1 << 13) {
+            buf.clear();
+            for v in chunk {
+                buf.extend_from_slice(&v.to_le_bytes());
+            }
+            w.write_all(&buf)?;
         }
         w.write_all(&(self.values.len() as u64).to_le_bytes())?;
         let mut buf = Vec::with_capacity(1 << 16);
@@ -192,9 +251,23 @@ impl Table {
                 .add(key)
                 .ok_or_else(|| bad("the table's segments are damaged"))?;
         }
-        let count = read_u64(r)?;
-        if count != layout.total || start >= count {
+        let words = read_u64(r)?;
+        if words != layout.total.div_ceil(64) {
             return Err(bad("the table's size does not match its segments"));
+        }
+        let mut bytes = vec![0u8; words as usize * 8];
+        r.read_exact(&mut bytes)
+            .map_err(|_| bad("the table is cut short"))?;
+        let reached = Reached::new(
+            bytes
+                .chunks_exact(8)
+                .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
+                .collect(),
+        );
+        drop(bytes);
+        let count = read_u64(r)?;
+        if count != reached.count() || start >= count {
+            return Err(bad("the table's size does not match its positions"));
         }
         let mut bytes = vec![0u8; count as usize * 2];
         r.read_exact(&mut bytes)
@@ -205,8 +278,9 @@ impl Table {
             .collect();
         Ok(Table {
             layout,
+            reached,
             values,
-            start,
+            start: start as u32,
         })
     }
 }

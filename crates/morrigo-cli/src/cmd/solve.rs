@@ -5,7 +5,7 @@ use clap::Args;
 use morrigo_diag::Diagnostic;
 use morrigo_engine::{with_machine, Machine, Move, MoveKind, State};
 use morrigo_rules::Rules;
-use morrigo_solve::{LineEnd, Observer, SolveError, Stage, Stats, Table, Value};
+use morrigo_solve::{LineEnd, Observer, SolveError, Stage, Stats, Value};
 use std::io::Write;
 use std::sync::Mutex;
 use std::time::Instant;
@@ -25,10 +25,12 @@ use std::time::Instant;
 /// draw. Rulesets whose legal moves or wins read the history (Go-style ko
 /// and pass rules) are refused.
 ///
-/// Memory: one value (2 bytes) and about 6 more bytes per position of the
-/// index space while solving, and 4 bytes per move; the counts and the
-/// memory needed are printed once the positions are known, and the solve
-/// stops with an error (exit 1) when that would pass `--max-memory`.
+/// Memory: about 8 bytes per position of the index space while exploring,
+/// then 8 bytes per reachable position and 4 bytes per move while solving;
+/// the counts and the memory needed are printed once the positions are
+/// known, and the solve stops with an error (exit 1) when that would pass
+/// `--max-memory`. The saved table holds 2 bytes per reachable position and
+/// a bit per index.
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Examples:
@@ -246,17 +248,10 @@ fn run_on<const W: usize>(
                 "solve {name}: cannot write the table to `{path}`: {e}"
             ))));
         }
-        writeln!(
-            out,
-            "  saved      {path} ({})",
-            budget::show_bytes(table_bytes(&table))
-        )?;
+        let size = std::fs::metadata(path).map_or(0, |md| md.len());
+        writeln!(out, "  saved      {path} ({})", budget::show_bytes(size))?;
     }
     Ok(())
-}
-
-fn table_bytes(t: &Table) -> u64 {
-    t.index_space() * 2
 }
 
 /// The start's value in words: for the whole game, who wins; from a
