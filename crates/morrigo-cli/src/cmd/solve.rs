@@ -37,7 +37,7 @@ Examples:
   morrigo solve three-mens-morris
   morrigo solve six-mens-morris --save six.solve
   morrigo solve three-mens-morris --position \"b2 a1 c1\"
-  morrigo play three-mens-morris --white perfect:table=three.solve")]
+  morrigo play three-mens-morris --agent perfect:table=three.solve")]
 pub struct SolveArgs {
     /// Ruleset file or built-in name.
     #[arg(value_name = "FILE")]
