@@ -23,6 +23,7 @@ Examples:
   morrigo play jk-final --size 9 --save-sgf game.sgf
   morrigo replay jk-final --sgf game.sgf
   morrigo states tromp-taylor --size 3
+  morrigo solve three-mens-morris
   morrigo solve jk-final --size 3x1 --komi 0
   morrigo compare jk-final chinese --size 9 --games 200
 
@@ -50,8 +51,8 @@ enum Command {
     Play(cmd::play::PlayArgs),
     Simulate(cmd::simulate::SimulateArgs),
     States(cmd::states::StatesArgs),
+    Solve(cmd::solve::SolveArgs),
     Compare(cmd::compare::CompareArgs),
-    Solve(cmd::solve_history::SolveHistoryArgs),
     Test(cmd::test::TestArgs),
     Bench(cmd::bench::BenchArgs),
     Rulesets(cmd::rulesets::RulesetsArgs),
@@ -67,8 +68,8 @@ fn main() -> ExitCode {
         Command::Play(a) => cmd::play::run(a),
         Command::Simulate(a) => cmd::simulate::run(a),
         Command::States(a) => cmd::states::run(a),
+        Command::Solve(a) => cmd::solve::run(a),
         Command::Compare(a) => cmd::compare::run(a),
-        Command::Solve(a) => cmd::solve_history::run(a),
         Command::Test(a) => cmd::test::run(a),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Rulesets(a) => cmd::rulesets::run(a),

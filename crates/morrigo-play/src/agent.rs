@@ -16,6 +16,8 @@ pub struct Player {
     pub spec: AgentSpec,
     search: Option<Box<AlphaBeta>>,
     mcts: Option<Box<Mcts>>,
+    /// The perfect agent's table, found on its first move.
+    perfect: Option<std::sync::Arc<morrigo_solve::Table>>,
 }
 
 impl Player {
@@ -28,7 +30,12 @@ impl Player {
             AgentSpec::Mcts(p) => Some(Box::new(Mcts::new(p))),
             _ => None,
         };
-        Player { spec, search, mcts }
+        Player {
+            spec,
+            search,
+            mcts,
+            perfect: None,
+        }
     }
 
     /// Start a new game: forget what earlier games taught the tables, so a
@@ -94,6 +101,16 @@ impl Player {
                 Some(mc) => mc.choose(m, s, moves, rng),
                 None => greedy(m, s, moves, rng),
             },
+            AgentSpec::Perfect(p) => {
+                if self.perfect.is_none() {
+                    self.perfect = crate::perfect::table(&m.rules, p);
+                }
+                match &self.perfect {
+                    Some(t) => crate::perfect::choose(m, t, s, moves, rng)
+                        .unwrap_or_else(|| greedy(m, s, moves, rng)),
+                    None => greedy(m, s, moves, rng),
+                }
+            }
         }
     }
 }

@@ -14,6 +14,7 @@ mod agent;
 mod bench;
 mod counters;
 mod mcts;
+mod perfect;
 mod playout;
 mod search;
 mod sim;
@@ -29,13 +30,14 @@ pub use bench::{
 pub use counters::{CountPlan, RuleEvent};
 pub use mcts::{fills_own_eye, playout_move, Mcts, MCTS_PLAYOUT_PLIES};
 pub use morrigo_engine::Unit;
+pub use perfect::{prepare_agents, ON_THE_FLY_MEMORY};
 pub use playout::{playout, playout_counted, playout_with, GameRecord};
 pub use search::{evaluate, AlphaBeta, EvalWeights, SearchInfo, TT_ENTRIES, WIN};
 pub use sim::{
     default_pairings, game_rng, play_game, simulate, splitmix64, EndOutcome, SimConfig, SimReport,
     DEFAULT_MAX_PLIES,
 };
-pub use spec::{AgentSpec, AlphaBetaParams, MctsParams, AGENT_NAMES};
+pub use spec::{AgentSpec, AlphaBetaParams, MctsParams, PerfectParams, AGENT_NAMES};
 pub use stats::{wilson, LengthStats, Z95};
 pub use table::{compare_table, Format};
 

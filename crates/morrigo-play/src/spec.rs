@@ -24,6 +24,18 @@ pub enum AgentSpec {
     AlphaBeta(AlphaBetaParams),
     /// Monte Carlo tree search (see [`MctsParams`]).
     Mcts(MctsParams),
+    /// Perfect play from a solved table (see [`PerfectParams`]).
+    Perfect(PerfectParams),
+}
+
+/// The table the perfect agent reads: a file written by `morrigo solve
+/// --save`, or `None` to solve the game when the agent is prepared (small
+/// games only, see `crate::perfect`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PerfectParams {
+    /// The path, kept for the whole run (specs are `Copy`; a command
+    /// parses a handful of them once).
+    pub table: Option<&'static str>,
 }
 
 /// Budget of the Monte Carlo agent: `playouts` playouts per move, UCT
@@ -74,7 +86,14 @@ impl Default for AlphaBetaParams {
 }
 
 /// The agent names, in the order help lists them.
-pub const AGENT_NAMES: [&str; 5] = ["uniform", "random", "greedy", "alphabeta", "mcts"];
+pub const AGENT_NAMES: [&str; 6] = [
+    "uniform",
+    "random",
+    "greedy",
+    "alphabeta",
+    "mcts",
+    "perfect",
+];
 
 impl AgentSpec {
     pub fn name(&self) -> &'static str {
@@ -84,6 +103,7 @@ impl AgentSpec {
             AgentSpec::Greedy => "greedy",
             AgentSpec::AlphaBeta(_) => "alphabeta",
             AgentSpec::Mcts(_) => "mcts",
+            AgentSpec::Perfect(_) => "perfect",
         }
     }
 
@@ -92,6 +112,7 @@ impl AgentSpec {
         match name {
             "alphabeta" => &["depth", "time"],
             "mcts" => &["playouts", "c"],
+            "perfect" => &["table"],
             _ => &[],
         }
     }
@@ -132,6 +153,7 @@ impl fmt::Display for AgentSpec {
                     p.c_milli as f64 / 1000.0
                 )?;
             }
+            AgentSpec::Perfect(PerfectParams { table: Some(t) }) => write!(f, ":table={t}")?,
             _ => {}
         }
         Ok(())
@@ -185,6 +207,7 @@ impl FromStr for AgentSpec {
         let mut ab = AlphaBetaParams::default();
         let mut depth_given = false;
         let mut mc = MctsParams::default();
+        let mut perfect = PerfectParams::default();
         for pair in params.into_iter().flat_map(|p| p.split(',')) {
             let Some((key, value)) = pair.split_once('=') else {
                 return Err(format!(
@@ -240,6 +263,13 @@ impl FromStr for AgentSpec {
                     }
                     mc.c_milli = (c * 1000.0).round() as u32;
                 }
+                "table" => {
+                    let path = value.trim();
+                    if path.is_empty() {
+                        return Err(format!("`{name}` parameter `table` needs a file name"));
+                    }
+                    perfect.table = Some(Box::leak(path.to_string().into_boxed_str()));
+                }
                 _ => unreachable!("every accepted parameter is handled"),
             }
         }
@@ -248,6 +278,7 @@ impl FromStr for AgentSpec {
             "random" => AgentSpec::Random,
             "greedy" => AgentSpec::Greedy,
             "mcts" => AgentSpec::Mcts(mc),
+            "perfect" => AgentSpec::Perfect(perfect),
             _ => {
                 if ab.time_ms.is_some() && !depth_given {
                     // A time budget alone searches as deep as time allows.
@@ -271,6 +302,8 @@ mod tests {
             "greedy",
             "alphabeta:depth=3",
             "alphabeta:depth=2,time=50",
+            "perfect",
+            "perfect:table=six.solve",
         ] {
             let a: AgentSpec = text.parse().unwrap();
             assert_eq!(a.to_string(), text);

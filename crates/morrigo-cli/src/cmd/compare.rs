@@ -2,7 +2,7 @@ use crate::cmd::sim_args::{progress, SimOptions};
 use crate::fail::{Failure, Outcome};
 use crate::game;
 use clap::{Args, ValueEnum};
-use morrigo_diag::Diagnostics;
+use morrigo_diag::{Diagnostic, Diagnostics};
 use morrigo_engine::AnyMachine;
 use morrigo_play::{compare_table, default_pairings, simulate, AgentSpec, Format, SimConfig};
 use morrigo_rules::builtin;
@@ -150,6 +150,10 @@ pub fn run(args: CompareArgs) -> Outcome {
                 runs.push((any, args.options.seat_agents(rules, Some(p.0))?));
             }
         }
+    }
+    for (any, agents) in &runs {
+        morrigo_play::prepare_agents(any.rules(), agents, morrigo_play::ON_THE_FLY_MEMORY)
+            .map_err(|e| Failure::game(Diagnostic::new(e)))?;
     }
     let searching = runs.iter().any(|(_, p)| {
         p.iter()

@@ -10,6 +10,7 @@ pub mod rulesets;
 pub mod show;
 pub mod sim_args;
 pub mod simulate;
+pub mod solve;
 pub mod solve_history;
 pub mod states;
 pub mod test;

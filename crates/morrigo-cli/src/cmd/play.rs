@@ -45,7 +45,9 @@ pub struct PlayArgs {
     pub side: Option<String>,
     /// The agent you play against, with its parameters: `uniform`,
     /// `random`, `greedy`, `alphabeta[:depth=N][,time=MS]`,
-    /// `mcts[:playouts=N][,c=F]` (default: `greedy`).
+    /// `mcts[:playouts=N][,c=F]`, `perfect[:table=FILE]` (a table from
+    /// `morrigo solve --save`; without one, small games are solved first)
+    /// (default: `greedy`).
     #[arg(long, value_name = "AGENT", value_parser = parse_agent)]
     pub agent: Option<AgentSpec>,
     /// `--white AGENT` or `--black AGENT`: the agent and the side it plays;
@@ -92,6 +94,8 @@ pub fn run(args: PlayArgs) -> Outcome {
     let any = game::machine(&args.file, &args.ruleset)?;
     let rules = any.rules().clone();
     let (human, agent) = seats(&args, &rules)?;
+    morrigo_play::prepare_agents(&rules, &[agent], morrigo_play::ON_THE_FLY_MEMORY)
+        .map_err(|e| Failure::game(Diagnostic::new(e)))?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     if args.save_sgf.is_some() {
         // Refuse at once a ruleset SGF cannot record.

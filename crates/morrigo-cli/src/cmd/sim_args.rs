@@ -14,7 +14,9 @@ pub struct SimOptions {
     /// its parameters (`alphabeta:depth=3,greedy`); one agent seats the
     /// same agent on both sides. Agents: `uniform`, `random` (avoids moves
     /// that lose at once), `greedy`, `alphabeta[:depth=N][,time=MS]`,
-    /// `mcts[:playouts=N][,c=F]`, `perfect[:table=FILE]`. `simulate` plays
+    /// `mcts[:playouts=N][,c=F]`, `perfect[:table=FILE]` (a table from
+    /// `morrigo solve --save`; without one, small games are solved first).
+    /// `simulate` plays
     /// one pairing (default `random`); `compare` takes the option more than
     /// once, one pairing each (default: `mcts:playouts=200` on both seats).
     #[arg(long, value_name = "A[,B]", value_parser = parse_agents, action = clap::ArgAction::Append)]

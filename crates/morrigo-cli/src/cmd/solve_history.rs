@@ -4,68 +4,20 @@
 
 use crate::fail::{Failure, Outcome};
 use crate::game;
-use clap::Args;
 use morrigo_diag::{Diagnostic, Diagnostics};
 use morrigo_engine::notation::format_move_in;
 use morrigo_engine::{with_machine, AnyMachine, Machine, Move};
 use morrigo_rules::Rules;
 use morrigo_solve::history::{
     decided_by_rule, solve_history, solve_history_with, winner_of, HistorySolution, Limits,
-    SolveError, DEFAULT_MAX_NODES, DEFAULT_MAX_PLIES,
+    SolveError, DEFAULT_MAX_PLIES,
 };
 use std::io::Write;
 
-/// Solve a ruleset exactly: who wins with perfect play, and by how much.
-///
-/// For Go-style rulesets (board plays and passes) on tiny boards: a
-/// minimax search with alpha-beta over every legal move to the end of every
-/// game, with the engine applying each rule that reads the history (ko,
-/// superko, JK move classes and D runs, pass rules, Art. 3.2 and 3.3)
-/// exactly as in play. No transposition table: under these rules the
-/// future depends on the whole history. A counted game is worth its score
-/// difference, so the search finds the best score; a game won by a rule
-/// that does not count (suicide, a repetition) beats any count.
-///
-/// Before searching, the tree is estimated from random games; a position
-/// whose smallest possible alpha-beta search exceeds --max-nodes is refused
-/// (exit 1) with the estimate. A search that reaches --max-nodes stops
-/// (exit 1). Lines are cut at 16 plies and counted as draws; if the value
-/// depends on them the cap doubles, up to --max-plies. The output says when
-/// lines were cut and whether the value depends on them.
-#[derive(Args, Debug)]
-#[command(after_help = "\
-Examples:
-  morrigo solve jk-final --size 2x1 --komi 0
-  morrigo solve tromp-taylor --size 3x1 --komi 0
-  morrigo solve jk-final --size 2 --komi 0              (2x2: 121,764 nodes)
-  morrigo solve chinese --size 3x1 --komi 0 --position b1")]
-pub struct SolveHistoryArgs {
-    /// Ruleset file or built-in name.
-    #[arg(value_name = "RULESET")]
-    pub ruleset: String,
-    /// Solve the position after this move record.
-    #[arg(long, value_name = "RECORD")]
-    pub position: Option<String>,
-    /// Node budget: larger searches are refused or stopped.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_NODES,
-          value_parser = clap::value_parser!(u64).range(1..))]
-    pub max_nodes: u64,
-    /// Deepest ply cap: lines are cut at 16 plies, then 32, 64, … up to
-    /// this, until no line is cut or the cut lines do not change the value.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_PLIES,
-          value_parser = clap::value_parser!(u32).range(1..=10_000))]
-    pub max_plies: u32,
-    #[command(flatten)]
-    pub options: game::RulesetOptions,
-}
-
-pub fn run(args: SolveHistoryArgs) -> Outcome {
-    let any = game::machine(&args.ruleset, &args.options)?;
-    let limits = Limits {
-        max_nodes: args.max_nodes,
-        max_plies: args.max_plies,
-    };
-    let text = with_machine!(&any, m => solve_text(m, args.position.as_deref(), &limits))?;
+/// `morrigo solve` on a ruleset whose legal moves or wins read the history:
+/// a full-history alpha-beta search (see `morrigo solve --help`).
+pub fn run(any: &AnyMachine, position: Option<&str>, limits: &Limits) -> Outcome {
+    let text = with_machine!(any, m => solve_text(m, position, limits))?;
     write!(std::io::stdout().lock(), "{text}")?;
     Ok(())
 }

@@ -1,0 +1,332 @@
+//! `morrigo solve`: exact values by retrograde analysis, from the start and
+//! from hand-checkable positions, its refusals, and the saved table.
+
+mod common;
+
+use common::{assert_code, stderr, stdout};
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn morrigo(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_morrigo"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("morrigo runs")
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The report without its one machine-dependent line (the time taken).
+fn report(o: &Output) -> String {
+    stdout(o)
+        .lines()
+        .map(|l| {
+            if l.starts_with("  time ") {
+                "  time       [time]"
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn three_mens_morris_report() {
+    let o = morrigo(&["solve", "three-mens-morris", "--max-memory", "1G"]);
+    assert_code(&o, 0);
+    insta::assert_snapshot!(report(&o));
+}
+
+#[test]
+fn the_value_names_the_winning_seat_and_the_history_rule_left_out() {
+    let o = morrigo(&["solve", "three-mens-morris", "--max-memory", "1G"]);
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    // Checked against a plain minimax in morrigo-solve's tests.
+    assert!(
+        out.contains("value      white wins in 9 plies (the first player wins)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("end rule `repetition` reads the history"),
+        "{out}"
+    );
+    assert!(out.contains("positions  5390 reachable"), "{out}");
+}
+
+#[test]
+fn a_line_in_one_move_is_a_win_in_one_ply() {
+    // White a1 b1, black a2 b2, white to move: c1 completes the bottom row.
+    let o = morrigo(&[
+        "solve",
+        "three-mens-morris",
+        "--position",
+        "a1 a2 b1 b2",
+        "--max-memory",
+        "1G",
+    ]);
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    assert!(
+        out.contains("value      white (to move) wins in 1 ply"),
+        "{out}"
+    );
+    assert!(
+        out.contains("line       c1 — white wins by end rule `line_made`"),
+        "{out}"
+    );
+    assert!(out.contains("    c1  wins in 1"), "{out}");
+}
+
+#[test]
+fn an_unavoidable_block_is_a_loss_in_two_plies() {
+    // Seven points in a row: white a c f, black b d e, g empty. White's
+    // only move is f-g, black's only answer e-f, and white is blocked.
+    let o = morrigo(&[
+        "solve",
+        "tests/solve/tiny-row.yaml",
+        "--position",
+        "a b c d f e",
+        "--max-memory",
+        "1G",
+    ]);
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    assert!(
+        out.contains("value      black wins in 2 plies (white to move loses)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("line       f-g e-f — black wins by end rule `blocked`"),
+        "{out}"
+    );
+}
+
+#[test]
+fn flying_changes_three_mens_morris_to_a_draw() {
+    let o = morrigo(&[
+        "solve",
+        "tests/solve/three-mens-morris-flying.yaml",
+        "--max-memory",
+        "1G",
+    ]);
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    assert!(
+        out.contains("value      draw (neither side can force a win)"),
+        "{out}"
+    );
+    assert!(out.contains("then the position repeats"), "{out}");
+}
+
+#[test]
+fn a_tiny_memory_limit_is_refused_with_the_estimate() {
+    let o = morrigo(&["solve", "three-mens-morris", "--max-memory", "1K"]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(
+        err.contains("solve three-mens-morris: the solve needs at least"),
+        "{err}"
+    );
+    assert!(
+        err.contains("more than the limit of 1.0 KiB (--max-memory)"),
+        "{err}"
+    );
+    assert!(err.contains("--max-memory SIZE"), "{err}");
+}
+
+/// A ruleset whose legality reads the history (ko, JK classes) cannot be
+/// solved over positions: `solve` searches full histories instead, and a
+/// table to `--save` is refused, as that search keeps none.
+#[test]
+fn go_style_rulesets_are_searched_over_full_histories() {
+    let o = morrigo(&["solve", "jk-final", "--size", "2x1", "--komi", "0"]);
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    assert!(out.contains("search: full history"), "{out}");
+    assert!(!out.contains("retrograde"), "{out}");
+    let o = morrigo(&["solve", "jk-final", "--size", "2x1", "--save", "x.solve"]);
+    assert_code(&o, 2);
+    let err = stderr(&o);
+    assert!(
+        err.contains("`--save` keeps a retrograde table, and jk-final reads the history"),
+        "{err}"
+    );
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("morrigo-solve-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name)
+}
+
+#[test]
+fn a_saved_table_plays_perfectly_and_is_refused_for_other_rules() {
+    let table = temp("three.solve");
+    let path = table.to_str().unwrap();
+    let o = morrigo(&[
+        "solve",
+        "three-mens-morris",
+        "--save",
+        path,
+        "--max-memory",
+        "1G",
+    ]);
+    assert_code(&o, 0);
+    assert!(stdout(&o).contains("  saved      "), "{}", stdout(&o));
+    // Three Men's Morris is a first-player win: perfect play as white wins
+    // every game against any opponent.
+    let agents = format!("perfect:table={path},random");
+    let o = morrigo(&[
+        "simulate",
+        "three-mens-morris",
+        "--agents",
+        &agents,
+        "--games",
+        "40",
+        "--seed",
+        "3",
+    ]);
+    assert_code(&o, 0);
+    assert!(
+        stdout(&o).contains("white wins           40  100.0%"),
+        "{}",
+        stdout(&o)
+    );
+    // The same file for other rules: refused, naming the table's ruleset.
+    let o = morrigo(&[
+        "simulate",
+        "six-mens-morris",
+        "--agents",
+        &agents,
+        "--games",
+        "1",
+    ]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(
+        err.contains("was solved for other rules (`three-mens-morris`"),
+        "{err}"
+    );
+    // Not a table at all.
+    let junk = temp("junk.solve");
+    std::fs::write(&junk, "not a table").unwrap();
+    let agents = format!("perfect:table={}", junk.to_str().unwrap());
+    let o = morrigo(&["play", "three-mens-morris", "--agent", &agents]);
+    assert_code(&o, 1);
+    assert!(
+        stderr(&o).contains("is not a solve table"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn perfect_against_perfect_plays_the_solved_value() {
+    // Solved on the fly (small game): white wins in exactly 9 plies each game.
+    let o = morrigo(&[
+        "simulate",
+        "three-mens-morris",
+        "--agents",
+        "perfect",
+        "--games",
+        "20",
+        "--seed",
+        "1",
+    ]);
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    assert!(out.contains("white wins           20  100.0%"), "{out}");
+    assert!(out.contains("mean length         9.0 plies"), "{out}");
+    // With flying the game is a draw: perfect players repeat positions
+    // until the ruleset's own repetition rule ends the game.
+    let o = morrigo(&[
+        "simulate",
+        "tests/solve/three-mens-morris-flying.yaml",
+        "--agents",
+        "perfect",
+        "--games",
+        "10",
+        "--seed",
+        "1",
+    ]);
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    assert!(out.contains("draws                10  100.0%"), "{out}");
+}
+
+#[test]
+fn the_perfect_agent_refuses_games_too_large_to_solve_on_the_fly() {
+    let o = morrigo(&[
+        "simulate",
+        "nine-mens-morris",
+        "--agents",
+        "perfect",
+        "--games",
+        "1",
+    ]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(err.contains("too large to solve on the fly"), "{err}");
+    assert!(
+        err.contains("morrigo solve nine-mens-morris --save FILE"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_perfect_agent_opens_with_the_only_winning_move_in_play() {
+    use std::io::Write;
+    use std::process::Stdio;
+    // b2 is the only first move that wins Three Men's Morris (see the
+    // report's move list); a corner draws and a midpoint loses.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_morrigo"))
+        .args([
+            "play",
+            "three-mens-morris",
+            "--as",
+            "black",
+            "--agent",
+            "perfect",
+            "--seed",
+            "5",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("morrigo runs");
+    child.stdin.take().unwrap().write_all(b"quit\n").unwrap();
+    let o = child.wait_with_output().unwrap();
+    let out = stdout(&o);
+    assert!(out.contains("the perfect agent plays white"), "{out}");
+    assert!(out.contains("white plays b2"), "{out}");
+}
+
+#[test]
+fn progress_is_plain_lines_on_a_pipe_when_asked_and_silent_otherwise() {
+    let o = morrigo(&[
+        "solve",
+        "three-mens-morris",
+        "--max-memory",
+        "1G",
+        "--progress",
+    ]);
+    assert_code(&o, 0);
+    let err = stderr(&o);
+    assert!(
+        err.contains("solve three-mens-morris: exploring the reachable positions: started"),
+        "{err}"
+    );
+    assert!(
+        err.contains("solve three-mens-morris: deciding positions: done"),
+        "{err}"
+    );
+    let o = morrigo(&["solve", "three-mens-morris", "--max-memory", "1G"]);
+    assert_code(&o, 0);
+    assert_eq!(stderr(&o), "");
+}

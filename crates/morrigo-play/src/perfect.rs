@@ -1,0 +1,109 @@
+//! The perfect agent: plays a best move of a solved table (the quickest
+//! win, else a draw, else the slowest loss; ties broken by the game's
+//! random generator). The table is a file from `morrigo solve --save`, or,
+//! with no file, the game is solved when the agent is prepared, if the
+//! solve fits in [`ON_THE_FLY_MEMORY`]. Tables are kept for the whole run,
+//! shared by every game and thread.
+//!
+//! A position the table does not hold (a game started elsewhere than the
+//! table's start) is played as `greedy` plays it.
+
+use crate::agent::pick;
+use crate::spec::{AgentSpec, PerfectParams};
+use morrigo_engine::{with_machine, AnyMachine, Machine, Move, State};
+use morrigo_rules::Rules;
+use morrigo_solve::{LoadError, Table};
+use rand::rngs::SmallRng;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// The most memory a solve on the fly may take (the perfect agent with
+/// no `table=`); larger games need `morrigo solve --save` first.
+pub const ON_THE_FLY_MEMORY: u64 = 256 << 20;
+
+type Key = (u64, Option<&'static str>);
+
+fn cache() -> &'static Mutex<HashMap<Key, Arc<Table>>> {
+    static CACHE: OnceLock<Mutex<HashMap<Key, Arc<Table>>>> = OnceLock::new();
+    CACHE.get_or_init(Default::default)
+}
+
+/// Load (or solve) the tables of every perfect agent among `agents`, so
+/// that playing cannot fail later; a solve on the fly may use at most
+/// `max_bytes` (and never more than [`ON_THE_FLY_MEMORY`]). The error says
+/// why, for the user.
+pub fn prepare_agents(rules: &Rules, agents: &[AgentSpec], max_bytes: u64) -> Result<(), String> {
+    for a in agents {
+        if let AgentSpec::Perfect(p) = a {
+            load_or_solve(rules, p, max_bytes.min(ON_THE_FLY_MEMORY))?;
+        }
+    }
+    Ok(())
+}
+
+/// The table of a prepared agent (`None` if it could not be had).
+pub(crate) fn table(rules: &Rules, p: PerfectParams) -> Option<Arc<Table>> {
+    load_or_solve(rules, &p, ON_THE_FLY_MEMORY).ok()
+}
+
+fn load_or_solve(rules: &Rules, p: &PerfectParams, max_bytes: u64) -> Result<Arc<Table>, String> {
+    let fingerprint = morrigo_solve::rules_fingerprint(rules);
+    let key = (fingerprint, p.table);
+    if let Some(t) = cache().lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return Ok(t);
+    }
+    let table = Arc::new(match p.table {
+        Some(path) => load(rules, path, fingerprint)?,
+        None => solve(rules, max_bytes)?,
+    });
+    if let Ok(mut c) = cache().lock() {
+        c.insert(key, table.clone());
+    }
+    Ok(table)
+}
+
+fn load(rules: &Rules, path: &str, fingerprint: u64) -> Result<Table, String> {
+    let file = std::fs::File::open(path)
+        .map_err(|e| format!("agent `perfect`: cannot read the table `{path}`: {e}"))?;
+    let mut r = std::io::BufReader::new(file);
+    Table::load(&mut r, fingerprint).map_err(|e| match e {
+        LoadError::Io(e) => format!("agent `perfect`: cannot read the table `{path}`: {e}"),
+        LoadError::Format(why) => format!("agent `perfect`: `{path}`: {why}"),
+        LoadError::OtherRules { table_ruleset } => format!(
+            "agent `perfect`: `{path}` was solved for other rules (`{table_ruleset}`, or the same name with different rules), not for {}; solve this ruleset with `morrigo solve {} --save FILE`",
+            rules.name, rules.name
+        ),
+    })
+}
+
+fn solve(rules: &Rules, max_bytes: u64) -> Result<Table, String> {
+    let name = &rules.name;
+    morrigo_solve::retrograde_applies(rules)
+        .map_err(|why| format!("agent `perfect` cannot play {name}: {why}"))?;
+    let any =
+        AnyMachine::new(Arc::new(morrigo_solve::solver_rules(rules))).map_err(|d| d.to_string())?;
+    with_machine!(&any, m => {
+        morrigo_solve::solve(m, &m.initial(), max_bytes, &morrigo_solve::Quiet)
+            .map(|(t, _)| t)
+            .map_err(|e| match e {
+                morrigo_solve::SolveError::Memory { .. } => format!(
+                    "agent `perfect`: {name} is too large to solve on the fly (over {} KiB); solve it first with `morrigo solve {name} --save FILE` and use `perfect:table=FILE`",
+                    max_bytes >> 10
+                ),
+                other => format!("agent `perfect`: {name} cannot be solved: {other}"),
+            })
+    })
+}
+
+/// A best move of `s` by the table, chosen among equals with `rng`.
+pub(crate) fn choose<const W: usize>(
+    m: &Machine<W>,
+    table: &Table,
+    s: &State<W>,
+    moves: &[Move],
+    rng: &mut SmallRng,
+) -> Option<Move> {
+    let (best, _) = morrigo_solve::best_moves(m, table, s)?;
+    let best: Vec<Move> = best.into_iter().filter(|b| moves.contains(b)).collect();
+    (!best.is_empty()).then(|| best[pick(rng, best.len())])
+}
