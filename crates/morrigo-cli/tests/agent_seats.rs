@@ -207,3 +207,91 @@ fn play_refuses_colours_that_contradict_its_other_options() {
         );
     }
 }
+
+/// A person can face every agent kind, in Morris and in Go; with
+/// `--show-search` a searching agent shows its line (alpha-beta) or its
+/// visit counts (MCTS), both starting with the move it then plays, and a
+/// non-searching one says it has nothing to show.
+#[test]
+fn play_faces_every_agent_kind_and_shows_what_the_search_found() {
+    let games: [(&[&str], &str); 2] = [
+        // Spare moves, in case the agent takes one first (a refused
+        // move is reported and the next line read); none forms a line.
+        (&["nine-mens-morris"], "a1\ng7\nb2\nf6\nquit\n"),
+        (&["jk-final", "--size", "5"], "C3\nA1\nE5\nA5\nquit\n"),
+    ];
+    for (ruleset, moves) in games {
+        for agent in [
+            "uniform",
+            "random",
+            "greedy",
+            "alphabeta:depth=3",
+            "mcts:playouts=120",
+        ] {
+            let side = if ruleset[0] == "jk-final" {
+                "white"
+            } else {
+                "black"
+            };
+            let args = [
+                &["play"][..],
+                ruleset,
+                &["--agent", agent, "--seed", "5", "--show-search"],
+            ]
+            .concat();
+            let o = run(&args, moves);
+            assert_code(&o, 0);
+            let out = stdout(&o);
+            // Each reply, with the searches made for it (a turn that
+            // completes a line is searched again for the removal).
+            let mut turns: Vec<(&str, Vec<&str>)> = Vec::new();
+            let mut searches = Vec::new();
+            for line in out.lines() {
+                if let Some(text) = line.strip_prefix(&format!("{side} plays ")) {
+                    let text = text.split(':').next().unwrap_or(text);
+                    turns.push((text, std::mem::take(&mut searches)));
+                } else if line.starts_with(&format!("{side} searched"))
+                    || line.starts_with(&format!("{side} ran"))
+                {
+                    searches.push(line);
+                }
+            }
+            assert!(
+                turns.len() >= 2,
+                "{ruleset:?} {agent}: two replies or more in {out}"
+            );
+            let searching = agent.starts_with("alphabeta") || agent.starts_with("mcts");
+            for (played, shown) in &turns {
+                assert_eq!(
+                    !shown.is_empty(),
+                    searching,
+                    "{ruleset:?} {agent}: {played}: {out}"
+                );
+                for (i, line) in shown.iter().enumerate() {
+                    let expects = line.split("expects ").nth(1).unwrap_or("");
+                    let first = expects.split(' ').next().unwrap_or("");
+                    // The turn's first ply starts it; a removal is in it.
+                    let ok = if i == 0 {
+                        played.starts_with(first)
+                    } else {
+                        played.contains(first)
+                    };
+                    assert!(ok && !first.is_empty(), "{played} after {line}");
+                    if agent.starts_with("mcts") {
+                        let visits = line.split("visits: ").nth(1).unwrap_or("");
+                        assert!(
+                            visits.starts_with(&format!("{first} ")),
+                            "most visited first: {line}"
+                        );
+                    }
+                }
+            }
+            if !searching {
+                assert!(
+                    out.contains(&format!("the {agent} agent does not search")),
+                    "{out}"
+                );
+            }
+        }
+    }
+}

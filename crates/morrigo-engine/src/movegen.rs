@@ -4,6 +4,7 @@
 use crate::eval::{Ctx, NO_PHASE};
 use crate::machine::{Machine, Move, MoveKind, Outcome, Point, Sample, State};
 use morrigo_rules::{ActionKind, MoveClass};
+use std::cell::RefCell;
 
 impl<const W: usize> Machine<W> {
     /// Fill `out` with the legal moves; when the turn starts in a finished
@@ -90,9 +91,29 @@ impl<const W: usize> Machine<W> {
             return true;
         }
         allowed[ActionKind::Play as usize] = false;
-        let mut moves = Vec::new();
-        self.turn_moves_with(s, allowed, &mut moves);
-        !moves.is_empty()
+        self.any_turn_move(s, allowed)
+    }
+
+    /// Does any move of the allowed kinds exist? Generated into a buffer
+    /// kept per thread, so that `outcome` (which asks this for end rules
+    /// on `no_legal_move`) does not allocate.
+    fn any_turn_move(&self, s: &State<W>, allowed: [bool; 5]) -> bool {
+        thread_local! {
+            static SCRATCH: RefCell<Vec<Move>> = const { RefCell::new(Vec::new()) };
+        }
+        SCRATCH.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut moves) => {
+                moves.clear();
+                self.turn_moves_with(s, allowed, &mut moves);
+                !moves.is_empty()
+            }
+            // Asked again while generating (a rule reading it): a fresh one.
+            Err(_) => {
+                let mut moves = Vec::new();
+                self.turn_moves_with(s, allowed, &mut moves);
+                !moves.is_empty()
+            }
+        })
     }
 
     /// Is there a legal move that does not lose at once? Passes and moves
@@ -111,9 +132,7 @@ impl<const W: usize> Machine<W> {
             }
         }
         allowed[ActionKind::Play as usize] = false;
-        let mut moves = Vec::new();
-        self.turn_moves_with(s, allowed, &mut moves);
-        !moves.is_empty()
+        self.any_turn_move(s, allowed)
     }
 
     /// A legal board play on `p` that loses at once.
@@ -207,6 +226,11 @@ impl<const W: usize> Machine<W> {
                 buf.extend(self.empty(s).iter().map(|p| Move::play(p as Point)));
             }
             (play, pass)
+        } else if ongoing && s.pos.pending == 0 {
+            // The moves `legal_moves` would give, without its end rules.
+            buf.clear();
+            self.turn_moves(s, self.phase(s), buf);
+            (false, false)
         } else {
             if let Some(o) = self.legal_moves(s, buf) {
                 return Sample::Over(o);

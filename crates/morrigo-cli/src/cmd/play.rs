@@ -213,6 +213,13 @@ impl Session {
             letters[(self.human ^ 1) as usize],
             self.seed
         )?;
+        if self.show_search && !matches!(self.agent, AgentSpec::AlphaBeta(_) | AgentSpec::Mcts(_)) {
+            writeln!(
+                out,
+                "(--show-search: the {} agent does not search; `alphabeta` and `mcts` do)",
+                self.agent
+            )?;
+        }
         writeln!(out, "type a move, `help` or `quit`")?;
         let mut rng = game_rng(self.seed, 0);
         let mut player = Player::new(self.agent);
@@ -249,7 +256,9 @@ impl Session {
                             line.join(" ")
                         )?;
                     } else {
-                        visits.sort_by_key(|v| std::cmp::Reverse(v.1));
+                        // The move played first among equals: it is the
+                        // most visited, and the line shown starts with it.
+                        visits.sort_by_key(|v| (std::cmp::Reverse(v.1), v.0 != mv));
                         let top: Vec<String> = visits
                             .iter()
                             .take(5)
