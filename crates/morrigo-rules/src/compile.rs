@@ -25,7 +25,9 @@ use std::collections::HashMap;
 pub const MAX_PASS_STONES: u32 = 1000;
 
 /// Words of the rule language, which no name may take.
-const RESERVED_WORDS: &[&str] = &["and", "or", "not", "true", "false"];
+const RESERVED_WORDS: &[&str] = &[
+    "and", "or", "not", "true", "false", "if", "then", "else", "min", "max",
+];
 /// The phase name transcripts and scenario files give a pending removal.
 const REMOVAL_PHASE: &str = "remove";
 
