@@ -1,0 +1,101 @@
+//! The language's conditional forms (`if … then … else …`, `min`, `max`)
+//! evaluated by the fast engine and by the reference's own evaluator, in
+//! lock-step over random games of a ruleset that uses them in an action
+//! guard, the line rule's removal count and an end rule
+//! (`tests/rulesets/lang-conditional.yaml`). Each branch is seen taken.
+
+use morrigo_engine::{with_machine, AnyMachine, Machine, Move, MoveKind};
+use morrigo_reference::morris::RefGame;
+use morrigo_rules::Rules;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::sync::Arc;
+
+fn sorted(mut moves: Vec<Move>) -> Vec<Move> {
+    moves.sort_by_key(|m| (m.kind as u8, m.from, m.to));
+    moves
+}
+
+/// What the random games went through, to show each form was exercised.
+#[derive(Debug, Default)]
+struct Seen {
+    plies: usize,
+    /// Flies by a player with four pieces (the guard's then-branch).
+    flies_at_four: usize,
+    /// Turns owing two removals (the line rule's then-branch with `min`).
+    double_removals: usize,
+    /// Mills earning one removal (the else-branch).
+    single_removals: usize,
+    /// Games lost by `too_few_pieces` with three or more pieces (`max`).
+    lost_behind: usize,
+}
+
+fn lockstep<const W: usize>(m: &Machine<W>, rules: &Rules, games: u64) -> Seen {
+    let mut seen = Seen::default();
+    let too_few = rules
+        .end
+        .iter()
+        .position(|r| r.name == "too_few_pieces")
+        .expect("the ruleset has too_few_pieces");
+    for g in 0..games {
+        let mut rng = SmallRng::seed_from_u64(0x1F_E15E ^ g);
+        let mut s = m.initial();
+        let mut r = RefGame::new(rules);
+        for ply in 0..400 {
+            let at = format!("game {g}, ply {ply}");
+            let mut fast = Vec::new();
+            let fo = m.legal_moves(&s, &mut fast);
+            let (slow, ro) = r.legal_moves();
+            assert_eq!(
+                sorted(fast.clone()),
+                sorted(slow),
+                "{at}: legal moves (left fast)"
+            );
+            assert_eq!(fo, ro, "{at}: outcome (left fast)");
+            assert_eq!(m.phase(&s), r.phase(), "{at}: phase");
+            if let Some(o) = fo {
+                if o.rule as usize == too_few && s.pos.on_board[s.pos.to_move as usize] >= 3 {
+                    seen.lost_behind += 1;
+                }
+                break;
+            }
+            let mv = fast[rng.random_range(0..fast.len())];
+            let me = s.pos.to_move as usize;
+            if mv.kind == MoveKind::Fly
+                && !rules.topology.neighbours[mv.from as usize].contains(&mv.to)
+                && s.pos.on_board[me] == 4
+            {
+                seen.flies_at_four += 1;
+            }
+            let before = s.pos.pending;
+            m.apply(&mut s, mv);
+            r.apply(mv);
+            assert_eq!(u32::from(s.pos.pending), r.pending, "{at}: removals owed");
+            if before == 0 && mv.kind != MoveKind::Remove {
+                match s.pos.pending {
+                    2 => seen.double_removals += 1,
+                    1 => seen.single_removals += 1,
+                    _ => {}
+                }
+            }
+            seen.plies += 1;
+        }
+    }
+    seen
+}
+
+#[test]
+fn conditionals_agree_with_the_reference() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/rulesets/lang-conditional.yaml"
+    );
+    let rules = Arc::new(morrigo_rules::load_rules(path).unwrap_or_else(|e| panic!("{e:?}")));
+    let any = AnyMachine::new(rules.clone()).expect("fits");
+    let seen = with_machine!(&any, m => lockstep(m, &rules, 300));
+    println!("{seen:?}");
+    assert!(seen.flies_at_four > 0, "{seen:?}");
+    assert!(seen.double_removals > 0, "{seen:?}");
+    assert!(seen.single_removals > 0, "{seen:?}");
+    assert!(seen.lost_behind > 0, "{seen:?}");
+}
