@@ -269,3 +269,75 @@ fn scenarios_of_the_new_forms_pass() {
     assert_code(&o, 0);
     assert!(stdout(&o).contains("7 passed, 0 failed"), "{}", stdout(&o));
 }
+
+/// `before: NAME` on a phase must name another phase: an unknown name is
+/// refused at the value, with the phases it could name and the nearest.
+#[test]
+fn phase_before_an_unknown_phase_is_located() {
+    let o = check(
+        "before-typo.yaml",
+        "name: before-typo\nextends: tromp-taylor\nphases:\n  opening:\n    when: \"turn < 4\"\n    before: ply\n    actions: { play: true }\n",
+    );
+    let err = refused(
+        &o,
+        "before-typo.yaml",
+        "6:13",
+        "phase `opening` is to come before `ply`, a phase that does not exist",
+    );
+    assert!(err.contains("did you mean `play`?"), "{err}");
+    let o = check(
+        "before-self.yaml",
+        "name: before-self\nextends: tromp-taylor\nphases:\n  opening:\n    when: \"turn < 4\"\n    before: opening\n    actions: { play: true }\n",
+    );
+    refused(
+        &o,
+        "before-self.yaml",
+        "6:13",
+        "phase `opening` is to come before `opening`, itself",
+    );
+}
+
+/// With `before:` the inserted phase is tried first, and the phase names
+/// in expressions follow that order (`phase == opening` means the first).
+#[test]
+fn phase_before_an_inherited_phase_is_tried_first() {
+    let o = Command::new(env!("CARGO_BIN_EXE_morrigo"))
+        .current_dir(workspace())
+        .args(["show", "tests/rulesets/lang-opening.yaml"])
+        .output()
+        .expect("the morrigo binary runs");
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    let opening = out
+        .find("    opening when turn < opening_turns")
+        .expect(&out);
+    let play = out.find("    play otherwise").expect(&out);
+    assert!(opening < play, "{out}");
+    let o = Command::new(env!("CARGO_BIN_EXE_morrigo"))
+        .current_dir(workspace())
+        .args(["test", "tests/scenarios/language/forbid-phase.yaml"])
+        .output()
+        .expect("the morrigo binary runs");
+    assert_code(&o, 0);
+    assert!(stdout(&o).contains("4 passed, 0 failed"), "{}", stdout(&o));
+}
+
+/// Names a forbid rule cannot use are refused with the forbid rule's own
+/// reason (not an action condition's).
+#[test]
+fn forbid_rules_refuse_target_with_their_own_reason() {
+    let o = check(
+        "forbid-target.yaml",
+        "name: forbid-target\nextends: tromp-taylor\nforbid:\n  x:\n    moves: [P]\n    when: \"in_line(target)\"\n",
+    );
+    let err = refused(
+        &o,
+        "forbid-target.yaml",
+        "6:20",
+        "`target` cannot be used here",
+    );
+    assert!(
+        err.contains("`target` exists only in `on_line_formed.removable`"),
+        "{err}"
+    );
+}

@@ -99,3 +99,54 @@ fn conditionals_agree_with_the_reference() {
     assert!(seen.single_removals > 0, "{seen:?}");
     assert!(seen.lost_behind > 0, "{seen:?}");
 }
+
+/// A forbid rule on the phase, with the phase inserted by `before:`
+/// (`tests/rulesets/lang-opening.yaml`), against the Go reference on a 4×4
+/// board: same legal moves, outcome and phase at every ply, and no pass
+/// is ever legal in the opening while one is after it.
+#[test]
+fn phase_in_a_forbid_rule_agrees_with_the_go_reference() {
+    use morrigo_reference::go::RefGo;
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/rulesets/lang-opening.yaml"
+    );
+    let o = morrigo_rules::load::Overrides {
+        size: Some((4, 4)),
+        komi: None,
+    };
+    let rules =
+        Arc::new(morrigo_rules::load_rules_with(path, &o).unwrap_or_else(|e| panic!("{e}")));
+    let opening = rules.phases.iter().position(|p| p.name == "opening");
+    assert_eq!(opening, Some(0), "`before: play` puts the opening first");
+    let any = AnyMachine::new(rules.clone()).expect("fits");
+    let (mut passes_after, mut plies) = (0, 0);
+    with_machine!(&any, m => {
+        for g in 0..100u64 {
+            let mut rng = SmallRng::seed_from_u64(0x0BE1 ^ g);
+            let mut s = m.initial();
+            let mut r = RefGo::new(&rules);
+            for ply in 0..120 {
+                let at = format!("game {g}, ply {ply}");
+                let mut fast = Vec::new();
+                let fo = m.legal_moves(&s, &mut fast);
+                let (slow, ro) = r.legal_moves();
+                assert_eq!(sorted(fast.clone()), sorted(slow), "{at}: legal moves (left fast)");
+                assert_eq!(fo, ro, "{at}: outcome (left fast)");
+                if fo.is_some() {
+                    break;
+                }
+                let phase = m.phase(&s);
+                assert_eq!(phase, r.phase(), "{at}: phase");
+                let pass_legal = fast.iter().any(|mv| mv.kind == MoveKind::Pass);
+                assert_eq!(pass_legal, phase != 0, "{at}: a pass is legal only after the opening");
+                passes_after += usize::from(pass_legal);
+                let mv = fast[rng.random_range(0..fast.len())];
+                m.apply(&mut s, mv);
+                r.apply(mv);
+                plies += 1;
+            }
+        }
+    });
+    assert!(passes_after > 0 && plies > 400, "{passes_after} {plies}");
+}
