@@ -341,3 +341,28 @@ fn forbid_rules_refuse_target_with_their_own_reason() {
         "{err}"
     );
 }
+
+/// `no_legal_move` in a forbid rule means "no legal move outside this
+/// rule's": `morrigo test` runs the scenarios of a pass allowed only when
+/// blocked; `no_safe_move` stays refused there, with the reason.
+#[test]
+fn no_legal_move_in_a_forbid_rule() {
+    let o = Command::new(env!("CARGO_BIN_EXE_morrigo"))
+        .current_dir(workspace())
+        .args(["test", "tests/scenarios/language/forbid-no-legal-move.yaml"])
+        .output()
+        .expect("the morrigo binary runs");
+    assert_code(&o, 0);
+    assert!(stdout(&o).contains("5 passed, 0 failed"), "{}", stdout(&o));
+    let o = check(
+        "forbid-safe.yaml",
+        "name: forbid-safe\nextends: tromp-taylor\nforbid:\n  x:\n    moves: [P]\n    when: \"not no_safe_move\"\n",
+    );
+    let err = refused(
+        &o,
+        "forbid-safe.yaml",
+        "6:16",
+        "`no_safe_move` cannot be used here",
+    );
+    insta::assert_snapshot!("forbid_no_safe_move", err);
+}
