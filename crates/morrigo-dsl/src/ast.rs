@@ -45,6 +45,10 @@ pub enum BinOp {
     Add,
     Sub,
     Mul,
+    /// `min(a, b)`: written as a call, checked and evaluated as an operator.
+    Min,
+    /// `max(a, b)`.
+    Max,
 }
 
 impl BinOp {
@@ -61,6 +65,8 @@ impl BinOp {
             BinOp::Add => "+",
             BinOp::Sub => "-",
             BinOp::Mul => "*",
+            BinOp::Min => "min",
+            BinOp::Max => "max",
         }
     }
 }
@@ -86,13 +92,18 @@ pub enum Ast {
     },
     Unary(UnOp, Box<Ast>, Span),
     Binary(BinOp, Box<Ast>, Box<Ast>, Span),
+    /// `if cond then a else b`: condition, then-value, else-value.
+    If(Box<[Ast; 3]>, Span),
 }
 
 impl Ast {
     pub fn span(&self) -> Span {
         match self {
             Ast::Int(_, s) | Ast::Bool(_, s) | Ast::Ident(_, s) | Ast::Str(_, s) => *s,
-            Ast::Call { span, .. } | Ast::Unary(_, _, span) | Ast::Binary(_, _, _, span) => *span,
+            Ast::Call { span, .. }
+            | Ast::Unary(_, _, span)
+            | Ast::Binary(_, _, _, span)
+            | Ast::If(_, span) => *span,
         }
     }
 }
@@ -302,6 +313,26 @@ fn primary(pair: Pair<'_, Rule>) -> Result<Built, DslError> {
             };
             return Ok((call, level(depth, name_span)?));
         }
+        Rule::cond => {
+            let mut parts = Vec::with_capacity(3);
+            let mut depth = 0;
+            let mut at = span;
+            for p in pair.into_inner() {
+                match p.as_rule() {
+                    Rule::kw_if => at = Span::of(&p),
+                    Rule::expr => {
+                        let (e, d) = build(p.into_inner())?;
+                        depth = depth.max(d);
+                        parts.push(e);
+                    }
+                    _ => {}
+                }
+            }
+            let [c, a, b]: [Ast; 3] = parts
+                .try_into()
+                .expect("grammar: if holds three expressions");
+            return Ok((Ast::If(Box::new([c, a, b]), span), level(depth, at)?));
+        }
         Rule::expr => return build(pair.into_inner()),
         other => unreachable!("grammar: unexpected primary {other:?}"),
     };
@@ -344,7 +375,11 @@ fn describe(rules: &[Rule]) -> String {
             | Rule::ident
             | Rule::call
             | Rule::not
-            | Rule::neg => "a value (number, true/false, name, call or `(`)",
+            | Rule::neg
+            | Rule::cond
+            | Rule::kw_if => "a value (number, true/false, name, call, `if` or `(`)",
+            Rule::kw_then => "`then`",
+            Rule::kw_else => "`else`",
             Rule::or | Rule::and => "`and`/`or`",
             Rule::eq | Rule::ne | Rule::lt | Rule::le | Rule::gt | Rule::ge => {
                 "a comparison (== != < <= > >=)"
@@ -383,6 +418,12 @@ mod tests {
             Ast::Unary(UnOp::Not, e, _) => format!("(not {})", show(e)),
             Ast::Unary(UnOp::Neg, e, _) => format!("(-{})", show(e)),
             Ast::Binary(op, l, r, _) => format!("({} {} {})", show(l), op.symbol(), show(r)),
+            Ast::If(p, _) => format!(
+                "(if {} then {} else {})",
+                show(&p[0]),
+                show(&p[1]),
+                show(&p[2])
+            ),
         }
     }
 
@@ -507,6 +548,41 @@ mod tests {
         let calls = |n: usize| format!("{}x{}", "f(".repeat(n), ")".repeat(n));
         assert_eq!(depth_error(&calls(MAX_EXPR_DEPTH - 1)), None);
         assert!(depth_error(&calls(MAX_EXPR_DEPTH)).is_some());
+    }
+
+    /// `if … then … else …` is an operand; its `else` part extends as far
+    /// right as it can, and `if`/`then`/`else` are keywords.
+    #[test]
+    fn conditionals_parse_as_operands() {
+        assert_eq!(
+            show(&parse("1 + if a then b else c * 2").unwrap()),
+            "(1 + (if a then b else (c * 2)))"
+        );
+        assert_eq!(
+            show(&parse("(if a and b then 1 else 2) > x").unwrap()),
+            "((if (a and b) then 1 else 2) > x)"
+        );
+        assert_eq!(
+            show(&parse("if a then if b then 1 else 2 else 3").unwrap()),
+            "(if a then (if b then 1 else 2) else 3)"
+        );
+        assert_eq!(
+            show(&parse("iffy + elsewhere").unwrap()),
+            "(iffy + elsewhere)"
+        );
+        assert!(parse("then").is_err());
+    }
+
+    /// An `if` without `else` is refused at the end, saying `else` is missing.
+    #[test]
+    fn if_without_else_is_located() {
+        let src = "if x then 1";
+        let e = parse(src).unwrap_err();
+        assert_eq!(e.span.start, src.len());
+        assert!(e.expected.as_deref().unwrap().contains("`else`"), "{e:?}");
+        let e = parse("if x 1 else 2").unwrap_err();
+        assert_eq!(e.span.start, 5);
+        assert!(e.expected.as_deref().unwrap().contains("`then`"), "{e:?}");
     }
 
     /// The explicit-stack parser keeps pest's Pratt semantics: `not` is

@@ -85,6 +85,8 @@ pub enum Expr<S> {
     Not(Box<Expr<S>>),
     Neg(Box<Expr<S>>),
     Bin(BinOp, Box<Expr<S>>, Box<Expr<S>>),
+    /// `if c then a else b`: `[c, a, b]`; only the chosen branch is evaluated.
+    If(Box<[Expr<S>; 3]>),
 }
 
 impl<S> Expr<S> {
@@ -109,6 +111,7 @@ impl<S> Expr<S> {
                 a.for_each_symbol(f);
                 b.for_each_symbol(f);
             }
+            Expr::If(parts) => parts.iter().for_each(|e| e.for_each_symbol(f)),
         }
     }
 }
@@ -162,6 +165,14 @@ impl<E> Cx<'_, E> {
             Ast::Str(text, span) => {
                 Ok((Expr::Const(env.pattern(text, *span)?), Type::Pattern, ANY))
             }
+            Ast::Ident(name, span)
+                if builtin_function(name).is_some() && env.lookup(name).is_none() =>
+            {
+                Err(
+                    DslError::new(*span, format!("`{name}` is a function and needs arguments"))
+                        .expected(format!("`{name}(number, number)`")),
+                )
+            }
             Ast::Ident(name, span) => match resolve(name, *span, env)? {
                 Binding::Value { ty, sym } => Ok((Expr::Var(sym), ty, range_of(env, ty, sym))),
                 Binding::Const { ty, value } => Ok((Expr::Const(value), ty, (value, value))),
@@ -171,6 +182,19 @@ impl<E> Cx<'_, E> {
                 )
                 .expected(format!("`{name}({})`", list(&params)))),
             },
+            Ast::Call {
+                name, args, span, ..
+            } if builtin_function(name).is_some() => {
+                let op = builtin_function(name).expect("matched");
+                let [l, r] = &args[..] else {
+                    return Err(DslError::new(
+                        *span,
+                        format!("`{name}` takes 2 argument(s), {} given", args.len()),
+                    )
+                    .expected(format!("`{name}(number, number)`")));
+                };
+                self.binary(op, l, r, *span)
+            }
             Ast::Call {
                 name,
                 name_span,
@@ -236,7 +260,39 @@ impl<E> Cx<'_, E> {
                 })
             }
             Ast::Binary(op, l, r, span) => self.binary(*op, l, r, *span),
+            Ast::If(parts, _) => self.conditional(parts),
         }
+    }
+
+    /// `if c then a else b`: a condition and two values of one type; the
+    /// result ranges over both branches (or is the chosen one when `c` is
+    /// constant).
+    fn conditional<S: Copy>(&self, parts: &[Ast; 3]) -> Result<(Expr<S>, Type, Range), DslError>
+    where
+        E: Env<S>,
+    {
+        let [c, a, b] = parts;
+        let (ce, ct, _) = self.check(c)?;
+        expect(c, ct, Type::Bool)?;
+        let (ae, at, ar) = self.check(a)?;
+        let (be, bt, br) = self.check(b)?;
+        if at != bt {
+            return Err(DslError::new(
+                b.span(),
+                format!("this is {bt}, but the `then` value is {at}"),
+            )
+            .expected(format!("{at}, like the `then` value"))
+            .note("both values of `if … then … else …` must have one type"));
+        }
+        Ok(match ce.as_const() {
+            Some(0) => (be, bt, br),
+            Some(_) => (ae, at, ar),
+            None => (
+                Expr::If(Box::new([ce, ae, be])),
+                at,
+                (ar.0.min(br.0), ar.1.max(br.1)),
+            ),
+        })
     }
 
     fn binary<S: Copy>(
@@ -272,7 +328,7 @@ impl<E> Cx<'_, E> {
                 expect(r, rt, Type::Int)?;
                 Type::Bool
             }
-            BinOp::Add | BinOp::Sub | BinOp::Mul => {
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Min | BinOp::Max => {
                 expect(l, lt, Type::Int)?;
                 expect(r, rt, Type::Int)?;
                 Type::Int
@@ -300,6 +356,8 @@ impl<E> Cx<'_, E> {
                 let (lo, hi) = (*p.iter().min().expect("4"), *p.iter().max().expect("4"));
                 self.fits(span, lo, hi, &[(a as i64, b as i64), (c as i64, d as i64)])?
             }
+            BinOp::Min => (a.min(c) as i64, b.min(d) as i64),
+            BinOp::Max => (a.max(c) as i64, b.max(d) as i64),
             _ => (0, 1),
         };
         if let (Some(x), Some(y)) = (le.as_const(), re.as_const()) {
@@ -389,6 +447,17 @@ pub fn fold(op: BinOp, a: i64, b: i64) -> i64 {
         BinOp::Add => a.wrapping_add(b),
         BinOp::Sub => a.wrapping_sub(b),
         BinOp::Mul => a.wrapping_mul(b),
+        BinOp::Min => a.min(b),
+        BinOp::Max => a.max(b),
+    }
+}
+
+/// The language's own functions, written as calls: `min(a, b)`, `max(a, b)`.
+fn builtin_function(name: &str) -> Option<BinOp> {
+    match name {
+        "min" => Some(BinOp::Min),
+        "max" => Some(BinOp::Max),
+        _ => None,
     }
 }
 
@@ -601,6 +670,84 @@ mod tests {
             "{}",
             e.message
         );
+    }
+
+    #[test]
+    fn conditionals_check_and_fold() {
+        // A constant condition folds to the branch it picks.
+        assert_eq!(
+            compile("if limit > 10 then limit else 0", &TestEnv, Type::Int).unwrap(),
+            Expr::Const(50)
+        );
+        let e = compile("if in_hand(me) > 0 then 1 else 2", &TestEnv, Type::Int).unwrap();
+        assert!(matches!(e, Expr::If(_)), "{e:?}");
+        // The condition must be a condition, both values one type.
+        let e = compile("if in_hand(me) then 1 else 2", &TestEnv, Type::Int).unwrap_err();
+        assert_eq!(e.span, Span { start: 3, end: 14 });
+        assert_eq!(
+            e.message,
+            "this is a number, but a condition (true/false) is needed here"
+        );
+        let src = "if phase == moving then 1 else true";
+        let e = compile(src, &TestEnv, Type::Int).unwrap_err();
+        assert_eq!(e.span, Span { start: 31, end: 35 });
+        assert_eq!(
+            e.message,
+            "this is a condition (true/false), but the `then` value is a number"
+        );
+        // A boolean is not a number: `if` yields its branches' type.
+        let e = compile("(if true then 1 > 0 else false) + 1", &TestEnv, Type::Int).unwrap_err();
+        assert!(e.message.contains("this is a condition"), "{}", e.message);
+    }
+
+    /// The interval of an `if` is the union of its branches', so overflow is
+    /// proved (or refused) over both.
+    #[test]
+    fn conditional_bounds_cover_both_branches() {
+        let ok =
+            "(if in_hand(me) > 3 then in_hand(me) else 0 - in_hand(me)) * 9223372036854775 > 0";
+        assert!(compile(ok, &TestEnv, Type::Bool).is_ok());
+        let bad = "(if in_hand(me) > 3 then 1 else 0 - in_hand(me)) * 9223372036854776 > 0";
+        let e = compile(bad, &TestEnv, Type::Bool).unwrap_err();
+        assert!(
+            e.message.contains("can reach -9223372036854776000"),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
+    fn min_and_max_take_two_numbers() {
+        assert_eq!(
+            compile("min(limit, 7)", &TestEnv, Type::Int).unwrap(),
+            Expr::Const(7)
+        );
+        assert_eq!(
+            compile("max(limit, 7)", &TestEnv, Type::Int).unwrap(),
+            Expr::Const(50)
+        );
+        let e = compile("min(in_hand(me), 3)", &TestEnv, Type::Int).unwrap();
+        assert!(matches!(e, Expr::Bin(BinOp::Min, _, _)), "{e:?}");
+        let e = compile("max(in_hand(me))", &TestEnv, Type::Int).unwrap_err();
+        assert_eq!(e.message, "`max` takes 2 argument(s), 1 given");
+        let e = compile("max(1, phase == moving)", &TestEnv, Type::Int).unwrap_err();
+        assert_eq!(e.span, Span { start: 7, end: 22 });
+        let e = compile("min + 1", &TestEnv, Type::Int).unwrap_err();
+        assert_eq!(e.message, "`min` is a function and needs arguments");
+        // Bounds: min(0…1000, 5) is 0…5, so this product is provably safe,
+        // and max(0…1000, 5) is 5…1000, so this one is not.
+        assert!(compile(
+            "min(in_hand(me), 5) * 1844674407370955161 > 0",
+            &TestEnv,
+            Type::Bool
+        )
+        .is_ok());
+        assert!(compile(
+            "max(in_hand(me), 5) * 1844674407370955162 > 0",
+            &TestEnv,
+            Type::Bool
+        )
+        .is_err());
     }
 
     /// At the depth limit every pass (check and fold) runs within it.

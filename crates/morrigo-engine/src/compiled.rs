@@ -43,6 +43,8 @@ pub(crate) enum Op {
     And(Box<Op>, Box<Op>),
     Or(Box<Op>, Box<Op>),
     Bin(BinOp, Box<Op>, Box<Op>),
+    /// `if c then a else b`: `[c, a, b]`.
+    If(Box<[Op; 3]>),
 }
 
 impl Op {
@@ -105,6 +107,7 @@ pub(crate) fn lower(e: &Expr<Prim>) -> Op {
             (Some(k), _, Some(m)) => compare(m, lower(b), k),
             _ => Op::Bin(*op, Box::new(lower(a)), Box::new(lower(b))),
         },
+        Expr::If(p) => Op::If(Box::new([lower(&p[0]), lower(&p[1]), lower(&p[2])])),
     }
 }
 

@@ -104,6 +104,10 @@ impl<const W: usize> Machine<W> {
             }
             Op::Neg(x) => self.eval(x, s, c).wrapping_neg(),
             Op::Bin(op, a, b) => morrigo_dsl::fold(*op, self.eval(a, s, c), self.eval(b, s, c)),
+            Op::If(p) => match self.eval(&p[0], s, c) {
+                0 => self.eval(&p[2], s, c),
+                _ => self.eval(&p[1], s, c),
+            },
             Op::Const(_) | Op::CountCmp(..) | Op::ValueCmp(..) | Op::Value(_) => self.eval(e, s, c),
         }
     }

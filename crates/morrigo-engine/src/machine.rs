@@ -240,7 +240,9 @@ pub struct Machine<const W: usize> {
     pub(crate) removals: Option<(Op, Op)>,
     pub(crate) end: Vec<(Verdict, Op)>,
     /// Forbid rules in ruleset order: the kinds each names, and its condition.
-    pub(crate) forbid: Vec<(Vec<MoveClass>, Op)>,
+    /// Forbid rules: the classes named, the condition, and whether it
+    /// reads `no_legal_move` (then judged per rule, see `forbidden_by`).
+    pub(crate) forbid: Vec<(Vec<MoveClass>, Op, bool)>,
     pub(crate) z_piece: [Vec<u64>; 2],
     /// Per-player seeds of the hand-count keys ([`Machine::hand_key`]).
     pub(crate) z_hand: [u64; 2],
@@ -355,7 +357,13 @@ impl<const W: usize> Machine<W> {
         let forbid = rules
             .forbid
             .iter()
-            .map(|f| (f.moves.clone(), lower(&f.when.expr)))
+            .map(|f| {
+                let mut blocked = false;
+                f.when
+                    .expr
+                    .for_each_symbol(&mut |p| blocked |= *p == Prim::NoLegalMove);
+                (f.moves.clone(), lower(&f.when.expr), blocked)
+            })
             .collect();
         let mut seed = 0x6D6F_7272_6967_6F21; // "morrigo!"
         let z_piece = [(); 2].map(|_| (0..n).map(|_| splitmix(&mut seed)).collect());

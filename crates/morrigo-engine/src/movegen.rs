@@ -27,6 +27,18 @@ impl<const W: usize> Machine<W> {
     /// Which action kinds the phase allows the player to move, right now
     /// (indexed by `ActionKind as usize`).
     pub fn allowed_actions(&self, s: &State<W>, phase: usize) -> [bool; 5] {
+        let mut allowed = self.guarded_actions(s, phase);
+        if allowed[ActionKind::Play as usize]
+            && (self.hand_empty(s) || self.play_forbidden_by(s).is_some())
+        {
+            allowed[ActionKind::Play as usize] = false;
+        }
+        allowed
+    }
+
+    /// The action kinds whose condition in the phase holds (forbid rules
+    /// and the hand not considered).
+    fn guarded_actions(&self, s: &State<W>, phase: usize) -> [bool; 5] {
         let ctx = Ctx::turn(s.pos.to_move, phase as u8);
         let compiled = &self.phases[phase];
         let mut allowed = compiled.always;
@@ -34,11 +46,6 @@ impl<const W: usize> Machine<W> {
             if !allowed[*kind as usize] && self.eval(guard, s, ctx) != 0 {
                 allowed[*kind as usize] = true;
             }
-        }
-        if allowed[ActionKind::Play as usize]
-            && (self.hand_empty(s) || self.play_forbidden_by(s).is_some())
-        {
-            allowed[ActionKind::Play as usize] = false;
         }
         allowed
     }
@@ -57,9 +64,53 @@ impl<const W: usize> Machine<W> {
             return None;
         }
         let ctx = Ctx::turn(s.pos.to_move, NO_PHASE);
-        self.forbid
-            .iter()
-            .position(|(classes, when)| classes.contains(&class) && self.eval(when, s, ctx) != 0)
+        self.forbid.iter().position(|(classes, when, blocked)| {
+            if !classes.contains(&class) {
+                return false;
+            }
+            let ctx = if *blocked {
+                Ctx {
+                    no_legal_move: !self.has_move_outside(s, classes),
+                    ..ctx
+                }
+            } else {
+                ctx
+            };
+            self.eval(when, s, ctx) != 0
+        })
+    }
+
+    /// `no_legal_move` as a forbid rule reads it: the player to move has no
+    /// legal move of a class outside `classes` (the rule's own), judged by
+    /// the phase, the hand, board-play legality and the forbid rules that
+    /// do not read `no_legal_move` (so no rule's answer depends on itself).
+    /// Only rulesets that use it pay for it.
+    fn has_move_outside(&self, s: &State<W>, classes: &[MoveClass]) -> bool {
+        let ctx = Ctx::turn(s.pos.to_move, NO_PHASE);
+        let plainly_allowed = |class: MoveClass| {
+            !classes.contains(&class)
+                && !self.forbid.iter().any(|(named, when, blocked)| {
+                    !*blocked && named.contains(&class) && self.eval(when, s, ctx) != 0
+                })
+        };
+        let mut allowed = self.guarded_actions(s, self.phase(s));
+        if allowed[ActionKind::Play as usize]
+            && !self.hand_empty(s)
+            && plainly_allowed(MoveClass::Play)
+            && self.empty(s).iter().any(|p| self.play_legal(s, p as Point))
+        {
+            return true;
+        }
+        if allowed[ActionKind::Pass as usize]
+            && (0..self.rules.passes.kinds.len()).any(|k| plainly_allowed(MoveClass::Pass(k as u8)))
+        {
+            return true;
+        }
+        allowed[ActionKind::Play as usize] = false;
+        allowed[ActionKind::Pass as usize] = false;
+        let mut moves = Vec::new();
+        self.turn_moves_with(s, allowed, &mut moves);
+        !moves.is_empty()
     }
 
     /// The forbid rule (index into `Rules::forbid`) forbidding pass kind `kind` now.

@@ -575,24 +575,59 @@ impl<'r> RefGo<'r> {
 
     /// The first forbid rule naming `class` whose condition holds.
     pub fn forbidden_by(&self, class: MoveClass) -> Option<usize> {
+        self.forbidden_among(class, true)
+    }
+
+    /// The first forbid rule naming `class` whose condition holds, among
+    /// all rules or (`all` false) those that do not read `no_legal_move`.
+    /// In a rule that reads it, `no_legal_move` holds when no move of a
+    /// class the rule does not name is allowed by the phase and by the
+    /// rules that do not read it.
+    fn forbidden_among(&self, class: MoveClass, all: bool) -> Option<usize> {
         let c = Ctx {
             phase: Some(self.phase()),
             ..Ctx::default()
         };
-        self.rules
-            .forbid
-            .iter()
-            .position(|f| f.moves.contains(&class) && self.eval(&f.when.expr, c) != 0)
+        self.rules.forbid.iter().position(|f| {
+            if !f.moves.contains(&class) {
+                return false;
+            }
+            let mut reads = false;
+            f.when
+                .expr
+                .for_each_symbol(&mut |p| reads |= *p == Prim::NoLegalMove);
+            if !reads {
+                return self.eval(&f.when.expr, c) != 0;
+            }
+            if !all {
+                return false;
+            }
+            let blocked = !self
+                .candidate_moves_among(false)
+                .iter()
+                .any(|m| !f.moves.contains(&class_of(m)));
+            let c = Ctx {
+                no_legal_move: Some(blocked),
+                ..c
+            };
+            self.eval(&f.when.expr, c) != 0
+        })
     }
 
     /// The moves the phase and forbid rules allow, before end rules.
     fn candidate_moves(&self) -> Vec<Move> {
+        self.candidate_moves_among(true)
+    }
+
+    /// As `candidate_moves`, with all forbid rules or (`all` false) only
+    /// those that do not read `no_legal_move`.
+    fn candidate_moves_among(&self, all: bool) -> Vec<Move> {
         let phase = self.phase();
         let mut out = Vec::new();
         let has_stone = self.rules.unlimited_hand || self.in_hand[self.to_move as usize] > 0;
         if has_stone
             && self.allowed(phase, ActionKind::Play)
-            && self.forbidden_by(MoveClass::Play).is_none()
+            && self.forbidden_among(MoveClass::Play, all).is_none()
         {
             for p in 0..self.board.len() as Point {
                 if self.board[p as usize].is_none() && self.play(p).refusal.is_none() {
@@ -602,7 +637,10 @@ impl<'r> RefGo<'r> {
         }
         if self.allowed(phase, ActionKind::Pass) {
             for k in 0..self.rules.passes.kinds.len() {
-                if self.forbidden_by(MoveClass::Pass(k as u8)).is_none() {
+                if self
+                    .forbidden_among(MoveClass::Pass(k as u8), all)
+                    .is_none()
+                {
                     out.push(Move::pass(k as u8));
                 }
             }
@@ -955,5 +993,13 @@ fn winner_of(a: f64, b: f64) -> Option<u8> {
         Some(1)
     } else {
         None
+    }
+}
+
+/// The move class a forbid rule names a move by.
+fn class_of(m: &Move) -> MoveClass {
+    match m.kind {
+        MoveKind::Pass => MoveClass::Pass(m.to as u8),
+        _ => MoveClass::Play,
     }
 }

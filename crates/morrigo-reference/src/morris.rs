@@ -105,6 +105,28 @@ pub(crate) fn eval_expr(
                 BinOp::Add => a.wrapping_add(b),
                 BinOp::Sub => a.wrapping_sub(b),
                 BinOp::Mul => a.wrapping_mul(b),
+                BinOp::Min => {
+                    if a <= b {
+                        a
+                    } else {
+                        b
+                    }
+                }
+                BinOp::Max => {
+                    if a >= b {
+                        a
+                    } else {
+                        b
+                    }
+                }
+            }
+        }
+        Expr::If(parts) => {
+            let [c, a, b] = &**parts;
+            if eval(c) != 0 {
+                eval(a)
+            } else {
+                eval(b)
             }
         }
     }

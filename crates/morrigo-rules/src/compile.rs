@@ -25,7 +25,9 @@ use std::collections::HashMap;
 pub const MAX_PASS_STONES: u32 = 1000;
 
 /// Words of the rule language, which no name may take.
-const RESERVED_WORDS: &[&str] = &["and", "or", "not", "true", "false"];
+const RESERVED_WORDS: &[&str] = &[
+    "and", "or", "not", "true", "false", "if", "then", "else", "min", "max",
+];
 /// The phase name transcripts and scenario files give a pending removal.
 const REMOVAL_PHASE: &str = "remove";
 
@@ -74,7 +76,7 @@ impl Compiler<'_> {
         );
         let topology = board.and_then(|b| self.board(b));
         let topology = topology.filter(|t| self.engine_runs_board(t.len()));
-        let phase_names: Vec<String> = f.phases.iter().flat_map(|p| p.keys().cloned()).collect();
+        let phase_names = self.phase_order();
         let play = self.play_rule();
         let ko_runs = play.as_ref().and_then(|p| p.ko_runs);
         let passes = self.passes(ko_runs.map(|r| r.letter));
@@ -759,9 +761,11 @@ impl Compiler<'_> {
             return Vec::new();
         };
         let mut out = Vec::new();
-        let live: Vec<_> = phases
+        // In the order `phase_order` decided (the names expressions know).
+        let live: Vec<_> = env
+            .phases
             .iter()
-            .filter_map(|(n, p)| p.as_ref().map(|p| (n, p)))
+            .filter_map(|n| phases.get(n).and_then(Option::as_ref).map(|p| (n, p)))
             .collect();
         if live.is_empty() {
             self.required(None::<()>, "phases", "at least one phase with its actions");
@@ -840,6 +844,53 @@ impl Compiler<'_> {
             });
         }
         out
+    }
+
+    /// The phases (deleted ones left out) in the order they are tried: as
+    /// written, with each phase that says `before: NAME` moved ahead of
+    /// NAME (a variant inserting a phase ahead of an inherited one).
+    fn phase_order(&mut self) -> Vec<String> {
+        let Some(phases) = self.loaded.file.phases.as_ref() else {
+            return Vec::new();
+        };
+        let live: Vec<(&String, Option<&String>)> = phases
+            .iter()
+            .filter_map(|(n, p)| p.as_ref().map(|p| (n, p.before.as_ref())))
+            .collect();
+        let names: Vec<&str> = live.iter().map(|(n, _)| n.as_str()).collect();
+        let mut ordered: Vec<String> = Vec::new();
+        let mut deferred: Vec<(&String, &String)> = Vec::new();
+        for (name, before) in &live {
+            match before {
+                Some(b) if *b != *name && names.contains(&b.as_str()) => deferred.push((name, b)),
+                Some(b) => {
+                    let others: Vec<&str> = names.iter().copied().filter(|n| n != name).collect();
+                    let what = if *b == *name {
+                        "itself"
+                    } else {
+                        "a phase that does not exist"
+                    };
+                    let mut d =
+                        Diagnostic::new(format!("phase `{name}` is to come before `{b}`, {what}"))
+                            .expected(format!("one of {}", others.join(", ")));
+                    if let Some(s) = did_you_mean(b, others.iter().copied()) {
+                        d = d.note(format!("did you mean `{s}`?"));
+                    }
+                    let at = self.loaded.value_at(&["phases", name, "before"]);
+                    self.errors.push(d.at_opt(at));
+                    ordered.push(name.to_string());
+                }
+                None => ordered.push(name.to_string()),
+            }
+        }
+        for (name, before) in deferred {
+            let at = ordered
+                .iter()
+                .position(|n| n == before)
+                .unwrap_or(ordered.len());
+            ordered.insert(at, name.clone());
+        }
+        ordered
     }
 
     fn line_rule(&mut self, env: RuleEnv<'_>) -> Option<LineRule> {
@@ -1128,7 +1179,7 @@ impl Compiler<'_> {
             let when = self.cond_at(
                 when,
                 &["forbid", name, "when"],
-                &env.within(Context::ActionGuard),
+                &env.within(Context::Forbid),
                 Type::Bool,
             );
             out.push(ForbidRule {

@@ -291,6 +291,8 @@ pub struct PhaseFile {
     pub when: Option<Text>,
     /// Action kind → condition under which it is allowed (`true` = always).
     pub actions: Option<IndexMap<String, Option<Text>>>,
+    /// Try this phase before the named one (for variants that add a phase).
+    pub before: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -46,6 +46,8 @@ pub enum Context {
     Removable,
     /// `end.NAME.lose|win|draw`
     End,
+    /// `forbid.NAME.when`
+    Forbid,
 }
 
 pub struct Entry {
@@ -70,6 +72,12 @@ const NO_MOVES_IN_GUARD: (Context, &str) = (
     Context::ActionGuard,
     "legal moves are decided by the action conditions, so they cannot use them",
 );
+const NO_MOVES_IN_FORBID: (Context, &str) = (
+    Context::Forbid,
+    "forbid rules decide which moves are legal, so their `when` cannot ask whether every legal \
+     move loses (the answer would depend on the rule itself); end rules can, and a forbid rule \
+     can read `no_legal_move`",
+);
 const ONLY_REMOVABLE: &[(Context, &str)] = &[
     (
         Context::PhaseWhen,
@@ -87,6 +95,10 @@ const ONLY_REMOVABLE: &[(Context, &str)] = &[
         Context::End,
         "`target` exists only in `on_line_formed.removable`",
     ),
+    (
+        Context::Forbid,
+        "`target` exists only in `on_line_formed.removable`",
+    ),
 ];
 const ONLY_LINE_RULE: &[(Context, &str)] = &[
     (
@@ -101,6 +113,10 @@ const ONLY_LINE_RULE: &[(Context, &str)] = &[
         Context::End,
         "`lines_formed` exists only in `on_line_formed`",
     ),
+    (
+        Context::Forbid,
+        "`lines_formed` exists only in `on_line_formed`",
+    ),
 ];
 
 const P: &[Type] = &[Type::Player];
@@ -110,8 +126,8 @@ pub const VOCABULARY: &[Entry] = &[
     Entry { name: "me", prim: Prim::Me, params: &[], ty: Type::Player, doc: "the player whose turn it is", not_in: &[] },
     Entry { name: "opponent", prim: Prim::Opponent, params: &[], ty: Type::Player, doc: "the other player", not_in: &[] },
     Entry { name: "phase", prim: Prim::Phase, params: &[], ty: Type::Phase, doc: "the current phase of the player to move (compare with a phase name)", not_in: &[NO_PHASE] },
-    Entry { name: "no_safe_move", prim: Prim::NoSafeMove, params: &[], ty: Type::Bool, doc: "every legal move of the player to move loses at once (a suicide or an immediate repetition that the ruleset makes a loss): the JK \"no-play points\" reading", not_in: &[NO_MOVES_IN_WHEN, NO_MOVES_IN_GUARD] },
-    Entry { name: "no_legal_move", prim: Prim::NoLegalMove, params: &[], ty: Type::Bool, doc: "the player to move has no legal action", not_in: &[NO_MOVES_IN_WHEN, NO_MOVES_IN_GUARD] },
+    Entry { name: "no_safe_move", prim: Prim::NoSafeMove, params: &[], ty: Type::Bool, doc: "every legal move of the player to move loses at once (a suicide or an immediate repetition that the ruleset makes a loss): the JK \"no-play points\" reading", not_in: &[NO_MOVES_IN_WHEN, NO_MOVES_IN_GUARD, NO_MOVES_IN_FORBID] },
+    Entry { name: "no_legal_move", prim: Prim::NoLegalMove, params: &[], ty: Type::Bool, doc: "the player to move has no legal action (in a forbid rule: none outside the moves the rule names, judged by the forbid rules that do not read `no_legal_move`)", not_in: &[NO_MOVES_IN_WHEN, NO_MOVES_IN_GUARD] },
     Entry { name: "repetitions", prim: Prim::Repetitions, params: &[], ty: Type::Int, doc: "how many times the current position (board, hands, player to move) has occurred, this time included", not_in: &[] },
     Entry { name: "turns_without_removal", prim: Prim::TurnsWithoutRemoval, params: &[], ty: Type::Int, doc: "turns played by both sides together since the last removal (a turn is a move plus its removals; a capture is a removal)", not_in: &[] },
     Entry { name: "turns_without_line", prim: Prim::TurnsWithoutLine, params: &[], ty: Type::Int, doc: "turns played by both sides together since a line was last formed", not_in: &[] },
