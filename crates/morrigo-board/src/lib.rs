@@ -22,6 +22,7 @@ mod error;
 mod generate;
 mod naming;
 mod render;
+mod svg;
 mod topology;
 
 pub use error::{BoardError, Usage};

@@ -73,3 +73,90 @@ fn bad_board_parameters_are_refused_at_their_key() {
     }
     insta::assert_snapshot!("bad_board_parameters", all);
 }
+
+/// A fresh path for an output file of this test run.
+fn out_path(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("morrigo-boards-{}-{name}", std::process::id()))
+}
+
+fn read_svg(path: &PathBuf) -> String {
+    let text = std::fs::read_to_string(path).expect("the SVG was written");
+    let _ = std::fs::remove_file(path);
+    text
+}
+
+#[test]
+fn show_svg_writes_the_empty_board_with_every_point_named() {
+    let path = out_path("show.svg");
+    let o = morrigo(&[
+        "show",
+        "tests/boards/hexagonal.yaml",
+        "--svg",
+        path.to_str().expect("utf-8"),
+    ]);
+    assert_code(&o, 0);
+    let svg = read_svg(&path);
+    assert!(svg.starts_with("<svg ") && svg.ends_with("</svg>\n"));
+    assert_eq!(svg.matches("<line ").count(), 42, "hexagon of side 3");
+    for name in ["a1", "c1", "e3", "c5"] {
+        assert!(svg.contains(&format!("<title>{name}</title>")), "{name}");
+    }
+    assert!(!svg.contains("r=\"15\""), "an empty board has no pieces");
+}
+
+#[test]
+fn replay_svg_draws_the_position_at_the_end_of_the_record() {
+    let path = out_path("replay.svg");
+    // White mills on the bottom row and removes d2; a1 d1 g1 stay white,
+    // b4 black.
+    let o = morrigo(&[
+        "replay",
+        "nine-mens-morris",
+        "--moves",
+        "a1 d2 d1 b4 g1xd2",
+        "--svg",
+        path.to_str().expect("utf-8"),
+    ]);
+    assert_code(&o, 0);
+    let svg = read_svg(&path);
+    for piece in ["a1: white", "d1: white", "g1: white", "b4: black"] {
+        assert!(svg.contains(&format!("<title>{piece}</title>")), "{piece}");
+    }
+    assert!(!svg.contains("d2: black"), "the removed piece is gone");
+    assert_eq!(svg.matches("r=\"15\"").count(), 4);
+}
+
+#[test]
+fn show_svg_with_a_position_draws_go_stones() {
+    let path = out_path("go.svg");
+    let o = morrigo(&[
+        "show",
+        "jk-final",
+        "--size",
+        "5",
+        "--position",
+        "C3 D3",
+        "--svg",
+        path.to_str().expect("utf-8"),
+    ]);
+    assert_code(&o, 0);
+    let svg = read_svg(&path);
+    assert!(svg.contains("<title>C3: black</title>") && svg.contains("<title>D3: white</title>"));
+    assert_eq!(svg.matches("r=\"15\"").count(), 2);
+}
+
+#[test]
+fn an_svg_path_that_cannot_be_written_is_an_error_naming_it() {
+    let o = morrigo(&[
+        "show",
+        "nine-mens-morris",
+        "--svg",
+        "/nonexistent-dir/x.svg",
+    ]);
+    assert_code(&o, 1);
+    assert!(
+        stderr(&o).contains("cannot write `/nonexistent-dir/x.svg`"),
+        "{}",
+        stderr(&o)
+    );
+}
