@@ -160,3 +160,41 @@ fn an_svg_path_that_cannot_be_written_is_an_error_naming_it() {
         stderr(&o)
     );
 }
+
+/// Node counts per depth of `morrigo perft RULESET DEPTH`.
+fn perft_counts(ruleset: &str, depth: u32) -> Vec<u64> {
+    let o = morrigo(&["perft", ruleset, &depth.to_string()]);
+    assert_code(&o, 0);
+    stdout(&o)
+        .lines()
+        .skip(2)
+        .map(|l| {
+            l.split_whitespace()
+                .nth(1)
+                .expect("a count")
+                .parse()
+                .expect("a number")
+        })
+        .collect()
+}
+
+#[test]
+fn tapatan_perft_counts_placements_then_removes_won_games() {
+    // Placing: 9, 9*8, ..., 9*8*7*6*5. At ply 5, White has a line in
+    // 8 lines * 3! orders * 6*5 Black placements = 1440 positions, which end
+    // the game; the other 13,680 each have 4 placements: 54,720.
+    assert_eq!(perft_counts("tapatan", 6), [9, 72, 504, 3024, 15120, 54720]);
+}
+
+#[test]
+fn achi_perft_places_four_pieces_each_then_slides() {
+    // As Tapatan to ply 6; then Achi keeps placing (4 pieces each) where
+    // Tapatan slides, so the counts part from ply 7 on. At ply 6 Black has
+    // a line in 6 * (6 rows/columns * 18 + 2 diagonals * 20) * 3! = 5,328
+    // of the 54,720 positions (White's three not in a line); each other
+    // position has 3 placements: 148,176.
+    let achi = perft_counts("achi", 8);
+    assert_eq!(achi[..6], [9, 72, 504, 3024, 15120, 54720]);
+    assert_eq!(achi[6..], [148176, 200448]);
+    assert_ne!(perft_counts("tapatan", 7)[6], achi[6]);
+}
