@@ -198,3 +198,17 @@ fn achi_perft_places_four_pieces_each_then_slides() {
     assert_eq!(achi[6..], [148176, 200448]);
     assert_ne!(perft_counts("tapatan", 7)[6], achi[6]);
 }
+
+#[test]
+fn size_that_breaks_long_diagonals_is_blamed_on_the_command_line() {
+    // `--size 5x3` replaces Tapatan's 3x3: long diagonals need a square.
+    let o = morrigo(&["show", "tapatan", "--size", "5x3"]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(err.contains("board parameter `height` is 3"), "{err}");
+    assert!(err.contains("the value comes from `--size`"), "{err}");
+    // A square size is fine: 25 points, 8 diagonal edges among 48.
+    let o = morrigo(&["check", "tapatan", "--size", "5"]);
+    assert_code(&o, 0);
+    assert!(stdout(&o).contains("25 points"), "{}", stdout(&o));
+}

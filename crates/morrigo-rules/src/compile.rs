@@ -712,10 +712,28 @@ impl Compiler<'_> {
                     | (_, p @ ("width" | "height" | "side" | "rings")) => p.to_string(),
                     _ => "lines".to_string(),
                 };
-                let fallback = kind
+                let path = kind
                     .zip(param)
-                    .and_then(|(k, p)| self.loaded.key_at(&["board", k, &key(p)]))
-                    .or_else(|| self.loaded.key_at(&["board"]));
+                    .map(|(k, p)| ["board", k, &key(p)].map(String::from));
+                let path: Option<Vec<&str>> = path
+                    .as_ref()
+                    .map(|p| p.iter().map(String::as_str).collect());
+                // `--size` replaces the value but not the key written in the file.
+                let from_command_line = path
+                    .as_ref()
+                    .and_then(|p| self.loaded.node(p))
+                    .is_some_and(|n| n.pos.file == usize::MAX);
+                let mut d = d;
+                let fallback = match from_command_line {
+                    true => {
+                        d = d.note("the value comes from `--size` on the command line");
+                        self.loaded.key_at(&["board"])
+                    }
+                    false => path
+                        .as_ref()
+                        .and_then(|p| self.loaded.key_at(p))
+                        .or_else(|| self.loaded.key_at(&["board"])),
+                };
                 self.errors.push(d.at_opt(fallback));
                 None
             }
