@@ -76,8 +76,17 @@ fn check_range(
     })
 }
 
-fn check_line_length(value: u32) -> Result<usize, BoardError> {
-    check_range("line_length", value, 2, u32::MAX, "")?;
+/// `param` is the key a ruleset writes it under (`line_length` for nested
+/// squares, `lines` for grids and lattices).
+fn check_line_length(param: &'static str, value: u32) -> Result<usize, BoardError> {
+    if value < 2 {
+        return Err(BoardError::ParamOutOfRange {
+            param,
+            value,
+            allowed: "2 upwards (a line joins at least two points)".to_string(),
+            at: None,
+        });
+    }
     // A length beyond usize only means "no line fits".
     Ok(usize::try_from(value).unwrap_or(usize::MAX))
 }
@@ -89,7 +98,7 @@ fn nested_squares(
     line_length: u32,
 ) -> Result<RawBoard, BoardError> {
     check_range("rings", rings, 1, MAX_RINGS, "")?;
-    let k = check_line_length(line_length)?;
+    let k = check_line_length("line_length", line_length)?;
     // rings <= 12, so every coordinate fits in i32 and in the a..z names.
     let n = rings as i32;
     let all: Vec<[Pt; 8]> = (0..n).map(|r| ring(n, r)).collect();
@@ -158,7 +167,9 @@ fn grid(
         let why = " (`diagonals: long` joins the corners of a square grid)";
         check_range("height", height, width, width, why)?;
     }
-    let k = line_length.map(check_line_length).transpose()?;
+    let k = line_length
+        .map(|k| check_line_length("lines", k))
+        .transpose()?;
     // Both sizes are <= 26 here, so they fit in i32.
     let (w, h) = (width as i32, height as i32);
     let orthogonal = [(1, 0), (0, 1)];
@@ -283,7 +294,9 @@ fn triangular_lattice(rows: &[(i32, i32)], k: Option<usize>, size: (u32, u32)) -
 
 fn triangular(side: u32, line_length: Option<u32>) -> Result<RawBoard, BoardError> {
     check_range("side", side, 1, MAX_ALGEBRAIC_SIZE, " (columns a to z)")?;
-    let k = line_length.map(check_line_length).transpose()?;
+    let k = line_length
+        .map(|k| check_line_length("lines", k))
+        .transpose()?;
     let n = side as i32;
     let rows: Vec<(i32, i32)> = (0..n).map(|y| (y, n - y)).collect();
     Ok(triangular_lattice(&rows, k, (2 * side - 1, side)))
@@ -298,7 +311,9 @@ fn hexagonal(side: u32, line_length: Option<u32>) -> Result<RawBoard, BoardError
         max,
         " (the middle row has 2*side-1 points, named a to z)",
     )?;
-    let k = line_length.map(check_line_length).transpose()?;
+    let k = line_length
+        .map(|k| check_line_length("lines", k))
+        .transpose()?;
     let n = side as i32;
     let rows: Vec<(i32, i32)> = (0..2 * n - 1)
         .map(|y| {

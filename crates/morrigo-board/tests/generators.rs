@@ -335,9 +335,10 @@ fn generator_parameters_out_of_range_are_errors() {
     assert_eq!(
         param_error(grid(3, 3, Naming::Gtp, Some(1))),
         (
-            "line_length".into(),
+            // Named as a ruleset writes it: `grid: { lines: 1 }`.
+            "lines".into(),
             1,
-            "board parameter `line_length` is 1, out of range".into()
+            "board parameter `lines` is 1, out of range".into()
         )
     );
     assert!(build(&nested(12, 3)).is_ok());

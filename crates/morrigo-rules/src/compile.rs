@@ -696,8 +696,9 @@ impl Compiler<'_> {
         match morrigo_board::build(&spec) {
             Ok(t) => Some(t),
             Err(e) => {
-                let d = e.to_diagnostic();
-                // A generator parameter out of range is located at its key.
+                let mut d = e.to_diagnostic();
+                // A generator parameter out of range is located at its key
+                // (the board crate names parameters by their ruleset keys).
                 let param = match &e {
                     morrigo_board::BoardError::ParamOutOfRange { param, .. } => Some(*param),
                     _ => None,
@@ -707,23 +708,12 @@ impl Compiler<'_> {
                     .zip(given)
                     .find(|g| g.1)
                     .map(|g| g.0);
-                let key = |p: &str| match (kind, p) {
-                    (Some("nested_squares"), p)
-                    | (_, p @ ("width" | "height" | "side" | "rings")) => p.to_string(),
-                    _ => "lines".to_string(),
-                };
-                let path = kind
-                    .zip(param)
-                    .map(|(k, p)| ["board", k, &key(p)].map(String::from));
-                let path: Option<Vec<&str>> = path
-                    .as_ref()
-                    .map(|p| p.iter().map(String::as_str).collect());
+                let path = kind.zip(param).map(|(k, p)| ["board", k, p]);
                 // `--size` replaces the value but not the key written in the file.
                 let from_command_line = path
                     .as_ref()
                     .and_then(|p| self.loaded.node(p))
                     .is_some_and(|n| n.pos.file == usize::MAX);
-                let mut d = d;
                 let fallback = match from_command_line {
                     true => {
                         d = d.note("the value comes from `--size` on the command line");
