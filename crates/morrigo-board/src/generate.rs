@@ -1,9 +1,11 @@
 //! Generators: turn a [`BoardSpec`] into plain named nodes, edges and lines,
 //! so generated and explicit boards go through the same checks.
 
+use std::collections::HashSet;
+
 use crate::error::BoardError;
-use crate::naming::point_name;
-use crate::{BoardSpec, Named, Naming, MAX_RINGS};
+use crate::naming::{point_name, MAX_ALGEBRAIC_SIZE};
+use crate::{BoardSpec, Diagonals, Named, Naming, MAX_RINGS};
 
 type Pt = (i32, i32);
 
@@ -40,6 +42,8 @@ pub(crate) fn expand(spec: &BoardSpec) -> Result<RawBoard, BoardError> {
             naming,
             line_length,
         } => grid(*width, *height, *diagonals, *naming, *line_length),
+        BoardSpec::Triangular { side, line_length } => triangular(*side, *line_length),
+        BoardSpec::Hexagonal { side, line_length } => hexagonal(*side, *line_length),
         BoardSpec::Explicit {
             nodes,
             edges,
@@ -72,8 +76,17 @@ fn check_range(
     })
 }
 
-fn check_line_length(value: u32) -> Result<usize, BoardError> {
-    check_range("line_length", value, 2, u32::MAX, "")?;
+/// `param` is the key a ruleset writes it under (`line_length` for nested
+/// squares, `lines` for grids and lattices).
+fn check_line_length(param: &'static str, value: u32) -> Result<usize, BoardError> {
+    if value < 2 {
+        return Err(BoardError::ParamOutOfRange {
+            param,
+            value,
+            allowed: "2 upwards (a line joins at least two points)".to_string(),
+            at: None,
+        });
+    }
     // A length beyond usize only means "no line fits".
     Ok(usize::try_from(value).unwrap_or(usize::MAX))
 }
@@ -85,7 +98,7 @@ fn nested_squares(
     line_length: u32,
 ) -> Result<RawBoard, BoardError> {
     check_range("rings", rings, 1, MAX_RINGS, "")?;
-    let k = check_line_length(line_length)?;
+    let k = check_line_length("line_length", line_length)?;
     // rings <= 12, so every coordinate fits in i32 and in the a..z names.
     let n = rings as i32;
     let all: Vec<[Pt; 8]> = (0..n).map(|r| ring(n, r)).collect();
@@ -134,7 +147,7 @@ fn ring(n: i32, k: i32) -> [Pt; 8] {
 fn grid(
     width: u32,
     height: u32,
-    diagonals: bool,
+    diagonals: Diagonals,
     naming: Naming,
     line_length: Option<u32>,
 ) -> Result<RawBoard, BoardError> {
@@ -143,49 +156,172 @@ fn grid(
         Naming::Algebraic => " (columns a to z)",
         Naming::Gtp => " (GTP columns A to Z without I)",
     };
-    check_range("width", width, 1, max, why)?;
-    check_range("height", height, 1, max, why)?;
-    let k = line_length.map(check_line_length).transpose()?;
+    // Crossed diagonals name the cell centres too: a `2n-1` grid of names.
+    let (max, why) = match diagonals {
+        Diagonals::Crossed => (max.div_ceil(2), format!("{why} with crossed diagonals")),
+        _ => (max, why.to_string()),
+    };
+    check_range("width", width, 1, max, &why)?;
+    check_range("height", height, 1, max, &why)?;
+    if diagonals == Diagonals::Long && width != height {
+        let why = " (`diagonals: long` joins the corners of a square grid)";
+        check_range("height", height, width, width, why)?;
+    }
+    let k = line_length
+        .map(|k| check_line_length("lines", k))
+        .transpose()?;
     // Both sizes are <= 26 here, so they fit in i32.
     let (w, h) = (width as i32, height as i32);
-    let mut dirs = vec![(1, 0), (0, 1)];
-    if diagonals {
-        dirs.extend([(1, 1), (-1, 1)]);
-    }
-    let mut shape = Shape::default();
-    for y in 0..h {
-        for x in 0..w {
-            shape.points.push((x, y));
-            for &(dx, dy) in &dirs {
-                let next = (x + dx, y + dy);
-                if in_grid(next, w, h) {
-                    shape.edges.push(((x, y), next));
-                }
-                if let Some(line) = k.and_then(|k| run((x, y), (dx, dy), k, w, h)) {
-                    shape.lines.push(line);
-                }
-            }
+    let orthogonal = [(1, 0), (0, 1)];
+    let diagonal = [(1, 1), (-1, 1)];
+    let shape = match diagonals {
+        Diagonals::None => lattice(cells(w, h, 1), &orthogonal, |_, _| true, k),
+        Diagonals::All => lattice(
+            cells(w, h, 1),
+            &[(1, 0), (0, 1), (1, 1), (-1, 1)],
+            |_, _| true,
+            k,
+        ),
+        Diagonals::Long => {
+            let on_long = |(x, y): Pt, (dx, _): Pt| match dx {
+                1 if x == y => true,
+                -1 if x + y == w - 1 => true,
+                _ => false,
+            };
+            let steps = [(1, 0), (0, 1), (1, 1), (-1, 1)];
+            lattice(
+                cells(w, h, 1),
+                &steps,
+                |p, d| d.1 == 0 || d.0 == 0 || on_long(p, d),
+                k,
+            )
         }
-    }
+        Diagonals::Alternate => {
+            let steps = [(1, 0), (0, 1), (1, 1), (-1, 1)];
+            lattice(
+                cells(w, h, 1),
+                &steps,
+                |(x, y), d| d.0 == 0 || d.1 == 0 || (x + y) % 2 == 0,
+                k,
+            )
+        }
+        Diagonals::Crossed => {
+            let mut points = cells(w, h, 2);
+            points.extend(
+                cells(w - 1, h - 1, 2)
+                    .into_iter()
+                    .map(|(x, y)| (x + 1, y + 1)),
+            );
+            // Orthogonal steps join corners only: centres are joined to corners.
+            let corner = |(x, y): Pt| x % 2 == 0 && y % 2 == 0;
+            let steps = [(2, 0), (0, 2), diagonal[0], diagonal[1]];
+            let shape = lattice(
+                points,
+                &steps,
+                |p, d| (d.0 != 0 && d.1 != 0) || corner(p),
+                k,
+            );
+            let size = (2 * width - 1, 2 * height - 1);
+            return Ok(shape.finish(naming, size));
+        }
+    };
     Ok(shape.finish(naming, (width, height)))
 }
 
-fn in_grid((x, y): Pt, w: i32, h: i32) -> bool {
-    (0..w).contains(&x) && (0..h).contains(&y)
+/// Points `(step*x, step*y)` for `x < w`, `y < h`.
+fn cells(w: i32, h: i32, step: i32) -> Vec<Pt> {
+    (0..h)
+        .flat_map(|y| (0..w).map(move |x| (step * x, step * y)))
+        .collect()
 }
 
-/// The `k` points from `start` in direction `d`, if they all lie on the grid.
-fn run(start: Pt, d: Pt, k: usize, w: i32, h: i32) -> Option<Vec<Pt>> {
-    let steps = i32::try_from(k - 1).ok()?;
-    let end = (start.0 + d.0 * steps, start.1 + d.1 * steps);
-    if !in_grid(end, w, h) {
-        return None;
+/// Edges from each point one step on in each direction when `joined`
+/// allows it; with `k`, a line for every run of `k` joined points.
+fn lattice(
+    points: Vec<Pt>,
+    steps: &[Pt],
+    joined: impl Fn(Pt, Pt) -> bool,
+    k: Option<usize>,
+) -> Shape {
+    let set: HashSet<Pt> = points.iter().copied().collect();
+    let next = |p: Pt, d: Pt| {
+        let q = (p.0 + d.0, p.1 + d.1);
+        (set.contains(&q) && joined(p, d)).then_some(q)
+    };
+    let mut shape = Shape::default();
+    for &p in &points {
+        for &d in steps {
+            if let Some(q) = next(p, d) {
+                shape.edges.push((p, q));
+            }
+            let Some(k) = k else { continue };
+            let mut line = vec![p];
+            // Stops at the board's edge, so a huge `k` only means no line.
+            while line.len() < k {
+                match line.last().and_then(|&last| next(last, d)) {
+                    Some(q) => line.push(q),
+                    None => break,
+                }
+            }
+            if line.len() == k {
+                shape.lines.push(line);
+            }
+        }
     }
-    Some(
-        (0..=steps)
-            .map(|i| (start.0 + d.0 * i, start.1 + d.1 * i))
-            .collect(),
-    )
+    shape.points = points;
+    shape
+}
+
+/// Rows of a triangular lattice: `(first x, count)` per row from the
+/// bottom; neighbours in a row are 2 apart in x, across rows 1 apart.
+fn triangular_lattice(rows: &[(i32, i32)], k: Option<usize>, size: (u32, u32)) -> RawBoard {
+    let points = rows
+        .iter()
+        .zip(0..)
+        .flat_map(|(&(first, count), y)| (0..count).map(move |i| (first + 2 * i, y)))
+        .collect();
+    let shape = lattice(points, &[(2, 0), (1, 1), (-1, 1)], |_, _| true, k);
+    // Names count points within the row, not lattice columns.
+    let name = |(x, y): Pt| {
+        let first = usize::try_from(y)
+            .ok()
+            .and_then(|y| rows.get(y))
+            .map_or(0, |r| r.0);
+        name_of(Naming::Algebraic, ((x - first) / 2, y))
+    };
+    shape.finish_with(None, size, name)
+}
+
+fn triangular(side: u32, line_length: Option<u32>) -> Result<RawBoard, BoardError> {
+    check_range("side", side, 1, MAX_ALGEBRAIC_SIZE, " (columns a to z)")?;
+    let k = line_length
+        .map(|k| check_line_length("lines", k))
+        .transpose()?;
+    let n = side as i32;
+    let rows: Vec<(i32, i32)> = (0..n).map(|y| (y, n - y)).collect();
+    Ok(triangular_lattice(&rows, k, (2 * side - 1, side)))
+}
+
+fn hexagonal(side: u32, line_length: Option<u32>) -> Result<RawBoard, BoardError> {
+    let max = MAX_ALGEBRAIC_SIZE.div_ceil(2);
+    check_range(
+        "side",
+        side,
+        1,
+        max,
+        " (the middle row has 2*side-1 points, named a to z)",
+    )?;
+    let k = line_length
+        .map(|k| check_line_length("lines", k))
+        .transpose()?;
+    let n = side as i32;
+    let rows: Vec<(i32, i32)> = (0..2 * n - 1)
+        .map(|y| {
+            let indent = (y - (n - 1)).abs();
+            (indent, 2 * n - 1 - indent)
+        })
+        .collect();
+    Ok(triangular_lattice(&rows, k, (4 * side - 3, 2 * side - 1)))
 }
 
 impl Shape {
@@ -200,16 +336,27 @@ impl Shape {
         self.add_lines(path, k);
     }
 
+    /// Names everything from the coordinates (see [`Shape::finish_with`]).
+    fn finish(self, naming: Naming, size: (u32, u32)) -> RawBoard {
+        self.finish_with(Some(naming), size, |p| name_of(naming, p))
+    }
+
     /// Names everything; points sorted by row then column, lines in a
-    /// canonical order (rows, then columns, then diagonals).
-    fn finish(mut self, naming: Naming, size: (u32, u32)) -> RawBoard {
+    /// canonical order (rows, then columns, then diagonals). `naming` is
+    /// what the board reports: a grid whose columns are labelled by it.
+    fn finish_with(
+        mut self,
+        naming: Option<Naming>,
+        size: (u32, u32),
+        name: impl Fn(Pt) -> String,
+    ) -> RawBoard {
         self.points.sort_by_key(|&(x, y)| (y, x));
         self.points.dedup();
         for line in &mut self.lines {
             orient(line);
         }
         self.lines.sort_by_key(|line| line_key(line));
-        let name = |p: Pt| Named::new(name_of(naming, p));
+        let name = |p: Pt| Named::new(name(p));
         RawBoard {
             nodes: self.points.iter().map(|&p| (name(p), Some(p))).collect(),
             edges: self
@@ -222,7 +369,7 @@ impl Shape {
                 .iter()
                 .map(|l| l.iter().map(|&p| name(p)).collect())
                 .collect(),
-            naming: Some(naming),
+            naming,
             size: Some(size),
         }
     }

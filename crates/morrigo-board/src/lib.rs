@@ -22,6 +22,7 @@ mod error;
 mod generate;
 mod naming;
 mod render;
+mod svg;
 mod topology;
 
 pub use error::{BoardError, Usage};
@@ -76,6 +77,24 @@ pub enum Naming {
     Gtp,
 }
 
+/// Which diagonal edges a [`BoardSpec::Grid`] has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Diagonals {
+    /// Orthogonal edges only.
+    None,
+    /// The two corner-to-corner diagonals of a square grid (Tapatan's board).
+    Long,
+    /// Diagonals through the points whose column + row is even (the
+    /// alquerque pattern; on 3x3 the same as `Long`).
+    Alternate,
+    /// Both diagonals of every cell.
+    All,
+    /// Both diagonals of every cell, crossing at a new point at the cell's
+    /// centre (Picaria's board on 3x3: 13 points). Coordinates and names are
+    /// those of a `2*width-1` by `2*height-1` grid: `a1 c1 e1`, centres `b2 d2`.
+    Crossed,
+}
+
 /// What a board looks like, before it is checked and compiled by [`build`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BoardSpec {
@@ -97,10 +116,20 @@ pub enum BoardSpec {
     Grid {
         width: u32,
         height: u32,
-        diagonals: bool,
+        diagonals: Diagonals,
         naming: Naming,
         line_length: Option<u32>,
     },
+    /// A triangle of points on a triangular lattice, `side` points along
+    /// each side; each point joined to its up to 6 neighbours. Rows are
+    /// named from the bottom (`a1`..), columns left to right within a row.
+    /// `line_length: Some(k)` makes a line of every run of k points in each
+    /// of the three directions.
+    Triangular { side: u32, line_length: Option<u32> },
+    /// A hexagon of points on a triangular lattice, `side` points along each
+    /// of its six sides (`3*side*(side-1)+1` points); named and lined as
+    /// [`BoardSpec::Triangular`].
+    Hexagonal { side: u32, line_length: Option<u32> },
     /// Fully explicit: nodes (with optional drawing coordinates), edges, lines.
     Explicit {
         nodes: Vec<(Named, Option<(i32, i32)>)>,
@@ -145,7 +174,7 @@ impl BoardSpec {
         BoardSpec::Grid {
             width: 3,
             height: 3,
-            diagonals: true,
+            diagonals: Diagonals::All,
             naming: Naming::Algebraic,
             line_length: Some(3),
         }
@@ -156,7 +185,7 @@ impl BoardSpec {
         BoardSpec::Grid {
             width: size,
             height: size,
-            diagonals: false,
+            diagonals: Diagonals::None,
             naming: Naming::Gtp,
             line_length: None,
         }

@@ -3,7 +3,7 @@
 mod common;
 
 use common::explicit;
-use morrigo_board::{build, BoardSpec, Named, Naming};
+use morrigo_board::{build, BoardSpec, Diagonals, Named, Naming};
 
 fn diagnostic(spec: &BoardSpec) -> String {
     match build(spec) {
@@ -47,7 +47,7 @@ fn diagnostic_parameter_out_of_range() {
     let spec = BoardSpec::Grid {
         width: 26,
         height: 19,
-        diagonals: false,
+        diagonals: Diagonals::None,
         naming: Naming::Gtp,
         line_length: None,
     };

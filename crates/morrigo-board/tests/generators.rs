@@ -2,7 +2,7 @@
 
 use std::collections::BTreeSet;
 
-use morrigo_board::{build, BoardError, BoardSpec, Naming, PointId, Topology};
+use morrigo_board::{build, BoardError, BoardSpec, Diagonals, Naming, PointId, Topology};
 
 fn board(spec: BoardSpec) -> Topology {
     match build(&spec) {
@@ -243,7 +243,7 @@ fn rectangular_grid_keeps_its_width_and_height() {
     let t = board(BoardSpec::Grid {
         width: 7,
         height: 5,
-        diagonals: false,
+        diagonals: Diagonals::None,
         naming: Naming::Gtp,
         line_length: None,
     });
@@ -259,7 +259,7 @@ fn largest_grids_build() {
     let alg = board(BoardSpec::Grid {
         width: 26,
         height: 26,
-        diagonals: true,
+        diagonals: Diagonals::All,
         naming: Naming::Algebraic,
         line_length: Some(5),
     });
@@ -276,7 +276,7 @@ fn grid_lines_of_k_cover_every_run_in_each_direction() {
     let t = board(BoardSpec::Grid {
         width: 4,
         height: 3,
-        diagonals: false,
+        diagonals: Diagonals::None,
         naming: Naming::Algebraic,
         line_length: Some(3),
     });
@@ -311,7 +311,7 @@ fn grid(width: u32, height: u32, naming: Naming, line_length: Option<u32>) -> Bo
     BoardSpec::Grid {
         width,
         height,
-        diagonals: false,
+        diagonals: Diagonals::None,
         naming,
         line_length,
     }
@@ -335,9 +335,10 @@ fn generator_parameters_out_of_range_are_errors() {
     assert_eq!(
         param_error(grid(3, 3, Naming::Gtp, Some(1))),
         (
-            "line_length".into(),
+            // Named as a ruleset writes it: `grid: { lines: 1 }`.
+            "lines".into(),
             1,
-            "board parameter `line_length` is 1, out of range".into()
+            "board parameter `lines` is 1, out of range".into()
         )
     );
     assert!(build(&nested(12, 3)).is_ok());

@@ -1,6 +1,6 @@
 //! ASCII drawings of the standard boards, checked by eye in the snapshots.
 
-use morrigo_board::{build, BoardSpec, Named, Naming, Topology};
+use morrigo_board::{build, BoardSpec, Diagonals, Named, Naming, Topology};
 
 fn board(spec: BoardSpec) -> Topology {
     build(&spec).unwrap_or_else(|e| panic!("{spec:?} should build: {e}"))
@@ -60,7 +60,7 @@ fn render_wide_rectangular_grid_labels_every_column() {
     let t = board(BoardSpec::Grid {
         width: 26,
         height: 2,
-        diagonals: false,
+        diagonals: Diagonals::None,
         naming: Naming::Algebraic,
         line_length: None,
     });
@@ -126,7 +126,7 @@ fn render_two_digit_row_numbers_stay_aligned() {
     let t = board(BoardSpec::Grid {
         width: 3,
         height: 11,
-        diagonals: true,
+        diagonals: Diagonals::All,
         naming: Naming::Gtp,
         line_length: None,
     });

@@ -93,6 +93,19 @@ pub fn draw_empty(rules: &Rules) -> String {
     rules.topology.render(|_| '.')
 }
 
+/// Writes the board as SVG to `path`, with the pieces `owner` gives.
+pub fn write_svg(
+    rules: &Rules,
+    owner: impl Fn(morrigo_board::PointId) -> Option<u8>,
+    path: &str,
+) -> Result<(), Failure> {
+    let text = rules
+        .topology
+        .svg(|p| owner(p).map(usize::from), &rules.players);
+    std::fs::write(path, text)
+        .map_err(|e| Failure::game(Diagnostic::new(format!("cannot write `{path}`: {e}"))))
+}
+
 /// The text of one turn: its move followed by its removals (`g1xd2`).
 pub fn turn_text(rules: &Rules, plies: &[Move]) -> String {
     plies

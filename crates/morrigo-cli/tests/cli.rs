@@ -45,13 +45,15 @@ fn temp_file(name: &str, text: &str) -> PathBuf {
     path
 }
 
-const MORRIS_TITLES: [&str; 8] = [
+const MORRIS_TITLES: [&str; 10] = [
+    "Achi",
     "Lasker Morris",
     "Morabaraba",
     "Nine Men's Morris, no flying",
     "Nine Men's Morris, one removal per mill",
     "Nine Men's Morris",
     "Six Men's Morris",
+    "Tapatan",
     "Three Men's Morris",
     "Twelve Men's Morris",
 ];

@@ -231,12 +231,14 @@ macro_rules! per_ruleset {
 }
 
 per_ruleset! {
+    achi => "achi",
     lasker_morris => "lasker-morris",
     morabaraba => "morabaraba",
     nine_mens_morris_no_flying => "nine-mens-morris-no-flying",
     nine_mens_morris_remove_per_mill => "nine-mens-morris-remove-per-mill",
     nine_mens_morris => "nine-mens-morris",
     six_mens_morris => "six-mens-morris",
+    tapatan => "tapatan",
     three_mens_morris => "three-mens-morris",
     twelve_mens_morris => "twelve-mens-morris",
 }

@@ -2,9 +2,9 @@
 
 use crate::load::Loaded;
 use crate::schema::{
-    BoardFile, DRunsFile, DerivedFile, HandFile, ImmediateFile, ImmediateReadingFile,
-    KoCaptureFile, NamingFile, NodeFile, RepeatedFile, ScoringMethodFile, SuicideEffectFile,
-    SuicideFile, SuicideShorthand, SuperkoFile, Text,
+    BoardFile, DRunsFile, DerivedFile, DiagonalsFile, HandFile, ImmediateFile,
+    ImmediateReadingFile, KoCaptureFile, NamingFile, NodeFile, RepeatedFile, ScoringMethodFile,
+    SuicideEffectFile, SuicideFile, SuicideShorthand, SuperkoFile, Text,
 };
 use crate::vocab::{BoardBounds, Context, Prim, RuleEnv, VOCABULARY};
 use crate::yaml::{Kind, Node, Pos};
@@ -15,8 +15,17 @@ use crate::{
 };
 use crate::{EvalWeights, MAX_EVAL_WEIGHT};
 use indexmap::IndexMap;
-use morrigo_board::{BoardSpec, Named, Naming};
+use morrigo_board::{BoardSpec, Diagonals, Named, Naming};
 use morrigo_diag::{did_you_mean, Diagnostic, Diagnostics, Location};
+
+/// The ways to give a board, in `BoardFile` field order.
+const BOARD_KINDS: [&str; 5] = [
+    "nested_squares",
+    "grid",
+    "triangular",
+    "hexagonal",
+    "explicit",
+];
 use morrigo_dsl::Type;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -64,7 +73,7 @@ impl Compiler<'_> {
         let board = self.required(
             f.board.as_ref(),
             "board",
-            "a board (`nested_squares`, `grid` or `explicit`)",
+            "a board (`nested_squares`, `grid`, `triangular`, `hexagonal` or `explicit`)",
         );
         let players = self.players();
         let params = self.params();
@@ -588,13 +597,16 @@ impl Compiler<'_> {
         let given = [
             board.nested_squares.is_some(),
             board.grid.is_some(),
+            board.triangular.is_some(),
+            board.hexagonal.is_some(),
             board.explicit.is_some(),
         ];
         if given.iter().filter(|g| **g).count() != 1 {
-            let mut d = Diagnostic::new("a board is given in exactly one way")
-                .expected("one of `nested_squares:`, `grid:`, `explicit:`");
+            let mut d = Diagnostic::new("a board is given in exactly one way").expected(
+                "one of `nested_squares:`, `grid:`, `triangular:`, `hexagonal:`, `explicit:`",
+            );
             // A variant replacing its parent's kind of board must delete it.
-            let inherited: Vec<&str> = ["nested_squares", "grid", "explicit"]
+            let inherited: Vec<&str> = BOARD_KINDS
                 .into_iter()
                 .filter(|k| {
                     self.loaded
@@ -602,13 +614,11 @@ impl Compiler<'_> {
                         .is_some_and(|n| n.pos.file > 0)
                 })
                 .collect();
-            let own: Option<&str> = ["nested_squares", "grid", "explicit"]
-                .into_iter()
-                .find(|k| {
-                    self.loaded
-                        .node(&["board", k])
-                        .is_some_and(|n| n.pos.file == 0)
-                });
+            let own: Option<&str> = BOARD_KINDS.into_iter().find(|k| {
+                self.loaded
+                    .node(&["board", k])
+                    .is_some_and(|n| n.pos.file == 0)
+            });
             for k in &inherited {
                 if own.is_some() {
                     d = d.note(format!(
@@ -633,12 +643,28 @@ impl Compiler<'_> {
             BoardSpec::Grid {
                 width: g.width,
                 height: g.height,
-                diagonals: g.diagonals,
+                diagonals: match g.diagonals {
+                    DiagonalsFile::None => Diagonals::None,
+                    DiagonalsFile::Long => Diagonals::Long,
+                    DiagonalsFile::Alternate => Diagonals::Alternate,
+                    DiagonalsFile::All => Diagonals::All,
+                    DiagonalsFile::Crossed => Diagonals::Crossed,
+                },
                 naming: match g.naming {
                     NamingFile::Algebraic => Naming::Algebraic,
                     NamingFile::Gtp => Naming::Gtp,
                 },
                 line_length: g.lines,
+            }
+        } else if let Some(t) = &board.triangular {
+            BoardSpec::Triangular {
+                side: t.side,
+                line_length: t.lines,
+            }
+        } else if let Some(h) = &board.hexagonal {
+            BoardSpec::Hexagonal {
+                side: h.side,
+                line_length: h.lines,
             }
         } else {
             let e = board.explicit.as_ref()?;
@@ -672,8 +698,34 @@ impl Compiler<'_> {
         match morrigo_board::build(&spec) {
             Ok(t) => Some(t),
             Err(e) => {
-                let d = e.to_diagnostic();
-                let fallback = self.loaded.key_at(&["board"]);
+                let mut d = e.to_diagnostic();
+                // A generator parameter out of range is located at its key
+                // (the board crate names parameters by their ruleset keys).
+                let param = match &e {
+                    morrigo_board::BoardError::ParamOutOfRange { param, .. } => Some(*param),
+                    _ => None,
+                };
+                let kind = BOARD_KINDS
+                    .into_iter()
+                    .zip(given)
+                    .find(|g| g.1)
+                    .map(|g| g.0);
+                let path = kind.zip(param).map(|(k, p)| ["board", k, p]);
+                // `--size` replaces the value but not the key written in the file.
+                let from_command_line = path
+                    .as_ref()
+                    .and_then(|p| self.loaded.node(p))
+                    .is_some_and(|n| n.pos.file == usize::MAX);
+                let fallback = match from_command_line {
+                    true => {
+                        d = d.note("the value comes from `--size` on the command line");
+                        self.loaded.key_at(&["board"])
+                    }
+                    false => path
+                        .as_ref()
+                        .and_then(|p| self.loaded.key_at(p))
+                        .or_else(|| self.loaded.key_at(&["board"])),
+                };
                 self.errors.push(d.at_opt(fallback));
                 None
             }

@@ -205,7 +205,17 @@ pub enum ScoringMethodFile {
 pub struct BoardFile {
     pub nested_squares: Option<NestedSquaresFile>,
     pub grid: Option<GridFile>,
+    pub triangular: Option<LatticeFile>,
+    pub hexagonal: Option<LatticeFile>,
     pub explicit: Option<ExplicitFile>,
+}
+
+/// `triangular:` and `hexagonal:` boards: points along a side, line length.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LatticeFile {
+    pub side: u32,
+    pub lines: Option<u32>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -226,7 +236,7 @@ pub struct GridFile {
     pub width: u32,
     pub height: u32,
     #[serde(default)]
-    pub diagonals: bool,
+    pub diagonals: DiagonalsFile,
     #[serde(default)]
     pub naming: NamingFile,
     /// Length of the lines (runs of consecutive points) that count; none for Go.
@@ -249,6 +259,48 @@ fn yes() -> bool {
 
 fn three() -> u32 {
     3
+}
+
+/// `diagonals:` of a grid: a word, or `true` (all) / `false` (none).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub enum DiagonalsFile {
+    #[default]
+    None,
+    Long,
+    Alternate,
+    All,
+    Crossed,
+}
+
+impl<'de> Deserialize<'de> for DiagonalsFile {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = DiagonalsFile;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("`none`, `long`, `alternate`, `all`, `crossed`, `true` or `false`")
+            }
+            fn visit_bool<E: de::Error>(self, b: bool) -> Result<DiagonalsFile, E> {
+                Ok(if b {
+                    DiagonalsFile::All
+                } else {
+                    DiagonalsFile::None
+                })
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<DiagonalsFile, E> {
+                const WORDS: &[&str] = &["none", "long", "alternate", "all", "crossed"];
+                match s {
+                    "none" => Ok(DiagonalsFile::None),
+                    "long" => Ok(DiagonalsFile::Long),
+                    "alternate" => Ok(DiagonalsFile::Alternate),
+                    "all" => Ok(DiagonalsFile::All),
+                    "crossed" => Ok(DiagonalsFile::Crossed),
+                    other => Err(E::unknown_variant(other, WORDS)),
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 #[derive(Debug, Default, Clone, Copy, Deserialize)]

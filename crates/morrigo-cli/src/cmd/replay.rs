@@ -40,6 +40,7 @@ Examples:
   morrigo replay jk-final --sgf game.sgf
   morrigo replay --sgf game.sgf                (the ruleset its RU names)
   morrigo replay tromp-taylor --size 9 --moves \"E5 D4 resign\" --to-sgf game.sgf
+  morrigo replay nine-mens-morris --moves \"a1 d2 d1\" --svg end.svg
 
 Notation: `d1` place, `d1-d2` slide or fly, `xd2` remove (a ply of its own),
 `g1xd2` a move with its removal; Go: `D4` a board play, `pass` or `pass:E`,
@@ -63,6 +64,10 @@ pub struct ReplayArgs {
     /// Write the replayed game as SGF to this file (Go-style rulesets).
     #[arg(long, value_name = "OUT.sgf")]
     pub to_sgf: Option<String>,
+    /// Write the board at the end of the record, with its pieces, as SVG to
+    /// this file.
+    #[arg(long, value_name = "OUT.svg")]
+    pub svg: Option<String>,
     /// Print the transcript as JSON: {"plies":[{"n","player","move","phase"}…],
     /// "result":{"status","winner","reason"}} (further keys, such as a ply's
     /// "note" or the final "board", may be present).
@@ -143,11 +148,16 @@ pub fn run(args: ReplayArgs) -> Outcome {
                 .to_sgf
                 .as_ref()
                 .map(|_| sgf_of(m, &s, &t, sgf.as_ref().map(|(_, g)| g)));
-            (t, out)
+            let svg = args
+                .svg
+                .as_ref()
+                .map(|path| game::write_svg(&m.rules, |p| s.owner(p), path));
+            (t, out, svg)
         })
     });
     match replayed {
-        Ok((t, sgf_text)) => {
+        Ok((t, sgf_text, svg)) => {
+            svg.transpose()?;
             if let (Some(path), Some(text)) = (&args.to_sgf, sgf_text) {
                 std::fs::write(path, text?).map_err(|e| {
                     Failure::game(Diagnostic::new(format!("cannot write `{path}`: {e}")))

@@ -16,7 +16,8 @@ Examples:
   morrigo show nine-mens-morris
   morrigo show my-variant.yaml
   morrigo show nine-mens-morris --position \"a1 d2 d1 b4 g1xd2\"
-  morrigo show jk-final --size 5 --position \"C3 D3 pass:E\"")]
+  morrigo show jk-final --size 5 --position \"C3 D3 pass:E\"
+  morrigo show picaria-board.yaml --svg board.svg")]
 pub struct ShowArgs {
     /// Ruleset file or built-in name.
     #[arg(value_name = "FILE")]
@@ -25,6 +26,10 @@ pub struct ShowArgs {
     /// (`d1` place, `d1-d2` slide or fly, `xd2` remove, `g1xd2` both).
     #[arg(long, value_name = "RECORD")]
     pub position: Option<String>,
+    /// Also write the board (after `--position`, with its pieces) as SVG to
+    /// this file: point names as labels and hover titles.
+    #[arg(long, value_name = "OUT.svg")]
+    pub svg: Option<String>,
     #[command(flatten)]
     pub ruleset: game::RulesetOptions,
 }
@@ -33,13 +38,21 @@ pub fn run(args: ShowArgs) -> Outcome {
     let any = game::machine(&args.file, &args.ruleset)?;
     let rules = any.rules().clone();
     let board = match &args.position {
-        None => format!(
-            "board ({} points):\n{}\n",
-            rules.topology.len(),
-            game::draw_empty(&rules)
-        ),
+        None => {
+            if let Some(path) = &args.svg {
+                game::write_svg(&rules, |_| None, path)?;
+            }
+            format!(
+                "board ({} points):\n{}\n",
+                rules.topology.len(),
+                game::draw_empty(&rules)
+            )
+        }
         Some(record) => with_machine!(&any, m => {
             let start = game::start(m, Some(record))?;
+            if let Some(path) = &args.svg {
+                game::write_svg(&rules, |p| start.state.owner(p), path)?;
+            }
             position_report(m, &start)
         }),
     };
