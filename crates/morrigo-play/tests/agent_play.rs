@@ -3,48 +3,11 @@
 //! hand; the searching agents beat the simple ones in seeded matches large
 //! enough that chance cannot explain the result.
 
-use morrigo_engine::{with_machine, AnyMachine, Bits, Machine, Move, State};
-use morrigo_play::{
-    game_rng, machine_with, simulate, AgentSpec, AlphaBetaParams, MctsParams, Player, SimConfig,
-};
-use morrigo_rules::load::Overrides;
+use morrigo_engine::{with_machine, AnyMachine, Machine, Move, State};
+use morrigo_play::{game_rng, simulate, AgentSpec, Player, SimConfig};
 
-fn load(name: &str, size: Option<u32>) -> AnyMachine {
-    let overrides = Overrides {
-        size: size.map(|n| (n, n)),
-        komi: None,
-    };
-    machine_with(name, &overrides).unwrap_or_else(|e| panic!("{name}: {e}"))
-}
-
-fn ab(depth: u32) -> AgentSpec {
-    AgentSpec::AlphaBeta(AlphaBetaParams {
-        depth,
-        time_ms: None,
-    })
-}
-
-fn mcts(playouts: u32) -> AgentSpec {
-    AgentSpec::Mcts(MctsParams {
-        playouts,
-        ..MctsParams::default()
-    })
-}
-
-fn at<const W: usize>(m: &Machine<W>, name: &str) -> u16 {
-    m.rules
-        .topology
-        .point(name)
-        .unwrap_or_else(|| panic!("no point {name}"))
-}
-
-fn points<const W: usize>(m: &Machine<W>, names: &[&str]) -> Bits<W> {
-    let mut b = Bits::EMPTY;
-    for n in names {
-        b.set(at(m, n) as usize);
-    }
-    b
-}
+mod common;
+use common::*;
 
 // ----- legal play ------------------------------------------------------------
 

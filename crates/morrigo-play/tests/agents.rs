@@ -2,47 +2,14 @@
 //! alpha-beta's and MCTS's Morris tactics, the playout policy. Legal play
 //! on every ruleset, Go tactics and matches: `agent_play.rs`.
 
-use morrigo_engine::{with_machine, AnyMachine, Bits, Machine, Move, MoveKind, State};
+use morrigo_engine::{with_machine, Bits, Machine, Move, MoveKind, State};
 use morrigo_play::{
-    fills_own_eye, game_rng, loses_at_once, machine_with, playout_move, simulate, AgentSpec,
-    AlphaBetaParams, MctsParams, Player, SimConfig,
+    fills_own_eye, game_rng, loses_at_once, playout_move, simulate, AgentSpec, AlphaBetaParams,
+    Player, SimConfig,
 };
-use morrigo_rules::load::Overrides;
 
-fn load(name: &str, size: Option<u32>) -> AnyMachine {
-    let overrides = Overrides {
-        size: size.map(|n| (n, n)),
-        komi: None,
-    };
-    machine_with(name, &overrides).unwrap_or_else(|e| panic!("{name}: {e}"))
-}
-
-fn ab(depth: u32) -> AgentSpec {
-    AgentSpec::AlphaBeta(AlphaBetaParams {
-        depth,
-        time_ms: None,
-    })
-}
-
-fn mcts(playouts: u32) -> AgentSpec {
-    AgentSpec::Mcts(MctsParams {
-        playouts,
-        ..MctsParams::default()
-    })
-}
-
-fn points<const W: usize>(m: &Machine<W>, names: &[&str]) -> Bits<W> {
-    let mut b = Bits::EMPTY;
-    for n in names {
-        let p = m
-            .rules
-            .topology
-            .point(n)
-            .unwrap_or_else(|| panic!("no point {n}"));
-        b.set(p as usize);
-    }
-    b
-}
+mod common;
+use common::*;
 
 /// Black to move on 3×3 JK where white holds the centre and the edges:
 /// every corner play is a suicide, which loses the game at once (Art. 2.4
