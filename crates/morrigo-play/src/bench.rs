@@ -2,10 +2,11 @@
 
 use crate::mcts::Mcts;
 use crate::playout::playout;
-use crate::search::AlphaBeta;
+use crate::search::{AlphaBeta, SearchInfo};
 use crate::sim::{game_rng, per_sec, DEFAULT_MAX_PLIES};
 use crate::spec::{AgentSpec, AlphaBetaParams, MctsParams};
-use morrigo_engine::{perft, with_machine, AnyMachine, Machine, Unit};
+use morrigo_engine::{perft, with_machine, AnyMachine, Machine, Move, State, Unit};
+use rand::rngs::SmallRng;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
@@ -120,29 +121,11 @@ pub fn bench_search_with(
 ) -> SearchBench {
     with_machine!(any, m => {
         let mut ab = AlphaBeta::new(params);
-        let mut moves = Vec::with_capacity(64);
-        let (mut nodes, mut secs, mut done) = (0u64, 0f64, 0u32);
-        let mut game = 0u64;
-        while done < positions {
-            let mut rng = game_rng(seed, game);
-            let mut s = m.initial();
-            game += 1;
-            while done < positions && m.legal_moves(&s, &mut moves).is_none() && !moves.is_empty() {
-                ab.clear();
-                ab.choose(m, &mut s, &moves);
-                let info = ab.last();
-                nodes += info.nodes;
-                secs += info.elapsed.as_secs_f64();
-                done += 1;
-                progress(u64::from(done));
-                let mv = moves[crate::agent::pick(&mut rng, moves.len())];
-                m.apply(&mut s, mv);
-            }
-            if game > positions as u64 {
-                break; // games that end at once: stop rather than loop
-            }
-        }
-        SearchBench { positions: done, nodes, secs, nodes_per_sec: per_sec(nodes as f64, secs) }
+        search_positions(m, positions, seed, 1, progress, &mut |s, moves, _| {
+            ab.clear();
+            ab.choose(m, s, moves);
+            ab.last()
+        })
     })
 }
 
@@ -163,24 +146,50 @@ pub fn bench_mcts_with(
 ) -> SearchBench {
     with_machine!(any, m => {
         let mut mc = Mcts::new(params);
-        let mut moves = Vec::with_capacity(64);
-        let (mut nodes, mut secs, mut done) = (0u64, 0f64, 0u32);
-        let mut game = 0u64;
-        while done < positions && game <= positions as u64 {
-            let mut rng = game_rng(seed, game);
-            let mut s = m.initial();
-            game += 1;
-            while done < positions && m.legal_moves(&s, &mut moves).is_none() && moves.len() > 1 {
-                mc.choose(m, &mut s, &moves, &mut rng);
-                let info = mc.last();
-                nodes += info.nodes;
-                secs += info.elapsed.as_secs_f64();
-                done += 1;
-                progress(u64::from(done));
-                let mv = moves[crate::agent::pick(&mut rng, moves.len())];
-                m.apply(&mut s, mv);
-            }
-        }
-        SearchBench { positions: done, nodes, secs, nodes_per_sec: per_sec(nodes as f64, secs) }
+        // A forced move is no search: positions need two moves at least.
+        search_positions(m, positions, seed, 2, progress, &mut |s, moves, rng| {
+            mc.choose(m, s, moves, rng);
+            mc.last()
+        })
     })
+}
+
+/// The walk both search benchmarks share: uniform-random games of `seed`,
+/// `search` run on each position with at least `min_moves` legal moves
+/// (timed by the search itself), until `positions` are searched or more
+/// games than that have been started (games that end at once).
+fn search_positions<const W: usize>(
+    m: &Machine<W>,
+    positions: u32,
+    seed: u64,
+    min_moves: usize,
+    progress: &mut dyn FnMut(u64),
+    search: &mut dyn FnMut(&mut State<W>, &[Move], &mut SmallRng) -> SearchInfo,
+) -> SearchBench {
+    let mut moves = Vec::with_capacity(64);
+    let (mut nodes, mut secs, mut done) = (0u64, 0f64, 0u32);
+    let mut game = 0u64;
+    while done < positions && game <= u64::from(positions) {
+        let mut rng = game_rng(seed, game);
+        let mut s = m.initial();
+        game += 1;
+        while done < positions
+            && m.legal_moves(&s, &mut moves).is_none()
+            && moves.len() >= min_moves
+        {
+            let info = search(&mut s, &moves, &mut rng);
+            nodes += info.nodes;
+            secs += info.elapsed.as_secs_f64();
+            done += 1;
+            progress(u64::from(done));
+            let mv = moves[crate::agent::pick(&mut rng, moves.len())];
+            m.apply(&mut s, mv);
+        }
+    }
+    SearchBench {
+        positions: done,
+        nodes,
+        secs,
+        nodes_per_sec: per_sec(nodes as f64, secs),
+    }
 }
