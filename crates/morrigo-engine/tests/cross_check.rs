@@ -232,11 +232,13 @@ macro_rules! per_ruleset {
 
 per_ruleset! {
     achi => "achi",
+    five_mens_morris => "five-mens-morris",
     lasker_morris => "lasker-morris",
     morabaraba => "morabaraba",
     nine_mens_morris_no_flying => "nine-mens-morris-no-flying",
     nine_mens_morris_remove_per_mill => "nine-mens-morris-remove-per-mill",
     nine_mens_morris => "nine-mens-morris",
+    seven_mens_morris => "seven-mens-morris",
     six_mens_morris => "six-mens-morris",
     tapatan => "tapatan",
     three_mens_morris => "three-mens-morris",

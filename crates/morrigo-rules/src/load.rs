@@ -215,15 +215,24 @@ pub fn load(spec: &str) -> Result<Loaded, Diagnostic> {
     }
     match builtin::find(spec) {
         Some(b) => load_chain(Origin::Builtin(b.path)),
-        None => Err(Diagnostic::new(format!(
-            "no ruleset file or built-in ruleset named `{spec}`"
-        ))
-        .expected("a path to a .yaml file or a built-in name")
-        .note(format!(
-            "built-in rulesets: {}",
-            builtin::names().join(", ")
-        ))),
+        None => Err(unknown_builtin_notes(
+            Diagnostic::new(format!(
+                "no ruleset file or built-in ruleset named `{spec}`"
+            ))
+            .expected("a path to a .yaml file or a built-in name"),
+            spec,
+        )),
     }
+}
+
+/// The notes of an unknown ruleset name: the nearest built-in, and where
+/// the full list is (it is too long to print in every message).
+fn unknown_builtin_notes(d: Diagnostic, wrong: &str) -> Diagnostic {
+    let d = match morrigo_diag::did_you_mean(wrong, builtin::names()) {
+        Some(name) => d.note(format!("did you mean `{name}`?")),
+        None => d,
+    };
+    d.note("`morrigo rulesets` lists the built-in rulesets")
 }
 
 /// Load ruleset text held in memory (tests, scenarios with inline rules).
@@ -359,15 +368,12 @@ fn resolve_parent(
     }
     match builtin::find(parent) {
         Some(b) => Ok(Origin::Builtin(b.path)),
-        None => Err(
+        None => Err(unknown_builtin_notes(
             Diagnostic::new(format!("cannot find the parent ruleset `{parent}`"))
                 .at(here)
-                .expected("a file next to this one or a built-in ruleset name")
-                .note(format!(
-                    "built-in rulesets: {}",
-                    builtin::names().join(", ")
-                )),
-        ),
+                .expected("a file next to this one or a built-in ruleset name"),
+            parent,
+        )),
     }
 }
 
