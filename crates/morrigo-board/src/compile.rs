@@ -8,7 +8,7 @@ use petgraph::visit::Bfs;
 
 use crate::error::{BoardError, Usage};
 use crate::generate::RawBoard;
-use crate::{Named, PointId, Topology};
+use crate::{LineDirection, Named, PointId, Topology};
 
 /// Ids and line indices are u16; keep every index representable.
 const MAX_POINTS: usize = u16::MAX as usize;
@@ -297,6 +297,16 @@ fn tables(
     }
     let has_coords = coords.is_some();
     let coords = coords.unwrap_or_else(|| (0..).zip(0..n).map(|(x, _)| (x, 0)).collect());
+    let line_directions = lines
+        .iter()
+        .map(|line| {
+            if !has_coords {
+                return LineDirection::Unknown;
+            }
+            let at: Vec<(i32, i32)> = line.iter().map(|&p| coords[usize::from(p)]).collect();
+            LineDirection::of(&at, raw.cross_axis)
+        })
+        .collect();
     let (width, height) = raw.size.unwrap_or_else(|| bounding_box(&coords));
     Topology {
         names: raw.nodes.into_iter().map(|(n, _)| n.name).collect(),
@@ -305,6 +315,7 @@ fn tables(
         neighbours,
         lines,
         lines_through,
+        line_directions,
         width,
         height,
         naming: raw.naming,

@@ -17,6 +17,9 @@ pub(crate) struct RawBoard {
     pub naming: Option<Naming>,
     /// Grid size for generated boards (the bounding box otherwise).
     pub size: Option<(u32, u32)>,
+    /// Nested squares: the coordinate of the two midlines their cross
+    /// lines (the midpoint links) lie on, which tells them from the sides.
+    pub cross_axis: Option<i32>,
 }
 
 /// Points, edges and lines of a generated board, by coordinates.
@@ -54,6 +57,7 @@ pub(crate) fn expand(spec: &BoardSpec) -> Result<RawBoard, BoardError> {
             lines: lines.clone(),
             naming: None,
             size: None,
+            cross_axis: None,
         }),
     }
 }
@@ -126,7 +130,10 @@ fn nested_squares(
         }
     }
     let size = 2 * rings + 1;
-    Ok(shape.finish(Naming::Algebraic, (size, size)))
+    Ok(RawBoard {
+        cross_axis: Some(n),
+        ..shape.finish(Naming::Algebraic, (size, size))
+    })
 }
 
 /// Ring `k` (0 = outer) of `n`, counter-clockwise from its bottom-left corner.
@@ -371,6 +378,7 @@ impl Shape {
                 .collect(),
             naming,
             size: Some(size),
+            cross_axis: None,
         }
     }
 }

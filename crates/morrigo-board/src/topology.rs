@@ -7,6 +7,72 @@ use morrigo_diag::did_you_mean;
 use crate::error::{BoardError, Usage};
 use crate::{Named, Naming, PointId};
 
+/// Which way a line runs, so rules can apply to some directions only
+/// (a capture along the sides of the squares but not across them).
+/// Read from the drawing coordinates; a board without coordinates has
+/// lines of no known direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LineDirection {
+    /// Left to right (grids, lattices, explicit boards with coordinates).
+    Horizontal,
+    /// Bottom to top.
+    Vertical,
+    /// Any slanted line, including nested squares' corner diagonals.
+    Diagonal,
+    /// Nested squares: along a side of one square.
+    Side,
+    /// Nested squares: a midpoint link across the squares.
+    Cross,
+    /// A board without coordinates.
+    Unknown,
+}
+
+impl LineDirection {
+    pub const ALL: [LineDirection; 6] = [
+        LineDirection::Horizontal,
+        LineDirection::Vertical,
+        LineDirection::Diagonal,
+        LineDirection::Side,
+        LineDirection::Cross,
+        LineDirection::Unknown,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            LineDirection::Horizontal => "horizontal",
+            LineDirection::Vertical => "vertical",
+            LineDirection::Diagonal => "diagonal",
+            LineDirection::Side => "side",
+            LineDirection::Cross => "cross",
+            LineDirection::Unknown => "unknown",
+        }
+    }
+
+    /// The direction of a line through `points`; `cross_axis` is the
+    /// midline coordinate of a nested-squares board.
+    pub(crate) fn of(points: &[(i32, i32)], cross_axis: Option<i32>) -> LineDirection {
+        let (Some(&(x0, y0)), Some(&(x1, y1))) = (points.first(), points.get(1)) else {
+            return LineDirection::Unknown;
+        };
+        let orthogonal = x0 == x1 || y0 == y1;
+        match cross_axis {
+            Some(mid) if orthogonal => {
+                let on_midline =
+                    points.iter().all(|&(x, _)| x == mid) || points.iter().all(|&(_, y)| y == mid);
+                if on_midline {
+                    LineDirection::Cross
+                } else {
+                    LineDirection::Side
+                }
+            }
+            _ if y0 == y1 => LineDirection::Horizontal,
+            _ if x0 == x1 => LineDirection::Vertical,
+            _ => LineDirection::Diagonal,
+        }
+    }
+}
+
 /// The compiled board: flat tables indexed by [`PointId`]; immutable.
 /// Only [`crate::build`] makes one, so every table is consistent.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -24,6 +90,8 @@ pub struct Topology {
     pub lines: Vec<Vec<PointId>>,
     /// PointId -> indices into `lines`, ascending.
     pub lines_through: Vec<Vec<u16>>,
+    /// The direction of each line (same index as `lines`).
+    pub line_directions: Vec<LineDirection>,
     /// Bounding box of `coords` (for generated boards: the grid size).
     pub width: u32,
     pub height: u32,

@@ -352,3 +352,61 @@ fn line_length_longer_than_the_board_gives_no_lines() {
     let t = board(nested(3, 4));
     assert!(t.lines.is_empty());
 }
+
+/// Lines of each direction, by name, as "a1-d1-g1" strings.
+fn lines_running(t: &Topology, dir: morrigo_board::LineDirection) -> BTreeSet<String> {
+    t.lines
+        .iter()
+        .zip(&t.line_directions)
+        .filter(|(_, d)| **d == dir)
+        .map(|(line, _)| {
+            let names: Vec<&str> = line.iter().map(|&p| t.name(p)).collect();
+            names.join("-")
+        })
+        .collect()
+}
+
+#[test]
+fn nested_squares_lines_are_sides_crosses_and_diagonals() {
+    use morrigo_board::LineDirection::*;
+    let t = board(BoardSpec::twelve_mens_morris());
+    assert_eq!(
+        lines_running(&t, Side).len(),
+        12,
+        "four sides of three squares"
+    );
+    assert_eq!(
+        lines_running(&t, Cross),
+        ["a4-b4-c4", "d1-d2-d3", "d5-d6-d7", "e4-f4-g4"]
+            .map(String::from)
+            .into(),
+        "the midpoint links"
+    );
+    assert_eq!(lines_running(&t, Diagonal).len(), 4, "the corner diagonals");
+    assert!(lines_running(&t, Side).contains("a1-d1-g1"));
+    assert!(lines_running(&t, Side).contains("c3-c4-c5"));
+    assert_eq!(t.line_directions.len(), t.lines.len());
+}
+
+#[test]
+fn grid_lines_run_horizontal_vertical_and_diagonal() {
+    use morrigo_board::LineDirection::*;
+    let t = board(BoardSpec::Grid {
+        width: 3,
+        height: 3,
+        diagonals: Diagonals::Long,
+        naming: Naming::Algebraic,
+        line_length: Some(3),
+    });
+    assert_eq!(
+        lines_running(&t, Horizontal),
+        ["a1-b1-c1", "a2-b2-c2", "a3-b3-c3"]
+            .map(String::from)
+            .into()
+    );
+    assert_eq!(lines_running(&t, Vertical).len(), 3);
+    assert_eq!(
+        lines_running(&t, Diagonal),
+        ["a1-b2-c3", "c1-b2-a3"].map(String::from).into()
+    );
+}

@@ -42,6 +42,13 @@ impl<const W: usize> Machine<W> {
         }
         let mut class = 0u8;
         let mut d_start = NO_D;
+        // Capture rules are judged before the move (its phase, its counts).
+        let armed = match m.kind {
+            MoveKind::Place | MoveKind::Slide | MoveKind::Fly if !self.captures.is_empty() => {
+                self.armed_captures(s)
+            }
+            _ => 0,
+        };
         match m.kind {
             MoveKind::Place => {
                 self.take_from_hand(&mut s.pos, me);
@@ -86,6 +93,9 @@ impl<const W: usize> Machine<W> {
                 s.pos.pass_stones[opp] += stones;
                 class = self.rules.passes.kinds[m.to as usize];
             }
+        }
+        if armed != 0 {
+            self.take_captures(s, me, m.to, armed);
         }
         // A board play's stone may be gone (a removed suicide): no line then.
         let forms_lines = match m.kind {

@@ -6,6 +6,7 @@
 
 mod apply;
 mod bits;
+mod captures;
 mod chains;
 mod compiled;
 mod end_rules;

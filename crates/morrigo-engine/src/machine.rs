@@ -243,6 +243,8 @@ pub struct Machine<const W: usize> {
     /// Forbid rules: the classes named, the condition, and whether it
     /// reads `no_legal_move` (then judged per rule, see `forbidden_by`).
     pub(crate) forbid: Vec<(Vec<MoveClass>, Op, bool)>,
+    /// Captures moves make by themselves (`captures:`), as tables.
+    pub(crate) captures: Vec<crate::captures::CompiledCapture>,
     pub(crate) z_piece: [Vec<u64>; 2],
     /// Per-player seeds of the hand-count keys ([`Machine::hand_key`]).
     pub(crate) z_hand: [u64; 2],
@@ -383,6 +385,7 @@ impl<const W: usize> Machine<W> {
             removals,
             end,
             forbid,
+            captures: crate::captures::compile(&rules),
             z_piece,
             z_hand,
             z_side,

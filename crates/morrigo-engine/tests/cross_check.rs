@@ -470,3 +470,67 @@ on_line_formed:
 "#;
     run_lockstep_text("probe-repetitions-line-rule", text, 200);
 }
+
+// ----- captures made by the move itself (`captures:`) -------------------------
+
+/// Custodian and intervention captures on each board kind and direction
+/// set, every phase and in the moving phase only, against the reference.
+#[test]
+fn probe_captures_in_lockstep() {
+    let cases = [
+        (
+            "cap-nmm-custodian",
+            include_str!("../../../tests/rulesets/nmm-custodian.yaml"),
+        ),
+        (
+            "cap-nmm-intervention",
+            include_str!("../../../tests/rulesets/nmm-intervention.yaml"),
+        ),
+        (
+            "cap-twelve-diagonal",
+            r#"
+name: cap-twelve-diagonal
+extends: twelve-mens-morris
+captures:
+  flank: { kind: custodian, directions: [diagonal, cross] }
+  between: { kind: intervention, directions: [diagonal], when: "on_board(me) <= 6" }
+"#,
+        ),
+        (
+            "cap-grid",
+            r#"
+name: cap-grid
+extends: nine-mens-morris
+board:
+  nested_squares: null
+  grid: { width: 5, height: 5, diagonals: alternate, lines: 3 }
+setup: { in_hand: 8 }
+captures:
+  flank: { kind: custodian, directions: [horizontal, vertical] }
+  between: { kind: intervention, directions: [diagonal], when: "phase == moving" }
+"#,
+        ),
+    ];
+    for (name, text) in cases {
+        let t = run_lockstep_text(name, text, 150);
+        assert!(t.games > 0, "{name}: {t:?}");
+    }
+}
+
+/// Perft with captures: the fast engine and the reference agree to depth 4
+/// from mid-game positions where captures happen.
+#[test]
+fn perft_with_captures() {
+    let text = include_str!("../../../tests/rulesets/nmm-intervention.yaml");
+    let rules = Arc::new(morrigo_rules::rules_from_text("cap-perft", text).expect("compiles"));
+    let any = AnyMachine::new(rules.clone()).expect("fits");
+    with_machine!(&any, m => {
+        let fast = perft(m, &mut m.initial(), 4, Unit::Ply);
+        assert_eq!(fast, RefGame::new(&rules).perft(4, Unit::Ply), "from the start");
+        for &(plies, seed) in POSITIONS {
+            let (mut s, r, played) = random_position(m, &rules, plies, seed);
+            let fast = perft(m, &mut s, 3, Unit::Ply);
+            assert_eq!(fast, r.perft(3, Unit::Ply), "after `{}`", record(&rules, &played));
+        }
+    });
+}

@@ -26,7 +26,7 @@
 
 use morrigo_dsl::{BinOp, Expr};
 use morrigo_engine::{Move, MoveKind, Outcome, Point, Unit, NO_POINT};
-use morrigo_rules::{ActionKind, Prim, Rules, Verdict};
+use morrigo_rules::{ActionKind, CaptureKind, CaptureRule, Prim, Rules, Verdict};
 
 /// What decides a repetition: the board, both hands and the player to move.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -429,6 +429,21 @@ impl<'r> RefGame<'r> {
         let me = self.to_move;
         let opp = 1 - me;
         let to = m.to as usize;
+        // Capture rules are judged for the mover before the move.
+        let phase = self.phase();
+        let armed: Vec<&CaptureRule> = self
+            .rules
+            .captures
+            .iter()
+            .filter(|_| m.kind != MoveKind::Remove)
+            .filter(|c| {
+                let ctx = Ctx {
+                    phase: Some(phase),
+                    ..Ctx::default()
+                };
+                self.eval(&c.when.expr, ctx) != 0
+            })
+            .collect();
         match m.kind {
             MoveKind::Place => {
                 assert_eq!(self.pending, 0, "{m:?}: a removal is owed");
@@ -455,6 +470,7 @@ impl<'r> RefGame<'r> {
             }
             MoveKind::Play | MoveKind::Pass => unreachable!("{GO_FAMILY}"),
         }
+        self.capture(&armed, m.to);
         self.ply += 1;
         if m.kind != MoveKind::Remove {
             let formed = self.lines_through(me, m.to);
@@ -487,6 +503,51 @@ impl<'r> RefGame<'r> {
             self.turn += 1;
             self.to_move = opp;
             self.previous.push(self.key());
+        }
+    }
+
+    /// The captures the mover's piece arriving on `to` makes: for every
+    /// three consecutive points of a line in a rule's directions, custodian
+    /// takes an opposing middle piece between `to` and an own piece,
+    /// intervention takes both opposing ends when `to` is the middle.
+    fn capture(&mut self, armed: &[&CaptureRule], to: Point) {
+        let me = Some(self.to_move);
+        let opp = Some(1 - self.to_move);
+        let t = &self.rules.topology;
+        let mut taken: Vec<usize> = Vec::new();
+        for rule in armed {
+            for (line, dir) in t.lines.iter().zip(&t.line_directions) {
+                if !rule.directions.contains(dir) {
+                    continue;
+                }
+                for w in line.windows(3) {
+                    let (a, b, c) = (w[0] as usize, w[1] as usize, w[2] as usize);
+                    let at = |p: usize| self.board[p];
+                    match rule.kind {
+                        CaptureKind::Custodian => {
+                            let flanked = at(b) == opp
+                                && ((a == to as usize && at(c) == me)
+                                    || (c == to as usize && at(a) == me));
+                            if flanked {
+                                taken.push(b);
+                            }
+                        }
+                        CaptureKind::Intervention => {
+                            if b == to as usize && at(a) == opp && at(c) == opp {
+                                taken.push(a);
+                                taken.push(c);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        taken.sort_unstable();
+        taken.dedup();
+        for p in taken {
+            self.board[p] = None;
+            self.lost[(1 - self.to_move) as usize] += 1;
+            self.removed_this_turn = true;
         }
     }
 

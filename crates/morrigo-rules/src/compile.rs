@@ -9,9 +9,10 @@ use crate::schema::{
 use crate::vocab::{BoardBounds, Context, Prim, RuleEnv, VOCABULARY};
 use crate::yaml::{Kind, Node, Pos};
 use crate::{
-    ActionKind, ActionRule, Cond, EndRule, ForbidRule, Immediate, ImmediateReading, KoRuns,
-    LineRule, MoveClass, Passes, PhaseRule, PlayRule, Repeated, RepetitionRule, Rules, Scoring,
-    ScoringMethod, SuicideEffect, Superko, Verdict, CLASS_KO_CAPTURE, CLASS_NORMAL,
+    ActionKind, ActionRule, CaptureKind, CaptureRule, Cond, EndRule, ForbidRule, Immediate,
+    ImmediateReading, KoRuns, LineRule, MoveClass, Passes, PhaseRule, PlayRule, Repeated,
+    RepetitionRule, Rules, Scoring, ScoringMethod, SuicideEffect, Superko, Verdict,
+    CLASS_KO_CAPTURE, CLASS_NORMAL,
 };
 use crate::{EvalWeights, MAX_EVAL_WEIGHT};
 use indexmap::IndexMap;
@@ -142,6 +143,7 @@ impl Compiler<'_> {
             }
         }
         let forbid = self.forbid_rules(env, &passes, &phases);
+        let captures = self.capture_rules(env, &phases, topology.as_ref());
         let repetition = self.repetition();
         let mut end = self.synthesized_end_rules(play.as_ref(), &repetition);
         end.extend(self.end_rules(env));
@@ -208,6 +210,7 @@ impl Compiler<'_> {
             play,
             passes,
             forbid,
+            captures,
             repetition,
             scoring,
             patterns: patterns.into_inner(),
@@ -437,6 +440,7 @@ impl Compiler<'_> {
             "phases",
             "end",
             "forbid",
+            "captures",
             "params",
             "setup",
             "board",
@@ -1237,6 +1241,142 @@ impl Compiler<'_> {
             out.push(ForbidRule {
                 name: name.clone(),
                 moves,
+                when,
+                doc: rule.doc.clone(),
+            });
+        }
+        out
+    }
+
+    /// `captures:`: each a kind, the line directions it works along (every
+    /// direction the board has when left out) and a condition. Refused
+    /// where it could never capture: no lines, no direction of the board,
+    /// no move that puts a piece on a point.
+    fn capture_rules(
+        &mut self,
+        env: RuleEnv<'_>,
+        phases: &[PhaseRule],
+        topology: Option<&morrigo_board::Topology>,
+    ) -> Vec<CaptureRule> {
+        use morrigo_board::LineDirection;
+        let Some(file) = self.loaded.file.captures.as_ref() else {
+            return Vec::new();
+        };
+        let entries: Vec<(String, Option<&crate::schema::CaptureFile>)> =
+            file.iter().map(|(n, c)| (n.clone(), c.as_ref())).collect();
+        let keep = self.limit(
+            &["captures"],
+            entries.len(),
+            crate::MAX_CAPTURE_RULES,
+            "capture rules",
+        );
+        let moves_a_piece = phases.iter().any(|p| {
+            p.actions.iter().any(|a| {
+                matches!(
+                    a.kind,
+                    ActionKind::Place | ActionKind::Slide | ActionKind::Fly
+                )
+            })
+        });
+        // The directions the board's lines run in, in a fixed order.
+        let board_dirs: Vec<LineDirection> = topology.map_or(Vec::new(), |t| {
+            LineDirection::ALL
+                .into_iter()
+                .filter(|d| t.line_directions.contains(d))
+                .collect()
+        });
+        let mut out = Vec::new();
+        for (name, rule) in entries.into_iter().take(keep) {
+            let Some(rule) = rule else { continue };
+            let at = self.loaded.key_at(&["captures", &name]);
+            self.check_rule_name(&name, at, "a capture rule");
+            if !moves_a_piece {
+                self.error_key(
+                    &["captures", &name],
+                    Diagnostic::new(format!(
+                        "capture rule `{name}` follows moves that put a piece on a point, and no phase allows one"
+                    ))
+                    .expected("a `place`, `slide` or `fly` action, or no `captures`"),
+                );
+            }
+            if topology.is_some() && board_dirs.is_empty() {
+                self.error_key(
+                    &["captures", &name],
+                    Diagnostic::new(format!(
+                        "capture rule `{name}` works along the board's lines, and the board has none"
+                    ))
+                    .expected("a board with lines (`lines:` of a grid, an explicit board), or no `captures`"),
+                );
+            }
+            let Some(kind) = rule.kind else {
+                self.error_key(
+                    &["captures", &name],
+                    Diagnostic::new(format!("capture rule `{name}` has no `kind`"))
+                        .expected("`kind: custodian` or `kind: intervention`"),
+                );
+                continue;
+            };
+            let kind = match kind {
+                crate::schema::CaptureKindFile::Custodian => CaptureKind::Custodian,
+                crate::schema::CaptureKindFile::Intervention => CaptureKind::Intervention,
+            };
+            let directions = match &rule.directions {
+                None => board_dirs.clone(),
+                Some(names) => {
+                    let mut dirs = Vec::new();
+                    for d in names {
+                        let found = LineDirection::ALL
+                            .into_iter()
+                            .find(|k| k.name() == d)
+                            .filter(|k| board_dirs.contains(k));
+                        match found {
+                            Some(k) if !dirs.contains(&k) => dirs.push(k),
+                            Some(_) => {}
+                            None => {
+                                let have: Vec<&str> = board_dirs.iter().map(|k| k.name()).collect();
+                                let mut diag = Diagnostic::new(format!(
+                                    "capture rule `{name}` names the direction `{d}`, which no line of this board runs in"
+                                ))
+                                .expected(if have.is_empty() {
+                                    "no directions: the board has no lines".to_string()
+                                } else {
+                                    format!("one of {}", have.join(", "))
+                                });
+                                if let Some(s) = did_you_mean(d, have.iter().copied()) {
+                                    diag = diag.note(format!("did you mean `{s}`?"));
+                                }
+                                let at = self.list_item(&["captures", &name, "directions"], d);
+                                self.errors.push(diag.at_opt(at));
+                            }
+                        }
+                    }
+                    if names.is_empty() {
+                        self.error_key(
+                            &["captures", &name, "directions"],
+                            Diagnostic::new(format!("capture rule `{name}` works along no direction"))
+                                .expected("a list of directions, e.g. `[side, cross]`, or no `directions` for all"),
+                        );
+                    }
+                    dirs
+                }
+            };
+            let when = match rule.when.as_ref() {
+                Some(w) => self.cond_at(
+                    w,
+                    &["captures", &name, "when"],
+                    &env.within(Context::ActionGuard),
+                    Type::Bool,
+                ),
+                None => Cond {
+                    expr: morrigo_dsl::Expr::Const(1),
+                    text: "true".to_string(),
+                    at: self.loaded.key_at(&["captures", &name]),
+                },
+            };
+            out.push(CaptureRule {
+                name,
+                kind,
+                directions,
                 when,
                 doc: rule.doc.clone(),
             });

@@ -38,6 +38,10 @@ pub const MAX_PHASES: usize = u8::MAX as usize;
 /// section, so the limit is set far below that to keep `check` fast.
 pub const MAX_END_RULES: usize = 4096;
 
+/// The most capture rules a ruleset may have: the engine arms them for a
+/// move as the bits of one 64-bit word.
+pub const MAX_CAPTURE_RULES: usize = 64;
+
 /// The most forbid rules a ruleset may have (as for end rules).
 pub const MAX_FORBID_RULES: usize = 4096;
 
@@ -184,6 +188,39 @@ pub enum MoveClass {
     Play,
     /// Index into `Passes::kinds`.
     Pass(u8),
+}
+
+/// A capture a move makes by itself, along the lines through the moved
+/// piece's new point: the captured pieces leave the board at once, as part
+/// of the move (before any line it completes is judged).
+#[derive(Clone, Debug)]
+pub struct CaptureRule {
+    pub name: String,
+    pub kind: CaptureKind,
+    /// The line directions it works along (never empty).
+    pub directions: Vec<morrigo_board::LineDirection>,
+    /// Judged for the mover before the move.
+    pub when: Cond,
+    pub doc: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaptureKind {
+    /// Three consecutive points of a line hold the moved piece, an opposing
+    /// piece and an own piece: the opposing piece is captured.
+    Custodian,
+    /// The moved piece is the middle of three consecutive points of a line
+    /// whose two ends hold opposing pieces: both are captured.
+    Intervention,
+}
+
+impl CaptureKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            CaptureKind::Custodian => "custodian",
+            CaptureKind::Intervention => "intervention",
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -345,6 +382,7 @@ pub struct Rules {
     pub play: Option<PlayRule>,
     pub passes: Passes,
     pub forbid: Vec<ForbidRule>,
+    pub captures: Vec<CaptureRule>,
     pub repetition: RepetitionRule,
     pub scoring: Option<Scoring>,
     /// History patterns used by `after('…')`, indexed by the id the
@@ -384,6 +422,7 @@ impl Rules {
             play: _,
             passes: _,
             forbid,
+            captures,
             repetition: _,
             scoring: _,
             patterns: _,
@@ -397,6 +436,7 @@ impl Rules {
             .chain(line)
             .chain(end.iter().map(|e| &e.when))
             .chain(forbid.iter().map(|f| &f.when))
+            .chain(captures.iter().map(|c| &c.when))
     }
 
     /// Where `key` is first written in the ruleset or its parents.
@@ -510,6 +550,23 @@ impl fmt::Display for Rules {
                 kinds.join(", "),
                 self.passes.stones
             )?;
+        }
+        if !self.captures.is_empty() {
+            writeln!(f, "  captures (made by the move itself):")?;
+            for c in &self.captures {
+                let dirs: Vec<&str> = c.directions.iter().map(|d| d.name()).collect();
+                write!(
+                    f,
+                    "    {}: {} along {}",
+                    c.name,
+                    c.kind.name(),
+                    dirs.join(", ")
+                )?;
+                if !c.when.is_always() {
+                    write!(f, " when {}", c.when.text)?;
+                }
+                writeln!(f)?;
+            }
         }
         if !self.forbid.is_empty() {
             writeln!(f, "  forbidden moves:")?;

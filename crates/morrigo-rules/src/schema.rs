@@ -34,6 +34,9 @@ pub struct RulesetFile {
     pub passes: Option<PassesFile>,
     /// Named rules forbidding moves of some kinds when a condition holds.
     pub forbid: Option<IndexMap<String, Option<ForbidFile>>>,
+    /// Named captures a move makes by itself (not earned by a line):
+    /// custodian or intervention along lines of chosen directions.
+    pub captures: Option<IndexMap<String, Option<CaptureFile>>>,
     /// Repetition of board states (Go family).
     pub repetition: Option<RepetitionFile>,
     /// How a game ended by a `score` rule or by agreement is counted.
@@ -124,6 +127,28 @@ pub struct ForbidFile {
     /// When they are forbidden.
     pub when: Option<Text>,
     pub doc: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaptureFile {
+    /// `custodian` (the moved piece and another own piece flank one
+    /// opposing piece) or `intervention` (the moved piece lands between two
+    /// opposing pieces).
+    pub kind: Option<CaptureKindFile>,
+    /// Line directions it works along (`side`, `cross`, `diagonal`,
+    /// `horizontal`, `vertical`); every direction when left out.
+    pub directions: Option<Vec<String>>,
+    /// When it applies, judged for the mover before the move.
+    pub when: Option<Text>,
+    pub doc: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CaptureKindFile {
+    Custodian,
+    Intervention,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -387,3 +387,35 @@ fn a_last_move_stone_under_area_scoring_is_refused() {
     let ok = check_text("name: c\nextends: jk-final\nscoring: { last_move_stone: true }\n");
     assert_eq!(ok, "ok: c");
 }
+
+// ----- captures: refused where they could never capture --------------------
+
+#[test]
+fn capture_rule_errors_are_located_and_name_the_board_directions() {
+    let out = check_text(
+        "name: bad-captures\nextends: nine-mens-morris\ncaptures:\n  flank:\n    kind: custodian\n    directions: [side, diagonal]\n  between:\n    directions: [cross]\n",
+    );
+    insta::assert_snapshot!("capture_rule_errors", out);
+    let out = check_text(
+        "name: bad-captures\nextends: nine-mens-morris\ncaptures:\n  sandwich:\n    kind: flanking\n",
+    );
+    insta::assert_snapshot!("capture_rule_unknown_kind", out);
+}
+
+#[test]
+fn captures_on_a_board_without_coordinates_work_along_every_line() {
+    // The lines of an explicit board without coordinates have no known
+    // direction: `directions` left out means all of them.
+    let board = "board:\n  explicit:\n    nodes: [a, b, c, d]\n    edges: [[a, b], [b, c], [c, d]]\n    lines: [[a, b, c], [b, c, d]]\n";
+    let text = format!("name: cap-explicit\nextends: three-mens-morris\n{board}captures:\n  flank: {{ kind: custodian }}\n");
+    let rules = rules_from_text("cap.yaml", &text).expect("compiles");
+    assert_eq!(
+        rules.captures[0].directions,
+        vec![morrigo_board::LineDirection::Unknown]
+    );
+    let out = check_text(&format!(
+        "name: cap-explicit\nextends: three-mens-morris\n{board}captures:\n  flank: {{ kind: custodian, directions: [side] }}\n"
+    ));
+    assert!(out.contains("no line of this board runs in"), "{out}");
+    assert!(out.contains("expected one of unknown"), "{out}");
+}

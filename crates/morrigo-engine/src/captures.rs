@@ -1,0 +1,119 @@
+//! Captures a move makes by itself (`captures:` of a ruleset): custodian
+//! and intervention along the board's lines. Compiled to one flat table of
+//! point pairs per rule and point, so applying a move scans a few pairs and
+//! tests bits; a ruleset without captures pays one emptiness check.
+
+use crate::compiled::{lower, Op};
+use crate::eval::Ctx;
+use crate::machine::{Machine, Point, State};
+use morrigo_rules::{CaptureKind, Rules};
+
+/// One capture rule as tables.
+#[derive(Debug)]
+pub(crate) struct CompiledCapture {
+    pub(crate) kind: CaptureKind,
+    pub(crate) when: Op,
+    /// For each point `p`, `pairs[start[p]..start[p + 1]]`: custodian — (the
+    /// flanked point, the flanking point) of each triple starting at `p`;
+    /// intervention — the two ends of each triple centred on `p`.
+    pub(crate) start: Vec<u32>,
+    pub(crate) pairs: Vec<(Point, Point)>,
+}
+
+/// The triples of consecutive points of the lines in the rule's directions
+/// (a line longer than three has several).
+pub(crate) fn compile(rules: &Rules) -> Vec<CompiledCapture> {
+    let t = &rules.topology;
+    rules
+        .captures
+        .iter()
+        .map(|rule| {
+            let mut per_point: Vec<Vec<(Point, Point)>> = vec![Vec::new(); t.len()];
+            let triples = t
+                .lines
+                .iter()
+                .zip(&t.line_directions)
+                .filter(|(_, d)| rule.directions.contains(d))
+                .flat_map(|(line, _)| line.windows(3));
+            for w in triples {
+                let (a, b, c) = (w[0], w[1], w[2]);
+                match rule.kind {
+                    CaptureKind::Custodian => {
+                        per_point[usize::from(a)].push((b, c));
+                        per_point[usize::from(c)].push((b, a));
+                    }
+                    CaptureKind::Intervention => per_point[usize::from(b)].push((a, c)),
+                }
+            }
+            let mut start = vec![0u32];
+            let mut pairs = Vec::new();
+            for p in per_point {
+                pairs.extend(p);
+                start.push(pairs.len() as u32);
+            }
+            CompiledCapture {
+                kind: rule.kind,
+                when: lower(&rule.when.expr),
+                start,
+                pairs,
+            }
+        })
+        .collect()
+}
+
+impl<const W: usize> Machine<W> {
+    /// Which capture rules apply to the player to move's next move (bit i:
+    /// rule i), judged before the move as the rules say.
+    #[inline]
+    pub(crate) fn armed_captures(&self, s: &State<W>) -> u64 {
+        let ctx = Ctx::turn(s.pos.to_move, self.phase(s) as u8);
+        self.captures
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| self.eval(&c.when, s, ctx) != 0)
+            .fold(0, |mask, (i, _)| mask | 1 << i)
+    }
+
+    /// Take the pieces the move that just put `me`'s piece on `to` captures
+    /// under the armed rules; returns how many.
+    pub(crate) fn take_captures(&self, s: &mut State<W>, me: usize, to: Point, armed: u64) -> u32 {
+        let opp = me ^ 1;
+        let mut taken = crate::bits::Bits::<W>::EMPTY;
+        for (i, c) in self.captures.iter().enumerate() {
+            if armed & (1 << i) == 0 {
+                continue;
+            }
+            let range = c.start[to as usize] as usize..c.start[to as usize + 1] as usize;
+            for &(x, y) in &c.pairs[range] {
+                let (x, y) = (x as usize, y as usize);
+                match c.kind {
+                    CaptureKind::Custodian => {
+                        if s.pos.occ[opp].has(x) && s.pos.occ[me].has(y) {
+                            taken.set(x);
+                        }
+                    }
+                    CaptureKind::Intervention => {
+                        if s.pos.occ[opp].has(x) && s.pos.occ[opp].has(y) {
+                            taken.set(x);
+                            taken.set(y);
+                        }
+                    }
+                }
+            }
+        }
+        let count = taken.count();
+        if count == 0 {
+            return 0;
+        }
+        let pos = &mut s.pos;
+        for p in taken.iter() {
+            pos.occ[opp].clear(p);
+            pos.hash ^= self.z_piece[opp][p];
+            pos.board_key ^= self.z_piece[opp][p];
+        }
+        pos.on_board[opp] -= count;
+        pos.lost[opp] += count;
+        pos.removed_this_turn = true;
+        count
+    }
+}
