@@ -44,7 +44,9 @@ impl<const W: usize> Machine<W> {
         let mut d_start = NO_D;
         // Capture rules are judged before the move (its phase, its counts).
         let armed = match m.kind {
-            MoveKind::Place | MoveKind::Slide | MoveKind::Fly if !self.captures.is_empty() => {
+            MoveKind::Place | MoveKind::Slide | MoveKind::Fly | MoveKind::Leap
+                if !self.captures.is_empty() =>
+            {
                 self.armed_captures(s)
             }
             _ => 0,
@@ -58,7 +60,13 @@ impl<const W: usize> Machine<W> {
                 pos.occ[me].set(m.to as usize);
                 pos.on_board[me] += 1;
             }
-            MoveKind::Slide | MoveKind::Fly => {
+            MoveKind::Slide | MoveKind::Fly | MoveKind::Leap => {
+                let over = if m.kind == MoveKind::Leap {
+                    self.leaped(s, m.from as usize, m.to, armed & self.leap_rules)
+                } else {
+                    crate::bits::Bits::EMPTY
+                };
+                self.take_pieces(s, opp, over);
                 let pos = &mut s.pos;
                 pos.occ[me].clear(m.from as usize);
                 pos.occ[me].set(m.to as usize);
@@ -99,7 +107,7 @@ impl<const W: usize> Machine<W> {
         }
         // A board play's stone may be gone (a removed suicide): no line then.
         let forms_lines = match m.kind {
-            MoveKind::Place | MoveKind::Slide | MoveKind::Fly => true,
+            MoveKind::Place | MoveKind::Slide | MoveKind::Fly | MoveKind::Leap => true,
             MoveKind::Play => s.pos.occ[me].has(m.to as usize),
             MoveKind::Remove | MoveKind::Pass => false,
         };

@@ -3,19 +3,30 @@
 //! point pairs per rule and point, so applying a move scans a few pairs and
 //! tests bits; a ruleset without captures pays one emptiness check.
 
+use crate::bits::Bits;
 use crate::compiled::{lower, Op};
 use crate::eval::Ctx;
 use crate::machine::{Machine, Point, State};
 use morrigo_rules::{CaptureKind, Rules};
+
+/// Bits (as in [`Machine::armed_captures`]) of the leap rules.
+pub(crate) fn leap_rules(rules: &Rules) -> u64 {
+    rules
+        .captures
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.kind == CaptureKind::Leap)
+        .fold(0, |mask, (i, _)| mask | 1 << i)
+}
 
 /// One capture rule as tables.
 #[derive(Debug)]
 pub(crate) struct CompiledCapture {
     pub(crate) kind: CaptureKind,
     pub(crate) when: Op,
-    /// For each point `p`, `pairs[start[p]..start[p + 1]]`: custodian — (the
-    /// flanked point, the flanking point) of each triple starting at `p`;
-    /// intervention — the two ends of each triple centred on `p`.
+    /// For each point `p`, `pairs[start[p]..start[p + 1]]`: custodian and
+    /// leap — (the middle point, the far end) of each triple with an end at
+    /// `p`; intervention — the two ends of each triple centred on `p`.
     pub(crate) start: Vec<u32>,
     pub(crate) pairs: Vec<(Point, Point)>,
 }
@@ -38,7 +49,7 @@ pub(crate) fn compile(rules: &Rules) -> Vec<CompiledCapture> {
             for w in triples {
                 let (a, b, c) = (w[0], w[1], w[2]);
                 match rule.kind {
-                    CaptureKind::Custodian => {
+                    CaptureKind::Custodian | CaptureKind::Leap => {
                         per_point[usize::from(a)].push((b, c));
                         per_point[usize::from(c)].push((b, a));
                     }
@@ -74,13 +85,61 @@ impl<const W: usize> Machine<W> {
             .fold(0, |mask, (i, _)| mask | 1 << i)
     }
 
-    /// Take the pieces the move that just put `me`'s piece on `to` captures
-    /// under the armed rules; returns how many.
-    pub(crate) fn take_captures(&self, s: &mut State<W>, me: usize, to: Point, armed: u64) -> u32 {
-        let opp = me ^ 1;
-        let mut taken = crate::bits::Bits::<W>::EMPTY;
+    /// The leap rules armed for the player to move (bits as in
+    /// [`Machine::armed_captures`]); 0 without leap rules.
+    #[inline]
+    pub(crate) fn armed_leaps(&self, s: &State<W>) -> u64 {
+        if self.leap_rules == 0 {
+            return 0;
+        }
+        self.armed_captures(s) & self.leap_rules
+    }
+
+    /// Where the piece on `from` may leap to under the armed leap rules:
+    /// the far ends of triples whose middle holds an opposing piece and
+    /// whose far end is empty.
+    pub(crate) fn leap_targets(&self, s: &State<W>, from: usize, armed: u64) -> Bits<W> {
+        let opp = (s.pos.to_move ^ 1) as usize;
+        let mut to = Bits::EMPTY;
         for (i, c) in self.captures.iter().enumerate() {
             if armed & (1 << i) == 0 {
+                continue;
+            }
+            for &(over, end) in &c.pairs[c.start[from] as usize..c.start[from + 1] as usize] {
+                if s.pos.occ[opp].has(over as usize) && s.owner(end).is_none() {
+                    to.set(end as usize);
+                }
+            }
+        }
+        to
+    }
+
+    /// The opposing pieces a leap from `from` to `to` jumps over (every
+    /// armed leap rule's triple joining the two).
+    pub(crate) fn leaped(&self, s: &State<W>, from: usize, to: Point, armed: u64) -> Bits<W> {
+        let opp = (s.pos.to_move ^ 1) as usize;
+        let mut over_set = Bits::EMPTY;
+        for (i, c) in self.captures.iter().enumerate() {
+            if armed & (1 << i) == 0 {
+                continue;
+            }
+            for &(over, end) in &c.pairs[c.start[from] as usize..c.start[from + 1] as usize] {
+                if end == to && s.pos.occ[opp].has(over as usize) {
+                    over_set.set(over as usize);
+                }
+            }
+        }
+        over_set
+    }
+
+    /// Take the pieces the move that just put `me`'s piece on `to` captures
+    /// under the armed rules (leap rules excepted: a leap takes what it
+    /// jumps over, see `take_pieces`); returns how many.
+    pub(crate) fn take_captures(&self, s: &mut State<W>, me: usize, to: Point, armed: u64) -> u32 {
+        let opp = me ^ 1;
+        let mut taken = Bits::<W>::EMPTY;
+        for (i, c) in self.captures.iter().enumerate() {
+            if armed & (1 << i) == 0 || c.kind == CaptureKind::Leap {
                 continue;
             }
             let range = c.start[to as usize] as usize..c.start[to as usize + 1] as usize;
@@ -98,9 +157,15 @@ impl<const W: usize> Machine<W> {
                             taken.set(y);
                         }
                     }
+                    CaptureKind::Leap => {}
                 }
             }
         }
+        self.take_pieces(s, opp, taken)
+    }
+
+    /// Remove `opp`'s pieces on `taken` as a capture (lost, a removal).
+    pub(crate) fn take_pieces(&self, s: &mut State<W>, opp: usize, taken: Bits<W>) -> u32 {
         let count = taken.count();
         if count == 0 {
             return 0;

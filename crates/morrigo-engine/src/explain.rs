@@ -63,8 +63,22 @@ fn intent_moves<const W: usize>(m: &Machine<W>, s: &State<W>, intent: Intent) ->
         }
         Intent::Move(from, to) => {
             let adjacent = m.rules.topology.neighbours[from as usize].contains(&to);
+            let leaps = m.leap_rules != 0;
             let (first, second) = if adjacent {
                 (MoveKind::Slide, MoveKind::Fly)
+            } else if leaps
+                && m.check_move(
+                    s,
+                    Move {
+                        kind: MoveKind::Fly,
+                        from,
+                        to,
+                    },
+                )
+                .is_err()
+            {
+                // Not a legal fly either: say why it is no leap.
+                (MoveKind::Leap, MoveKind::Fly)
             } else {
                 (MoveKind::Fly, MoveKind::Slide)
             };
@@ -184,6 +198,25 @@ pub fn refusal<const W: usize>(m: &Machine<W>, s: &State<W>, mv: Move, why: Ille
                     rules.phases[phase].name
                 )),
             }
+        }
+        Illegal::IsALeap => Refusal::plain(format!(
+            "{}-{} jumps an opposing piece: it is a leap, which takes it",
+            name(mv.from),
+            name(mv.to)
+        )),
+        Illegal::NoLeap => {
+            let leaps: Vec<&str> = rules
+                .captures
+                .iter()
+                .filter(|c| c.kind == morrigo_rules::CaptureKind::Leap)
+                .map(|c| c.name.as_str())
+                .collect();
+            Refusal::plain(format!(
+                "{}-{} is no leap: no opposing piece lies between them on a line that capture rule {} allows now",
+                name(mv.from),
+                name(mv.to),
+                leaps.join(", ")
+            ))
         }
         Illegal::IsASlide => Refusal::plain(format!(
             "{}-{} is a slide to an adjacent point",

@@ -36,6 +36,12 @@ pub enum Illegal {
     NotAdjacent,
     /// A fly to an adjacent point while sliding is allowed: it is a slide.
     IsASlide,
+    /// A slide or fly between the ends of a leap that is legal: the move
+    /// is the leap, which takes the jumped piece.
+    IsALeap,
+    /// A leap no armed capture rule allows: no leap rule holds now, or no
+    /// opposing piece lies between the two points on a line.
+    NoLeap,
     /// A board play leaving its chain without liberty, which is illegal.
     Suicide,
     /// A board play that is an immediate repetition, which is illegal.
@@ -101,9 +107,42 @@ impl<const W: usize> Machine<W> {
                     _ => Ok(()),
                 }
             }
+            MoveKind::Leap => {
+                if !on_board(m.from) || !on_board(m.to) {
+                    return Err(Illegal::NoSuchMove);
+                }
+                let leaps = self.armed_leaps(s);
+                if leaps == 0 {
+                    return Err(Illegal::NoLeap);
+                }
+                if s.owner(m.from) != Some(me) {
+                    return Err(Illegal::NotOwnPiece);
+                }
+                if s.owner(m.to).is_some() {
+                    return Err(Illegal::Occupied);
+                }
+                if self
+                    .leap_targets(s, m.from as usize, leaps)
+                    .has(m.to as usize)
+                {
+                    Ok(())
+                } else {
+                    Err(Illegal::NoLeap)
+                }
+            }
             MoveKind::Slide | MoveKind::Fly => {
                 if !on_board(m.from) || !on_board(m.to) {
                     return Err(Illegal::NoSuchMove);
+                }
+                let leaps = self.armed_leaps(s);
+                if leaps != 0
+                    && s.owner(m.from) == Some(me)
+                    && s.owner(m.to).is_none()
+                    && self
+                        .leap_targets(s, m.from as usize, leaps)
+                        .has(m.to as usize)
+                {
+                    return Err(Illegal::IsALeap);
                 }
                 let slide = self.action_refusal(s, phase, ActionKind::Slide);
                 let fly = self.action_refusal(s, phase, ActionKind::Fly);

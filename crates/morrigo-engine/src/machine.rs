@@ -30,6 +30,10 @@ pub enum MoveKind {
     Play,
     /// A pass; `to` is the index of the pass kind in `Rules::passes`.
     Pass,
+    /// A capture rule's leap: the piece on `from` jumps over the opposing
+    /// piece between it and `to` (the middle of three consecutive points of
+    /// a line) and takes it.
+    Leap,
 }
 
 /// One ply. `from` is [`NO_POINT`] except for slides and flies.
@@ -72,6 +76,9 @@ impl Move {
     /// Whether two moves have the same effect (slide and fly to the same point do).
     pub fn same_effect(&self, o: &Move) -> bool {
         let moving = |k| matches!(k, MoveKind::Slide | MoveKind::Fly);
+        // A leap is not the same move as a fly between the same points: it
+        // takes the jumped piece (and a fly there is never listed, see
+        // `turn_moves_with`).
         self.from == o.from
             && self.to == o.to
             && (self.kind == o.kind || moving(self.kind) && moving(o.kind))
@@ -245,6 +252,8 @@ pub struct Machine<const W: usize> {
     pub(crate) forbid: Vec<(Vec<MoveClass>, Op, bool)>,
     /// Captures moves make by themselves (`captures:`), as tables.
     pub(crate) captures: Vec<crate::captures::CompiledCapture>,
+    /// Bits of `captures` that are leap rules (moves of their own).
+    pub(crate) leap_rules: u64,
     pub(crate) z_piece: [Vec<u64>; 2],
     /// Per-player seeds of the hand-count keys ([`Machine::hand_key`]).
     pub(crate) z_hand: [u64; 2],
@@ -386,6 +395,7 @@ impl<const W: usize> Machine<W> {
             end,
             forbid,
             captures: crate::captures::compile(&rules),
+            leap_rules: crate::captures::leap_rules(&rules),
             z_piece,
             z_hand,
             z_side,

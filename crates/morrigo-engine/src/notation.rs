@@ -189,7 +189,9 @@ impl Intent {
             Intent::Place(p) => matches!(m.kind, MoveKind::Place | MoveKind::Play) && m.to == p,
             Intent::Pass(k) => m.kind == MoveKind::Pass && m.to == k as u16,
             Intent::Move(f, t) => {
-                matches!(m.kind, MoveKind::Slide | MoveKind::Fly) && m.from == f && m.to == t
+                matches!(m.kind, MoveKind::Slide | MoveKind::Fly | MoveKind::Leap)
+                    && m.from == f
+                    && m.to == t
             }
             Intent::Remove(p) => m.kind == MoveKind::Remove && m.to == p,
         }
@@ -211,7 +213,9 @@ pub fn format_move(t: &Topology, m: &Move) -> String {
     match m.kind {
         MoveKind::Place | MoveKind::Play => t.name(m.to).to_string(),
         MoveKind::Pass => format!("pass:{}", m.to),
-        MoveKind::Slide | MoveKind::Fly => format!("{}-{}", t.name(m.from), t.name(m.to)),
+        MoveKind::Slide | MoveKind::Fly | MoveKind::Leap => {
+            format!("{}-{}", t.name(m.from), t.name(m.to))
+        }
         MoveKind::Remove => format!("x{}", t.name(m.to)),
     }
 }

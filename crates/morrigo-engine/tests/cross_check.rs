@@ -487,6 +487,21 @@ fn probe_captures_in_lockstep() {
             include_str!("../../../tests/rulesets/nmm-intervention.yaml"),
         ),
         (
+            "cap-nmm-leap",
+            include_str!("../../../tests/rulesets/nmm-leap.yaml"),
+        ),
+        (
+            "cap-leap-flying",
+            r#"
+name: cap-leap-flying
+extends: nine-mens-morris
+params: { fly_at: 4 }
+captures:
+  jump: { kind: leap }
+  flank: { kind: custodian, directions: [side], when: "on_board(me) > 4" }
+"#,
+        ),
+        (
             "cap-twelve-diagonal",
             r#"
 name: cap-twelve-diagonal
@@ -508,6 +523,7 @@ setup: { in_hand: 8 }
 captures:
   flank: { kind: custodian, directions: [horizontal, vertical] }
   between: { kind: intervention, directions: [diagonal], when: "phase == moving" }
+  jump: { kind: leap, directions: [diagonal, vertical] }
 "#,
         ),
     ];
@@ -521,7 +537,13 @@ captures:
 /// from mid-game positions where captures happen.
 #[test]
 fn perft_with_captures() {
-    let text = include_str!("../../../tests/rulesets/nmm-intervention.yaml");
+    let text = r#"
+name: cap-perft
+extends: nine-mens-morris
+captures:
+  between: { kind: intervention }
+  jump: { kind: leap, directions: [side, cross] }
+"#;
     let rules = Arc::new(morrigo_rules::rules_from_text("cap-perft", text).expect("compiles"));
     let any = AnyMachine::new(rules.clone()).expect("fits");
     with_machine!(&any, m => {

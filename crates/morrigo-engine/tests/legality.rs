@@ -29,7 +29,7 @@ fn candidates(rules: &Rules) -> Vec<Move> {
             });
         }
         for q in 0..n {
-            for kind in [MoveKind::Slide, MoveKind::Fly] {
+            for kind in [MoveKind::Slide, MoveKind::Fly, MoveKind::Leap] {
                 out.push(Move {
                     kind,
                     from: p,
@@ -45,7 +45,7 @@ fn candidates(rules: &Rules) -> Vec<Move> {
 fn intent_of(m: &Move) -> Intent {
     match m.kind {
         MoveKind::Place | MoveKind::Play => Intent::Place(m.to),
-        MoveKind::Slide | MoveKind::Fly => Intent::Move(m.from, m.to),
+        MoveKind::Slide | MoveKind::Fly | MoveKind::Leap => Intent::Move(m.from, m.to),
         MoveKind::Remove => Intent::Remove(m.to),
         MoveKind::Pass => Intent::Pass(m.to as u8),
     }
@@ -80,6 +80,16 @@ fn check_position<const W: usize>(m: &Machine<W>, s: &State<W>, all: &[Move], at
             let forms: Vec<Move> = match c.kind {
                 MoveKind::Slide if !adjacent() => vec![],
                 MoveKind::Fly if adjacent() => vec![],
+                // Between points that are not adjacent, a ruleset with
+                // leaps explains the move as a leap when it is no fly.
+                MoveKind::Fly => vec![
+                    c,
+                    Move {
+                        kind: MoveKind::Leap,
+                        ..c
+                    },
+                ],
+                MoveKind::Leap => vec![],
                 MoveKind::Place | MoveKind::Play => [MoveKind::Place, MoveKind::Play]
                     .map(|kind| Move { kind, ..c })
                     .to_vec(),
@@ -140,6 +150,19 @@ fn morris_legal_moves_check_move_and_explain_agree() {
         "morabaraba",
     ] {
         run(name, None, 4, 120);
+    }
+}
+
+/// Captures (`captures:`): leaps are moves of their own, and a slide or
+/// fly between a leap's ends is refused as being the leap.
+#[test]
+fn capture_rulesets_legal_moves_check_move_and_explain_agree() {
+    for name in [
+        "../../tests/rulesets/nmm-leap.yaml",
+        "../../tests/rulesets/nmm-custodian.yaml",
+        "../../tests/rulesets/nmm-leap-flying.yaml",
+    ] {
+        run(name, None, 6, 150);
     }
 }
 

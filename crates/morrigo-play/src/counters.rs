@@ -8,7 +8,7 @@ use morrigo_rules::{ActionKind, MoveClass, Prim, Rules};
 use serde::{Deserialize, Serialize};
 
 /// Slots of the move kinds (`MoveKind as usize`).
-const KINDS: usize = 6;
+const KINDS: usize = 7;
 const D_RUNS: usize = KINDS;
 const IMMEDIATE: usize = KINDS + 1;
 const REPEATED: usize = KINDS + 2;
@@ -156,6 +156,13 @@ impl CountPlan {
         }
         if has(ActionKind::Fly) {
             push("flying moves".into(), c[MoveKind::Fly as usize]);
+        }
+        if rules
+            .captures
+            .iter()
+            .any(|r| r.kind == morrigo_rules::CaptureKind::Leap)
+        {
+            push("leaps".into(), c[MoveKind::Leap as usize]);
         }
         for k in 0..self.passes {
             push(pass_text(rules, k as u8), c[PASSES + k]);

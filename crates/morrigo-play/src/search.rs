@@ -429,13 +429,15 @@ impl AlphaBeta {
                     MoveKind::Remove => 1000,
                     MoveKind::Play => 100 * m.play_effect(s, mv.to).captured.count() as i32,
                     MoveKind::Pass => -1,
-                    MoveKind::Place | MoveKind::Slide | MoveKind::Fly => {
+                    MoveKind::Place | MoveKind::Slide | MoveKind::Fly | MoveKind::Leap => {
+                        // A leap takes a piece: ordered like a removal.
+                        let capture = if mv.kind == MoveKind::Leap { 900 } else { 0 };
                         let mut occ = s.pos.occ[me];
                         if mv.kind != MoveKind::Place {
                             occ.clear(mv.from as usize);
                         }
                         occ.set(mv.to as usize);
-                        500 * m.lines_at(&occ, mv.to as usize) as i32
+                        capture + 500 * m.lines_at(&occ, mv.to as usize) as i32
                     }
                 }
             };

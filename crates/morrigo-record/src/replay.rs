@@ -382,10 +382,29 @@ fn play<const W: usize>(
                 rules.phases[m.phase(s)].name.clone()
             };
             let captured_before = s.pos.captured;
+            let opponent_before = s.pos.occ[me ^ 1];
             m.apply(s, mv);
             let mut notes = Vec::new();
             if mv.kind == MoveKind::Fly {
                 notes.push("flies".to_string());
+            }
+            if mv.kind == MoveKind::Leap {
+                notes.push("leaps".to_string());
+            }
+            // Captures of `captures:` rules (a leap's, a custodian's...):
+            // opposing pieces gone after a move that is not a removal.
+            if matches!(
+                mv.kind,
+                MoveKind::Place | MoveKind::Slide | MoveKind::Fly | MoveKind::Leap
+            ) {
+                let taken = opponent_before.without(s.pos.occ[me ^ 1]);
+                if !taken.is_empty() {
+                    let names: Vec<&str> = taken
+                        .iter()
+                        .map(|p| rules.topology.name(p as u16))
+                        .collect();
+                    notes.push(format!("takes {}", names.join(", ")));
+                }
             }
             if mv.kind != MoveKind::Remove && s.pos.lines_formed > 0 {
                 let lines = match s.pos.lines_formed {

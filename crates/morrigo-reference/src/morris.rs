@@ -360,6 +360,66 @@ impl<'r> RefGame<'r> {
                 });
             }
         }
+        // Leaps: a move between the same points as a slide or fly is the
+        // leap (it takes the jumped piece).
+        let leaps = self.leaps(phase);
+        out.retain(|m| !leaps.iter().any(|l| l.from == m.from && l.to == m.to));
+        out.extend(leaps);
+        out
+    }
+
+    /// Capture rules of kind `kind` whose condition holds for the mover.
+    fn armed(&self, phase: usize, kind: Option<CaptureKind>) -> Vec<&'r CaptureRule> {
+        let ctx = Ctx {
+            phase: Some(phase),
+            ..Ctx::default()
+        };
+        self.rules
+            .captures
+            .iter()
+            .filter(|c| kind.is_none_or(|k| c.kind == k))
+            .filter(|c| self.eval(&c.when.expr, ctx) != 0)
+            .collect()
+    }
+
+    /// Triples of consecutive points of the lines a rule works along.
+    fn triples(&self, rule: &CaptureRule) -> Vec<[usize; 3]> {
+        let t = &self.rules.topology;
+        let mut out = Vec::new();
+        for (line, dir) in t.lines.iter().zip(&t.line_directions) {
+            if rule.directions.contains(dir) {
+                for w in line.windows(3) {
+                    out.push([w[0] as usize, w[1] as usize, w[2] as usize]);
+                }
+            }
+        }
+        out
+    }
+
+    /// The leaps of the mover: from an own piece at one end of a triple,
+    /// over an opposing middle piece, to the empty other end.
+    fn leaps(&self, phase: usize) -> Vec<Move> {
+        let me = Some(self.to_move);
+        let opp = Some(1 - self.to_move);
+        let mut out: Vec<Move> = Vec::new();
+        for rule in self.armed(phase, Some(CaptureKind::Leap)) {
+            for [a, b, c] in self.triples(rule) {
+                for (from, to) in [(a, c), (c, a)] {
+                    let m = Move {
+                        kind: MoveKind::Leap,
+                        from: from as Point,
+                        to: to as Point,
+                    };
+                    if self.board[from] == me
+                        && self.board[b] == opp
+                        && self.board[to].is_none()
+                        && !out.contains(&m)
+                    {
+                        out.push(m);
+                    }
+                }
+            }
+        }
         out
     }
 
@@ -430,20 +490,11 @@ impl<'r> RefGame<'r> {
         let opp = 1 - me;
         let to = m.to as usize;
         // Capture rules are judged for the mover before the move.
-        let phase = self.phase();
-        let armed: Vec<&CaptureRule> = self
-            .rules
-            .captures
-            .iter()
-            .filter(|_| m.kind != MoveKind::Remove)
-            .filter(|c| {
-                let ctx = Ctx {
-                    phase: Some(phase),
-                    ..Ctx::default()
-                };
-                self.eval(&c.when.expr, ctx) != 0
-            })
-            .collect();
+        let armed = if m.kind == MoveKind::Remove {
+            Vec::new()
+        } else {
+            self.armed(self.phase(), None)
+        };
         match m.kind {
             MoveKind::Place => {
                 assert_eq!(self.pending, 0, "{m:?}: a removal is owed");
@@ -452,8 +503,27 @@ impl<'r> RefGame<'r> {
                 self.in_hand[me as usize] -= 1;
                 self.board[to] = Some(me);
             }
-            MoveKind::Slide | MoveKind::Fly => {
+            MoveKind::Slide | MoveKind::Fly | MoveKind::Leap => {
                 assert_eq!(self.pending, 0, "{m:?}: a removal is owed");
+                if m.kind == MoveKind::Leap {
+                    // Take every opposing piece jumped under an armed leap rule.
+                    let (from, to) = (m.from as usize, m.to as usize);
+                    let mut over = Vec::new();
+                    for rule in armed.iter().filter(|r| r.kind == CaptureKind::Leap) {
+                        for [a, b, c] in self.triples(rule) {
+                            let joins = (a, c) == (from, to) || (c, a) == (from, to);
+                            if joins && self.board[b] == Some(opp) && !over.contains(&b) {
+                                over.push(b);
+                            }
+                        }
+                    }
+                    assert!(!over.is_empty(), "{m:?}: nothing to jump");
+                    for b in over {
+                        self.board[b] = None;
+                        self.lost[opp as usize] += 1;
+                        self.removed_this_turn = true;
+                    }
+                }
                 assert_ne!(m.from, NO_POINT);
                 assert_eq!(self.board[m.from as usize], Some(me), "{m:?}: not own");
                 assert_eq!(self.board[to], None, "{m:?}: point taken");
@@ -513,32 +583,27 @@ impl<'r> RefGame<'r> {
     fn capture(&mut self, armed: &[&CaptureRule], to: Point) {
         let me = Some(self.to_move);
         let opp = Some(1 - self.to_move);
-        let t = &self.rules.topology;
+        let to = to as usize;
+        let at = |p: usize| self.board[p];
         let mut taken: Vec<usize> = Vec::new();
         for rule in armed {
-            for (line, dir) in t.lines.iter().zip(&t.line_directions) {
-                if !rule.directions.contains(dir) {
-                    continue;
-                }
-                for w in line.windows(3) {
-                    let (a, b, c) = (w[0] as usize, w[1] as usize, w[2] as usize);
-                    let at = |p: usize| self.board[p];
-                    match rule.kind {
-                        CaptureKind::Custodian => {
-                            let flanked = at(b) == opp
-                                && ((a == to as usize && at(c) == me)
-                                    || (c == to as usize && at(a) == me));
-                            if flanked {
-                                taken.push(b);
-                            }
-                        }
-                        CaptureKind::Intervention => {
-                            if b == to as usize && at(a) == opp && at(c) == opp {
-                                taken.push(a);
-                                taken.push(c);
-                            }
+            for [a, b, c] in self.triples(rule) {
+                match rule.kind {
+                    CaptureKind::Custodian => {
+                        let flanked =
+                            at(b) == opp && ((a == to && at(c) == me) || (c == to && at(a) == me));
+                        if flanked {
+                            taken.push(b);
                         }
                     }
+                    CaptureKind::Intervention => {
+                        if b == to && at(a) == opp && at(c) == opp {
+                            taken.push(a);
+                            taken.push(c);
+                        }
+                    }
+                    // A leap takes what it jumps (in `apply`).
+                    CaptureKind::Leap => {}
                 }
             }
         }

@@ -1312,13 +1312,14 @@ impl Compiler<'_> {
                 self.error_key(
                     &["captures", &name],
                     Diagnostic::new(format!("capture rule `{name}` has no `kind`"))
-                        .expected("`kind: custodian` or `kind: intervention`"),
+                        .expected("`kind: custodian`, `kind: intervention` or `kind: leap`"),
                 );
                 continue;
             };
             let kind = match kind {
                 crate::schema::CaptureKindFile::Custodian => CaptureKind::Custodian,
                 crate::schema::CaptureKindFile::Intervention => CaptureKind::Intervention,
+                crate::schema::CaptureKindFile::Leap => CaptureKind::Leap,
             };
             let directions = match &rule.directions {
                 None => board_dirs.clone(),

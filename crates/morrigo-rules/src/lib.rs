@@ -212,6 +212,10 @@ pub enum CaptureKind {
     /// The moved piece is the middle of three consecutive points of a line
     /// whose two ends hold opposing pieces: both are captured.
     Intervention,
+    /// A move of its own: an own piece jumps from one end of three
+    /// consecutive points of a line, over an opposing piece in the middle,
+    /// to the empty other end, and takes the jumped piece.
+    Leap,
 }
 
 impl CaptureKind {
@@ -219,6 +223,7 @@ impl CaptureKind {
         match self {
             CaptureKind::Custodian => "custodian",
             CaptureKind::Intervention => "intervention",
+            CaptureKind::Leap => "leap",
         }
     }
 }

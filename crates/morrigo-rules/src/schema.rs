@@ -134,7 +134,8 @@ pub struct ForbidFile {
 pub struct CaptureFile {
     /// `custodian` (the moved piece and another own piece flank one
     /// opposing piece) or `intervention` (the moved piece lands between two
-    /// opposing pieces).
+    /// opposing pieces) or `leap` (a move of its own: an own piece jumps
+    /// over an adjacent opposing piece to the empty point beyond).
     pub kind: Option<CaptureKindFile>,
     /// Line directions it works along (`side`, `cross`, `diagonal`,
     /// `horizontal`, `vertical`); every direction when left out.
@@ -149,6 +150,7 @@ pub struct CaptureFile {
 pub enum CaptureKindFile {
     Custodian,
     Intervention,
+    Leap,
 }
 
 #[derive(Debug, Default, Deserialize)]

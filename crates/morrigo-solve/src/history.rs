@@ -377,7 +377,7 @@ impl<'m, 'p, const W: usize> Search<'m, 'p, W> {
             cap: limits.max_plies,
             buffers: vec![Vec::new(); depth],
             pv: vec![Vec::new(); depth],
-            order: vec![0; stride * 6],
+            order: vec![0; stride * 7],
             stride,
         }
     }
@@ -390,6 +390,7 @@ impl<'m, 'p, const W: usize> Search<'m, 'p, W> {
             MoveKind::Remove => 3,
             MoveKind::Play => 4,
             MoveKind::Pass => 5,
+            MoveKind::Leap => 6,
         };
         kind * self.stride + (mv.to as usize).min(self.stride - 1)
     }
