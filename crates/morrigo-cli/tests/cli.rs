@@ -202,12 +202,7 @@ fn check_a_directory_of_rulesets() {
                 .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "yaml"))
         })
         .count();
-    assert_eq!(
-        stdout(&o).lines().count(),
-        files,
-        "{}",
-        stdout(&o)
-    );
+    assert_eq!(stdout(&o).lines().count(), files, "{}", stdout(&o));
     assert!(
         stdout(&o).contains("ok: morabaraba (24 points, 20 lines"),
         "{}",

@@ -22,6 +22,17 @@ impl<const W: usize> Machine<W> {
         }
     }
 
+    /// Move `me`'s piece from `from` to `to` (a slide, fly or leap).
+    #[inline(always)]
+    pub(crate) fn move_piece(&self, s: &mut State<W>, me: usize, from: Point, to: Point) {
+        let pos = &mut s.pos;
+        pos.occ[me].clear(from as usize);
+        pos.occ[me].set(to as usize);
+        let k = self.z_piece[me][from as usize] ^ self.z_piece[me][to as usize];
+        pos.hash ^= k;
+        pos.board_key ^= k;
+    }
+
     /// Play a legal move (as produced by `legal_moves` or `sample_move`).
     pub fn apply(&self, s: &mut State<W>, m: Move) -> Undo<W> {
         let saved = s.pos;
@@ -60,20 +71,12 @@ impl<const W: usize> Machine<W> {
                 pos.occ[me].set(m.to as usize);
                 pos.on_board[me] += 1;
             }
-            MoveKind::Slide | MoveKind::Fly | MoveKind::Leap => {
-                let over = if m.kind == MoveKind::Leap {
-                    self.leaped(s, m.from as usize, m.to, armed & self.leap_rules)
-                } else {
-                    crate::bits::Bits::EMPTY
-                };
+            MoveKind::Leap => {
+                let over = self.leaped(s, m.from as usize, m.to, armed & self.leap_rules);
                 self.take_pieces(s, opp, over);
-                let pos = &mut s.pos;
-                pos.occ[me].clear(m.from as usize);
-                pos.occ[me].set(m.to as usize);
-                let k = self.z_piece[me][m.from as usize] ^ self.z_piece[me][m.to as usize];
-                pos.hash ^= k;
-                pos.board_key ^= k;
+                self.move_piece(s, me, m.from, m.to);
             }
+            MoveKind::Slide | MoveKind::Fly => self.move_piece(s, me, m.from, m.to),
             MoveKind::Remove => {
                 // The removals complete the turn of the move that owed them.
                 class = s.pos.turn_class;

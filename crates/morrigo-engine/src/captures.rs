@@ -164,6 +164,44 @@ impl<const W: usize> Machine<W> {
         self.take_pieces(s, opp, taken)
     }
 
+    /// Moves of pieces when leap rules are armed: the leaps, then slides
+    /// and flies except between a leap's ends (that move is the leap).
+    pub(crate) fn moves_with_leaps(
+        &self,
+        s: &State<W>,
+        slide: bool,
+        fly: bool,
+        leaps: u64,
+        out: &mut Vec<crate::machine::Move>,
+    ) {
+        use crate::machine::{Move, MoveKind};
+        let me = s.pos.to_move as usize;
+        let empty = self.empty(s);
+        for from in s.pos.occ[me].iter() {
+            let jumps = self.leap_targets(s, from, leaps);
+            let kind_to = |kind, to: usize| Move {
+                kind,
+                from: from as Point,
+                to: to as Point,
+            };
+            out.extend(jumps.iter().map(|to| kind_to(MoveKind::Leap, to)));
+            if !(slide || fly) {
+                continue;
+            }
+            let adjacent = self.neighbours[from];
+            let reach = if fly { empty } else { adjacent.and(empty) };
+            for to in reach.without(jumps).iter() {
+                // A fly to an adjacent point is the same move as a slide.
+                let kind = if slide && adjacent.has(to) {
+                    MoveKind::Slide
+                } else {
+                    MoveKind::Fly
+                };
+                out.push(kind_to(kind, to));
+            }
+        }
+    }
+
     /// Remove `opp`'s pieces on `taken` as a capture (lost, a removal).
     pub(crate) fn take_pieces(&self, s: &mut State<W>, opp: usize, taken: Bits<W>) -> u32 {
         let count = taken.count();

@@ -312,29 +312,16 @@ impl<const W: usize> Machine<W> {
         if place && !self.hand_empty(s) {
             out.extend(empty.iter().map(|p| Move::place(p as Point)));
         }
-        // Leaps come with their capture rule's condition, not a phase action.
+        // Leaps come with their capture rule's condition, not a phase
+        // action; rulesets without leap rules keep the plain loop below.
         let leaps = self.armed_leaps(s);
-        if slide || fly || leaps != 0 {
+        if leaps != 0 {
+            self.moves_with_leaps(s, slide, fly, leaps, out);
+        } else if slide || fly {
             for from in s.pos.occ[me].iter() {
-                let jumps = if leaps != 0 {
-                    self.leap_targets(s, from, leaps)
-                } else {
-                    crate::bits::Bits::EMPTY
-                };
-                for to in jumps.iter() {
-                    out.push(Move {
-                        kind: MoveKind::Leap,
-                        from: from as Point,
-                        to: to as Point,
-                    });
-                }
-                if !(slide || fly) {
-                    continue;
-                }
                 let adjacent = self.neighbours[from];
                 let reach = if fly { empty } else { adjacent.and(empty) };
-                // A move that jumps an opposing piece is the leap, not a fly.
-                for to in reach.without(jumps).iter() {
+                for to in reach.iter() {
                     // A fly to an adjacent point is the same move as a slide.
                     let kind = if slide && adjacent.has(to) {
                         MoveKind::Slide
