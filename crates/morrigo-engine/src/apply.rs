@@ -53,15 +53,6 @@ impl<const W: usize> Machine<W> {
         }
         let mut class = 0u8;
         let mut d_start = NO_D;
-        // Capture rules are judged before the move (its phase, its counts).
-        let armed = match m.kind {
-            MoveKind::Place | MoveKind::Slide | MoveKind::Fly | MoveKind::Leap
-                if !self.captures.is_empty() =>
-            {
-                self.armed_captures(s)
-            }
-            _ => 0,
-        };
         match m.kind {
             MoveKind::Place => {
                 self.take_from_hand(&mut s.pos, me);
@@ -71,12 +62,9 @@ impl<const W: usize> Machine<W> {
                 pos.occ[me].set(m.to as usize);
                 pos.on_board[me] += 1;
             }
-            MoveKind::Leap => {
-                let over = self.leaped(s, m.from as usize, m.to, armed & self.leap_rules);
-                self.take_pieces(s, opp, over);
-                self.move_piece(s, me, m.from, m.to);
+            MoveKind::Slide | MoveKind::Fly | MoveKind::Leap => {
+                self.move_piece(s, me, m.from, m.to)
             }
-            MoveKind::Slide | MoveKind::Fly => self.move_piece(s, me, m.from, m.to),
             MoveKind::Remove => {
                 // The removals complete the turn of the move that owed them.
                 class = s.pos.turn_class;
@@ -105,8 +93,13 @@ impl<const W: usize> Machine<W> {
                 class = self.rules.passes.kinds[m.to as usize];
             }
         }
-        if armed != 0 {
-            self.take_captures(s, me, m.to, armed);
+        if !self.captures.is_empty()
+            && matches!(
+                m.kind,
+                MoveKind::Place | MoveKind::Slide | MoveKind::Fly | MoveKind::Leap
+            )
+        {
+            self.take_move_captures(s, &undo.pos, m);
         }
         // A board play's stone may be gone (a removed suicide): no line then.
         let forms_lines = match m.kind {

@@ -74,8 +74,10 @@ pub(crate) fn compile(rules: &Rules) -> Vec<CompiledCapture> {
 
 impl<const W: usize> Machine<W> {
     /// Which capture rules apply to the player to move's next move (bit i:
-    /// rule i), judged before the move as the rules say.
-    #[inline]
+    /// rule i), judged before the move as the rules say. Out of line (as
+    /// the other capture paths): rulesets without captures never call it,
+    /// and inlining it slowed their move loop.
+    #[inline(never)]
     pub(crate) fn armed_captures(&self, s: &State<W>) -> u64 {
         let ctx = Ctx::turn(s.pos.to_move, self.phase(s) as u8);
         self.captures
@@ -132,10 +134,36 @@ impl<const W: usize> Machine<W> {
         over_set
     }
 
+    /// The captures of move `m`, just applied to `s` from the position
+    /// `before`: the rules are judged in `before` (the mover's phase and
+    /// counts before the move); a leap takes what it jumps, then every
+    /// armed custodian and intervention rule takes around `m.to`.
+    #[inline(never)]
+    pub(crate) fn take_move_captures(
+        &self,
+        s: &mut State<W>,
+        before: &crate::machine::Position<W>,
+        m: crate::machine::Move,
+    ) {
+        let after = s.pos;
+        s.pos = *before;
+        let armed = self.armed_captures(s);
+        s.pos = after;
+        if armed == 0 {
+            return;
+        }
+        let me = s.pos.to_move as usize;
+        if m.kind == crate::machine::MoveKind::Leap {
+            let over = self.leaped(s, m.from as usize, m.to, armed & self.leap_rules);
+            self.take_pieces(s, me ^ 1, over);
+        }
+        self.take_captures(s, me, m.to, armed);
+    }
+
     /// Take the pieces the move that just put `me`'s piece on `to` captures
     /// under the armed rules (leap rules excepted: a leap takes what it
-    /// jumps over, see `take_pieces`); returns how many.
-    pub(crate) fn take_captures(&self, s: &mut State<W>, me: usize, to: Point, armed: u64) -> u32 {
+    /// jumps over); returns how many.
+    fn take_captures(&self, s: &mut State<W>, me: usize, to: Point, armed: u64) -> u32 {
         let opp = me ^ 1;
         let mut taken = Bits::<W>::EMPTY;
         for (i, c) in self.captures.iter().enumerate() {
@@ -166,6 +194,7 @@ impl<const W: usize> Machine<W> {
 
     /// Moves of pieces when leap rules are armed: the leaps, then slides
     /// and flies except between a leap's ends (that move is the leap).
+    #[inline(never)]
     pub(crate) fn moves_with_leaps(
         &self,
         s: &State<W>,
