@@ -589,6 +589,7 @@ fn check<const W: usize>(
     if let Some(r) = &e.result {
         let valid = r.value == "ongoing"
             || r.value == "draw"
+            || r.value == "no result"
             || r.value
                 .strip_suffix(" wins")
                 .is_some_and(|p| rules.players.iter().any(|n| n == p));
@@ -600,7 +601,10 @@ fn check<const W: usize>(
                 .collect();
             return Err(Diagnostic::new(format!("cannot read result `{}`", r.value))
                 .at(file.location(r.offset))
-                .expected(format!("`ongoing`, `draw`, {}", wins.join(", "))));
+                .expected(format!(
+                    "`ongoing`, `draw`, `no result`, {}",
+                    wins.join(", ")
+                )));
         }
         let got = t.result.summary();
         if got != r.value {
