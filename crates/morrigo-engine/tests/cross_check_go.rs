@@ -1061,3 +1061,32 @@ fn aga_territory_and_area_counts_agree() {
     }
     assert!(ended > 500, "only {ended} games ended by two passes");
 }
+
+// ----- set-up stones ---------------------------------------------------------
+
+/// Rulesets starting from set-up stones with White to move (test files
+/// under `tests/rulesets/`): random games in lock-step, the repetition
+/// rules looking back to the set-up board.
+#[test]
+fn lockstep_from_set_up_stones() {
+    for (file, superko) in [
+        ("handicap-japanese.yaml", false),
+        ("setup-new-zealand.yaml", true),
+    ] {
+        let path = format!("{}/../../tests/rulesets/{file}", env!("CARGO_MANIFEST_DIR"));
+        let rules = Arc::new(morrigo_rules::load_rules(&path).unwrap_or_else(|e| panic!("{e}")));
+        assert!(rules.start.stones.iter().any(|s| !s.is_empty()), "{file}");
+        assert_eq!(rules.start.to_move, 1, "{file}: White moves first");
+        let any = AnyMachine::new(rules.clone()).expect("fits");
+        let t = with_machine!(&any, m => {
+            let s = m.initial();
+            assert_eq!(s.pos.to_move, 1, "{file}: the start has White to move");
+            lockstep(m, &rules, 200, seed_of(file))
+        });
+        println!("{file}: {t:?}");
+        assert!(t.decided("two_passes") > 0, "{file}: no game counted");
+        if superko {
+            assert!(t.refused_superko > 0, "{file}: no play refused by superko");
+        }
+    }
+}

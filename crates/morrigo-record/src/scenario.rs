@@ -396,7 +396,8 @@ fn set_up<const W: usize>(
     }
     let to_move = match &setup.to_move {
         Some(p) => player_index(m, file, p)?,
-        None => 0,
+        // The ruleset's first to move (`setup.to_move`), the first player by default.
+        None => m.rules.start.to_move as usize,
     };
     Ok(m.state_from(occ[0], occ[1], in_hand, to_move as u8))
 }

@@ -175,6 +175,9 @@ impl Compiler<'_> {
             .as_ref()
             .map(|t| self.start(t, &players))
             .unwrap_or_default();
+        if let (Some(t), Some(_)) = (&topology, &play) {
+            self.check_start_liberties(t, &players, &start);
+        }
         let (in_hand, unlimited_hand) = match hand {
             Some(HandFile::Count(n)) if n > crate::MAX_IN_HAND => {
                 self.error_value(
@@ -262,6 +265,14 @@ impl Compiler<'_> {
                     if let Some(s) = did_you_mean(point, t.names.iter().map(String::as_str)) {
                         d = d.note(format!("did you mean `{s}`?"));
                     }
+                    let sized = ["width", "height"].iter().any(|k| {
+                        self.loaded
+                            .node(&["board", "grid", k])
+                            .is_some_and(|n| n.pos.file == usize::MAX)
+                    });
+                    if sized {
+                        d = d.note("the board's size comes from `--size` on the command line");
+                    }
                     self.errors.push(d.at_opt(at));
                     continue;
                 };
@@ -292,6 +303,59 @@ impl Compiler<'_> {
             s.sort_unstable();
         }
         start
+    }
+
+    /// With board plays, every chain of set-up stones needs a liberty (a
+    /// chain without one would have been captured).
+    fn check_start_liberties(
+        &mut self,
+        t: &morrigo_board::Topology,
+        players: &[String],
+        start: &Start,
+    ) {
+        let mut owner: Vec<Option<usize>> = vec![None; t.len()];
+        for (pl, stones) in start.stones.iter().enumerate() {
+            for &p in stones {
+                owner[p as usize] = Some(pl);
+            }
+        }
+        let mut seen = vec![false; t.len()];
+        for (pl, stones) in start.stones.iter().enumerate() {
+            for &first in stones {
+                if seen[first as usize] {
+                    continue;
+                }
+                seen[first as usize] = true;
+                let (mut todo, mut chain, mut free) = (vec![first], vec![first], false);
+                while let Some(p) = todo.pop() {
+                    for &q in &t.neighbours[p as usize] {
+                        match owner[q as usize] {
+                            None => free = true,
+                            Some(o) if o == pl && !seen[q as usize] => {
+                                seen[q as usize] = true;
+                                todo.push(q);
+                                chain.push(q);
+                            }
+                            Some(_) => {}
+                        }
+                    }
+                }
+                if !free {
+                    chain.sort_unstable();
+                    let names: Vec<&str> = chain.iter().map(|&p| t.name(p)).collect();
+                    let name = players.get(pl).map_or("", String::as_str);
+                    let at = self.list_item(&["setup", "stones", name], t.name(first));
+                    self.errors.push(
+                        Diagnostic::new(format!(
+                            "the set-up stones of {name} at {} form a chain without a liberty",
+                            names.join(" ")
+                        ))
+                        .at_opt(at)
+                        .expected("a position where every chain has an empty neighbour (a chain without one would have been captured)"),
+                    );
+                }
+            }
+        }
     }
 
     /// The engine's widest machine holds `MAX_POINTS` points: a larger
