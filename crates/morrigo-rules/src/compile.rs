@@ -262,7 +262,14 @@ impl Compiler<'_> {
                         t.len(),
                         t.name(0)
                     ));
-                    if let Some(s) = did_you_mean(point, t.names.iter().map(String::as_str)) {
+                    // A point two edits away is a guess only in the same column.
+                    let near =
+                        did_you_mean(point, t.names.iter().map(String::as_str)).filter(|s| {
+                            s.get(..1)
+                                .zip(point.get(..1))
+                                .is_some_and(|(a, b)| a.eq_ignore_ascii_case(b))
+                        });
+                    if let Some(s) = near {
                         d = d.note(format!("did you mean `{s}`?"));
                     }
                     let sized = ["width", "height"].iter().any(|k| {
