@@ -69,8 +69,9 @@ pub struct SimReport {
     pub wins: [u32; 2],
     pub draws: u32,
     /// Games ended with no result (neither a win nor a draw; not counted
-    /// in `draws`); `None` when no end rule of the ruleset has that verdict.
-    #[serde(default)]
+    /// in `draws`); `None` (and left out of JSON) when no end rule of the
+    /// ruleset has that verdict.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub no_results: Option<u32>,
     /// Games no end rule decided: cut off at `max_plies`, or stuck.
     pub unfinished: u32,
