@@ -79,6 +79,25 @@ fn japanese_long_cycle_ends_with_no_result() {
     assert_eq!(r["winner"], serde_json::Value::Null);
     assert_eq!(r["reason"], "long_cycle");
     assert_eq!(r["no_result"], true);
+    // SGF writes it as `RE[Void]`.
+    let out = temp_path("void", "void.sgf");
+    let o = morrigo(&[
+        "replay",
+        "japanese",
+        "--size",
+        "3",
+        "--moves",
+        LONG_CYCLE,
+        "--to-sgf",
+        &out.display().to_string(),
+    ]);
+    assert_code(&o, 0);
+    let sgf = std::fs::read_to_string(&out).expect("SGF written");
+    assert!(sgf.contains("RE[Void]"), "{sgf}");
+    let o = morrigo(&["replay", "japanese", "--sgf", &out.display().to_string()]);
+    assert_code(&o, 0);
+    assert!(stdout(&o).contains("result: no result"), "{}", stdout(&o));
+    assert!(stderr(&o).is_empty(), "no disagreement: {}", stderr(&o));
     // A draw carries no `no_result` key.
     let o = morrigo(&[
         "replay",

@@ -86,6 +86,10 @@ pub enum GameResult {
     Ongoing,
     /// `RE[0]`.
     Draw,
+    /// `RE[Void]`: the game ended with no result (an end rule with the
+    /// `no_result` verdict). Read back as [`GameResult::Ongoing`], as SGF
+    /// readers take `Void` to say nothing about a winner.
+    Void,
     /// `RE[B+R]`, `RE[W+3.5]`, `RE[B+]`.
     Win { player: u8, margin: Margin },
 }
@@ -111,6 +115,7 @@ impl GameResult {
         match self {
             GameResult::Ongoing => None,
             GameResult::Draw => Some("0".to_string()),
+            GameResult::Void => Some("Void".to_string()),
             GameResult::Win { player, margin } => Some(match margin {
                 Margin::Resign => format!("{}+R", colour(*player)),
                 Margin::Score(d) => format!("{}+{}", colour(*player), number(*d)),
@@ -139,6 +144,7 @@ pub fn result_of<const W: usize>(
             .get(o.rule as usize)
             .is_some_and(|e| e.verdict == Verdict::Score);
     match o.winner {
+        None if o.is_no_result(&m.rules) => GameResult::Void,
         None => GameResult::Draw,
         Some(player) => {
             let margin = if o.rule == Outcome::RESIGNATION {
