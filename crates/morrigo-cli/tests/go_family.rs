@@ -278,3 +278,31 @@ fn sgf_carries_the_set_up_stones_both_ways() {
         "the handicap stone B2 is on the board:\n{text}"
     );
 }
+
+#[test]
+fn territory_and_no_result_settings_are_checked() {
+    let cases = [
+        (
+            "seki.yaml",
+            "name: c\nextends: chinese\nscoring: { seki: nobody }\n",
+            "seki.yaml:3:18: error: `scoring.seki: nobody` applies to territory scoring only",
+        ),
+        (
+            "two.yaml",
+            "name: c\nextends: chinese\nend:\n  x: { no_result: \"turn > 3\", draw: \"turn > 4\" }\n",
+            "two.yaml:4:3: error: end rule `x` must say exactly one of `lose`, `win`, `draw`, `score`, `compare_captures`, `no_result`",
+        ),
+        (
+            "typo.yaml",
+            "name: c\nextends: chinese\nend:\n  x: { no_result: \"turns > 3\" }\n",
+            "typo.yaml:4:20: error",
+        ),
+    ];
+    for (name, text, want) in cases {
+        let path = temp_path("checked", name);
+        std::fs::write(&path, text).expect("write");
+        let o = morrigo(&["check", &path.display().to_string()]);
+        assert_code(&o, 1);
+        assert!(stderr(&o).contains(want), "{name}: {}", stderr(&o));
+    }
+}

@@ -1090,3 +1090,50 @@ fn lockstep_from_set_up_stones() {
         }
     }
 }
+
+// ----- dead stones by agreement ------------------------------------------------
+
+/// Counting with dead stones (`agree:`): the engine's score with a set of
+/// dead chains equals the reference's, which takes the stones off and
+/// gives them to the opponent as prisoners, for every scoring method.
+#[test]
+fn scores_with_dead_stones_agree() {
+    let mut checked = 0;
+    for name in ["japanese", "aga", "chinese", "jk-final"] {
+        let rules = load_sized(name, 5, 5);
+        let any = AnyMachine::new(rules.clone()).expect("fits");
+        with_machine!(&any, m => {
+            for g in 0..60u64 {
+                let mut rng = SmallRng::seed_from_u64(g ^ 0xDEAD);
+                let mut s = m.initial();
+                let mut r = RefGo::new(&rules);
+                for _ in 0..rng.random_range(5..40) {
+                    let (moves, outcome) = r.legal_moves();
+                    if outcome.is_some() || moves.is_empty() {
+                        break;
+                    }
+                    let mv = choose(&r, &moves, Policy::Captures, &mut rng);
+                    m.apply(&mut s, mv);
+                    r.apply(mv);
+                }
+                let mut dead = std::collections::BTreeSet::new();
+                let mut bits = Bits::EMPTY;
+                for chain in r.chains(&r.board) {
+                    if rng.random_bool(0.4) {
+                        for &p in &chain.stones {
+                            dead.insert(p);
+                            bits.set(p as usize);
+                        }
+                    }
+                }
+                assert_eq!(
+                    m.score(&s, &bits),
+                    r.score_with_dead(&dead),
+                    "{name} game {g}: dead {dead:?} (left fast)"
+                );
+                checked += !dead.is_empty() as usize;
+            }
+        });
+    }
+    assert!(checked > 100, "only {checked} positions had dead stones");
+}

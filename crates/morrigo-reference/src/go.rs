@@ -1051,6 +1051,19 @@ impl<'r> RefGo<'r> {
         own
     }
 
+    /// Each player's score after the players agree that the stones on
+    /// `dead` are dead: they leave the board and, where prisoners count,
+    /// become the opponent's prisoners.
+    pub fn score_with_dead(&self, dead: &BTreeSet<Point>) -> [f64; 2] {
+        let mut agreed = self.clone();
+        for &p in dead {
+            if let Some(owner) = agreed.board[p as usize].take() {
+                agreed.captured[1 - owner as usize] += 1;
+            }
+        }
+        agreed.score()
+    }
+
     /// Each player's score as the game stands (no dead stones); zero
     /// without a scoring section.
     pub fn score(&self) -> [f64; 2] {

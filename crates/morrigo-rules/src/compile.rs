@@ -1152,7 +1152,7 @@ impl Compiler<'_> {
                     Diagnostic::new(format!(
                         "end rule `{name}` must say exactly one of `lose`, `win`, `draw`, `score`, `compare_captures`, `no_result`"
                     ))
-                    .expected("`{ lose: \"condition\" }`, `{ win: … }`, `{ draw: … }` or `{ score: … }`"),
+                    .expected("`{ lose: \"condition\" }`, `{ win: … }`, `{ draw: … }`, `{ score: … }` or `{ no_result: … }`"),
                 );
                 continue;
             };
