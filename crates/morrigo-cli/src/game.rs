@@ -138,6 +138,7 @@ pub fn player_name(rules: &Rules, player: u8) -> &str {
 pub fn outcome_text(rules: &Rules, o: &Outcome) -> String {
     let head = match o.winner {
         Some(w) => format!("{} wins", player_name(rules, w)),
+        None if o.is_no_result(rules) => "no result".to_string(),
         None => "draw".to_string(),
     };
     let Some(rule) = rules.end.get(o.rule as usize) else {
@@ -149,6 +150,7 @@ pub fn outcome_text(rules: &Rules, o: &Outcome) -> String {
         Verdict::Draw => "draw",
         Verdict::Score => "the game ends and is counted",
         Verdict::CompareCaptures => "more captured prisoners since the first occurrence wins",
+        Verdict::NoResult => "the game ends with no result",
     };
     let why = rule.doc.clone().unwrap_or_else(|| verdict.to_string());
     format!(

@@ -34,7 +34,7 @@ impl<const W: usize> Machine<W> {
         let winner = match self.end[rule].0 {
             Verdict::Lose => Some(me ^ 1),
             Verdict::Win => Some(me),
-            Verdict::Draw => None,
+            Verdict::Draw | Verdict::NoResult => None,
             Verdict::Score => {
                 let score = self.score(s, &Bits::EMPTY);
                 crate::scoring::winner(score)

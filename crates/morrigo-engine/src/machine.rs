@@ -100,6 +100,15 @@ impl Outcome {
     /// The players agreed on the end and the dead stones; the game was counted.
     pub const AGREEMENT: u16 = u16::MAX - 1;
 
+    /// The game ended with no result (an end rule with `no_result:`):
+    /// neither a win nor a draw.
+    pub fn is_no_result(&self, rules: &Rules) -> bool {
+        rules
+            .end
+            .get(self.rule as usize)
+            .is_some_and(|e| e.verdict == Verdict::NoResult)
+    }
+
     /// The name of what decided the game.
     pub fn rule_name<'r>(&self, rules: &'r Rules) -> &'r str {
         match self.rule {
@@ -409,10 +418,17 @@ impl<const W: usize> Machine<W> {
         self.n
     }
 
-    /// The start of a game.
+    /// The start of a game: the ruleset's set-up stones (none by default)
+    /// and the player it names to move first.
     pub fn initial(&self) -> State<W> {
         let in_hand = [self.rules.in_hand; 2];
-        self.state_from(Bits::EMPTY, Bits::EMPTY, in_hand, 0)
+        let start = &self.rules.start;
+        let [first, second] = [0, 1].map(|pl| {
+            let mut b = Bits::EMPTY;
+            start.stones[pl].iter().for_each(|&p| b.set(p as usize));
+            b
+        });
+        self.state_from(first, second, in_hand, start.to_move)
     }
 
     /// A position built from parts (scenario set-ups). Counters start at zero.

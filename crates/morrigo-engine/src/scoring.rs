@@ -1,9 +1,11 @@
-//! Counting a finished game: JK territory (reachability) plus prisoners, or
-//! Tromp-Taylor area; komi to the second player.
+//! Counting a finished game: JK territory (reachability) plus prisoners,
+//! Tromp-Taylor area, or territory plus prisoners (Japanese, AGA) with the
+//! regions of chains in seki counted for nobody when the ruleset says so;
+//! komi to the second player.
 
 use crate::bits::Bits;
 use crate::machine::{Machine, Outcome, State};
-use morrigo_rules::ScoringMethod;
+use morrigo_rules::{ScoringMethod, Seki};
 
 /// The higher score wins; equal scores draw.
 pub fn winner(score: [f64; 2]) -> Option<u8> {
@@ -17,16 +19,48 @@ pub fn winner(score: [f64; 2]) -> Option<u8> {
 }
 
 impl<const W: usize> Machine<W> {
-    /// Empty points reachable from `stones` through empty points.
-    fn reach(&self, stones: &Bits<W>, empty: &Bits<W>) -> Bits<W> {
-        let mut reached = self.dilate(stones).and(*empty);
+    /// `seed` grown through the points of `within` (seed points outside it dropped).
+    fn flood(&self, seed: Bits<W>, within: &Bits<W>) -> Bits<W> {
+        let mut reached = seed.and(*within);
         let mut frontier = reached;
         while !frontier.is_empty() {
-            let grown = self.dilate(&frontier).and(*empty).without(reached);
+            let grown = self.dilate(&frontier).and(*within).without(reached);
             reached = reached.or(grown);
             frontier = grown;
         }
         reached
+    }
+
+    /// Empty points reachable from `stones` through empty points.
+    fn reach(&self, stones: &Bits<W>, empty: &Bits<W>) -> Bits<W> {
+        self.flood(self.dilate(stones), empty)
+    }
+
+    /// Empty points of the regions bordered by a chain in seki. A seki
+    /// point is an empty point next to both colours where a stone of either
+    /// colour would leave its own chain (joined through it) with at most
+    /// one liberty; the chains next to a seki point are in seki.
+    fn seki_points(&self, stones: &[Bits<W>; 2], empty: &Bits<W>) -> Bits<W> {
+        let shared = self
+            .dilate(&stones[0])
+            .and(self.dilate(&stones[1]))
+            .and(*empty);
+        let mut in_seki = Bits::EMPTY;
+        for q in shared.iter() {
+            let mut point = Bits::EMPTY;
+            point.set(q);
+            let around = self.dilate(&point);
+            let self_atari = |c: usize| {
+                let joined = self.flood(around, &stones[c]).or(point);
+                self.dilate(&joined).and(*empty).without(point).count() <= 1
+            };
+            if self_atari(0) && self_atari(1) {
+                in_seki = in_seki
+                    .or(self.flood(around, &stones[0]))
+                    .or(self.flood(around, &stones[1]));
+            }
+        }
+        self.reach(&in_seki, empty)
     }
 
     /// Each player's score, after removing `dead` stones (added to the
@@ -64,6 +98,21 @@ impl<const W: usize> Machine<W> {
                 stones[1].count() + territory[1],
             ]
             .map(f64::from),
+            ScoringMethod::Territory => {
+                let nobody = match scoring.seki {
+                    Seki::Counted => Bits::EMPTY,
+                    Seki::Nobody => self.seki_points(&stones, &empty),
+                };
+                let own = [
+                    points[0].without(points[1]).without(nobody).count(),
+                    points[1].without(points[0]).without(nobody).count(),
+                ];
+                [
+                    own[0] + s.pos.captured[0] + dead_of[1] + s.pos.pass_stones[0],
+                    own[1] + s.pos.captured[1] + dead_of[0] + s.pos.pass_stones[1],
+                ]
+                .map(f64::from)
+            }
         };
         score[1] += scoring.komi;
         score

@@ -160,6 +160,8 @@ struct Tally {
     removals: usize,
     /// Turns that started with the mover's limited hand empty.
     empty_hands: usize,
+    /// Positions where `seki: nobody` changed the territory count.
+    seki_voided: usize,
 }
 
 impl Tally {
@@ -182,6 +184,7 @@ impl Tally {
         self.forbidden_passes += o.forbidden_passes;
         self.removals += o.removals;
         self.empty_hands += o.empty_hands;
+        self.seki_voided += o.seki_voided;
     }
 
     fn decided(&self, rule: &str) -> usize {
@@ -329,6 +332,13 @@ fn lockstep_from<const W: usize>(
             }
             tally.empty_hands +=
                 (!rules.unlimited_hand && r.in_hand[r.to_move as usize] == 0) as usize;
+            if rules
+                .scoring
+                .is_some_and(|s| s.seki == morrigo_rules::Seki::Nobody)
+            {
+                tally.seki_voided +=
+                    (r.territory_by_regions(true) != r.territory_by_regions(false)) as usize;
+            }
             check_undo(m, &mut s, &fm, &at);
             let mv = match prefix.get(ply) {
                 Some(&mv) => {
@@ -413,6 +423,30 @@ fn run_ruleset(name: &str, games: u64, seed: u64) -> Tally {
     if !rules.forbid.is_empty() {
         assert!(total.forbidden_passes > 0, "{name}: no pass forbidden");
     }
+    if rules
+        .scoring
+        .is_some_and(|s| s.seki == morrigo_rules::Seki::Nobody)
+    {
+        assert!(
+            total.seki_voided > 0,
+            "{name}: no region of a chain in seki"
+        );
+    }
+    let synthesized = RefGo::new(&rules).synthesized_rules().len();
+    for e in &rules.end[synthesized..] {
+        // The ruleset's own rules that end a game other than by a count
+        // must each have ended one (`first_capture`, `long_cycle`, …);
+        // `no_safe_move` is rare by design (its probes are tests of their own).
+        if e.verdict != morrigo_rules::Verdict::Score
+            && !e.when.uses(morrigo_rules::Prim::NoSafeMove)
+        {
+            assert!(
+                total.decided(&e.name) > 0,
+                "{name}: `{}` never ended a game",
+                e.name
+            );
+        }
+    }
     for e in &rules.end {
         if e.verdict == morrigo_rules::Verdict::Score {
             assert!(
@@ -460,6 +494,8 @@ fn seed_of(name: &str) -> u64 {
 const GAMES: u64 = 100;
 
 per_ruleset! {
+    aga => "aga",
+    atari_go => "atari-go",
     chinese => "chinese",
     jk_12_4 => "jk-12-4",
     jk_12_6 => "jk-12-6",
@@ -469,6 +505,7 @@ per_ruleset! {
     jk_no_move_loses => "jk-no-move-loses",
     jk_strict_end => "jk-strict-end",
     jk_suicide_multi => "jk-suicide-multi",
+    japanese => "japanese",
     new_zealand => "new-zealand",
     tromp_taylor => "tromp-taylor",
 }
@@ -931,4 +968,172 @@ end:
         "no line was completed by a board play: {t:?}"
     );
     assert!(t.empty_hands > 0, "no player ran out of stones: {t:?}");
+}
+
+// ----- perft: the fast engine and the reference count the same trees ---------
+
+/// Leaf counts of the move tree from the start, fast engine and reference.
+fn perft_both(name: &str, (w, h): (u32, u32), depth: u32) -> u64 {
+    let rules = load_sized(name, w, h);
+    let any = AnyMachine::new(rules.clone()).expect("fits");
+    let fast = with_machine!(&any, m => morrigo_engine::perft(m, &mut m.initial(), depth, morrigo_engine::Unit::Ply));
+    let slow = RefGo::new(&rules).perft(depth);
+    assert_eq!(fast, slow, "{name} {w}x{h}: perft {depth} (left fast)");
+    fast
+}
+
+/// Atari Go: a capture ends the game, so the tree is cut where one is made
+/// (on 2x2 the first capture is possible at ply 3). By hand on 2x2: 4 plays
+/// and a pass; then 3 plays and a pass after each play, 4 plays and a pass
+/// after the pass: 4 * 4 + 5 = 21.
+#[test]
+fn perft_atari_go() {
+    assert_eq!(perft_both("atari-go", (2, 2), 1), 5);
+    assert_eq!(perft_both("atari-go", (2, 2), 2), 21);
+    assert_eq!(perft_both("atari-go", (2, 2), 6), 244);
+    assert_eq!(perft_both("atari-go", (3, 3), 4), 5_225);
+    assert_eq!(perft_both("atari-go", (4, 4), 4), 57_872);
+    assert_eq!(perft_both("atari-go", (5, 5), 4), 360_857);
+}
+
+/// Japanese rules: simple ko and illegal suicide prune the tree, and two
+/// passes end the game.
+#[test]
+fn perft_japanese() {
+    assert_eq!(perft_both("japanese", (2, 2), 8), 2_592);
+    assert_eq!(perft_both("japanese", (3, 3), 4), 5_281);
+    assert_eq!(perft_both("japanese", (4, 4), 4), 57_984);
+    assert_eq!(perft_both("japanese", (5, 5), 4), 361_041);
+}
+
+/// AGA rules: situational superko; two passes end the game only when
+/// White passed last.
+#[test]
+fn perft_aga() {
+    assert_eq!(perft_both("aga", (2, 2), 8), 3_288);
+    assert_eq!(perft_both("aga", (3, 3), 4), 5_362);
+    assert_eq!(perft_both("aga", (4, 4), 4), 58_240);
+    assert_eq!(perft_both("aga", (5, 5), 4), 361_666);
+}
+
+// ----- AGA: area and territory counts agree ------------------------------------
+
+/// Under the AGA rules the territory count (with pass stones and captures)
+/// and the area count give the same margin whenever the game ends, because
+/// a pass gives a prisoner and White passes last: checked at the end of
+/// random games on several boards, with the area count taken by the
+/// reference on the same position.
+#[test]
+fn aga_territory_and_area_counts_agree() {
+    let mut ended = 0;
+    for &(w, h) in SIZES {
+        let rules = load_sized("aga", w, h);
+        let mut area_rules = (*rules).clone();
+        if let Some(s) = area_rules.scoring.as_mut() {
+            s.method = morrigo_rules::ScoringMethod::Area;
+        }
+        for g in 0..200u64 {
+            let mut rng = SmallRng::seed_from_u64(g ^ 0xA6A);
+            let mut r = RefGo::new(&rules);
+            for _ in 0..MAX_PLIES {
+                let (moves, outcome) = r.legal_moves();
+                if let Some(o) = outcome {
+                    assert_eq!(o.rule_name(&rules), "two_passes");
+                    let last = r.moves.last().expect("two passes were played");
+                    assert_eq!(last.player, 1, "{w}x{h} game {g}: White passed last");
+                    let territory = r.score();
+                    let mut as_area = r.clone();
+                    as_area.rules = &area_rules;
+                    let area = as_area.score();
+                    assert_eq!(
+                        territory[0] - territory[1],
+                        area[0] - area[1],
+                        "{w}x{h} game {g}: territory {territory:?}, area {area:?}"
+                    );
+                    ended += 1;
+                    break;
+                }
+                let policy = [Policy::Uniform, Policy::Captures][(g % 2) as usize];
+                let mv = choose(&r, &moves, policy, &mut rng);
+                r.apply(mv);
+            }
+        }
+    }
+    assert!(ended > 500, "only {ended} games ended by two passes");
+}
+
+// ----- set-up stones ---------------------------------------------------------
+
+/// Rulesets starting from set-up stones with White to move (test files
+/// under `tests/rulesets/`): random games in lock-step, the repetition
+/// rules looking back to the set-up board.
+#[test]
+fn lockstep_from_set_up_stones() {
+    for (file, superko) in [
+        ("handicap-japanese.yaml", false),
+        ("setup-new-zealand.yaml", true),
+    ] {
+        let path = format!("{}/../../tests/rulesets/{file}", env!("CARGO_MANIFEST_DIR"));
+        let rules = Arc::new(morrigo_rules::load_rules(&path).unwrap_or_else(|e| panic!("{e}")));
+        assert!(rules.start.stones.iter().any(|s| !s.is_empty()), "{file}");
+        assert_eq!(rules.start.to_move, 1, "{file}: White moves first");
+        let any = AnyMachine::new(rules.clone()).expect("fits");
+        let t = with_machine!(&any, m => {
+            let s = m.initial();
+            assert_eq!(s.pos.to_move, 1, "{file}: the start has White to move");
+            lockstep(m, &rules, 200, seed_of(file))
+        });
+        println!("{file}: {t:?}");
+        assert!(t.decided("two_passes") > 0, "{file}: no game counted");
+        if superko {
+            assert!(t.refused_superko > 0, "{file}: no play refused by superko");
+        }
+    }
+}
+
+// ----- dead stones by agreement ------------------------------------------------
+
+/// Counting with dead stones (`agree:`): the engine's score with a set of
+/// dead chains equals the reference's, which takes the stones off and
+/// gives them to the opponent as prisoners, for every scoring method.
+#[test]
+fn scores_with_dead_stones_agree() {
+    let mut checked = 0;
+    for name in ["japanese", "aga", "chinese", "jk-final"] {
+        let rules = load_sized(name, 5, 5);
+        let any = AnyMachine::new(rules.clone()).expect("fits");
+        with_machine!(&any, m => {
+            for g in 0..60u64 {
+                let mut rng = SmallRng::seed_from_u64(g ^ 0xDEAD);
+                let mut s = m.initial();
+                let mut r = RefGo::new(&rules);
+                for _ in 0..rng.random_range(5..40) {
+                    let (moves, outcome) = r.legal_moves();
+                    if outcome.is_some() || moves.is_empty() {
+                        break;
+                    }
+                    let mv = choose(&r, &moves, Policy::Captures, &mut rng);
+                    m.apply(&mut s, mv);
+                    r.apply(mv);
+                }
+                let mut dead = std::collections::BTreeSet::new();
+                let mut bits = Bits::EMPTY;
+                for chain in r.chains(&r.board) {
+                    if rng.random_bool(0.4) {
+                        for &p in &chain.stones {
+                            dead.insert(p);
+                            bits.set(p as usize);
+                        }
+                    }
+                }
+                assert_eq!(
+                    m.score(&s, &bits),
+                    r.score_with_dead(&dead),
+                    "{name} game {g}: dead {dead:?} (left fast)"
+                );
+                checked += !dead.is_empty() as usize;
+            }
+        });
+    }
+    assert!(checked > 100, "only {checked} positions had dead stones");
 }

@@ -28,6 +28,10 @@ pub struct GameRecord {
     /// Captured prisoners each player took in this playout (board plays).
     #[serde(default)]
     pub captured: [u32; 2],
+    /// An end rule with the `no_result` verdict ended the game (`winner`
+    /// is `None`, as for a draw).
+    #[serde(default)]
+    pub no_result: bool,
     /// Plies played in this playout (a removal is a ply of its own).
     pub plies: u32,
     /// Turns completed in this playout.
@@ -100,6 +104,7 @@ pub fn playout_counted<const W: usize>(
             winner: outcome.and_then(|o| o.winner),
             end_rule: outcome.map(|o| o.rule),
             stuck,
+            no_result: outcome.is_some_and(|o| o.is_no_result(&m.rules)),
             score,
             captured: [
                 s.pos.captured[0] - start_captured[0],

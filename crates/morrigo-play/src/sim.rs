@@ -68,6 +68,11 @@ pub struct SimReport {
     /// Wins by seat: first player, second player.
     pub wins: [u32; 2],
     pub draws: u32,
+    /// Games ended with no result (neither a win nor a draw; not counted
+    /// in `draws`); `None` (and left out of JSON) when no end rule of the
+    /// ruleset has that verdict.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_results: Option<u32>,
     /// Games no end rule decided: cut off at `max_plies`, or stuck.
     pub unfinished: u32,
     /// Of the unfinished games, those where the player to move had no legal
@@ -118,6 +123,8 @@ pub struct EndOutcome {
     pub rule: String,
     /// Games won by the first and by the second seat under this rule.
     pub wins: [u32; 2],
+    /// Games the rule ended without a winner: draws, or games with no
+    /// result when the rule's verdict is `no_result`.
     pub draws: u32,
 }
 
@@ -194,6 +201,7 @@ pub fn game_rng(seed: u64, index: u64) -> SmallRng {
 struct Tally {
     wins: [u32; 2],
     draws: u32,
+    no_results: u32,
     unfinished: u32,
     stuck: u32,
     counted: u32,
@@ -224,6 +232,7 @@ impl Tally {
         match (g.end_rule, g.winner) {
             (None, _) => self.unfinished += 1,
             (Some(_), Some(w)) => self.wins[w as usize & 1] += 1,
+            (Some(_), None) if g.no_result => self.no_results += 1,
             (Some(_), None) => self.draws += 1,
         }
         if let Some(r) = g.end_rule {
@@ -249,6 +258,7 @@ impl Tally {
         self.wins[0] += o.wins[0];
         self.wins[1] += o.wins[1];
         self.draws += o.draws;
+        self.no_results += o.no_results;
         self.unfinished += o.unfinished;
         self.stuck += o.stuck;
         self.counted += o.counted;
@@ -329,6 +339,11 @@ pub fn simulate(any: &AnyMachine, cfg: &SimConfig, progress: Option<&ProgressBar
         games: cfg.games,
         wins: tally.wins,
         draws: tally.draws,
+        no_results: rules
+            .end
+            .iter()
+            .any(|e| e.verdict == morrigo_rules::Verdict::NoResult)
+            .then_some(tally.no_results),
         unfinished: tally.unfinished,
         stuck: tally.stuck,
         counted: tally.counted,

@@ -113,6 +113,12 @@ fn event_names(reports: &[SimReport]) -> Vec<&str> {
     names
 }
 
+/// Some ruleset can end a game with no result: only then do tables show
+/// a column of them.
+fn any_no_result(reports: &[SimReport]) -> bool {
+    reports.iter().any(|r| r.no_results.is_some())
+}
+
 /// Some report has a stuck game: only then do tables show stuck games.
 fn any_stuck(reports: &[SimReport]) -> bool {
     reports.iter().any(|r| r.stuck > 0)
@@ -189,6 +195,12 @@ fn text(reports: &[SimReport], style: Style) -> String {
         format!("{first} wins"),
         format!("{second} wins"),
         "draws".into(),
+    ]);
+    let no_result = any_no_result(reports);
+    if no_result {
+        header.push("no result".into());
+    }
+    header.extend([
         "unfinished".into(),
         "mean plies".into(),
         "Q1 / median / Q3".into(),
@@ -206,6 +218,11 @@ fn text(reports: &[SimReport], style: Style) -> String {
                 share_ci(r, 0),
                 share_ci(r, 1),
                 count_pct(r, r.draws),
+            ]);
+            if no_result {
+                row.push(count_pct(r, r.no_results.unwrap_or(0)));
+            }
+            row.extend([
                 r.unfinished.to_string(),
                 format!("{:.1}", r.length.mean),
                 format!("{} / {} / {}", r.length.q1, r.length.median, r.length.q3),
@@ -445,7 +462,12 @@ fn csv(reports: &[SimReport]) -> String {
             format!("{seat}_wins_ci95_high"),
         ]);
     }
-    header.extend(["draws".into(), "draws_pct".into(), "unfinished".into()]);
+    header.extend(["draws".into(), "draws_pct".into()]);
+    let no_result = any_no_result(reports);
+    if no_result {
+        header.push("no_results".into());
+    }
+    header.push("unfinished".into());
     let stuck = any_stuck(reports);
     if stuck {
         header.push("stuck".into());
@@ -504,11 +526,11 @@ fn csv(reports: &[SimReport]) -> String {
                 format!("{:.2}", r.wins_ci95[seat][1]),
             ]);
         }
-        row.extend([
-            r.draws.to_string(),
-            format!("{:.2}", r.pct(r.draws)),
-            r.unfinished.to_string(),
-        ]);
+        row.extend([r.draws.to_string(), format!("{:.2}", r.pct(r.draws))]);
+        if no_result {
+            row.push(r.no_results.unwrap_or(0).to_string());
+        }
+        row.push(r.unfinished.to_string());
         if stuck {
             row.push(r.stuck.to_string());
         }

@@ -71,6 +71,7 @@ fn every_go_game_on_5x5_ends_by_a_rule_of_its_ruleset_or_the_cap() {
                     let end = &m.rules.end[rule as usize];
                     match end.verdict {
                         Verdict::Draw => assert_eq!(g.winner, None, "{at}"),
+                        Verdict::NoResult => assert!(g.no_result && g.winner.is_none(), "{at}"),
                         Verdict::Lose | Verdict::Win => assert!(g.winner.is_some(), "{at}"),
                         Verdict::Score => {
                             let score = g.score.unwrap_or_else(|| panic!("{at}: no score"));
@@ -85,7 +86,11 @@ fn every_go_game_on_5x5_ends_by_a_rule_of_its_ruleset_or_the_cap() {
                 }
             });
             let r = simulate(&any, &cfg, None);
-            assert_eq!(r.wins[0] + r.wins[1] + r.draws + r.unfinished, r.games);
+            let no_results = r.no_results.unwrap_or(0);
+            assert_eq!(
+                r.wins[0] + r.wins[1] + r.draws + no_results + r.unfinished,
+                r.games
+            );
             let decided: u32 = r.end_rules.iter().map(|(_, c)| c).sum();
             assert_eq!(decided + r.unfinished, r.games, "{r:?}");
             assert_eq!(r.stuck, 0, "{r:?}");

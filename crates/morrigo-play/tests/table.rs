@@ -23,6 +23,7 @@ fn report(
         games,
         wins,
         draws,
+        no_results: None,
         unfinished: games - decided,
         stuck: 0,
         counted: 0,

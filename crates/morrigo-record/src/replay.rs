@@ -77,8 +77,9 @@ fn empty_transcript(rules: &Rules) -> Transcript {
             rule: None,
             rule_at: None,
             doc: None,
-            to_move: rules.players[0].clone(),
+            to_move: rules.players[rules.start.to_move as usize].clone(),
             score: None,
+            no_result: false,
         },
         board: String::new(),
     }
@@ -589,6 +590,7 @@ fn finish<const W: usize>(
             doc: None,
             to_move,
             score: None,
+            no_result: false,
         },
         Some(o) => {
             let rule = rules.end.get(o.rule as usize);
@@ -601,6 +603,7 @@ fn finish<const W: usize>(
                 doc: rule.and_then(|r| r.doc.clone()),
                 to_move,
                 score: score.map(Score),
+                no_result: o.is_no_result(rules),
             }
         }
     };

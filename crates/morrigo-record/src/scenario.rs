@@ -396,7 +396,8 @@ fn set_up<const W: usize>(
     }
     let to_move = match &setup.to_move {
         Some(p) => player_index(m, file, p)?,
-        None => 0,
+        // The ruleset's first to move (`setup.to_move`), the first player by default.
+        None => m.rules.start.to_move as usize,
     };
     Ok(m.state_from(occ[0], occ[1], in_hand, to_move as u8))
 }
@@ -589,6 +590,7 @@ fn check<const W: usize>(
     if let Some(r) = &e.result {
         let valid = r.value == "ongoing"
             || r.value == "draw"
+            || r.value == "no result"
             || r.value
                 .strip_suffix(" wins")
                 .is_some_and(|p| rules.players.iter().any(|n| n == p));
@@ -600,7 +602,10 @@ fn check<const W: usize>(
                 .collect();
             return Err(Diagnostic::new(format!("cannot read result `{}`", r.value))
                 .at(file.location(r.offset))
-                .expected(format!("`ongoing`, `draw`, {}", wins.join(", "))));
+                .expected(format!(
+                    "`ongoing`, `draw`, `no result`, {}",
+                    wins.join(", ")
+                )));
         }
         let got = t.result.summary();
         if got != r.value {

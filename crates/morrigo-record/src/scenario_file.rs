@@ -23,7 +23,7 @@
 //!       illegal:                   # one entry or a list: each must be refused now
 //!         move: d3
 //!         reason_contains: must first remove
-//!       result: ongoing            # ongoing | draw | "<player> wins"
+//!       result: ongoing            # ongoing | draw | no result | "<player> wins"
 //!       reason: blocked            # the end rule that decided the game
 //!       board: |                   # the final board as `morrigo` draws it
 //!         ...

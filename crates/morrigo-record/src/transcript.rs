@@ -87,13 +87,18 @@ pub struct ResultRecord {
     pub to_move: String,
     /// The count, when the game ended by a scoring rule or by agreement.
     pub score: Option<Score>,
+    /// The game ended with no result (an end rule with `no_result:`):
+    /// `winner` is `None` and it is not a draw.
+    pub no_result: bool,
 }
 
 impl ResultRecord {
-    /// `ongoing`, `draw` or `<player> wins` (the scenario-file spelling).
+    /// `ongoing`, `draw`, `no result` or `<player> wins` (the
+    /// scenario-file spelling).
     pub fn summary(&self) -> String {
         match (self.status, &self.winner) {
             (Status::Ongoing, _) => "ongoing".into(),
+            (Status::Over, None) if self.no_result => "no result".into(),
             (Status::Over, None) => "draw".into(),
             (Status::Over, Some(w)) => format!("{w} wins"),
         }
@@ -135,10 +140,7 @@ impl Transcript {
                 let _ = writeln!(out, "result: ongoing, {} to move", r.to_move);
             }
             Status::Over => {
-                let verdict = match &r.winner {
-                    Some(w) => format!("{w} wins"),
-                    None => "draw".to_string(),
-                };
+                let verdict = r.summary();
                 let reason = r.reason.as_deref().unwrap_or("?");
                 let _ = match reason {
                     "resignation" | "agreement" => write!(out, "result: {verdict} by {reason}"),
@@ -209,6 +211,9 @@ impl Transcript {
             "rule": self.result.rule,
             "to_move": self.result.to_move,
         });
+        if self.result.no_result {
+            result["no_result"] = json!(true);
+        }
         if let Some(Score(score)) = &self.result.score {
             let map: serde_json::Map<String, Value> = self
                 .players

@@ -47,12 +47,21 @@
 //! - scoring: JK (Art. 4.4, 5): territory by reachability through empty
 //!   points, plus captured prisoners and pass stones, plus one stone to the
 //!   first player if they made the last move; area: stones plus empty points
-//!   reaching only that colour. Komi goes to the second player.
+//!   reaching only that colour; territory: each empty region (points joined
+//!   through empty neighbours) bordered by stones of one colour only is its
+//!   territory, plus captured prisoners and pass stones, except (with
+//!   `seki: nobody`) a region bordering a chain in seki: a chain next to an
+//!   empty point next to both colours where a stone of either colour would
+//!   be in a chain with at most one liberty. Komi goes to the second player.
+//! - the game starts from the ruleset's set-up stones with the player it
+//!   names to move; that start is the board the repetition rules look back
+//!   to before the first move. An end rule with `no_result` ends the game
+//!   with no winner (as a draw does; the verdict tells them apart).
 
 use morrigo_dsl::Expr;
 use morrigo_engine::{Move, MoveKind, Outcome, Point};
 use morrigo_rules::{
-    ActionKind, Immediate, ImmediateReading, MoveClass, Prim, Repeated, Rules, ScoringMethod,
+    ActionKind, Immediate, ImmediateReading, MoveClass, Prim, Repeated, Rules, ScoringMethod, Seki,
     SuicideEffect, Superko, Verdict, CLASS_KO_CAPTURE, CLASS_NORMAL,
 };
 use std::collections::BTreeSet;
@@ -145,6 +154,8 @@ pub struct RefGo<'r> {
     pub pending: u32,
     /// The turn whose removals are owed: recorded when they are done.
     open_turn: Option<(RefRecord, u32)>,
+    /// The board before the first move (the set-up stones).
+    pub start: Board,
 }
 
 /// What an expression may read besides the game.
@@ -189,10 +200,16 @@ impl<'r> RefGo<'r> {
             }
         }
         let n = rules.topology.len();
+        let mut start = vec![None; n];
+        for (pl, stones) in rules.start.stones.iter().enumerate() {
+            for &p in stones {
+                start[p as usize] = Some(pl as u8);
+            }
+        }
         RefGo {
             rules,
-            board: vec![None; n],
-            to_move: 0,
+            board: start.clone(),
+            to_move: rules.start.to_move,
             captured: [0; 2],
             pass_stones: [0; 2],
             lost: [0; 2],
@@ -201,6 +218,7 @@ impl<'r> RefGo<'r> {
             in_hand: [rules.in_hand; 2],
             pending: 0,
             open_turn: None,
+            start,
         }
     }
 
@@ -341,8 +359,8 @@ impl<'r> RefGo<'r> {
     fn superko_repeats(&self, board: &Board, next: u8) -> bool {
         let situational = self.rules.repetition.superko == Superko::Situational;
         let same = |b: &Board, to_move: u8| b == board && (!situational || to_move == next);
-        let start: Board = vec![None; self.board.len()];
-        same(&start, 0) || self.moves.iter().any(|r| same(&r.board, 1 - r.player))
+        same(&self.start, self.rules.start.to_move)
+            || self.moves.iter().any(|r| same(&r.board, 1 - r.player))
     }
 
     // ----- expressions --------------------------------------------------------
@@ -464,10 +482,10 @@ impl<'r> RefGo<'r> {
     /// How often the current position (board, hands, player to move)
     /// occurred at the start of a turn, this time included.
     pub fn repetitions(&self) -> u32 {
-        let start: Board = vec![None; self.board.len()];
         let start_hands = [self.rules.in_hand; 2];
         let now = (&self.board, self.in_hand, self.to_move);
-        let earlier = std::iter::once((&start, start_hands, 0u8)).chain(
+        let first = self.rules.start.to_move;
+        let earlier = std::iter::once((&self.start, start_hands, first)).chain(
             self.moves
                 .iter()
                 .map(|r| (&r.board, r.in_hand, 1 - r.player)),
@@ -493,10 +511,10 @@ impl<'r> RefGo<'r> {
             .count() as u32
     }
 
-    /// The board before move `i` (the empty start for the first move).
+    /// The board before move `i` (the start for the first move).
     fn board_before(&self, i: usize) -> Board {
         match i {
-            0 => vec![None; self.board.len()],
+            0 => self.start.clone(),
             _ => self.moves[i - 1].board.clone(),
         }
     }
@@ -730,7 +748,7 @@ impl<'r> RefGo<'r> {
                 Some(match rule.verdict {
                     Verdict::Lose => Some(1 - me),
                     Verdict::Win => Some(me),
-                    Verdict::Draw => None,
+                    Verdict::Draw | Verdict::NoResult => None,
                     Verdict::Score => {
                         let [a, b] = self.score();
                         winner_of(a, b)
@@ -917,6 +935,23 @@ impl<'r> RefGo<'r> {
         any
     }
 
+    /// Leaves of the move tree of `depth` plies from here (a finished game
+    /// has no moves, so it is no leaf below depth 0).
+    pub fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let (moves, _) = self.legal_moves();
+        moves
+            .into_iter()
+            .map(|m| {
+                let mut next = self.clone();
+                next.apply(m);
+                next.perft(depth - 1)
+            })
+            .sum()
+    }
+
     /// The class letter of the last move.
     pub fn last_class(&self) -> Option<u8> {
         self.moves.last().map(|r| r.class)
@@ -953,6 +988,82 @@ impl<'r> RefGo<'r> {
         reached
     }
 
+    /// Territory counted region by region: an empty region bordered by one
+    /// colour only is that colour's, unless (`seki_nobody`) a chain in
+    /// seki borders it: a chain next to an empty point where a stone of
+    /// either colour would be in a chain of at most one liberty.
+    pub fn territory_by_regions(&self, seki_nobody: bool) -> [u32; 2] {
+        let mut in_seki: BTreeSet<Point> = BTreeSet::new();
+        for q in 0..self.board.len() as Point {
+            if self.board[q as usize].is_some() {
+                continue;
+            }
+            let next: Vec<Point> = self.rules.topology.neighbours[q as usize].clone();
+            let next_to = |c: u8| next.iter().any(|&n| self.board[n as usize] == Some(c));
+            if !(next_to(0) && next_to(1)) {
+                continue;
+            }
+            let self_atari = |c: u8| {
+                let mut b = self.board.clone();
+                b[q as usize] = Some(c);
+                self.chain_at(&b, q).liberties.len() <= 1
+            };
+            if self_atari(0) && self_atari(1) {
+                for &n in &next {
+                    if self.board[n as usize].is_some() {
+                        in_seki.extend(self.chain_at(&self.board, n).stones);
+                    }
+                }
+            }
+        }
+        let nb = &self.rules.topology.neighbours;
+        let mut seen = BTreeSet::new();
+        let mut own = [0u32; 2];
+        for p in 0..self.board.len() as Point {
+            if self.board[p as usize].is_some() || !seen.insert(p) {
+                continue;
+            }
+            let mut region = vec![p];
+            let mut colours = BTreeSet::new();
+            let mut by_seki = false;
+            let mut i = 0;
+            while i < region.len() {
+                for &q in &nb[region[i] as usize] {
+                    match self.board[q as usize] {
+                        None => {
+                            if seen.insert(q) {
+                                region.push(q);
+                            }
+                        }
+                        Some(o) => {
+                            colours.insert(o);
+                            by_seki |= in_seki.contains(&q);
+                        }
+                    }
+                }
+                i += 1;
+            }
+            if colours.len() == 1 && !(seki_nobody && by_seki) {
+                let o = *colours.iter().next().expect("one colour");
+                own[o as usize] += region.len() as u32;
+            }
+        }
+        own
+    }
+
+    /// Each player's score after the players agree that the stones on
+    /// `dead` are dead: they leave the board and, where prisoners count,
+    /// become the opponent's prisoners.
+    pub fn score_with_dead(&self, dead: &BTreeSet<Point>) -> [f64; 2] {
+        let mut agreed = self.clone();
+        for &p in dead {
+            if let Some(owner) = agreed.board[p as usize].take() {
+                agreed.captured[1 - owner as usize] += 1;
+            }
+        }
+        agreed.score()
+    }
+
     /// Each player's score as the game stands (no dead stones); zero
     /// without a scoring section.
     pub fn score(&self) -> [f64; 2] {
@@ -979,6 +1090,14 @@ impl<'r> RefGo<'r> {
                 self.stones_of(1) + territory[1],
             ]
             .map(f64::from),
+            ScoringMethod::Territory => {
+                let own = self.territory_by_regions(scoring.seki == Seki::Nobody);
+                [
+                    own[0] + self.captured[0] + self.pass_stones[0],
+                    own[1] + self.captured[1] + self.pass_stones[1],
+                ]
+                .map(f64::from)
+            }
         };
         score[1] += scoring.komi;
         score

@@ -142,19 +142,26 @@ impl<'r> RefGame<'r> {
             rules.play.is_none() && rules.passes.kinds.is_empty(),
             "{GO_FAMILY}"
         );
-        let board = vec![None; rules.topology.len()];
+        // The set-up stones (`setup.stones`) and the first to move.
+        let mut board = vec![None; rules.topology.len()];
+        for (pl, stones) in rules.start.stones.iter().enumerate() {
+            for &p in stones {
+                board[p as usize] = Some(pl as u8);
+            }
+        }
+        let to_move = rules.start.to_move;
         let in_hand = [rules.in_hand; 2];
         let start = RefKey {
             board: board.clone(),
             in_hand,
-            to_move: 0,
+            to_move,
         };
         RefGame {
             rules,
             board,
             in_hand,
             lost: [0; 2],
-            to_move: 0,
+            to_move,
             pending: 0,
             lines_formed: 0,
             turn: 0,
@@ -470,7 +477,7 @@ impl<'r> RefGame<'r> {
                 let winner = match rule.verdict {
                     Verdict::Lose => Some(1 - self.to_move),
                     Verdict::Win => Some(self.to_move),
-                    Verdict::Draw => None,
+                    Verdict::Draw | Verdict::NoResult => None,
                     Verdict::Score | Verdict::CompareCaptures => unreachable!("{GO_FAMILY}"),
                 };
                 let outcome = Outcome {

@@ -4,14 +4,14 @@ use crate::load::Loaded;
 use crate::schema::{
     BoardFile, DRunsFile, DerivedFile, DiagonalsFile, HandFile, ImmediateFile,
     ImmediateReadingFile, KoCaptureFile, NamingFile, NodeFile, RepeatedFile, ScoringMethodFile,
-    SuicideEffectFile, SuicideFile, SuicideShorthand, SuperkoFile, Text,
+    SekiFile, SuicideEffectFile, SuicideFile, SuicideShorthand, SuperkoFile, Text,
 };
 use crate::vocab::{BoardBounds, Context, Prim, RuleEnv, VOCABULARY};
 use crate::yaml::{Kind, Node, Pos};
 use crate::{
     ActionKind, ActionRule, CaptureKind, CaptureRule, Cond, EndRule, ForbidRule, Immediate,
     ImmediateReading, KoRuns, LineRule, MoveClass, Passes, PhaseRule, PlayRule, Repeated,
-    RepetitionRule, Rules, Scoring, ScoringMethod, SuicideEffect, Superko, Verdict,
+    RepetitionRule, Rules, Scoring, ScoringMethod, Seki, Start, SuicideEffect, Superko, Verdict,
     CLASS_KO_CAPTURE, CLASS_NORMAL,
 };
 use crate::{EvalWeights, MAX_EVAL_WEIGHT};
@@ -170,8 +170,15 @@ impl Compiler<'_> {
             self.error_key(
                 &path,
                 Diagnostic::new("an end rule ends the game by `score`, but the ruleset has no `scoring` section")
-                    .expected("`scoring: { method: jk | area, komi: … }`"),
+                    .expected("`scoring: { method: jk | area | territory, komi: … }`"),
             );
+        }
+        let start = topology
+            .as_ref()
+            .map(|t| self.start(t, &players))
+            .unwrap_or_default();
+        if let (Some(t), Some(_)) = (&topology, &play) {
+            self.check_start_liberties(t, &players, &start);
         }
         let (in_hand, unlimited_hand) = match hand {
             Some(HandFile::Count(n)) if n > crate::MAX_IN_HAND => {
@@ -203,6 +210,7 @@ impl Compiler<'_> {
             players,
             in_hand: in_hand?,
             unlimited_hand,
+            start,
             params,
             phases,
             line_rule,
@@ -216,6 +224,148 @@ impl Compiler<'_> {
             patterns: patterns.into_inner(),
             eval,
         })
+    }
+
+    /// `setup.stones` and `setup.to_move`: every point on the board, none
+    /// given twice or to both players; the players named are the ruleset's.
+    fn start(&mut self, t: &morrigo_board::Topology, players: &[String]) -> Start {
+        let mut start = Start::default();
+        let Some(setup) = self.loaded.file.setup.as_ref() else {
+            return start;
+        };
+        if let Some(name) = &setup.to_move {
+            match players.iter().position(|p| p == name) {
+                Some(i) => start.to_move = i as u8,
+                None => self.error_value(
+                    &["setup", "to_move"],
+                    Diagnostic::new(format!("`setup.to_move: {name}` is not a player"))
+                        .expected(format!("one of {}", players.join(", "))),
+                ),
+            }
+        }
+        let mut owner: Vec<Option<usize>> = vec![None; t.len()];
+        for (name, points) in setup.stones.iter().flatten() {
+            let Some(pl) = players.iter().position(|p| p == name) else {
+                self.error_key(
+                    &["setup", "stones", name],
+                    Diagnostic::new(format!("`setup.stones.{name}`: `{name}` is not a player"))
+                        .expected(format!("stones of {}", players.join(", "))),
+                );
+                continue;
+            };
+            let path = ["setup", "stones", name.as_str()];
+            for point in points.iter().flatten() {
+                let at = self.list_item(&path, point);
+                let Some(p) = t.point(point) else {
+                    let mut d = Diagnostic::new(format!(
+                        "setup stone `{point}` of {name} is not a point of the board"
+                    ))
+                    .expected(format!(
+                        "a point of the {}-point board, such as `{}`",
+                        t.len(),
+                        t.name(0)
+                    ));
+                    // A point two edits away is a guess only in the same column.
+                    let near =
+                        did_you_mean(point, t.names.iter().map(String::as_str)).filter(|s| {
+                            s.get(..1)
+                                .zip(point.get(..1))
+                                .is_some_and(|(a, b)| a.eq_ignore_ascii_case(b))
+                        });
+                    if let Some(s) = near {
+                        d = d.note(format!("did you mean `{s}`?"));
+                    }
+                    let sized = ["width", "height"].iter().any(|k| {
+                        self.loaded
+                            .node(&["board", "grid", k])
+                            .is_some_and(|n| n.pos.file == usize::MAX)
+                    });
+                    if sized {
+                        d = d.note("the board's size comes from `--size` on the command line");
+                    }
+                    self.errors.push(d.at_opt(at));
+                    continue;
+                };
+                match owner[p as usize] {
+                    Some(o) => {
+                        let what = if o == pl {
+                            format!("setup stone `{point}` of {name} is given twice")
+                        } else {
+                            format!(
+                                "setup stone `{point}` is given to both {} and {name}",
+                                players[o]
+                            )
+                        };
+                        self.errors.push(
+                            Diagnostic::new(what)
+                                .at_opt(at)
+                                .expected("each point at most once, to one player"),
+                        );
+                    }
+                    None => {
+                        owner[p as usize] = Some(pl);
+                        start.stones[pl].push(p);
+                    }
+                }
+            }
+        }
+        for s in &mut start.stones {
+            s.sort_unstable();
+        }
+        start
+    }
+
+    /// With board plays, every chain of set-up stones needs a liberty (a
+    /// chain without one would have been captured).
+    fn check_start_liberties(
+        &mut self,
+        t: &morrigo_board::Topology,
+        players: &[String],
+        start: &Start,
+    ) {
+        let mut owner: Vec<Option<usize>> = vec![None; t.len()];
+        for (pl, stones) in start.stones.iter().enumerate() {
+            for &p in stones {
+                owner[p as usize] = Some(pl);
+            }
+        }
+        let mut seen = vec![false; t.len()];
+        for (pl, stones) in start.stones.iter().enumerate() {
+            for &first in stones {
+                if seen[first as usize] {
+                    continue;
+                }
+                seen[first as usize] = true;
+                let (mut todo, mut chain, mut free) = (vec![first], vec![first], false);
+                while let Some(p) = todo.pop() {
+                    for &q in &t.neighbours[p as usize] {
+                        match owner[q as usize] {
+                            None => free = true,
+                            Some(o) if o == pl && !seen[q as usize] => {
+                                seen[q as usize] = true;
+                                todo.push(q);
+                                chain.push(q);
+                            }
+                            Some(_) => {}
+                        }
+                    }
+                }
+                if !free {
+                    chain.sort_unstable();
+                    let names: Vec<&str> = chain.iter().map(|&p| t.name(p)).collect();
+                    let name = players.get(pl).map_or("", String::as_str);
+                    let at = self.list_item(&["setup", "stones", name], t.name(first));
+                    self.errors.push(
+                        Diagnostic::new(format!(
+                            "the set-up stones of {name} at {} form a chain without a liberty",
+                            names.join(" ")
+                        ))
+                        .at_opt(at)
+                        .expected("a position where every chain has an empty neighbour (a chain without one would have been captured)"),
+                    );
+                }
+            }
+        }
     }
 
     /// The engine's widest machine holds `MAX_POINTS` points: a larger
@@ -995,6 +1145,7 @@ impl Compiler<'_> {
                 (Verdict::Draw, rule.draw.as_ref()),
                 (Verdict::Score, rule.score.as_ref()),
                 (Verdict::CompareCaptures, rule.compare_captures.as_ref()),
+                (Verdict::NoResult, rule.no_result.as_ref()),
             ]
             .into_iter()
             .filter_map(|(v, t)| t.map(|t| (v, t)))
@@ -1003,9 +1154,9 @@ impl Compiler<'_> {
                 self.error_key(
                     &["end", name],
                     Diagnostic::new(format!(
-                        "end rule `{name}` must say exactly one of `lose`, `win`, `draw`, `score`, `compare_captures`"
+                        "end rule `{name}` must say exactly one of `lose`, `win`, `draw`, `score`, `compare_captures`, `no_result`"
                     ))
-                    .expected("`{ lose: \"condition\" }`, `{ win: … }`, `{ draw: … }` or `{ score: … }`"),
+                    .expected("`{ lose: \"condition\" }`, `{ win: … }`, `{ draw: … }`, `{ score: … }` or `{ no_result: … }`"),
                 );
                 continue;
             };
@@ -1468,6 +1619,20 @@ impl Compiler<'_> {
             method: match s.method {
                 None | Some(ScoringMethodFile::Area) => ScoringMethod::Area,
                 Some(ScoringMethodFile::Jk) => ScoringMethod::Jk,
+                Some(ScoringMethodFile::Territory) => ScoringMethod::Territory,
+            },
+            seki: match (s.seki, s.method) {
+                (None | Some(SekiFile::Counted), _) => Seki::Counted,
+                (Some(SekiFile::Nobody), Some(ScoringMethodFile::Territory)) => Seki::Nobody,
+                (Some(SekiFile::Nobody), _) => {
+                    // Only territory scoring reads seki; elsewhere it would do nothing.
+                    self.error_value(
+                        &["scoring", "seki"],
+                        Diagnostic::new("`scoring.seki: nobody` applies to territory scoring only")
+                            .expected("`method: territory`, or no `seki`"),
+                    );
+                    Seki::Counted
+                }
             },
             komi: match s.komi {
                 Some(k) if !k.is_finite() => {

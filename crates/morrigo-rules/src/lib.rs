@@ -300,6 +300,21 @@ pub enum ScoringMethod {
     Jk,
     /// Tromp-Taylor area: stones plus empty points reaching only one colour.
     Area,
+    /// Territory (empty regions bordered by one colour only) plus prisoners:
+    /// captured stones, pass stones and dead stones (Japanese, AGA).
+    Territory,
+}
+
+/// Whether territory scoring counts the regions of chains in seki.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seki {
+    /// A region bordered by one colour only is its territory, seki or not.
+    Counted,
+    /// A region bordered by a chain in seki counts for nobody (Japanese):
+    /// a chain is in seki when it is next to an empty point bordering both
+    /// colours that neither player can fill without leaving their own chain
+    /// (joined through it) with at most one liberty.
+    Nobody,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -307,6 +322,16 @@ pub struct Scoring {
     pub method: ScoringMethod,
     pub komi: f64,
     pub last_move_stone: bool,
+    pub seki: Seki,
+}
+
+/// The position a game starts from: `setup.stones` and `setup.to_move`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Start {
+    /// Stones on the board at the start, per player (point indices, ascending).
+    pub stones: [Vec<u16>; 2],
+    /// The player who moves first.
+    pub to_move: u8,
 }
 
 #[derive(Clone, Debug)]
@@ -344,6 +369,9 @@ pub enum Verdict {
     /// The game ends; more captured prisoners since the first occurrence of
     /// the repeated board wins, equal is a draw (JK Art. 3.3).
     CompareCaptures,
+    /// The game ends with no result: neither a win nor a draw (a void game,
+    /// as the Japanese rules make a long cycle).
+    NoResult,
 }
 
 impl Verdict {
@@ -354,6 +382,7 @@ impl Verdict {
             Verdict::Draw => "draw",
             Verdict::Score => "score",
             Verdict::CompareCaptures => "compare_captures",
+            Verdict::NoResult => "no_result",
         }
     }
 }
@@ -380,6 +409,8 @@ pub struct Rules {
     pub in_hand: u32,
     /// Go: every player has stones enough for any game.
     pub unlimited_hand: bool,
+    /// Stones on the board at the start and the player to move first.
+    pub start: Start,
     pub params: Vec<(String, i64)>,
     pub phases: Vec<PhaseRule>,
     pub line_rule: Option<LineRule>,
@@ -420,6 +451,7 @@ impl Rules {
             players: _,
             in_hand: _,
             unlimited_hand: _,
+            start: _,
             params: _,
             phases,
             line_rule,
@@ -481,8 +513,14 @@ impl fmt::Display for Rules {
             f,
             "  players: {} (first to move: {})",
             self.players.join(", "),
-            self.players[0]
+            self.players[self.start.to_move as usize]
         )?;
+        for (player, stones) in self.players.iter().zip(&self.start.stones) {
+            if !stones.is_empty() {
+                let names: Vec<&str> = stones.iter().map(|&p| t.name(p)).collect();
+                writeln!(f, "  {player} stones at start: {}", names.join(" "))?;
+            }
+        }
         if self.unlimited_hand {
             writeln!(f, "  in hand at start: unlimited")?;
         } else {
@@ -631,6 +669,12 @@ impl fmt::Display for Rules {
             let method = match s.method {
                 ScoringMethod::Jk => "JK territory + prisoners",
                 ScoringMethod::Area => "area (stones + territory)",
+                ScoringMethod::Territory if s.seki == Seki::Nobody => {
+                    "territory + prisoners (captured, pass and dead stones; regions of chains in seki count for nobody)"
+                }
+                ScoringMethod::Territory => {
+                    "territory + prisoners (captured, pass and dead stones)"
+                }
             };
             let stone = if s.last_move_stone {
                 "; one more pass stone if the first player moved last"
@@ -653,6 +697,7 @@ impl fmt::Display for Rules {
                 Verdict::CompareCaptures => {
                     "more captured prisoners since the first occurrence wins"
                 }
+                Verdict::NoResult => "game ends with no result",
             };
             writeln!(f, "    {}: {v} if {}", e.name, e.when.text)?;
         }

@@ -215,6 +215,17 @@ pub struct ScoringFile {
     /// JK Art. 4.4: if the first player made the last move, the second gives
     /// one more pass stone.
     pub last_move_stone: Option<bool>,
+    /// Territory scoring: `counted` (a region bordered by one colour is its
+    /// territory) or `nobody` (regions bordered by a chain in seki are not:
+    /// see `Seki::Nobody`).
+    pub seki: Option<SekiFile>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SekiFile {
+    Counted,
+    Nobody,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -222,6 +233,7 @@ pub struct ScoringFile {
 pub enum ScoringMethodFile {
     Jk,
     Area,
+    Territory,
 }
 
 /// Exactly one of the three ways to give a board. A struct rather than an
@@ -350,6 +362,10 @@ pub enum NodeFile {
 pub struct SetupFile {
     /// Pieces each player holds in hand at the start: a number or `unlimited`.
     pub in_hand: Option<HandFile>,
+    /// Stones on the board at the start, by player name (handicap stones).
+    pub stones: Option<IndexMap<String, Option<Vec<String>>>>,
+    /// The player who moves first (default: the first player).
+    pub to_move: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -397,6 +413,8 @@ pub struct EndRuleFile {
     /// The game ends; the player with more captured prisoners since the
     /// first occurrence of the repeated board wins, equal is a draw.
     pub compare_captures: Option<Text>,
+    /// The game ends with no result (neither a win nor a draw).
+    pub no_result: Option<Text>,
     /// Check this rule before the named one (for variants that add a rule).
     pub before: Option<String>,
     /// One line saying what the rule is, shown in transcripts.

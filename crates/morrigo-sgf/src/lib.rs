@@ -1,7 +1,8 @@
 //! SGF (FF\[4\], GM\[1\]) for Morrigo's Go-style rulesets.
 //!
 //! * [`import`] reads the main line of an SGF game: its set-up stones
-//!   (`AB`, `AW`, `PL` in the root node) and one [`SgfMove`] per move: its
+//!   (`AB`, `AW`, `PL` in the root node; without any of them, the
+//!   ruleset's `setup.stones` and `setup.to_move`) and one [`SgfMove`] per move: its
 //!   Morrigo token (`D4`, `pass`, `pass:E`) and its move number, so a
 //!   rule-breaking file can be reported at its move ("move 17 (W\[cd\]):
 //!   …", `file:line:col`). The reader ([`scan`]) is iterative, so deep
@@ -85,6 +86,10 @@ pub enum GameResult {
     Ongoing,
     /// `RE[0]`.
     Draw,
+    /// `RE[Void]`: the game ended with no result (an end rule with the
+    /// `no_result` verdict). Read back as [`GameResult::Ongoing`], as SGF
+    /// readers take `Void` to say nothing about a winner.
+    Void,
     /// `RE[B+R]`, `RE[W+3.5]`, `RE[B+]`.
     Win { player: u8, margin: Margin },
 }
@@ -110,6 +115,7 @@ impl GameResult {
         match self {
             GameResult::Ongoing => None,
             GameResult::Draw => Some("0".to_string()),
+            GameResult::Void => Some("Void".to_string()),
             GameResult::Win { player, margin } => Some(match margin {
                 Margin::Resign => format!("{}+R", colour(*player)),
                 Margin::Score(d) => format!("{}+{}", colour(*player), number(*d)),
@@ -138,6 +144,7 @@ pub fn result_of<const W: usize>(
             .get(o.rule as usize)
             .is_some_and(|e| e.verdict == Verdict::Score);
     match o.winner {
+        None if o.is_no_result(&m.rules) => GameResult::Void,
         None => GameResult::Draw,
         Some(player) => {
             let margin = if o.rule == Outcome::RESIGNATION {
@@ -514,6 +521,7 @@ pub fn import_source(source: &SourceFile, rules: &Rules) -> Result<SgfGame, Diag
     let mut pl_given = false;
     for (li, &i) in line.iter().enumerate() {
         if li == 1 {
+            ruleset_start(rules, &mut game, pl_given);
             check_liberties(rules, &game.setup, &used, p)?;
         }
         let node = &p.nodes[i];
@@ -689,9 +697,21 @@ pub fn import_source(source: &SourceFile, rules: &Rules) -> Result<SgfGame, Diag
         });
     }
     if line.len() == 1 {
+        ruleset_start(rules, &mut game, pl_given);
         check_liberties(rules, &game.setup, &used, p)?;
     }
     Ok(game)
+}
+
+/// A root node without set-up (`AB`, `AW`, `PL`) starts from the ruleset's
+/// own start: its `setup.stones` and the player its `setup.to_move` names
+/// (checked when the ruleset was compiled).
+fn ruleset_start(rules: &Rules, game: &mut SgfGame, pl_given: bool) {
+    if pl_given || game.setup.iter().any(|s| !s.is_empty()) {
+        return;
+    }
+    game.setup = rules.start.stones.clone();
+    game.first_player = rules.start.to_move;
 }
 
 /// Every chain of set-up stones must have a liberty: a Go position cannot
@@ -789,10 +809,12 @@ fn pass_token(rules: &Rules, kind: Option<&str>) -> Result<String, (String, Stri
 /// the game is over), then one node per move, passes with their `PK`.
 ///
 /// `moves` are engine moves (board plays and passes) from the start of
-/// the game. Errors when the ruleset's board is not a grid or a move is
+/// the game: the ruleset's set-up stones (`AB`/`AW`) and first player
+/// (`PL[W]` when White). Errors when the ruleset's board is not a grid or a move is
 /// neither a board play nor a pass.
 pub fn export(rules: &Rules, moves: &[Move], result: &GameResult) -> Result<String, Diagnostic> {
-    export_game(rules, &[Vec::new(), Vec::new()], 0, moves, result)
+    let start = &rules.start;
+    export_game(rules, &start.stones, start.to_move, moves, result)
 }
 
 /// [`export`] from a set-up position: `AB`/`AW` with the stones of each

@@ -100,6 +100,12 @@ pub fn retrograde_applies(rules: &Rules) -> Result<(), String> {
                     e.verdict.key()
                 ))
             }
+            Verdict::NoResult => {
+                return Err(format!(
+                    "end rule `{}` of {name} ends the game with no result: only win, lose and draw verdicts are solved by retrograde analysis",
+                    e.name
+                ))
+            }
         }
         if e.verdict != Verdict::Draw {
             if let Some(prim) = reads_history(&e.when) {

@@ -438,7 +438,7 @@ fn sgf_of<const W: usize>(
     let result = transcript_result(m, s, t)?;
     let (setup, first) = match from {
         Some(g) => (g.setup.clone(), g.first_player),
-        None => ([Vec::new(), Vec::new()], 0),
+        None => (rules.start.stones.clone(), rules.start.to_move),
     };
     Ok(morrigo_sgf::export_game(
         rules, &setup, first, &moves, &result,

@@ -137,6 +137,9 @@ pub fn summary(r: &SimReport) -> String {
     s += &line(&format!("{} wins", r.players[0]), r.wins[0]);
     s += &line(&format!("{} wins", r.players[1]), r.wins[1]);
     s += &line("draws", r.draws);
+    if let Some(n) = r.no_results {
+        s += &line("no result", n);
+    }
     s += &line("unfinished", r.unfinished);
     s += &format!(
         "  mean length    {:>8.1} plies ({:.1} turns)\n",
