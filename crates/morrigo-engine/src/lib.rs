@@ -21,6 +21,7 @@ mod perft;
 mod records;
 mod scoring;
 mod states;
+mod turns;
 
 pub use bits::Bits;
 pub use chains::PlayEffect;
