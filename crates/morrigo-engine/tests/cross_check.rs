@@ -232,8 +232,10 @@ macro_rules! per_ruleset {
 
 per_ruleset! {
     achi => "achi",
+    cheng_san_qi => "cheng-san-qi",
     lasker_morris => "lasker-morris",
     morabaraba => "morabaraba",
+    nerenchi => "nerenchi",
     nine_mens_morris_no_flying => "nine-mens-morris-no-flying",
     nine_mens_morris_remove_per_mill => "nine-mens-morris-remove-per-mill",
     nine_mens_morris => "nine-mens-morris",
@@ -241,6 +243,7 @@ per_ruleset! {
     tapatan => "tapatan",
     three_mens_morris => "three-mens-morris",
     twelve_mens_morris => "twelve-mens-morris",
+    zhi_qi => "zhi-qi",
 }
 
 /// Nine Men's Morris from the empty board: the published per-ply counts,
@@ -467,4 +470,61 @@ on_line_formed:
   removable: "not no_legal_move and (turn > 40 or not in_line(target) or all_in_lines(opponent))"
 "#;
     run_lockstep_text("probe-repetitions-line-rule", text, 200);
+}
+
+// ----- turn order: extra turns, `first`, removals as moves -------------------
+
+/// Achi (blocked positions are common) where a blocked player removes an
+/// opposing piece next to one of its own and moves again, and the second
+/// player starts the moving phase: every turn-order rule, many times a game.
+const TURN_ORDER_PROBE: &str = r#"
+name: probe-turn-order
+extends: achi
+phases:
+  moving:
+    actions:
+      remove: "no_legal_move and own_neighbours(target) > 0"
+    extra_turn: "turns_without_removal == 0"
+    first: black
+"#;
+
+#[test]
+fn probe_turn_order_rules() {
+    let t = run_lockstep_text("probe-turn-order", TURN_ORDER_PROBE, 300);
+    assert!(t.games == 300, "{t:?}");
+}
+
+#[test]
+fn probe_turn_order_perft() {
+    let rules = Arc::new(
+        morrigo_rules::rules_from_text("probe-turn-order", TURN_ORDER_PROBE).expect("compiles"),
+    );
+    let any = AnyMachine::new(rules.clone()).expect("fits");
+    with_machine!(&any, m => {
+        for unit in [Unit::Ply, Unit::Turn] {
+            let fast = perft(m, &mut m.initial(), 10, unit);
+            let slow = RefGame::new(&rules).perft(10, unit);
+            assert_eq!(fast, slow, "perft 10 ({unit:?})");
+        }
+    });
+}
+
+/// Zhi Qi's full board: both removals, then the moving phase, in lockstep.
+#[test]
+fn zhi_qi_full_board_in_lockstep() {
+    let text = morrigo_rules::builtin::find("zhi-qi").expect("built-in").text;
+    replay_lockstep(
+        "zhi-qi",
+        text,
+        "b6 e4 c5 c3 b4 d6 d3 e5 a4 d7 e3 g4 d5 a7 g7 b2 d2 g1 a1 d1 f4 c4 f6 f2 \
+         xa7 xb6 a4-a7 d6-b6",
+    );
+}
+
+/// Nerenchi: a line while placing (extra placement), the stop at two empty
+/// points, in lockstep.
+#[test]
+fn nerenchi_extra_turns_in_lockstep() {
+    let text = morrigo_rules::builtin::find("nerenchi").expect("built-in").text;
+    replay_lockstep("nerenchi", text, "a1 a4 d1 b4 g1 g4 c3 b6 d2 d6");
 }

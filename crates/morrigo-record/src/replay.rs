@@ -401,6 +401,11 @@ fn play<const W: usize>(
             if mv.kind == MoveKind::Remove && s.pos.pending > 0 {
                 notes.push(format!("{} more to remove", s.pos.pending));
             }
+            // The turn ended and the ruleset gave the same player the next
+            // one (an `extra_turn`, or `first` on entering a phase).
+            if s.pos.pending == 0 && s.pos.to_move as usize == me {
+                notes.push("moves again".to_string());
+            }
             if mv.kind == MoveKind::Play {
                 let took = s.pos.captured[me] - captured_before[me];
                 if took > 0 {

@@ -485,6 +485,15 @@ impl fmt::Display for Rules {
                     writeln!(f, "      {} if {}", a.kind.name(), a.guard.text)?;
                 }
             }
+            if let Some(r) = &p.remove {
+                writeln!(f, "      remove an opposing piece (target) if {}", r.text)?;
+            }
+            if let Some(x) = &p.extra_turn {
+                writeln!(f, "      then the mover moves again if {}", x.text)?;
+            }
+            if let Some(x) = &p.first {
+                writeln!(f, "      on entering this phase, {} moves first", x.text)?;
+            }
         }
         match &self.line_rule {
             Some(l) => {
