@@ -45,10 +45,12 @@ fn temp_file(name: &str, text: &str) -> PathBuf {
     path
 }
 
-const MORRIS_TITLES: [&str; 10] = [
+const MORRIS_TITLES: [&str; 13] = [
     "Achi",
+    "Cheng San Qi",
     "Lasker Morris",
     "Morabaraba",
+    "Nerenchi",
     "Nine Men's Morris, no flying",
     "Nine Men's Morris, one removal per mill",
     "Nine Men's Morris",
@@ -56,6 +58,7 @@ const MORRIS_TITLES: [&str; 10] = [
     "Tapatan",
     "Three Men's Morris",
     "Twelve Men's Morris",
+    "Zhi Qi",
 ];
 
 // ----- usage errors (2) -------------------------------------------------------

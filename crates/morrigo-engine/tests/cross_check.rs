@@ -512,7 +512,9 @@ fn probe_turn_order_perft() {
 /// Zhi Qi's full board: both removals, then the moving phase, in lockstep.
 #[test]
 fn zhi_qi_full_board_in_lockstep() {
-    let text = morrigo_rules::builtin::find("zhi-qi").expect("built-in").text;
+    let text = morrigo_rules::builtin::find("zhi-qi")
+        .expect("built-in")
+        .text;
     replay_lockstep(
         "zhi-qi",
         text,
@@ -525,6 +527,8 @@ fn zhi_qi_full_board_in_lockstep() {
 /// points, in lockstep.
 #[test]
 fn nerenchi_extra_turns_in_lockstep() {
-    let text = morrigo_rules::builtin::find("nerenchi").expect("built-in").text;
+    let text = morrigo_rules::builtin::find("nerenchi")
+        .expect("built-in")
+        .text;
     replay_lockstep("nerenchi", text, "a1 a4 d1 b4 g1 g4 c3 b6 d2 d6");
 }
