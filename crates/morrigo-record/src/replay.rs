@@ -394,7 +394,7 @@ fn play<const W: usize>(
                 };
                 notes.push(match (&rules.line_rule, s.pos.pending) {
                     (None, _) => lines,
-                    (Some(_), 0) => format!("{lines}: no piece can be removed"),
+                    (Some(_), 0) => format!("{lines}: no removal"),
                     (Some(_), k) => format!("{lines}: removes {k}"),
                 });
             }
