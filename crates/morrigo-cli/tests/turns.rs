@@ -143,6 +143,7 @@ fn scenario_files_pass() {
         "tests/scenarios/morris/cheng-san-qi.yaml",
         "tests/scenarios/language/turn-order.yaml",
         "tests/scenarios/language/blocked-passes.yaml",
+        "tests/scenarios/language/stop-placing.yaml",
     ] {
         let o = morrigo(&["test", f]);
         assert_code(&o, 0);
