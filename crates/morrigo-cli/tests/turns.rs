@@ -230,3 +230,23 @@ fn solve_plays_extra_turns_by_full_history_search() {
     assert!(out.contains("search: full history"), "{out}");
     assert!(out.contains("value: "), "{out}");
 }
+
+/// Board plays take the players to alternate (ko, superko, move classes):
+/// the turn-order keys are refused there, at their place.
+#[test]
+fn turn_order_is_refused_with_board_plays() {
+    let o = check(
+        "go-extra.yaml",
+        "name: go-extra\nextends: tromp-taylor\nphases:\n  play:\n    extra_turn: \"captured(me) > 0\"\n    actions:\n      remove: \"true\"\n",
+    );
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("go-extra.yaml:5:5: error: `extra_turn` decides who moves next"),
+        "{err}"
+    );
+    assert!(
+        err.contains("go-extra.yaml:7:7: error: a `remove` action"),
+        "{err}"
+    );
+}

@@ -113,6 +113,9 @@ impl Compiler<'_> {
         };
         let phases = self.phases(env);
         self.check_moves_have_rules(&phases, play.as_ref(), &passes);
+        if play.is_some() {
+            self.check_turn_order_without_plays(&phases);
+        }
         let line_rule = self.line_rule(env);
         let moves_pieces = phases.iter().any(|p| {
             p.actions
@@ -911,6 +914,35 @@ impl Compiler<'_> {
             });
         }
         out
+    }
+
+    /// Ko, superko and the move-class history of board plays take the
+    /// players to alternate, so the turn-order keys are refused with them.
+    fn check_turn_order_without_plays(&mut self, phases: &[PhaseRule]) {
+        for p in phases {
+            let keys = [
+                ("extra_turn", p.extra_turn.is_some()),
+                ("first", p.first.is_some()),
+            ];
+            for (key, _) in keys.iter().filter(|(_, set)| *set) {
+                self.error_key(
+                    &["phases", &p.name, key],
+                    Diagnostic::new(format!(
+                        "`{key}` decides who moves next, but the board-play rules of this ruleset (ko, superko, move classes) take the players to alternate"
+                    ))
+                    .expected(format!("no `{key}` in a ruleset with a `play:` section")),
+                );
+            }
+            if p.remove.is_some() {
+                self.error_key(
+                    &["phases", &p.name, "actions", crate::turns::REMOVE_ACTION],
+                    Diagnostic::new(
+                        "a `remove` action takes a piece off the board outside the board-play rules (ko, superko, captures) of this ruleset",
+                    )
+                    .expected("no `remove` action in a ruleset with a `play:` section"),
+                );
+            }
+        }
     }
 
     /// A phase's `extra_turn` (a condition) and `first` (a player), both
