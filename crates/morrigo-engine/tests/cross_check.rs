@@ -7,7 +7,9 @@
 //! `cargo test --release -p morrigo-engine --test cross_check -- --ignored --nocapture`.
 
 use morrigo_engine::notation::format_move;
-use morrigo_engine::{perft, with_machine, AnyMachine, Machine, Move, Outcome, State, Unit};
+use morrigo_engine::{
+    perft, with_machine, AnyMachine, Machine, Move, MoveKind, Outcome, State, Unit,
+};
 use morrigo_reference::morris::RefGame;
 use morrigo_rules::Rules;
 use rand::rngs::SmallRng;
@@ -492,6 +494,48 @@ phases:
 fn probe_turn_order_rules() {
     let t = run_lockstep_text("probe-turn-order", TURN_ORDER_PROBE, 300);
     assert!(t.games == 300, "{t:?}");
+}
+
+/// The probe's random games go through every turn-order rule: removals
+/// made as moves, the same player moving again after one, and black
+/// starting the moving phase although white placed first.
+#[test]
+fn probe_turn_order_rules_are_exercised() {
+    let rules = Arc::new(
+        morrigo_rules::rules_from_text("probe-turn-order", TURN_ORDER_PROBE).expect("compiles"),
+    );
+    let any = AnyMachine::new(rules.clone()).expect("fits");
+    let (removal_moves, again, black_first) = with_machine!(&any, m => {
+        let (mut removal_moves, mut again, mut black_first) = (0, 0, 0);
+        let moving = rules.phases.iter().position(|p| p.name == "moving").expect("moving");
+        for g in 0..200u64 {
+            let mut rng = SmallRng::seed_from_u64(0x7E45 ^ g);
+            let mut s = m.initial();
+            let mut moves = Vec::new();
+            for _ in 0..MAX_PLIES {
+                if m.legal_moves(&s, &mut moves).is_some() || moves.is_empty() {
+                    break;
+                }
+                let mv = moves[rng.random_range(0..moves.len())];
+                let (me, owed, was) = (s.pos.to_move, s.pos.pending, m.phase(&s));
+                m.apply(&mut s, mv);
+                if mv.kind == MoveKind::Remove && owed == 0 {
+                    removal_moves += 1;
+                    again += usize::from(s.pos.to_move == me);
+                }
+                if was != moving && m.phase(&s) == moving && s.pos.to_move == 1 && me == 1 {
+                    black_first += 1;
+                }
+            }
+        }
+        (removal_moves, again, black_first)
+    });
+    assert!(removal_moves >= 5, "removal moves: {removal_moves}");
+    assert_eq!(again, removal_moves, "each removal move earns another move");
+    assert!(
+        black_first > 20,
+        "black starting the moving phase: {black_first}"
+    );
 }
 
 #[test]
