@@ -144,6 +144,7 @@ fn scenario_files_pass() {
         "tests/scenarios/language/turn-order.yaml",
         "tests/scenarios/language/blocked-passes.yaml",
         "tests/scenarios/language/stop-placing.yaml",
+        "tests/scenarios/language/blocked-removes.yaml",
     ] {
         let o = morrigo(&["test", f]);
         assert_code(&o, 0);
