@@ -45,12 +45,14 @@ fn temp_file(name: &str, text: &str) -> PathBuf {
     path
 }
 
-const MORRIS_TITLES: [&str; 12] = [
+const MORRIS_TITLES: [&str; 15] = [
     "Achi",
     "Five Men's Morris",
     "Seven Men's Morris",
+    "Cheng San Qi",
     "Lasker Morris",
     "Morabaraba",
+    "Nerenchi",
     "Nine Men's Morris, no flying",
     "Nine Men's Morris, one removal per mill",
     "Nine Men's Morris",
@@ -58,6 +60,7 @@ const MORRIS_TITLES: [&str; 12] = [
     "Tapatan",
     "Three Men's Morris",
     "Twelve Men's Morris",
+    "Zhi Qi",
 ];
 
 // ----- usage errors (2) -------------------------------------------------------

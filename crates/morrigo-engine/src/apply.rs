@@ -1,7 +1,7 @@
 //! Transitions: apply a move (placement, slide, fly, removal, board play,
 //! pass), the removals a completed line owes, the end of a turn, and undo.
 
-use crate::eval::{Ctx, NO_PHASE};
+use crate::eval::Ctx;
 use crate::machine::{Machine, Move, MoveKind, Point, Position, State, Undo};
 use crate::records::NO_D;
 
@@ -44,6 +44,9 @@ impl<const W: usize> Machine<W> {
             recorded: false,
             placed: None,
         };
+        if self.turns.track_phase && s.pos.pending == 0 {
+            s.pos.turn_phase = self.phase(s) as u8;
+        }
         s.pos.ply += 1;
         if m.kind != MoveKind::Remove {
             // What the last move did; removals belong to the move that owed them.
@@ -75,7 +78,12 @@ impl<const W: usize> Machine<W> {
                 pos.hash ^= self.z_piece[opp][m.to as usize];
                 pos.board_key ^= self.z_piece[opp][m.to as usize];
                 pos.lost[opp] += 1;
-                pos.pending -= 1;
+                if pos.pending > 0 {
+                    pos.pending -= 1;
+                } else {
+                    // A removal made as a move (a `remove` action) forms no line.
+                    pos.lines_formed = 0;
+                }
                 pos.removed_this_turn = true;
             }
             MoveKind::Play => {
@@ -136,7 +144,7 @@ impl<const W: usize> Machine<W> {
         if let Some((removals, _)) = &self.removals {
             let ctx = Ctx {
                 lines_formed: formed as i64,
-                ..Ctx::turn(me as u8, NO_PHASE)
+                ..Ctx::turn(me as u8, self.turn_phase(s))
             };
             let owed = self.eval(removals, s, ctx).clamp(0, u16::MAX as i64) as u16;
             s.pos.pending = owed;
@@ -166,8 +174,16 @@ impl<const W: usize> Machine<W> {
         pos.turn_class = 0;
         pos.turn_d_start = NO_D;
         pos.turn += 1;
-        pos.to_move ^= 1;
-        pos.hash ^= self.z_side;
+        let next = if self.turns.order {
+            self.next_player(s)
+        } else {
+            s.pos.to_move ^ 1
+        };
+        let pos = &mut s.pos;
+        if next != pos.to_move {
+            pos.to_move = next;
+            pos.hash ^= self.z_side;
+        }
         if self.reads.repetitions {
             if irreversible {
                 pos.reversible_from = s.history.len() as u32;

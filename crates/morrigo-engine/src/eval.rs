@@ -58,22 +58,20 @@ impl<const W: usize> Machine<W> {
             return s.history_counts.count(s.pos.hash);
         }
         // Only positions with the same player to move can match (the key
-        // includes it), and those are every second entry back from the end.
+        // includes it), and while players alternate those are every second
+        // entry back from the end.
+        let step = if self.turns.order { 1 } else { 2 };
         s.history[from..]
             .iter()
             .rev()
-            .step_by(2)
+            .step_by(step)
             .filter(|&&h| h == s.pos.hash)
             .count() as u32
     }
 
     /// The phase (index into `Rules::phases`) of the player to move.
     pub fn phase(&self, s: &State<W>) -> usize {
-        let ctx = Ctx::turn(s.pos.to_move, NO_PHASE);
-        self.phases
-            .iter()
-            .position(|p| p.when.as_ref().is_none_or(|w| self.eval(w, s, ctx) != 0))
-            .unwrap_or(self.phases.len().saturating_sub(1))
+        self.phase_for(s, s.pos.to_move)
     }
 
     /// Evaluate a lowered expression. The shapes nearly every rule uses are
@@ -100,7 +98,7 @@ impl<const W: usize> Machine<W> {
             Op::CmpConst(op, x, k) => cmp(*op, self.eval(x, s, c), *k),
             Op::Call(f, arg) => {
                 let a = self.eval(arg, s, c);
-                self.call(*f, a, s)
+                self.call(*f, a, s, c.me)
             }
             Op::Neg(x) => self.eval(x, s, c).wrapping_neg(),
             Op::Bin(op, a, b) => morrigo_dsl::fold(*op, self.eval(a, s, c), self.eval(b, s, c)),
@@ -166,7 +164,7 @@ impl<const W: usize> Machine<W> {
         }
     }
 
-    pub(crate) fn call(&self, f: Prim, arg: i64, s: &State<W>) -> i64 {
+    pub(crate) fn call(&self, f: Prim, arg: i64, s: &State<W>, me: u8) -> i64 {
         let pos = &s.pos;
         let player = (arg & 1) as usize;
         match f {
@@ -188,6 +186,10 @@ impl<const W: usize> Machine<W> {
                     None => 0,
                 }
             }
+            Prim::OwnNeighbours => self
+                .neighbours
+                .get(arg as usize)
+                .map_or(0, |n| n.and(pos.occ[me as usize & 1]).count() as i64),
             Prim::After => self
                 .rules
                 .patterns

@@ -160,6 +160,16 @@ pub fn refusal<const W: usize>(m: &Machine<W>, s: &State<W>, mv: Move, why: Ille
             format!("the piece on {} may not be removed", name(mv.to)),
             &line().removable,
         ),
+        Illegal::RemoveGuardFails { phase } => match &rules.phases[phase].remove {
+            Some(g) => Refusal::by(
+                format!(
+                    "{who} may remove the piece on {} only when this holds, and it does not",
+                    name(mv.to)
+                ),
+                g,
+            ),
+            None => Refusal::plain("there is nothing to remove"),
+        },
         Illegal::NotInPhase { phase, kind } => Refusal::plain(format!(
             "{who} is in phase `{}`, which does not allow `{}`",
             rules.phases[phase].name,

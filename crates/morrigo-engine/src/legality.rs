@@ -20,6 +20,8 @@ pub enum Illegal {
     RemoveOwn,
     /// The line rule's `removable` does not hold for this piece.
     NotRemovable,
+    /// The phase's `remove` action does not allow removing this piece now.
+    RemoveGuardFails { phase: usize },
     /// The phase (index into `Rules::phases`) has no such action.
     NotInPhase { phase: usize, kind: ActionKind },
     /// The phase's condition for the action does not hold.
@@ -78,7 +80,7 @@ impl<const W: usize> Machine<W> {
         let phase = self.phase(s);
         let me = s.pos.to_move;
         match m.kind {
-            MoveKind::Remove => Err(Illegal::NothingToRemove),
+            MoveKind::Remove => self.removal_move_refusal(s, phase, m.to),
             MoveKind::Pass => {
                 if m.to as usize >= self.rules.passes.kinds.len() {
                     return Err(Illegal::NoSuchMove);

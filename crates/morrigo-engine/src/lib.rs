@@ -22,6 +22,7 @@ mod perft;
 mod records;
 mod scoring;
 mod states;
+mod turns;
 
 pub use bits::Bits;
 pub use chains::PlayEffect;

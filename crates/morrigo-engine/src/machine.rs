@@ -158,6 +158,9 @@ pub struct Position<const W: usize> {
     /// owed (0 / `NO_D` otherwise): the turn is recorded when it ends.
     pub(crate) turn_class: u8,
     pub(crate) turn_d_start: u32,
+    /// The phase this turn began in, kept only when a rule reads it
+    /// ([`crate::turns::TurnOrder::track_phase`]).
+    pub(crate) turn_phase: u8,
     /// History index from which the position can repeat (after the last
     /// placement or removal nothing earlier can match).
     pub(crate) reversible_from: u32,
@@ -271,6 +274,8 @@ pub struct Machine<const W: usize> {
     pub(crate) record_moves: bool,
     /// What some rule reads, so the engine tracks or computes it.
     pub(crate) reads: Reads,
+    /// Extra turns, the first player of a phase, removal moves.
+    pub(crate) turns: crate::turns::TurnOrder,
 }
 
 /// Values the engine tracks or computes only when some rule reads them,
@@ -391,6 +396,7 @@ impl<const W: usize> Machine<W> {
         let z_side = splitmix(&mut seed);
         let record_moves = rules.play.is_some() || !rules.passes.kinds.is_empty();
         let reads = Reads::of(&rules);
+        let turns = crate::turns::TurnOrder::of(&rules);
         Machine {
             n,
             all: Bits::first(n),
@@ -410,6 +416,7 @@ impl<const W: usize> Machine<W> {
             z_side,
             record_moves,
             reads,
+            turns,
             rules,
         }
     }
@@ -469,6 +476,7 @@ impl<const W: usize> Machine<W> {
             line_this_turn: false,
             turn_class: 0,
             turn_d_start: NO_D,
+            turn_phase: 0,
             reversible_from: 0,
             board_key: 0,
             hash: 0,

@@ -38,7 +38,7 @@ impl<const W: usize> Machine<W> {
 
     /// The action kinds whose condition in the phase holds (forbid rules
     /// and the hand not considered).
-    fn guarded_actions(&self, s: &State<W>, phase: usize) -> [bool; 5] {
+    pub(crate) fn guarded_actions(&self, s: &State<W>, phase: usize) -> [bool; 5] {
         let ctx = Ctx::turn(s.pos.to_move, phase as u8);
         let compiled = &self.phases[phase];
         let mut allowed = compiled.always;
@@ -350,6 +350,9 @@ impl<const W: usize> Machine<W> {
                 }
             }
         }
+        if self.turns.has_remove {
+            self.removal_moves(s, out);
+        }
     }
 
     pub(crate) fn removable(&self, s: &State<W>, target: usize) -> bool {
@@ -359,7 +362,7 @@ impl<const W: usize> Machine<W> {
         let ctx = Ctx {
             target: target as Point,
             lines_formed: s.pos.lines_formed as i64,
-            ..Ctx::turn(s.pos.to_move, NO_PHASE)
+            ..Ctx::turn(s.pos.to_move, self.turn_phase(s))
         };
         self.eval(removable, s, ctx) != 0
     }

@@ -7,7 +7,9 @@
 //! `cargo test --release -p morrigo-engine --test cross_check -- --ignored --nocapture`.
 
 use morrigo_engine::notation::format_move;
-use morrigo_engine::{perft, with_machine, AnyMachine, Machine, Move, Outcome, State, Unit};
+use morrigo_engine::{
+    perft, with_machine, AnyMachine, Machine, Move, MoveKind, Outcome, State, Unit,
+};
 use morrigo_reference::morris::RefGame;
 use morrigo_rules::Rules;
 use rand::rngs::SmallRng;
@@ -233,8 +235,10 @@ macro_rules! per_ruleset {
 per_ruleset! {
     achi => "achi",
     five_mens_morris => "five-mens-morris",
+    cheng_san_qi => "cheng-san-qi",
     lasker_morris => "lasker-morris",
     morabaraba => "morabaraba",
+    nerenchi => "nerenchi",
     nine_mens_morris_no_flying => "nine-mens-morris-no-flying",
     nine_mens_morris_remove_per_mill => "nine-mens-morris-remove-per-mill",
     nine_mens_morris => "nine-mens-morris",
@@ -243,6 +247,7 @@ per_ruleset! {
     tapatan => "tapatan",
     three_mens_morris => "three-mens-morris",
     twelve_mens_morris => "twelve-mens-morris",
+    zhi_qi => "zhi-qi",
 }
 
 /// Nine Men's Morris from the empty board: the published per-ply counts,
@@ -555,4 +560,106 @@ captures:
             assert_eq!(fast, r.perft(3, Unit::Ply), "after `{}`", record(&rules, &played));
         }
     });
+}
+// ----- turn order: extra turns, `first`, removals as moves -------------------
+
+/// Achi (blocked positions are common) where a blocked player removes an
+/// opposing piece next to one of its own and moves again, and the second
+/// player starts the moving phase: every turn-order rule, many times a game.
+const TURN_ORDER_PROBE: &str = r#"
+name: probe-turn-order
+extends: achi
+phases:
+  moving:
+    actions:
+      remove: "no_legal_move and own_neighbours(target) > 0"
+    extra_turn: "turns_without_removal == 0"
+    first: black
+"#;
+
+#[test]
+fn probe_turn_order_rules() {
+    let t = run_lockstep_text("probe-turn-order", TURN_ORDER_PROBE, 300);
+    assert!(t.games == 300, "{t:?}");
+}
+
+/// The probe's random games go through every turn-order rule: removals
+/// made as moves, the same player moving again after one, and black
+/// starting the moving phase although white placed first.
+#[test]
+fn probe_turn_order_rules_are_exercised() {
+    let rules = Arc::new(
+        morrigo_rules::rules_from_text("probe-turn-order", TURN_ORDER_PROBE).expect("compiles"),
+    );
+    let any = AnyMachine::new(rules.clone()).expect("fits");
+    let (removal_moves, again, black_first) = with_machine!(&any, m => {
+        let (mut removal_moves, mut again, mut black_first) = (0, 0, 0);
+        let moving = rules.phases.iter().position(|p| p.name == "moving").expect("moving");
+        for g in 0..200u64 {
+            let mut rng = SmallRng::seed_from_u64(0x7E45 ^ g);
+            let mut s = m.initial();
+            let mut moves = Vec::new();
+            for _ in 0..MAX_PLIES {
+                if m.legal_moves(&s, &mut moves).is_some() || moves.is_empty() {
+                    break;
+                }
+                let mv = moves[rng.random_range(0..moves.len())];
+                let (me, owed, was) = (s.pos.to_move, s.pos.pending, m.phase(&s));
+                m.apply(&mut s, mv);
+                if mv.kind == MoveKind::Remove && owed == 0 {
+                    removal_moves += 1;
+                    again += usize::from(s.pos.to_move == me);
+                }
+                if was != moving && m.phase(&s) == moving && s.pos.to_move == 1 && me == 1 {
+                    black_first += 1;
+                }
+            }
+        }
+        (removal_moves, again, black_first)
+    });
+    assert!(removal_moves >= 5, "removal moves: {removal_moves}");
+    assert_eq!(again, removal_moves, "each removal move earns another move");
+    assert!(
+        black_first > 20,
+        "black starting the moving phase: {black_first}"
+    );
+}
+
+#[test]
+fn probe_turn_order_perft() {
+    let rules = Arc::new(
+        morrigo_rules::rules_from_text("probe-turn-order", TURN_ORDER_PROBE).expect("compiles"),
+    );
+    let any = AnyMachine::new(rules.clone()).expect("fits");
+    with_machine!(&any, m => {
+        for unit in [Unit::Ply, Unit::Turn] {
+            let fast = perft(m, &mut m.initial(), 10, unit);
+            let slow = RefGame::new(&rules).perft(10, unit);
+            assert_eq!(fast, slow, "perft 10 ({unit:?})");
+        }
+    });
+}
+
+/// Zhi Qi's full board: both removals, then the moving phase, in lockstep.
+#[test]
+fn zhi_qi_full_board_in_lockstep() {
+    let text = morrigo_rules::builtin::find("zhi-qi")
+        .expect("built-in")
+        .text;
+    replay_lockstep(
+        "zhi-qi",
+        text,
+        "b6 e4 c5 c3 b4 d6 d3 e5 a4 d7 e3 g4 d5 a7 g7 b2 d2 g1 a1 d1 f4 c4 f6 f2 \
+         xa7 xb6 a4-a7 d6-b6",
+    );
+}
+
+/// Nerenchi: a line while placing (extra placement), the stop at two empty
+/// points, in lockstep.
+#[test]
+fn nerenchi_extra_turns_in_lockstep() {
+    let text = morrigo_rules::builtin::find("nerenchi")
+        .expect("built-in")
+        .text;
+    replay_lockstep("nerenchi", text, "a1 a4 d1 b4 g1 g4 c3 b6 d2 d6");
 }

@@ -414,12 +414,17 @@ fn play<const W: usize>(
                 };
                 notes.push(match (&rules.line_rule, s.pos.pending) {
                     (None, _) => lines,
-                    (Some(_), 0) => format!("{lines}: no piece can be removed"),
+                    (Some(_), 0) => format!("{lines}: no removal"),
                     (Some(_), k) => format!("{lines}: removes {k}"),
                 });
             }
             if mv.kind == MoveKind::Remove && s.pos.pending > 0 {
                 notes.push(format!("{} more to remove", s.pos.pending));
+            }
+            // The turn ended and the ruleset gave the same player the next
+            // one (an `extra_turn`, or `first` on entering a phase).
+            if s.pos.pending == 0 && s.pos.to_move as usize == me {
+                notes.push("moves again".to_string());
             }
             if mv.kind == MoveKind::Play {
                 let took = s.pos.captured[me] - captured_before[me];

@@ -192,6 +192,10 @@ impl<'r> RefGo<'r> {
             "the Go reference covers rulesets with board plays or passes"
         );
         for phase in &rules.phases {
+            assert!(
+                phase.turn_conds().next().is_none(),
+                "the Go reference does not implement `remove` actions, `extra_turn` or `first`"
+            );
             for a in &phase.actions {
                 assert!(
                     matches!(a.kind, ActionKind::Play | ActionKind::Pass),
@@ -401,7 +405,8 @@ impl<'r> RefGo<'r> {
             | Prim::Lost
             | Prim::After
             | Prim::Captured
-            | Prim::PassStones => panic!("{p:?} is a function, used without an argument"),
+            | Prim::PassStones
+            | Prim::OwnNeighbours => panic!("{p:?} is a function, used without an argument"),
         }
     }
 
@@ -432,6 +437,10 @@ impl<'r> RefGo<'r> {
                     .filter(|&p| self.board[p] == Some(pl))
                     .all(|p| self.in_line(p as Point)) as i64
             }
+            Prim::OwnNeighbours => self.rules.topology.neighbours[arg as usize]
+                .iter()
+                .filter(|&&q| self.board[q as usize] == Some(self.to_move))
+                .count() as i64,
             Prim::After => {
                 let pattern = self
                     .rules

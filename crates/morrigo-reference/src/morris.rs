@@ -22,7 +22,17 @@
 //!   when nothing is owed;
 //! - at the start of each turn (never during owed removals) the end rules are
 //!   checked in order with `me` the player to move; the first that holds ends
-//!   the game (`lose`: the opponent wins, `win`: the mover wins, `draw`).
+//!   the game (`lose`: the opponent wins, `win`: the mover wins, `draw`);
+//! - the line rule reads `phase` as the phase the turn began in;
+//! - a phase's `remove` action adds, for each opposing piece `target` for
+//!   which its condition holds, the move removing it (`no_legal_move` there:
+//!   the phase allows no placement, slide or fly); such a removal ends the
+//!   turn and forms no line;
+//! - when a turn ends (counters updated), the next player is the opponent,
+//!   or the mover if the phase the turn began in has an `extra_turn` that
+//!   holds (`me` the mover, `lines_formed` the turn's lines); then, if the
+//!   phase that player would be in is another phase with a `first`, the
+//!   player `first` names.
 
 use morrigo_dsl::{BinOp, Expr};
 use morrigo_engine::{Move, MoveKind, Outcome, Point, Unit, NO_POINT};
@@ -58,6 +68,8 @@ pub struct RefGame<'r> {
     pub turns_without_line: u32,
     removed_this_turn: bool,
     line_this_turn: bool,
+    /// The phase this turn began in (set by the turn's first ply).
+    turn_phase: Option<usize>,
     /// Every turn-start position of the game, the current one (if the turn
     /// has started and no removal is owed) last.
     pub previous: Vec<RefKey>,
@@ -170,6 +182,7 @@ impl<'r> RefGame<'r> {
             turns_without_line: 0,
             removed_this_turn: false,
             line_this_turn: false,
+            turn_phase: None,
             previous: vec![start],
         }
     }
@@ -264,7 +277,8 @@ impl<'r> RefGame<'r> {
             | Prim::Lines
             | Prim::InLine
             | Prim::AllInLines
-            | Prim::Lost => panic!("{p:?} is a function, used without an argument"),
+            | Prim::Lost
+            | Prim::OwnNeighbours => panic!("{p:?} is a function, used without an argument"),
             Prim::After
             | Prim::Captured
             | Prim::PassStones
@@ -300,6 +314,10 @@ impl<'r> RefGame<'r> {
                 );
                 self.in_line(arg as Point) as i64
             }
+            Prim::OwnNeighbours => self.rules.topology.neighbours[arg as usize]
+                .iter()
+                .filter(|&&q| self.board[q as usize] == Some(self.to_move))
+                .count() as i64,
             _ => panic!("{f:?} is not a function"),
         }
     }
@@ -430,9 +448,57 @@ impl<'r> RefGame<'r> {
         out
     }
 
+    /// Removals the phase's `remove` action allows as moves.
+    fn removal_moves(&self, phase: usize) -> Vec<Move> {
+        let Some(guard) = &self.rules.phases[phase].remove else {
+            return Vec::new();
+        };
+        let blocked = self.turn_moves(phase).is_empty();
+        let opp = 1 - self.to_move;
+        (0..self.board.len() as Point)
+            .filter(|&p| self.board[p as usize] == Some(opp))
+            .filter(|&p| {
+                let c = Ctx {
+                    phase: Some(phase),
+                    no_legal_move: Some(blocked),
+                    target: Some(p),
+                    lines_formed: None,
+                };
+                self.eval(&guard.expr, c) != 0
+            })
+            .map(Move::remove)
+            .collect()
+    }
+
+    /// Who moves after the turn that just ended (counters updated, the
+    /// mover still to move).
+    fn next_player(&self) -> u8 {
+        let me = self.to_move;
+        let phase = self.turn_phase.expect("a turn has begun");
+        let c = Ctx {
+            phase: Some(phase),
+            no_legal_move: None,
+            target: None,
+            lines_formed: Some(self.lines_formed),
+        };
+        let rule = &self.rules.phases[phase];
+        let again = rule
+            .extra_turn
+            .as_ref()
+            .is_some_and(|x| self.eval(&x.expr, c) != 0);
+        let next = if again { me } else { 1 - me };
+        let mut probe = self.clone();
+        probe.to_move = next;
+        let entered = probe.phase();
+        match &self.rules.phases[entered].first {
+            Some(f) if entered != phase => self.eval(&f.expr, c) as u8,
+            _ => next,
+        }
+    }
+
     fn removal_ctx(&self, target: Option<Point>) -> Ctx {
         Ctx {
-            phase: Some(self.phase()),
+            phase: Some(self.turn_phase.unwrap_or_else(|| self.phase())),
             // Owing a removal is not having no legal move.
             no_legal_move: Some(false),
             target,
@@ -465,7 +531,8 @@ impl<'r> RefGame<'r> {
             return (self.removal_targets(), None);
         }
         let phase = self.phase();
-        let moves = self.turn_moves(phase);
+        let mut moves = self.turn_moves(phase);
+        moves.extend(self.removal_moves(phase));
         let c = Ctx {
             phase: Some(phase),
             no_legal_move: Some(moves.is_empty()),
@@ -496,6 +563,9 @@ impl<'r> RefGame<'r> {
         let me = self.to_move;
         let opp = 1 - me;
         let to = m.to as usize;
+        if self.pending == 0 {
+            self.turn_phase = Some(self.phase());
+        }
         // Capture rules are judged for the mover before the move.
         let armed = if m.kind == MoveKind::Remove {
             Vec::new()
@@ -538,11 +608,15 @@ impl<'r> RefGame<'r> {
                 self.board[to] = Some(me);
             }
             MoveKind::Remove => {
-                assert!(self.pending > 0, "{m:?}: no removal owed");
                 assert_eq!(self.board[to], Some(opp), "{m:?}: not an opposing piece");
                 self.board[to] = None;
                 self.lost[opp as usize] += 1;
-                self.pending -= 1;
+                if self.pending > 0 {
+                    self.pending -= 1;
+                } else {
+                    // A removal made as a move: the phase's `remove` action.
+                    self.lines_formed = 0;
+                }
                 self.removed_this_turn = true;
             }
             MoveKind::Play | MoveKind::Pass => unreachable!("{GO_FAMILY}"),
@@ -576,9 +650,10 @@ impl<'r> RefGame<'r> {
             };
             self.removed_this_turn = false;
             self.line_this_turn = false;
-            self.lines_formed = 0;
             self.turn += 1;
-            self.to_move = opp;
+            self.to_move = self.next_player();
+            self.lines_formed = 0;
+            self.turn_phase = None;
             self.previous.push(self.key());
         }
     }

@@ -114,6 +114,9 @@ impl Compiler<'_> {
         };
         let phases = self.phases(env);
         self.check_moves_have_rules(&phases, play.as_ref(), &passes);
+        if play.is_some() {
+            self.check_turn_order_without_plays(&phases);
+        }
         let line_rule = self.line_rule(env);
         let moves_pieces = phases.iter().any(|p| {
             p.actions
@@ -1015,10 +1018,21 @@ impl Compiler<'_> {
                 );
             }
             let mut actions = Vec::new();
+            let mut remove = None;
             for (kind_name, guard) in phase.actions.iter().flatten() {
                 let Some(guard) = guard else { continue };
+                if kind_name == crate::turns::REMOVE_ACTION {
+                    remove = Some(self.cond_at(
+                        guard,
+                        &["phases", name, "actions", kind_name],
+                        &env.within(Context::RemoveAction),
+                        Type::Bool,
+                    ));
+                    continue;
+                }
                 let Some(kind) = ActionKind::ALL.into_iter().find(|k| k.name() == kind_name) else {
-                    let names: Vec<&str> = ActionKind::ALL.iter().map(|k| k.name()).collect();
+                    let mut names: Vec<&str> = ActionKind::ALL.iter().map(|k| k.name()).collect();
+                    names.push(crate::turns::REMOVE_ACTION);
                     let mut d =
                         Diagnostic::new(format!("unknown action `{kind_name}` in phase `{name}`"))
                             .expected(format!("one of {}", names.join(", ")));
@@ -1036,20 +1050,73 @@ impl Compiler<'_> {
                 );
                 actions.push(ActionRule { kind, guard });
             }
-            if actions.is_empty() {
+            if actions.is_empty() && remove.is_none() {
                 self.error_key(
                     &["phases", name],
                     Diagnostic::new(format!("phase `{name}` allows no action"))
                         .expected("`actions:` with at least one of place, slide, fly"),
                 );
             }
+            let (extra_turn, first) = self.turn_order(phase, name, env);
             out.push(PhaseRule {
                 name: name.to_string(),
                 when,
                 actions,
+                remove,
+                extra_turn,
+                first,
             });
         }
         out
+    }
+
+    /// Ko, superko and the move-class history of board plays take the
+    /// players to alternate, so the turn-order keys are refused with them.
+    fn check_turn_order_without_plays(&mut self, phases: &[PhaseRule]) {
+        for p in phases {
+            let keys = [
+                ("extra_turn", p.extra_turn.is_some()),
+                ("first", p.first.is_some()),
+            ];
+            for (key, _) in keys.iter().filter(|(_, set)| *set) {
+                self.error_key(
+                    &["phases", &p.name, key],
+                    Diagnostic::new(format!(
+                        "`{key}` decides who moves next, but the board-play rules of this ruleset (ko, superko, move classes) take the players to alternate"
+                    ))
+                    .expected(format!("no `{key}` in a ruleset with a `play:` section")),
+                );
+            }
+            if p.remove.is_some() {
+                self.error_key(
+                    &["phases", &p.name, "actions", crate::turns::REMOVE_ACTION],
+                    Diagnostic::new(
+                        "a `remove` action takes a piece off the board outside the board-play rules (ko, superko, captures) of this ruleset",
+                    )
+                    .expected("no `remove` action in a ruleset with a `play:` section"),
+                );
+            }
+        }
+    }
+
+    /// A phase's `extra_turn` (a condition) and `first` (a player), both
+    /// read when a turn played in the phase ends.
+    fn turn_order(
+        &mut self,
+        phase: &crate::schema::PhaseFile,
+        name: &str,
+        env: RuleEnv<'_>,
+    ) -> (Option<Cond>, Option<Cond>) {
+        let env = env.within(Context::TurnEnd);
+        let extra = phase
+            .extra_turn
+            .as_ref()
+            .map(|t| self.cond_at(t, &["phases", name, "extra_turn"], &env, Type::Bool));
+        let first = phase
+            .first
+            .as_ref()
+            .map(|t| self.cond_at(t, &["phases", name, "first"], &env, Type::Player));
+        (extra, first)
     }
 
     /// The phases (deleted ones left out) in the order they are tried: as

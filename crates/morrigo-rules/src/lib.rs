@@ -9,6 +9,7 @@ mod compile;
 pub mod eval;
 pub mod load;
 pub mod schema;
+pub mod turns;
 pub mod vocab;
 pub mod yaml;
 
@@ -346,6 +347,23 @@ pub struct PhaseRule {
     /// `None`: the phase applies whenever no earlier phase does.
     pub when: Option<Cond>,
     pub actions: Vec<ActionRule>,
+    /// `actions.remove`: the move removes an opposing piece `target` for
+    /// which this holds (a removal not earned by a line; see `turns.rs`).
+    pub remove: Option<Cond>,
+    /// Checked when a turn played in this phase ends: the mover moves again.
+    pub extra_turn: Option<Cond>,
+    /// The player who moves first when the game enters this phase.
+    pub first: Option<Cond>,
+}
+
+impl PhaseRule {
+    /// The conditions of the phase's `remove` action, `extra_turn` and `first`.
+    pub fn turn_conds(&self) -> impl Iterator<Item = &Cond> {
+        self.remove
+            .iter()
+            .chain(self.extra_turn.iter())
+            .chain(self.first.iter())
+    }
 }
 
 /// What completing a line through the moved piece does.
@@ -465,9 +483,12 @@ impl Rules {
             patterns: _,
             eval: _,
         } = self;
-        let phase_conds = phases
-            .iter()
-            .flat_map(|p| p.when.iter().chain(p.actions.iter().map(|a| &a.guard)));
+        let phase_conds = phases.iter().flat_map(|p| {
+            p.when
+                .iter()
+                .chain(p.actions.iter().map(|a| &a.guard))
+                .chain(p.turn_conds())
+        });
         let line = line_rule.iter().flat_map(|l| [&l.removals, &l.removable]);
         phase_conds
             .chain(line)
@@ -546,6 +567,15 @@ impl fmt::Display for Rules {
                 } else {
                     writeln!(f, "      {} if {}", a.kind.name(), a.guard.text)?;
                 }
+            }
+            if let Some(r) = &p.remove {
+                writeln!(f, "      remove an opposing piece (target) if {}", r.text)?;
+            }
+            if let Some(x) = &p.extra_turn {
+                writeln!(f, "      then the mover moves again if {}", x.text)?;
+            }
+            if let Some(x) = &p.first {
+                writeln!(f, "      on entering this phase, {} moves first", x.text)?;
             }
         }
         match &self.line_rule {

@@ -388,6 +388,12 @@ pub struct PhaseFile {
     pub actions: Option<IndexMap<String, Option<Text>>>,
     /// Try this phase before the named one (for variants that add a phase).
     pub before: Option<String>,
+    /// When a turn played in this phase ends and this holds, the mover
+    /// moves again.
+    pub extra_turn: Option<Text>,
+    /// The player (an expression) who moves first when the game enters
+    /// this phase.
+    pub first: Option<Text>,
 }
 
 #[derive(Debug, Default, Deserialize)]

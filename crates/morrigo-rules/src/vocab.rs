@@ -31,6 +31,7 @@ pub enum Prim {
     ImmediateRepetition,
     BoardRepetitions,
     NoSafeMove,
+    OwnNeighbours,
 }
 
 /// Where an expression stands in a ruleset; decides which names it may use.
@@ -48,6 +49,10 @@ pub enum Context {
     End,
     /// `forbid.NAME.when`
     Forbid,
+    /// `phases.NAME.actions.remove`: may read `target` and `no_legal_move`
+    RemoveAction,
+    /// `phases.NAME.extra_turn` and `phases.NAME.first`, read when a turn ends
+    TurnEnd,
 }
 
 pub struct Entry {
@@ -72,6 +77,15 @@ const NO_MOVES_IN_GUARD: (Context, &str) = (
     Context::ActionGuard,
     "legal moves are decided by the action conditions, so they cannot use them",
 );
+const NO_MOVES_IN_REMOVE: (Context, &str) = (
+    Context::RemoveAction,
+    "which removals are legal is what this condition decides, so it cannot ask whether every legal \
+     move loses; `no_legal_move` here means no other legal move",
+);
+const NO_MOVES_AT_TURN_END: (Context, &str) = (
+    Context::TurnEnd,
+    "the turn has just ended and the next player is not decided yet, so there are no legal moves to ask about",
+);
 const NO_MOVES_IN_FORBID: (Context, &str) = (
     Context::Forbid,
     "forbid rules decide which moves are legal, so their `when` cannot ask whether every legal \
@@ -81,23 +95,27 @@ const NO_MOVES_IN_FORBID: (Context, &str) = (
 const ONLY_REMOVABLE: &[(Context, &str)] = &[
     (
         Context::PhaseWhen,
-        "`target` exists only in `on_line_formed.removable`",
+        "`target` exists only in `on_line_formed.removable` and in a `remove` action's condition",
     ),
     (
         Context::ActionGuard,
-        "`target` exists only in `on_line_formed.removable`",
+        "`target` exists only in `on_line_formed.removable` and in a `remove` action's condition",
     ),
     (
         Context::Removals,
-        "`target` exists only in `on_line_formed.removable`",
+        "`target` exists only in `on_line_formed.removable` and in a `remove` action's condition",
     ),
     (
         Context::End,
-        "`target` exists only in `on_line_formed.removable`",
+        "`target` exists only in `on_line_formed.removable` and in a `remove` action's condition",
     ),
     (
         Context::Forbid,
-        "`target` exists only in `on_line_formed.removable`",
+        "`target` exists only in `on_line_formed.removable` and in a `remove` action's condition",
+    ),
+    (
+        Context::TurnEnd,
+        "`target` exists only in `on_line_formed.removable` and in a `remove` action's condition",
     ),
 ];
 const ONLY_LINE_RULE: &[(Context, &str)] = &[
@@ -117,6 +135,10 @@ const ONLY_LINE_RULE: &[(Context, &str)] = &[
         Context::Forbid,
         "`lines_formed` exists only in `on_line_formed`",
     ),
+    (
+        Context::RemoveAction,
+        "`lines_formed` exists only in `on_line_formed`, `extra_turn` and `first` (a removal forms no line)",
+    ),
 ];
 
 const P: &[Type] = &[Type::Player];
@@ -126,15 +148,15 @@ pub const VOCABULARY: &[Entry] = &[
     Entry { name: "me", prim: Prim::Me, params: &[], ty: Type::Player, doc: "the player whose turn it is", not_in: &[] },
     Entry { name: "opponent", prim: Prim::Opponent, params: &[], ty: Type::Player, doc: "the other player", not_in: &[] },
     Entry { name: "phase", prim: Prim::Phase, params: &[], ty: Type::Phase, doc: "the current phase of the player to move (compare with a phase name)", not_in: &[NO_PHASE] },
-    Entry { name: "no_safe_move", prim: Prim::NoSafeMove, params: &[], ty: Type::Bool, doc: "every legal move of the player to move loses at once (a suicide or an immediate repetition that the ruleset makes a loss): the JK \"no-play points\" reading", not_in: &[NO_MOVES_IN_WHEN, NO_MOVES_IN_GUARD, NO_MOVES_IN_FORBID] },
-    Entry { name: "no_legal_move", prim: Prim::NoLegalMove, params: &[], ty: Type::Bool, doc: "the player to move has no legal action (in a forbid rule: none outside the moves the rule names, judged by the forbid rules that do not read `no_legal_move`)", not_in: &[NO_MOVES_IN_WHEN, NO_MOVES_IN_GUARD] },
+    Entry { name: "no_safe_move", prim: Prim::NoSafeMove, params: &[], ty: Type::Bool, doc: "every legal move of the player to move loses at once (a suicide or an immediate repetition that the ruleset makes a loss): the JK \"no-play points\" reading", not_in: &[NO_MOVES_IN_WHEN, NO_MOVES_IN_GUARD, NO_MOVES_IN_FORBID, NO_MOVES_IN_REMOVE, NO_MOVES_AT_TURN_END] },
+    Entry { name: "no_legal_move", prim: Prim::NoLegalMove, params: &[], ty: Type::Bool, doc: "the player to move has no legal action (in a forbid rule: none outside the moves the rule names, judged by the forbid rules that do not read `no_legal_move`)", not_in: &[NO_MOVES_IN_WHEN, NO_MOVES_IN_GUARD, NO_MOVES_AT_TURN_END] },
     Entry { name: "repetitions", prim: Prim::Repetitions, params: &[], ty: Type::Int, doc: "how many times the current position (board, hands, player to move) has occurred, this time included", not_in: &[] },
     Entry { name: "turns_without_removal", prim: Prim::TurnsWithoutRemoval, params: &[], ty: Type::Int, doc: "turns played by both sides together since the last removal (a turn is a move plus its removals; a capture is a removal)", not_in: &[] },
     Entry { name: "turns_without_line", prim: Prim::TurnsWithoutLine, params: &[], ty: Type::Int, doc: "turns played by both sides together since a line was last formed", not_in: &[] },
     Entry { name: "turn", prim: Prim::Turn, params: &[], ty: Type::Int, doc: "turns played so far in the game", not_in: &[] },
     Entry { name: "empty_points", prim: Prim::EmptyPoints, params: &[], ty: Type::Int, doc: "number of empty points on the board", not_in: &[] },
-    Entry { name: "target", prim: Prim::Target, params: &[], ty: Type::Point, doc: "the opposing piece considered for removal", not_in: ONLY_REMOVABLE },
-    Entry { name: "lines_formed", prim: Prim::LinesFormed, params: &[], ty: Type::Int, doc: "lines the move just completed through the moved piece", not_in: ONLY_LINE_RULE },
+    Entry { name: "target", prim: Prim::Target, params: &[], ty: Type::Point, doc: "the opposing piece considered for removal (in `on_line_formed.removable` and a `remove` action's condition)", not_in: ONLY_REMOVABLE },
+    Entry { name: "lines_formed", prim: Prim::LinesFormed, params: &[], ty: Type::Int, doc: "lines the move just completed through the moved piece (in `on_line_formed`, and in `extra_turn` and `first`: the lines the turn's move completed)", not_in: ONLY_LINE_RULE },
     Entry { name: "in_hand", prim: Prim::InHand, params: P, ty: Type::Int, doc: "pieces the player still holds in hand", not_in: &[] },
     Entry { name: "on_board", prim: Prim::OnBoard, params: P, ty: Type::Int, doc: "pieces the player has on the board", not_in: &[] },
     Entry { name: "lines", prim: Prim::Lines, params: P, ty: Type::Int, doc: "complete lines the player owns on the board", not_in: &[] },
@@ -146,6 +168,7 @@ pub const VOCABULARY: &[Entry] = &[
     Entry { name: "pass_stones", prim: Prim::PassStones, params: P, ty: Type::Int, doc: "pass stones the player has received", not_in: &[] },
     Entry { name: "last_play_suicide", prim: Prim::LastPlaySuicide, params: &[], ty: Type::Bool, doc: "the last move was a board play that left a chain of its player without liberty", not_in: &[] },
     Entry { name: "immediate_repetition", prim: Prim::ImmediateRepetition, params: &[], ty: Type::Bool, doc: "the last move was an immediate repetition in the reading `repetition.immediate_reading` names (simple ko, or JK Art. 3.2)", not_in: &[] },
+    Entry { name: "own_neighbours", prim: Prim::OwnNeighbours, params: &[Type::Point], ty: Type::Int, doc: "pieces of the player to move on the points next to the point", not_in: &[] },
     Entry { name: "board_repetitions", prim: Prim::BoardRepetitions, params: &[], ty: Type::Int, doc: "if the last move was a board play: how often its resulting board has occurred as the result of a board play, this time included; else 0", not_in: &[] },
 ];
 
@@ -262,7 +285,7 @@ impl Env<Prim> for RuleEnv<'_> {
     fn bounds(&self, sym: Prim) -> (i64, i64) {
         let b = self.board;
         let hi = match sym {
-            Prim::OnBoard | Prim::EmptyPoints => b.points,
+            Prim::OnBoard | Prim::EmptyPoints | Prim::OwnNeighbours => b.points,
             Prim::Lines => b.lines,
             Prim::LinesFormed => b.lines_at_a_point,
             _ => None,

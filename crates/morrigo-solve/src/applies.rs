@@ -62,7 +62,19 @@ pub fn retrograde_applies(rules: &Rules) -> Result<(), String> {
         ));
     }
     for p in &rules.phases {
-        let conds = p.when.iter().chain(p.actions.iter().map(|a| &a.guard));
+        // Who moves next then depends on the phase the turn began in and
+        // on what the turn did, which a position does not record.
+        if p.extra_turn.is_some() || p.first.is_some() {
+            return Err(format!(
+                "phase `{}` of {name} decides who moves next (`extra_turn` or `first`) from the turn just played, which a position does not record, so retrograde analysis over positions cannot solve it",
+                p.name
+            ));
+        }
+        let conds = p
+            .when
+            .iter()
+            .chain(p.actions.iter().map(|a| &a.guard))
+            .chain(p.remove.iter());
         for c in conds {
             if let Some(prim) = reads_history(c) {
                 return Err(format!(
@@ -74,6 +86,12 @@ pub fn retrograde_applies(rules: &Rules) -> Result<(), String> {
     }
     if let Some(l) = &rules.line_rule {
         for (what, c) in [("removals", &l.removals), ("removable", &l.removable)] {
+            if c.uses(Prim::Phase) {
+                return Err(format!(
+                    "`on_line_formed.{what}` of {name} reads `phase` (`{}`), the phase the turn began in, which a position owing a removal does not record, so retrograde analysis over positions cannot solve it",
+                    c.text
+                ));
+            }
             if let Some(prim) = reads_history(c) {
                 return Err(format!(
                     "`on_line_formed.{what}` of {name} reads `{prim}` (`{}`): which moves are legal depends on the history, so retrograde analysis over positions cannot solve it",
@@ -173,6 +191,9 @@ pub fn rules_fingerprint(rules: &Rules) -> u64 {
         );
         for a in &p.actions {
             text += &format!("  {} {}\n", a.kind.name(), a.guard.text);
+        }
+        if let Some(r) = &p.remove {
+            text += &format!("  remove {}\n", r.text);
         }
     }
     if let Some(l) = &rules.line_rule {

@@ -1,0 +1,188 @@
+//! Who moves next and removals not earned by a line: a phase's
+//! `extra_turn` (the mover moves again), its `first` (who moves when the
+//! game enters it) and its `remove` action (the move is the removal of an
+//! opposing piece). All three are read only by rulesets that use them:
+//! the flags of [`TurnOrder`] are decided when the machine is built.
+
+use crate::compiled::{lower, Op};
+use crate::eval::{Ctx, NO_PHASE};
+use crate::legality::Illegal;
+use crate::machine::{Machine, Move, Point, State};
+use morrigo_rules::{ActionKind, Prim, Rules};
+
+/// The compiled turn-order rules, per phase.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct TurnOrder {
+    extra: Vec<Option<Op>>,
+    first: Vec<Option<Op>>,
+    /// The `remove` action's condition and whether it reads `no_legal_move`.
+    remove: Vec<Option<(Op, bool)>>,
+    /// Some phase has `extra_turn` or `first`: the next player is decided
+    /// by rules, so players need not alternate.
+    pub(crate) order: bool,
+    /// Some phase names who moves `first`.
+    has_first: bool,
+    /// Some phase has a `remove` action.
+    pub(crate) has_remove: bool,
+    /// Keep the phase each turn began in (`Position::turn_phase`): the
+    /// turn-order rules read it, and so does a line rule reading `phase`.
+    pub(crate) track_phase: bool,
+}
+
+impl TurnOrder {
+    pub(crate) fn of(rules: &Rules) -> Self {
+        let op = |c: &Option<morrigo_rules::Cond>| c.as_ref().map(|c| lower(&c.expr));
+        let extra: Vec<_> = rules.phases.iter().map(|p| op(&p.extra_turn)).collect();
+        let first: Vec<_> = rules.phases.iter().map(|p| op(&p.first)).collect();
+        let remove: Vec<_> = rules
+            .phases
+            .iter()
+            .map(|p| {
+                p.remove
+                    .as_ref()
+                    .map(|c| (lower(&c.expr), c.uses(Prim::NoLegalMove)))
+            })
+            .collect();
+        let order = extra.iter().chain(&first).any(Option::is_some);
+        let line_reads_phase = rules
+            .line_rule
+            .as_ref()
+            .is_some_and(|l| l.removals.uses(Prim::Phase) || l.removable.uses(Prim::Phase));
+        TurnOrder {
+            has_first: first.iter().any(Option::is_some),
+            has_remove: remove.iter().any(Option::is_some),
+            extra,
+            first,
+            remove,
+            order,
+            track_phase: order || line_reads_phase,
+        }
+    }
+}
+
+impl<const W: usize> Machine<W> {
+    /// The phase a rule read during a turn sees: the one the turn began in
+    /// when it is kept, else found on demand.
+    #[inline]
+    pub(crate) fn turn_phase(&self, s: &State<W>) -> u8 {
+        if self.turns.track_phase {
+            s.pos.turn_phase
+        } else {
+            NO_PHASE
+        }
+    }
+
+    /// The phase `player` would be in on this position.
+    pub(crate) fn phase_for(&self, s: &State<W>, player: u8) -> usize {
+        let ctx = Ctx::turn(player, NO_PHASE);
+        self.phases
+            .iter()
+            .position(|p| p.when.as_ref().is_none_or(|w| self.eval(w, s, ctx) != 0))
+            .unwrap_or(self.phases.len().saturating_sub(1))
+    }
+
+    /// Who moves after the turn that just ended (its counters are
+    /// updated, `to_move` is still the mover): the mover again if the
+    /// turn's phase grants an extra turn, else the opponent; then, if that
+    /// player's phase is not the one the turn was played in and it names
+    /// who moves `first`, that player.
+    pub(crate) fn next_player(&self, s: &State<W>) -> u8 {
+        let me = s.pos.to_move;
+        let phase = s.pos.turn_phase;
+        let ctx = Ctx {
+            lines_formed: s.pos.lines_formed as i64,
+            ..Ctx::turn(me, phase)
+        };
+        let mut next = me ^ 1;
+        if let Some(Some(extra)) = self.turns.extra.get(phase as usize) {
+            if self.eval(extra, s, ctx) != 0 {
+                next = me;
+            }
+        }
+        if !self.turns.has_first {
+            return next;
+        }
+        let entered = self.phase_for(s, next);
+        if entered != phase as usize {
+            if let Some(first) = &self.turns.first[entered] {
+                next = (self.eval(first, s, ctx) & 1) as u8;
+            }
+        }
+        next
+    }
+
+    /// Add the removals the phase's `remove` action allows as moves.
+    pub(crate) fn removal_moves(&self, s: &State<W>, out: &mut Vec<Move>) {
+        let phase = self.phase(s);
+        let Some((guard, reads_blocked)) = &self.turns.remove[phase] else {
+            return;
+        };
+        let mut ctx = Ctx::turn(s.pos.to_move, phase as u8);
+        if *reads_blocked {
+            ctx.no_legal_move = !self.has_other_move(s, phase);
+        }
+        let opp = (s.pos.to_move ^ 1) as usize;
+        for p in s.pos.occ[opp].iter() {
+            ctx.target = p as Point;
+            if self.eval(guard, s, ctx) != 0 {
+                out.push(Move::remove(p as Point));
+            }
+        }
+    }
+
+    /// `no_legal_move` as a `remove` condition reads it: the player has no
+    /// legal placement, slide, fly or board play (passes and forbid rules
+    /// are not asked, so no rule's answer depends on this one).
+    fn has_other_move(&self, s: &State<W>, phase: usize) -> bool {
+        let allowed = self.guarded_actions(s, phase);
+        let me = s.pos.to_move as usize;
+        let empty = self.empty(s);
+        let has = |k: ActionKind| allowed[k as usize];
+        if has(ActionKind::Place) && !self.hand_empty(s) && !empty.is_empty() {
+            return true;
+        }
+        if has(ActionKind::Play)
+            && !self.hand_empty(s)
+            && empty.iter().any(|p| self.play_legal(s, p as Point))
+        {
+            return true;
+        }
+        let (slide, fly) = (has(ActionKind::Slide), has(ActionKind::Fly));
+        (slide || fly)
+            && s.pos.occ[me].iter().any(|from| {
+                let reach = if fly {
+                    empty
+                } else {
+                    self.neighbours[from].and(empty)
+                };
+                !reach.is_empty()
+            })
+    }
+
+    /// Why a removal is not legal as a move of its own (no removal owed).
+    pub(crate) fn removal_move_refusal(
+        &self,
+        s: &State<W>,
+        phase: usize,
+        at: Point,
+    ) -> Result<(), Illegal> {
+        if self.turns.remove.get(phase).is_none_or(Option::is_none) {
+            return Err(Illegal::NothingToRemove);
+        }
+        if at as usize >= self.n {
+            return Err(Illegal::NoSuchMove);
+        }
+        match s.owner(at) {
+            None => return Err(Illegal::RemoveEmpty),
+            Some(o) if o == s.pos.to_move => return Err(Illegal::RemoveOwn),
+            Some(_) => {}
+        }
+        let mut moves = Vec::new();
+        self.removal_moves(s, &mut moves);
+        if moves.iter().any(|m| m.to == at) {
+            Ok(())
+        } else {
+            Err(Illegal::RemoveGuardFails { phase })
+        }
+    }
+}
