@@ -32,6 +32,7 @@ impl<const W: usize> Machine<W> {
             pushed: false,
             recorded: false,
             placed: None,
+            line_log: s.lines.log.len() as u32,
         };
         s.pos.ply += 1;
         if m.kind != MoveKind::Remove {
@@ -63,6 +64,9 @@ impl<const W: usize> Machine<W> {
                 // The removals complete the turn of the move that owed them.
                 class = s.pos.turn_class;
                 d_start = s.pos.turn_d_start;
+                if self.mills.is_some() && self.removal_marks(s) {
+                    self.set_mark(s, m.to);
+                }
                 let pos = &mut s.pos;
                 pos.occ[opp].clear(m.to as usize);
                 pos.on_board[opp] -= 1;
@@ -94,7 +98,7 @@ impl<const W: usize> Machine<W> {
             MoveKind::Remove | MoveKind::Pass => false,
         };
         if forms_lines {
-            self.after_line_move(s, me, m.to);
+            self.after_line_move(s, me, m.from, m.to);
         }
         if s.pos.pending > 0 && !self.any_removable(s) {
             s.pos.pending = 0;
@@ -112,19 +116,27 @@ impl<const W: usize> Machine<W> {
         undo
     }
 
-    pub(crate) fn after_line_move(&self, s: &mut State<W>, me: usize, to: Point) {
-        let formed = self.lines_at(&s.pos.occ[me], to as usize);
+    pub(crate) fn after_line_move(&self, s: &mut State<W>, me: usize, from: Point, to: Point) {
+        let mut formed = self.lines_at(&s.pos.occ[me], to as usize);
+        if formed > 0 {
+            s.pos.line_this_turn = true;
+            if let Some(x) = &self.mills {
+                formed = self.counting_lines(x, s, me, from, to);
+            }
+        }
         s.pos.lines_formed = formed as u16;
         if formed == 0 {
             return;
         }
-        s.pos.line_this_turn = true;
         if let Some((removals, _)) = &self.removals {
             let ctx = Ctx {
                 lines_formed: formed as i64,
                 ..Ctx::turn(me as u8, NO_PHASE)
             };
-            let owed = self.eval(removals, s, ctx).clamp(0, u16::MAX as i64) as u16;
+            let mut owed = self.eval(removals, s, ctx).clamp(0, u16::MAX as i64) as u16;
+            if let Some(x) = &self.mills {
+                owed = self.removals_from_hand(x, s, me, owed, ctx);
+            }
             s.pos.pending = owed;
         }
     }
@@ -154,6 +166,10 @@ impl<const W: usize> Machine<W> {
         pos.turn += 1;
         pos.to_move ^= 1;
         pos.hash ^= self.z_side;
+        if let Some(x) = &self.mills {
+            self.release_marks(x, s);
+        }
+        let pos = &mut s.pos;
         if self.reads.repetitions {
             if irreversible {
                 pos.reversible_from = s.history.len() as u32;
@@ -175,6 +191,9 @@ impl<const W: usize> Machine<W> {
         }
         if let Some((at, prev)) = u.placed {
             s.placed_at[at as usize] = prev;
+        }
+        if s.lines.log.len() > u.line_log as usize {
+            s.lines.undo_to(u.line_log as usize);
         }
         s.pos = u.pos;
         if u.pushed {

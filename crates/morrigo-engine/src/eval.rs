@@ -18,6 +18,8 @@ pub(crate) struct Ctx {
     pub(crate) no_legal_move: bool,
     pub(crate) target: Point,
     pub(crate) lines_formed: i64,
+    /// The line `on_line_formed.counts` judges.
+    pub(crate) line: u16,
 }
 
 impl Ctx {
@@ -28,6 +30,7 @@ impl Ctx {
             no_legal_move: false,
             target: NO_POINT,
             lines_formed: 0,
+            line: 0,
         }
     }
 }
@@ -146,6 +149,7 @@ impl<const W: usize> Machine<W> {
             Prim::Turn => pos.turn as i64,
             Prim::Target => c.target as i64,
             Prim::LinesFormed => c.lines_formed,
+            Prim::Line => c.line as i64,
             _ => self.computed_value(p, s),
         }
     }
@@ -156,7 +160,9 @@ impl<const W: usize> Machine<W> {
         let pos = &s.pos;
         match p {
             Prim::Repetitions => self.repetitions(s) as i64,
-            Prim::EmptyPoints => self.n as i64 - (pos.on_board[0] + pos.on_board[1]) as i64,
+            Prim::EmptyPoints => {
+                self.n as i64 - (pos.on_board[0] + pos.on_board[1] + pos.marked.count()) as i64
+            }
             Prim::LastPlaySuicide => pos.last_suicide as i64,
             Prim::ImmediateRepetition => pos.last_immediate_repetition as i64,
             Prim::BoardRepetitions => pos.last_board_repetitions as i64,
@@ -187,6 +193,9 @@ impl<const W: usize> Machine<W> {
                     Some(o) => (self.lines_at(&pos.occ[o as usize], p) > 0) as i64,
                     None => 0,
                 }
+            }
+            Prim::FormedBefore | Prim::TurnsSinceFormed | Prim::TurnsSinceTraded => {
+                self.line_history_value(f, arg, s)
             }
             Prim::After => self
                 .rules

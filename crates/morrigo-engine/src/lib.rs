@@ -15,6 +15,7 @@ mod grid;
 mod history;
 mod legality;
 mod machine;
+mod mills;
 mod movegen;
 pub mod notation;
 mod perft;

@@ -145,6 +145,8 @@ pub struct Position<const W: usize> {
     /// History index from which the position can repeat (after the last
     /// placement or removal nothing earlier can match).
     pub(crate) reversible_from: u32,
+    /// Points blocked by the marks of delayed removals (`on_line_formed.delay`).
+    pub marked: Bits<W>,
     /// Zobrist key of the board alone (the JK "state of the board").
     pub board_key: u64,
     /// Zobrist key of board, hands and player to move.
@@ -172,6 +174,8 @@ pub struct State<const W: usize> {
     pub(crate) seen_keys: KeyCounts,
     /// The board before the first move (simple ko looks back to it).
     pub(crate) start_board_key: u64,
+    /// Per-line history (empty unless a rule reads it).
+    pub(crate) lines: crate::mills::LineHistory,
 }
 
 impl<const W: usize> State<W> {
@@ -212,6 +216,8 @@ pub struct Undo<const W: usize> {
     pub(crate) recorded: bool,
     /// A board play's point and the `placed_at` entry it overwrote.
     pub(crate) placed: Option<(Point, u32)>,
+    /// Length of the per-line history log before the move.
+    pub(crate) line_log: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -251,6 +257,8 @@ pub struct Machine<const W: usize> {
     pub(crate) record_moves: bool,
     /// What some rule reads, so the engine tracks or computes it.
     pub(crate) reads: Reads,
+    /// Line-rule extras (counting lines, removals from hand, marks).
+    pub(crate) mills: Option<crate::mills::MillExtras>,
 }
 
 /// Values the engine tracks or computes only when some rule reads them,
@@ -369,6 +377,7 @@ impl<const W: usize> Machine<W> {
         let z_piece = [(); 2].map(|_| (0..n).map(|_| splitmix(&mut seed)).collect());
         let z_hand = [(); 2].map(|_| splitmix(&mut seed));
         let z_side = splitmix(&mut seed);
+        let mills = crate::mills::MillExtras::of(&rules, n, &mut || splitmix(&mut seed));
         let record_moves = rules.play.is_some() || !rules.passes.kinds.is_empty();
         let reads = Reads::of(&rules);
         Machine {
@@ -388,6 +397,7 @@ impl<const W: usize> Machine<W> {
             z_side,
             record_moves,
             reads,
+            mills,
             rules,
         }
     }
@@ -441,6 +451,7 @@ impl<const W: usize> Machine<W> {
             turn_class: 0,
             turn_d_start: NO_D,
             reversible_from: 0,
+            marked: Bits::EMPTY,
             board_key: 0,
             hash: 0,
         };
@@ -456,6 +467,10 @@ impl<const W: usize> Machine<W> {
             play_keys: KeyCounts::default(),
             seen_keys: KeyCounts::default(),
             start_board_key: pos.board_key,
+            lines: match &self.mills {
+                Some(x) if x.history => crate::mills::LineHistory::new(self.line_masks.len()),
+                _ => Default::default(),
+            },
         };
         if self.rules.repetition.superko != morrigo_rules::Superko::None {
             let key = self.superko_key(pos.board_key, to_move);
@@ -520,6 +535,7 @@ impl<const W: usize> Machine<W> {
     }
 
     pub fn empty(&self, s: &State<W>) -> Bits<W> {
-        self.all.without(s.pos.occ[0].or(s.pos.occ[1]))
+        self.all
+            .without(s.pos.occ[0].or(s.pos.occ[1]).or(s.pos.marked))
     }
 }

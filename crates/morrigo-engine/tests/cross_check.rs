@@ -53,6 +53,8 @@ fn same_state<const W: usize>(m: &Machine<W>, s: &State<W>, r: &RefGame, at: &st
     }
     assert_eq!(p.in_hand, r.in_hand, "{at}: in hand");
     assert_eq!(p.lost, r.lost, "{at}: lost");
+    let marked: Vec<bool> = (0..r.board.len()).map(|q| m.marked(s).has(q)).collect();
+    assert_eq!(marked, r.marked, "{at}: marked points");
     assert_eq!(p.to_move, r.to_move, "{at}: to move");
     assert_eq!(u32::from(p.pending), r.pending, "{at}: pending");
     assert_eq!(p.turn, r.turn, "{at}: turn");
@@ -232,11 +234,14 @@ macro_rules! per_ruleset {
 
 per_ruleset! {
     achi => "achi",
+    da_san_qi => "da-san-qi",
+    dooz => "dooz",
     lasker_morris => "lasker-morris",
     morabaraba => "morabaraba",
     nine_mens_morris_no_flying => "nine-mens-morris-no-flying",
     nine_mens_morris_remove_per_mill => "nine-mens-morris-remove-per-mill",
     nine_mens_morris => "nine-mens-morris",
+    russian_mill => "russian-mill",
     six_mens_morris => "six-mens-morris",
     tapatan => "tapatan",
     three_mens_morris => "three-mens-morris",

@@ -180,6 +180,13 @@ impl<'r> RefGo<'r> {
             rules.play.is_some() || !rules.passes.kinds.is_empty(),
             "the Go reference covers rulesets with board plays or passes"
         );
+        assert!(
+            rules
+                .line_rule
+                .as_ref()
+                .is_none_or(|l| l.extras().next().is_none()),
+            "the Go reference has no `counts`, `from_hand` or `delay` line rules"
+        );
         for phase in &rules.phases {
             for a in &phase.actions {
                 assert!(
@@ -375,6 +382,7 @@ impl<'r> RefGo<'r> {
                 c.lines_formed
                     .expect("`lines_formed` exists only in the line rule") as i64
             }
+            Prim::Line => panic!("the Go reference has no `on_line_formed.counts`"),
             Prim::InHand
             | Prim::OnBoard
             | Prim::Lines
@@ -383,7 +391,10 @@ impl<'r> RefGo<'r> {
             | Prim::Lost
             | Prim::After
             | Prim::Captured
-            | Prim::PassStones => panic!("{p:?} is a function, used without an argument"),
+            | Prim::PassStones
+            | Prim::FormedBefore
+            | Prim::TurnsSinceFormed
+            | Prim::TurnsSinceTraded => panic!("{p:?} is a function, used without an argument"),
         }
     }
 
