@@ -31,9 +31,8 @@ impl MillExtras {
     /// next hash key (drawn after every other key, so they are unchanged).
     pub(crate) fn of(rules: &Rules, points: usize, key: &mut dyn FnMut() -> u64) -> Option<Self> {
         let l = rules.line_rule.as_ref()?;
-        if l.extras().next().is_none() {
-            return None;
-        }
+        // No extras: no per-move work at all.
+        l.extras().next()?;
         let history = [
             Prim::FormedBefore,
             Prim::TurnsSinceFormed,
@@ -64,6 +63,9 @@ pub(crate) struct LineHistory {
     pub(crate) turns: Vec<u32>,
     pub(crate) log: Vec<(u32, u32)>,
 }
+
+/// `turns_since_…` of a line that never had the event: longer ago than any game.
+const NEVER: i64 = u32::MAX as i64;
 
 const FORMED: usize = 0;
 const TRADED: usize = 1;
@@ -161,7 +163,7 @@ impl<const W: usize> Machine<W> {
         let at = lines.turns[lines.index(what, me, line as usize)];
         match f {
             Prim::FormedBefore => (at != 0) as i64,
-            // Never: `turn + 1`, more turns than the game has had.
+            _ if at == 0 => NEVER,
             _ => i64::from(s.pos.turn) + 1 - i64::from(at),
         }
     }

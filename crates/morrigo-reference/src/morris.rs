@@ -32,7 +32,7 @@
 //!   a slide or fly that completed any line also writes down as traded
 //!   each own line through its origin that was complete before the move.
 //!   `formed_before`, `turns_since_formed`, `turns_since_traded` search
-//!   that list for the player to move (never: `turn + 1`);
+//!   that list for the player to move (never: 4294967295 turns);
 //! - `from_hand`: when it holds, the owed removals are taken from the
 //!   opponent's hand, as many as it holds; the rest from the board;
 //! - `delay`: a removal made while it holds leaves a mark where the piece
@@ -349,7 +349,7 @@ impl<'r> RefGame<'r> {
                 let traded = f == Prim::TurnsSinceTraded;
                 match self.last_event(arg, traded) {
                     Some(e) => (self.turn - e.turn) as i64,
-                    None => self.turn as i64 + 1,
+                    None => u32::MAX as i64,
                 }
             }
             _ => panic!("{f:?} is not a function"),

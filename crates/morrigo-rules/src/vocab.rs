@@ -190,8 +190,8 @@ pub const VOCABULARY: &[Entry] = &[
     Entry { name: "board_repetitions", prim: Prim::BoardRepetitions, params: &[], ty: Type::Int, doc: "if the last move was a board play: how often its resulting board has occurred as the result of a board play, this time included; else 0", not_in: &[] },
     Entry { name: "line", prim: Prim::Line, params: &[], ty: Type::Line, doc: "the line just completed that `on_line_formed.counts` judges", not_in: ONLY_LINE_COUNTS },
     Entry { name: "formed_before", prim: Prim::FormedBefore, params: &[Type::Line], ty: Type::Bool, doc: "the player to move completed this line earlier in the game (a line counts as completed whether or not it counted or earned a removal)", not_in: &[] },
-    Entry { name: "turns_since_formed", prim: Prim::TurnsSinceFormed, params: &[Type::Line], ty: Type::Int, doc: "turns played by both sides together since the player to move last completed this line (0 on the turn it is completed; more than `turn` if never)", not_in: &[] },
-    Entry { name: "turns_since_traded", prim: Prim::TurnsSinceTraded, params: &[Type::Line], ty: Type::Int, doc: "turns played by both sides together since the player to move traded this line: moved a piece out of it while it was complete, completing another line with that move (more than `turn` if never)", not_in: &[] },
+    Entry { name: "turns_since_formed", prim: Prim::TurnsSinceFormed, params: &[Type::Line], ty: Type::Int, doc: "turns played by both sides together since the player to move last completed this line (4294967295 if never)", not_in: &[] },
+    Entry { name: "turns_since_traded", prim: Prim::TurnsSinceTraded, params: &[Type::Line], ty: Type::Int, doc: "turns played by both sides together since the player to move traded this line: moved a piece out of it while it was complete, completing another line with that move (4294967295 if never)", not_in: &[] },
 ];
 
 /// The names visible in one place of one ruleset.
