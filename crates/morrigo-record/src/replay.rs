@@ -589,12 +589,16 @@ fn finish<const W: usize>(
 }
 
 /// The board with one letter per player (initials upper-cased, or `X`/`O`
-/// when the initials clash) and `.` for an empty point.
+/// when the initials clash), `.` for an empty point and `#` for a point
+/// blocked by the mark of a delayed removal.
 pub fn render_board<const W: usize>(m: &Machine<W>, s: &State<W>) -> String {
     let marks = piece_marks(&m.rules.players);
-    m.rules
-        .topology
-        .render(|p| s.owner(p).map_or('.', |o| marks[o as usize]))
+    let marked = m.marked(s);
+    m.rules.topology.render(|p| match s.owner(p) {
+        Some(o) => marks[o as usize],
+        None if marked.has(p as usize) => '#',
+        None => '.',
+    })
 }
 
 pub(crate) fn piece_marks(players: &[String]) -> [char; 2] {
