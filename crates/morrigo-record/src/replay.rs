@@ -382,6 +382,7 @@ fn play<const W: usize>(
                 rules.phases[m.phase(s)].name.clone()
             };
             let captured_before = s.pos.captured;
+            let hand_before = s.pos.in_hand[me ^ 1];
             m.apply(s, mv);
             let mut notes = Vec::new();
             if mv.kind == MoveKind::Fly {
@@ -392,11 +393,31 @@ fn play<const W: usize>(
                     1 => "completes a line".to_string(),
                     k => format!("completes {k} lines"),
                 };
-                notes.push(match (&rules.line_rule, s.pos.pending) {
-                    (None, _) => lines,
-                    (Some(_), 0) => format!("{lines}: no piece can be removed"),
-                    (Some(_), k) => format!("{lines}: removes {k}"),
+                // `from_hand` removals: the opponent's hand shrank.
+                let taken = hand_before - s.pos.in_hand[me ^ 1];
+                let opp = &rules.players[me ^ 1];
+                notes.push(match (&rules.line_rule, taken, s.pos.pending) {
+                    (None, _, _) => lines,
+                    (Some(_), 0, 0) => format!("{lines}: no piece can be removed"),
+                    (Some(_), 0, k) => format!("{lines}: removes {k}"),
+                    (Some(_), t, 0) => format!("{lines}: takes {t} from {opp}'s hand"),
+                    (Some(_), t, k) => {
+                        format!("{lines}: takes {t} from {opp}'s hand, removes {k}")
+                    }
                 });
+            }
+            let on_board = matches!(
+                mv.kind,
+                MoveKind::Place | MoveKind::Slide | MoveKind::Fly | MoveKind::Play
+            );
+            if on_board && rules.line_rule.is_some() {
+                // Lines `on_line_formed.counts` did not let count.
+                let complete = m.lines_at(&s.pos.occ[me], mv.to as usize);
+                match complete.saturating_sub(u32::from(s.pos.lines_formed)) {
+                    0 => {}
+                    1 => notes.push("completes a line that does not count".to_string()),
+                    k => notes.push(format!("completes {k} lines that do not count")),
+                }
             }
             if mv.kind == MoveKind::Remove && s.pos.pending > 0 {
                 notes.push(format!("{} more to remove", s.pos.pending));
