@@ -172,3 +172,19 @@ fn dooz_transcript_shows_the_hand_taken() {
     assert_code(&o, 0);
     insta::assert_snapshot!("dooz_transcript", stdout(&o));
 }
+
+/// Placing on a marked point is refused at the move, quoting `delay`.
+#[test]
+fn placing_on_a_mark_is_refused_quoting_delay() {
+    let d = dir("da-san-qi-refused");
+    std::fs::write(d.join("game.txt"), "a1 a4 d1 b4 g1xa4 a4\n").expect("write record");
+    let o = run(&d, &["replay", "--file", "game.txt", "da-san-qi"]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(err.contains("a4 holds the mark of a piece taken"), "{err}");
+    assert!(
+        err.contains("in_hand(me) > 0 or in_hand(opponent) > 0"),
+        "{err}"
+    );
+    insta::assert_snapshot!("placing_on_a_mark", err);
+}

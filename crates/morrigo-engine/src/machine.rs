@@ -497,7 +497,18 @@ impl<const W: usize> Machine<W> {
         if pos.to_move == 1 {
             h ^= self.z_side;
         }
+        if let Some(x) = &self.mills {
+            h ^= pos.marked.iter().fold(0, |k, p| k ^ x.z_mark[p]);
+        }
         h
+    }
+
+    /// The position key computed afresh from the board, marks, hands and
+    /// player to move (what `apply` keeps up to date move by move).
+    pub fn recomputed_hash(&self, s: &State<W>) -> u64 {
+        let mut pos = s.pos;
+        pos.board_key = self.board_key(&pos.occ);
+        self.full_hash(&pos)
     }
 
     /// The hash key of `player` holding `count` pieces: the player's seed
