@@ -32,7 +32,6 @@ impl<const W: usize> Machine<W> {
             pushed: false,
             recorded: false,
             placed: None,
-            line_log: s.lines.log.len() as u32,
         };
         s.pos.ply += 1;
         if m.kind != MoveKind::Remove {
@@ -192,10 +191,10 @@ impl<const W: usize> Machine<W> {
         if let Some((at, prev)) = u.placed {
             s.placed_at[at as usize] = prev;
         }
-        if s.lines.log.len() > u.line_log as usize {
-            s.lines.undo_to(u.line_log as usize);
-        }
         s.pos = u.pos;
+        if !s.lines.log.is_empty() {
+            s.lines.undo_after(s.pos.ply);
+        }
         if u.pushed {
             if let Some(h) = s.history.pop() {
                 if s.history_counted as usize > s.history.len() {

@@ -216,8 +216,6 @@ pub struct Undo<const W: usize> {
     pub(crate) recorded: bool,
     /// A board play's point and the `placed_at` entry it overwrote.
     pub(crate) placed: Option<(Point, u32)>,
-    /// Length of the per-line history log before the move.
-    pub(crate) line_log: u32,
 }
 
 #[derive(Clone, Debug)]

@@ -56,12 +56,15 @@ impl MillExtras {
 
 /// For each player and line: the turn (plus one; 0 = never) the player
 /// last completed it, then the turn the player last traded it. Changes are
-/// logged so undo restores them exactly; both vectors are sized once (the
-/// log grows with the game like the position history, never per lookup).
+/// logged with the ply that made them, so undo (which restores the ply
+/// first) takes back exactly the later ones and `Undo` carries nothing;
+/// the table is sized once and the log grows with the game like the
+/// position history.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct LineHistory {
     pub(crate) turns: Vec<u32>,
-    pub(crate) log: Vec<(u32, u32)>,
+    /// (ply after the change, index, previous value).
+    pub(crate) log: Vec<(u32, u32, u32)>,
 }
 
 /// `turns_since_…` of a line that never had the event: longer ago than any game.
@@ -83,16 +86,19 @@ impl LineHistory {
         (what * 2 + player) * lines + line
     }
 
-    fn set(&mut self, i: usize, value: u32) {
-        self.log.push((i as u32, self.turns[i]));
+    fn set(&mut self, ply: u32, i: usize, value: u32) {
+        self.log.push((ply, i as u32, self.turns[i]));
         self.turns[i] = value;
     }
 
-    /// Undo the changes logged after `len` entries.
-    pub(crate) fn undo_to(&mut self, len: usize) {
-        while self.log.len() > len {
-            let (i, old) = self.log.pop().expect("longer than len");
+    /// Undo the changes made by plies after `ply`.
+    pub(crate) fn undo_after(&mut self, ply: u32) {
+        while let Some(&(at, i, old)) = self.log.last() {
+            if at <= ply {
+                break;
+            }
             self.turns[i as usize] = old;
+            self.log.pop();
         }
     }
 }
@@ -128,9 +134,10 @@ impl<const W: usize> Machine<W> {
             // Recorded after every line is judged: a line completed by this
             // move was not "formed before" for its neighbour either.
             let now = s.pos.turn + 1;
+            let ply = s.pos.ply;
             for &l in self.lines_of(to as usize).iter().filter(|l| complete(l)) {
                 let i = s.lines.index(FORMED, me, l as usize);
-                s.lines.set(i, now);
+                s.lines.set(ply, i, now);
             }
             if from != NO_POINT {
                 let mut before = occ;
@@ -139,7 +146,7 @@ impl<const W: usize> Machine<W> {
                 for &l in self.lines_of(from as usize) {
                     if self.line_masks[l as usize].within(&before) {
                         let i = s.lines.index(TRADED, me, l as usize);
-                        s.lines.set(i, now);
+                        s.lines.set(ply, i, now);
                     }
                 }
             }
