@@ -45,13 +45,16 @@ fn temp_file(name: &str, text: &str) -> PathBuf {
     path
 }
 
-const MORRIS_TITLES: [&str; 10] = [
+const MORRIS_TITLES: [&str; 13] = [
     "Achi",
+    "Da San Qi",
+    "Dooz",
     "Lasker Morris",
     "Morabaraba",
     "Nine Men's Morris, no flying",
     "Nine Men's Morris, one removal per mill",
     "Nine Men's Morris",
+    "Russian Mill",
     "Six Men's Morris",
     "Tapatan",
     "Three Men's Morris",
