@@ -18,8 +18,6 @@ pub(crate) struct Ctx {
     pub(crate) no_legal_move: bool,
     pub(crate) target: Point,
     pub(crate) lines_formed: i64,
-    /// The line `on_line_formed.counts` judges.
-    pub(crate) line: u16,
 }
 
 impl Ctx {
@@ -30,7 +28,6 @@ impl Ctx {
             no_legal_move: false,
             target: NO_POINT,
             lines_formed: 0,
-            line: 0,
         }
     }
 }
@@ -149,7 +146,9 @@ impl<const W: usize> Machine<W> {
             Prim::Turn => pos.turn as i64,
             Prim::Target => c.target as i64,
             Prim::LinesFormed => c.lines_formed,
-            Prim::Line => c.line as i64,
+            // `counts` judges a line where `removable` judges a target: the
+            // two never meet, so one field holds either (Ctx stays small).
+            Prim::Line => c.target as i64,
             _ => self.computed_value(p, s),
         }
     }

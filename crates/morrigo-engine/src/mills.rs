@@ -123,7 +123,7 @@ impl<const W: usize> Machine<W> {
                 None => 1,
                 Some(c) => {
                     let ctx = Ctx {
-                        line: l,
+                        target: l, // the line judged (see `Prim::Line`)
                         ..Ctx::turn(me as u8, NO_PHASE)
                     };
                     (self.eval(c, s, ctx) != 0) as u32
