@@ -25,6 +25,10 @@ const NAMED_COLOURS: [&str; 8] = [
     "black", "white", "red", "blue", "green", "yellow", "orange", "purple",
 ];
 
+/// The seat `owner` gives for a point blocked by the mark of a delayed
+/// removal: drawn as a cross.
+pub const MARK: usize = usize::MAX;
+
 impl Topology {
     /// An SVG drawing of the board; `owner(p)` is the seat (0 or 1) of the
     /// piece on `p`, if any, and `players` the seats' names (for colours
@@ -73,6 +77,23 @@ impl Topology {
         }
         for (p, &(x, y)) in self.points().zip(&at) {
             let Some(seat) = owner(p) else { continue };
+            if seat == MARK {
+                let d = PIECE_RADIUS * 0.7;
+                let _ = writeln!(
+                    out,
+                    r##"<path d="M{:.1} {:.1}L{:.1} {:.1}M{:.1} {:.1}L{:.1} {:.1}" stroke="#7a0000" stroke-width="4"><title>{}: marked</title></path>"##,
+                    x - d,
+                    y - d,
+                    x + d,
+                    y + d,
+                    x - d,
+                    y + d,
+                    x + d,
+                    y - d,
+                    escape(self.name(p))
+                );
+                continue;
+            }
             let player = players.get(seat).map_or("?", String::as_str);
             let fill = NAMED_COLOURS
                 .iter()

@@ -45,17 +45,20 @@ fn temp_file(name: &str, text: &str) -> PathBuf {
     path
 }
 
-const MORRIS_TITLES: [&str; 15] = [
+const MORRIS_TITLES: [&str; 17] = [
     "Achi",
     "Five Men's Morris",
     "Seven Men's Morris",
     "Cheng San Qi",
+    "Da San Qi",
+    "Dooz",
     "Lasker Morris",
     "Morabaraba",
     "Nerenchi",
     "Nine Men's Morris, no flying",
     "Nine Men's Morris, one removal per mill",
     "Nine Men's Morris",
+    "Russian Mill",
     "Six Men's Morris",
     "Tapatan",
     "Three Men's Morris",

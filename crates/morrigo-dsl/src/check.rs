@@ -17,6 +17,8 @@ pub enum Type {
     Player,
     Point,
     Phase,
+    /// A line of the board (by index), e.g. the line a `counts` rule judges.
+    Line,
     /// A quoted pattern over the move history, compiled by the environment.
     Pattern,
 }
@@ -29,6 +31,7 @@ impl fmt::Display for Type {
             Type::Player => "a player",
             Type::Point => "a point",
             Type::Phase => "a phase",
+            Type::Line => "a line",
             Type::Pattern => "a quoted history pattern",
         })
     }
@@ -503,6 +506,7 @@ fn list(types: &[Type]) -> String {
             Type::Player => "player",
             Type::Point => "point",
             Type::Phase => "phase",
+            Type::Line => "line",
             Type::Pattern => "'pattern'",
         })
         .collect::<Vec<_>>()

@@ -72,6 +72,9 @@ impl<const W: usize> Machine<W> {
                 // The removals complete the turn of the move that owed them.
                 class = s.pos.turn_class;
                 d_start = s.pos.turn_d_start;
+                if self.mills.is_some() && self.removal_marks(s) {
+                    self.set_mark(s, m.to);
+                }
                 let pos = &mut s.pos;
                 pos.occ[opp].clear(m.to as usize);
                 pos.on_board[opp] -= 1;
@@ -116,7 +119,7 @@ impl<const W: usize> Machine<W> {
             MoveKind::Remove | MoveKind::Pass => false,
         };
         if forms_lines {
-            self.after_line_move(s, me, m.to);
+            self.after_line_move(s, me, m.from, m.to);
         }
         if s.pos.pending > 0 && !self.any_removable(s) {
             s.pos.pending = 0;
@@ -134,19 +137,27 @@ impl<const W: usize> Machine<W> {
         undo
     }
 
-    pub(crate) fn after_line_move(&self, s: &mut State<W>, me: usize, to: Point) {
-        let formed = self.lines_at(&s.pos.occ[me], to as usize);
+    pub(crate) fn after_line_move(&self, s: &mut State<W>, me: usize, from: Point, to: Point) {
+        let mut formed = self.lines_at(&s.pos.occ[me], to as usize);
+        if formed > 0 {
+            s.pos.line_this_turn = true;
+            if let Some(x) = &self.mills {
+                formed = self.counting_lines(x, s, me, from, to);
+            }
+        }
         s.pos.lines_formed = formed as u16;
         if formed == 0 {
             return;
         }
-        s.pos.line_this_turn = true;
         if let Some((removals, _)) = &self.removals {
             let ctx = Ctx {
                 lines_formed: formed as i64,
                 ..Ctx::turn(me as u8, self.turn_phase(s))
             };
-            let owed = self.eval(removals, s, ctx).clamp(0, u16::MAX as i64) as u16;
+            let mut owed = self.eval(removals, s, ctx).clamp(0, u16::MAX as i64) as u16;
+            if let Some(x) = &self.mills {
+                owed = self.removals_from_hand(x, s, me, owed, ctx);
+            }
             s.pos.pending = owed;
         }
     }
@@ -184,6 +195,10 @@ impl<const W: usize> Machine<W> {
             pos.to_move = next;
             pos.hash ^= self.z_side;
         }
+        if let Some(x) = &self.mills {
+            self.release_marks(x, s);
+        }
+        let pos = &mut s.pos;
         if self.reads.repetitions {
             if irreversible {
                 pos.reversible_from = s.history.len() as u32;
@@ -207,6 +222,9 @@ impl<const W: usize> Machine<W> {
             s.placed_at[at as usize] = prev;
         }
         s.pos = u.pos;
+        if !s.lines.log.is_empty() {
+            s.lines.undo_after(s.pos.ply);
+        }
         if u.pushed {
             if let Some(h) = s.history.pop() {
                 if s.history_counted as usize > s.history.len() {

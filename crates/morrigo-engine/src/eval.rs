@@ -144,6 +144,9 @@ impl<const W: usize> Machine<W> {
             Prim::Turn => pos.turn as i64,
             Prim::Target => c.target as i64,
             Prim::LinesFormed => c.lines_formed,
+            // `counts` judges a line where `removable` judges a target: the
+            // two never meet, so one field holds either (Ctx stays small).
+            Prim::Line => c.target as i64,
             _ => self.computed_value(p, s),
         }
     }
@@ -154,7 +157,9 @@ impl<const W: usize> Machine<W> {
         let pos = &s.pos;
         match p {
             Prim::Repetitions => self.repetitions(s) as i64,
-            Prim::EmptyPoints => self.n as i64 - (pos.on_board[0] + pos.on_board[1]) as i64,
+            Prim::EmptyPoints => {
+                self.n as i64 - (pos.on_board[0] + pos.on_board[1] + pos.marked.count()) as i64
+            }
             Prim::LastPlaySuicide => pos.last_suicide as i64,
             Prim::ImmediateRepetition => pos.last_immediate_repetition as i64,
             Prim::BoardRepetitions => pos.last_board_repetitions as i64,
@@ -190,6 +195,9 @@ impl<const W: usize> Machine<W> {
                 .neighbours
                 .get(arg as usize)
                 .map_or(0, |n| n.and(pos.occ[me as usize & 1]).count() as i64),
+            Prim::FormedBefore | Prim::TurnsSinceFormed | Prim::TurnsSinceTraded => {
+                self.line_history_value(f, arg, s)
+            }
             Prim::After => self
                 .rules
                 .patterns

@@ -195,6 +195,16 @@ pub fn refusal<const W: usize>(m: &Machine<W>, s: &State<W>, mv: Move, why: Ille
         }
         Illegal::HandEmpty => Refusal::plain(format!("{who} has no pieces left in hand")),
         Illegal::Occupied => Refusal::plain(format!("{} is occupied", name(mv.to))),
+        Illegal::Marked => {
+            let reason = format!(
+                "{} holds the mark of a piece taken, blocked while this holds",
+                name(mv.to)
+            );
+            match rules.line_rule.as_ref().and_then(|l| l.delay.as_ref()) {
+                Some(delay) => Refusal::by(reason, delay),
+                None => Refusal::plain(reason),
+            }
+        }
         Illegal::NotOwnPiece => {
             Refusal::plain(format!("{} holds no piece of {who}", name(mv.from)))
         }

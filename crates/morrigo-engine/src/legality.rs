@@ -32,6 +32,8 @@ pub enum Illegal {
     HandEmpty,
     /// The destination is not empty.
     Occupied,
+    /// The destination holds the mark of a delayed removal.
+    Marked,
     /// The piece to move is not the mover's.
     NotOwnPiece,
     /// A slide between points that are not adjacent (flying not allowed).
@@ -104,6 +106,9 @@ impl<const W: usize> Machine<W> {
                 if s.owner(m.to).is_some() {
                     return Err(Illegal::Occupied);
                 }
+                if s.pos.marked.has(m.to as usize) {
+                    return Err(Illegal::Marked);
+                }
                 match self.play_refusal(s, m.to) {
                     Some(why) if kind == ActionKind::Play => Err(why),
                     _ => Ok(()),
@@ -156,6 +161,9 @@ impl<const W: usize> Machine<W> {
                 }
                 if s.owner(m.to).is_some() {
                     return Err(Illegal::Occupied);
+                }
+                if s.pos.marked.has(m.to as usize) {
+                    return Err(Illegal::Marked);
                 }
                 let adjacent = self.neighbours[m.from as usize].has(m.to as usize);
                 match (m.kind, adjacent) {

@@ -16,6 +16,7 @@ mod grid;
 mod history;
 mod legality;
 mod machine;
+mod mills;
 mod movegen;
 pub mod notation;
 mod perft;

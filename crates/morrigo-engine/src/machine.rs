@@ -164,6 +164,8 @@ pub struct Position<const W: usize> {
     /// History index from which the position can repeat (after the last
     /// placement or removal nothing earlier can match).
     pub(crate) reversible_from: u32,
+    /// Points blocked by the marks of delayed removals (`on_line_formed.delay`).
+    pub marked: Bits<W>,
     /// Zobrist key of the board alone (the JK "state of the board").
     pub board_key: u64,
     /// Zobrist key of board, hands and player to move.
@@ -191,6 +193,8 @@ pub struct State<const W: usize> {
     pub(crate) seen_keys: KeyCounts,
     /// The board before the first move (simple ko looks back to it).
     pub(crate) start_board_key: u64,
+    /// Per-line history (empty unless a rule reads it).
+    pub(crate) lines: crate::mills::LineHistory,
 }
 
 impl<const W: usize> State<W> {
@@ -276,6 +280,8 @@ pub struct Machine<const W: usize> {
     pub(crate) reads: Reads,
     /// Extra turns, the first player of a phase, removal moves.
     pub(crate) turns: crate::turns::TurnOrder,
+    /// Line-rule extras (counting lines, removals from hand, marks).
+    pub(crate) mills: Option<crate::mills::MillExtras>,
 }
 
 /// Values the engine tracks or computes only when some rule reads them,
@@ -394,6 +400,7 @@ impl<const W: usize> Machine<W> {
         let z_piece = [(); 2].map(|_| (0..n).map(|_| splitmix(&mut seed)).collect());
         let z_hand = [(); 2].map(|_| splitmix(&mut seed));
         let z_side = splitmix(&mut seed);
+        let mills = crate::mills::MillExtras::of(&rules, n, &mut || splitmix(&mut seed));
         let record_moves = rules.play.is_some() || !rules.passes.kinds.is_empty();
         let reads = Reads::of(&rules);
         let turns = crate::turns::TurnOrder::of(&rules);
@@ -417,6 +424,7 @@ impl<const W: usize> Machine<W> {
             record_moves,
             reads,
             turns,
+            mills,
             rules,
         }
     }
@@ -478,6 +486,7 @@ impl<const W: usize> Machine<W> {
             turn_d_start: NO_D,
             turn_phase: 0,
             reversible_from: 0,
+            marked: Bits::EMPTY,
             board_key: 0,
             hash: 0,
         };
@@ -493,6 +502,10 @@ impl<const W: usize> Machine<W> {
             play_keys: KeyCounts::default(),
             seen_keys: KeyCounts::default(),
             start_board_key: pos.board_key,
+            lines: match &self.mills {
+                Some(x) if x.history => crate::mills::LineHistory::new(self.line_masks.len()),
+                _ => Default::default(),
+            },
         };
         if self.rules.repetition.superko != morrigo_rules::Superko::None {
             let key = self.superko_key(pos.board_key, to_move);
@@ -519,7 +532,18 @@ impl<const W: usize> Machine<W> {
         if pos.to_move == 1 {
             h ^= self.z_side;
         }
+        if let Some(x) = &self.mills {
+            h ^= pos.marked.iter().fold(0, |k, p| k ^ x.z_mark[p]);
+        }
         h
+    }
+
+    /// The position key computed afresh from the board, marks, hands and
+    /// player to move (what `apply` keeps up to date move by move).
+    pub fn recomputed_hash(&self, s: &State<W>) -> u64 {
+        let mut pos = s.pos;
+        pos.board_key = self.board_key(&pos.occ);
+        self.full_hash(&pos)
     }
 
     /// The hash key of `player` holding `count` pieces: the player's seed
@@ -557,6 +581,7 @@ impl<const W: usize> Machine<W> {
     }
 
     pub fn empty(&self, s: &State<W>) -> Bits<W> {
-        self.all.without(s.pos.occ[0].or(s.pos.occ[1]))
+        self.all
+            .without(s.pos.occ[0].or(s.pos.occ[1]).or(s.pos.marked))
     }
 }

@@ -55,6 +55,8 @@ fn same_state<const W: usize>(m: &Machine<W>, s: &State<W>, r: &RefGame, at: &st
     }
     assert_eq!(p.in_hand, r.in_hand, "{at}: in hand");
     assert_eq!(p.lost, r.lost, "{at}: lost");
+    let marked: Vec<bool> = (0..r.board.len()).map(|q| m.marked(s).has(q)).collect();
+    assert_eq!(marked, r.marked, "{at}: marked points");
     assert_eq!(p.to_move, r.to_move, "{at}: to move");
     assert_eq!(u32::from(p.pending), r.pending, "{at}: pending");
     assert_eq!(p.turn, r.turn, "{at}: turn");
@@ -236,6 +238,8 @@ per_ruleset! {
     achi => "achi",
     five_mens_morris => "five-mens-morris",
     cheng_san_qi => "cheng-san-qi",
+    da_san_qi => "da-san-qi",
+    dooz => "dooz",
     lasker_morris => "lasker-morris",
     morabaraba => "morabaraba",
     nerenchi => "nerenchi",
@@ -243,6 +247,7 @@ per_ruleset! {
     nine_mens_morris_remove_per_mill => "nine-mens-morris-remove-per-mill",
     nine_mens_morris => "nine-mens-morris",
     seven_mens_morris => "seven-mens-morris",
+    russian_mill => "russian-mill",
     six_mens_morris => "six-mens-morris",
     tapatan => "tapatan",
     three_mens_morris => "three-mens-morris",

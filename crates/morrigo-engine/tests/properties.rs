@@ -35,9 +35,16 @@ fn legal<const W: usize>(m: &Machine<W>, s: &State<W>) -> Vec<Move> {
 /// The hash of the same board, hands and side built from scratch.
 fn fresh_hash<const W: usize>(m: &Machine<W>, s: &State<W>) -> u64 {
     let p = &s.pos;
-    m.state_from(p.occ[0], p.occ[1], p.in_hand, p.to_move)
+    let fresh = m
+        .state_from(p.occ[0], p.occ[1], p.in_hand, p.to_move)
         .pos
-        .hash
+        .hash;
+    // Marks of delayed removals are part of the key too.
+    if p.marked.is_empty() {
+        fresh
+    } else {
+        m.recomputed_hash(s)
+    }
 }
 
 /// Checks every property at each ply of a game driven by `choices`.

@@ -384,6 +384,7 @@ fn play<const W: usize>(
             };
             let captured_before = s.pos.captured;
             let opponent_before = s.pos.occ[me ^ 1];
+            let hand_before = s.pos.in_hand[me ^ 1];
             m.apply(s, mv);
             let mut notes = Vec::new();
             if mv.kind == MoveKind::Fly {
@@ -412,11 +413,31 @@ fn play<const W: usize>(
                     1 => "completes a line".to_string(),
                     k => format!("completes {k} lines"),
                 };
-                notes.push(match (&rules.line_rule, s.pos.pending) {
-                    (None, _) => lines,
-                    (Some(_), 0) => format!("{lines}: no removal"),
-                    (Some(_), k) => format!("{lines}: removes {k}"),
+                // `from_hand` removals: the opponent's hand shrank.
+                let taken = hand_before - s.pos.in_hand[me ^ 1];
+                let opp = &rules.players[me ^ 1];
+                notes.push(match (&rules.line_rule, taken, s.pos.pending) {
+                    (None, _, _) => lines,
+                    (Some(_), 0, 0) => format!("{lines}: no removal"),
+                    (Some(_), 0, k) => format!("{lines}: removes {k}"),
+                    (Some(_), t, 0) => format!("{lines}: takes {t} from {opp}'s hand"),
+                    (Some(_), t, k) => {
+                        format!("{lines}: takes {t} from {opp}'s hand, removes {k}")
+                    }
                 });
+            }
+            let on_board = matches!(
+                mv.kind,
+                MoveKind::Place | MoveKind::Slide | MoveKind::Fly | MoveKind::Play
+            );
+            if on_board && rules.line_rule.is_some() {
+                // Lines `on_line_formed.counts` did not let count.
+                let complete = m.lines_at(&s.pos.occ[me], mv.to as usize);
+                match complete.saturating_sub(u32::from(s.pos.lines_formed)) {
+                    0 => {}
+                    1 => notes.push("completes a line that does not count".to_string()),
+                    k => notes.push(format!("completes {k} lines that do not count")),
+                }
             }
             if mv.kind == MoveKind::Remove && s.pos.pending > 0 {
                 notes.push(format!("{} more to remove", s.pos.pending));
@@ -616,12 +637,16 @@ fn finish<const W: usize>(
 }
 
 /// The board with one letter per player (initials upper-cased, or `X`/`O`
-/// when the initials clash) and `.` for an empty point.
+/// when the initials clash), `.` for an empty point and `#` for a point
+/// blocked by the mark of a delayed removal.
 pub fn render_board<const W: usize>(m: &Machine<W>, s: &State<W>) -> String {
     let marks = piece_marks(&m.rules.players);
-    m.rules
-        .topology
-        .render(|p| s.owner(p).map_or('.', |o| marks[o as usize]))
+    let marked = m.marked(s);
+    m.rules.topology.render(|p| match s.owner(p) {
+        Some(o) => marks[o as usize],
+        None if marked.has(p as usize) => '#',
+        None => '.',
+    })
 }
 
 pub(crate) fn piece_marks(players: &[String]) -> [char; 2] {

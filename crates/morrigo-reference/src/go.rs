@@ -191,6 +191,13 @@ impl<'r> RefGo<'r> {
             rules.play.is_some() || !rules.passes.kinds.is_empty(),
             "the Go reference covers rulesets with board plays or passes"
         );
+        assert!(
+            rules
+                .line_rule
+                .as_ref()
+                .is_none_or(|l| l.extras().next().is_none()),
+            "the Go reference has no `counts`, `from_hand` or `delay` line rules"
+        );
         for phase in &rules.phases {
             assert!(
                 phase.turn_conds().next().is_none(),
@@ -397,6 +404,7 @@ impl<'r> RefGo<'r> {
                 c.lines_formed
                     .expect("`lines_formed` exists only in the line rule") as i64
             }
+            Prim::Line => panic!("the Go reference has no `on_line_formed.counts`"),
             Prim::InHand
             | Prim::OnBoard
             | Prim::Lines
@@ -406,7 +414,10 @@ impl<'r> RefGo<'r> {
             | Prim::After
             | Prim::Captured
             | Prim::PassStones
-            | Prim::OwnNeighbours => panic!("{p:?} is a function, used without an argument"),
+            | Prim::OwnNeighbours
+            | Prim::FormedBefore
+            | Prim::TurnsSinceFormed
+            | Prim::TurnsSinceTraded => panic!("{p:?} is a function, used without an argument"),
         }
     }
 

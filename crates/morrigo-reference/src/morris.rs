@@ -33,6 +33,21 @@
 //!   holds (`me` the mover, `lines_formed` the turn's lines); then, if the
 //!   phase that player would be in is another phase with a `first`, the
 //!   player `first` names.
+//!
+//! The line rule's extras, read as plainly:
+//! - `counts`: each complete own line through the destination is judged
+//!   with `line` set to it; `lines_formed` is the number that count, and no
+//!   counting line means no removal. Every complete line through the
+//!   destination is then written down as formed by the mover on this turn;
+//!   a slide or fly that completed any line also writes down as traded
+//!   each own line through its origin that was complete before the move.
+//!   `formed_before`, `turns_since_formed`, `turns_since_traded` search
+//!   that list for the player to move (never: 4294967295 turns);
+//! - `from_hand`: when it holds, the owed removals are taken from the
+//!   opponent's hand, as many as it holds; the rest from the board;
+//! - `delay`: a removal made while it holds leaves a mark where the piece
+//!   stood; no piece may go to a marked point; at the end of a turn, if it no
+//!   longer holds for the next player, every mark goes.
 
 use morrigo_dsl::{BinOp, Expr};
 use morrigo_engine::{Move, MoveKind, Outcome, Point, Unit, NO_POINT};
@@ -42,6 +57,7 @@ use morrigo_rules::{ActionKind, CaptureKind, CaptureRule, Prim, Rules, Verdict};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RefKey {
     pub board: Vec<Option<u8>>,
+    pub marked: Vec<bool>,
     pub in_hand: [u32; 2],
     pub to_move: u8,
 }
@@ -73,6 +89,19 @@ pub struct RefGame<'r> {
     /// Every turn-start position of the game, the current one (if the turn
     /// has started and no removal is owed) last.
     pub previous: Vec<RefKey>,
+    /// Points marked by delayed removals.
+    pub marked: Vec<bool>,
+    /// Every line formed or traded so far, oldest first.
+    pub line_events: Vec<LineEvent>,
+}
+
+/// A line formed or traded by a player on a turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineEvent {
+    pub player: u8,
+    pub line: usize,
+    pub turn: u32,
+    pub traded: bool,
 }
 
 /// What an expression may read besides the position.
@@ -82,6 +111,7 @@ struct Ctx {
     no_legal_move: Option<bool>,
     target: Option<Point>,
     lines_formed: Option<u32>,
+    line: Option<usize>,
 }
 
 /// The references' evaluator of rule expressions, written from the
@@ -165,6 +195,7 @@ impl<'r> RefGame<'r> {
         let in_hand = [rules.in_hand; 2];
         let start = RefKey {
             board: board.clone(),
+            marked: vec![false; board.len()],
             in_hand,
             to_move,
         };
@@ -183,7 +214,9 @@ impl<'r> RefGame<'r> {
             removed_this_turn: false,
             line_this_turn: false,
             turn_phase: None,
+            marked: vec![false; rules.topology.len()],
             previous: vec![start],
+            line_events: Vec::new(),
         }
     }
 
@@ -191,6 +224,7 @@ impl<'r> RefGame<'r> {
     pub fn key(&self) -> RefKey {
         RefKey {
             board: self.board.clone(),
+            marked: self.marked.clone(),
             in_hand: self.in_hand,
             to_move: self.to_move,
         }
@@ -242,7 +276,20 @@ impl<'r> RefGame<'r> {
     }
 
     fn empty_points(&self) -> u32 {
-        self.board.iter().filter(|o| o.is_none()).count() as u32
+        (0..self.board.len()).filter(|&p| self.free(p)).count() as u32
+    }
+
+    /// Nothing stands on the point: no piece and no mark.
+    fn free(&self, p: usize) -> bool {
+        self.board[p].is_none() && !self.marked[p]
+    }
+
+    /// The last event of this kind for the player to move and `line`.
+    fn last_event(&self, line: i64, traded: bool) -> Option<&LineEvent> {
+        self.line_events
+            .iter()
+            .rev()
+            .find(|e| e.player == self.to_move && e.line as i64 == line && e.traded == traded)
     }
 
     // ----- expressions --------------------------------------------------------
@@ -272,13 +319,17 @@ impl<'r> RefGame<'r> {
                 c.lines_formed
                     .expect("`lines_formed` is not available here") as i64
             }
+            Prim::Line => c.line.expect("`line` is not available here") as i64,
             Prim::InHand
             | Prim::OnBoard
             | Prim::Lines
             | Prim::InLine
             | Prim::AllInLines
             | Prim::Lost
-            | Prim::OwnNeighbours => panic!("{p:?} is a function, used without an argument"),
+            | Prim::OwnNeighbours
+            | Prim::FormedBefore
+            | Prim::TurnsSinceFormed
+            | Prim::TurnsSinceTraded => panic!("{p:?} is a function, used without an argument"),
             Prim::After
             | Prim::Captured
             | Prim::PassStones
@@ -318,6 +369,14 @@ impl<'r> RefGame<'r> {
                 .iter()
                 .filter(|&&q| self.board[q as usize] == Some(self.to_move))
                 .count() as i64,
+            Prim::FormedBefore => self.last_event(arg, false).is_some() as i64,
+            Prim::TurnsSinceFormed | Prim::TurnsSinceTraded => {
+                let traded = f == Prim::TurnsSinceTraded;
+                match self.last_event(arg, traded) {
+                    Some(e) => (self.turn - e.turn) as i64,
+                    None => u32::MAX as i64,
+                }
+            }
             _ => panic!("{f:?} is not a function"),
         }
     }
@@ -357,7 +416,7 @@ impl<'r> RefGame<'r> {
         let mut out = Vec::new();
         if place && self.in_hand[me as usize] > 0 {
             for to in 0..n {
-                if self.board[to].is_none() {
+                if self.free(to) {
                     out.push(Move::place(to as Point));
                 }
             }
@@ -367,7 +426,7 @@ impl<'r> RefGame<'r> {
                 continue;
             }
             for to in 0..n {
-                if self.board[to].is_some() {
+                if !self.free(to) {
                     continue;
                 }
                 let adjacent = self.rules.topology.neighbours[from].contains(&(to as Point));
@@ -463,6 +522,7 @@ impl<'r> RefGame<'r> {
                     no_legal_move: Some(blocked),
                     target: Some(p),
                     lines_formed: None,
+                    line: None,
                 };
                 self.eval(&guard.expr, c) != 0
             })
@@ -480,6 +540,7 @@ impl<'r> RefGame<'r> {
             no_legal_move: None,
             target: None,
             lines_formed: Some(self.lines_formed),
+            line: None,
         };
         let rule = &self.rules.phases[phase];
         let again = rule
@@ -503,7 +564,12 @@ impl<'r> RefGame<'r> {
             no_legal_move: Some(false),
             target,
             lines_formed: Some(self.lines_formed),
+            line: None,
         }
+    }
+
+    fn holds(&self, cond: Option<&morrigo_rules::Cond>) -> bool {
+        cond.is_some_and(|c| self.eval(&c.expr, self.removal_ctx(None)) != 0)
     }
 
     /// Whether the player to move may remove the opposing piece on `p`.
@@ -538,6 +604,7 @@ impl<'r> RefGame<'r> {
             no_legal_move: Some(moves.is_empty()),
             target: None,
             lines_formed: None,
+            line: None,
         };
         for (i, rule) in self.rules.end.iter().enumerate() {
             if self.eval(&rule.when.expr, c) != 0 {
@@ -572,11 +639,13 @@ impl<'r> RefGame<'r> {
         } else {
             self.armed(self.phase(), None)
         };
+        let board_before = self.board.clone();
+        let line_rule = self.rules.line_rule.as_ref();
         match m.kind {
             MoveKind::Place => {
                 assert_eq!(self.pending, 0, "{m:?}: a removal is owed");
                 assert!(self.in_hand[me as usize] > 0, "{m:?}: nothing in hand");
-                assert_eq!(self.board[to], None, "{m:?}: point taken");
+                assert!(self.free(to), "{m:?}: point taken");
                 self.in_hand[me as usize] -= 1;
                 self.board[to] = Some(me);
             }
@@ -603,12 +672,15 @@ impl<'r> RefGame<'r> {
                 }
                 assert_ne!(m.from, NO_POINT);
                 assert_eq!(self.board[m.from as usize], Some(me), "{m:?}: not own");
-                assert_eq!(self.board[to], None, "{m:?}: point taken");
+                assert!(self.free(to), "{m:?}: point taken");
                 self.board[m.from as usize] = None;
                 self.board[to] = Some(me);
             }
             MoveKind::Remove => {
                 assert_eq!(self.board[to], Some(opp), "{m:?}: not an opposing piece");
+                if self.holds(line_rule.and_then(|l| l.delay.as_ref())) {
+                    self.marked[to] = true;
+                }
                 self.board[to] = None;
                 self.lost[opp as usize] += 1;
                 if self.pending > 0 {
@@ -624,13 +696,65 @@ impl<'r> RefGame<'r> {
         self.capture(&armed, m.to);
         self.ply += 1;
         if m.kind != MoveKind::Remove {
-            let formed = self.lines_through(me, m.to);
-            self.lines_formed = formed;
-            if formed > 0 {
+            let complete: Vec<usize> = (0..self.rules.topology.lines.len())
+                .filter(|&l| {
+                    let line = &self.rules.topology.lines[l];
+                    line.contains(&m.to) && self.owns_line(me, line)
+                })
+                .collect();
+            let counts = line_rule.and_then(|l| l.counts.as_ref());
+            let counting = complete
+                .iter()
+                .filter(|&&l| match counts {
+                    None => true,
+                    Some(c) => {
+                        let ctx = Ctx {
+                            lines_formed: None,
+                            line: Some(l),
+                            ..self.removal_ctx(None)
+                        };
+                        self.eval(&c.expr, ctx) != 0
+                    }
+                })
+                .count() as u32;
+            for &l in &complete {
+                self.line_events.push(LineEvent {
+                    player: me,
+                    line: l,
+                    turn: self.turn,
+                    traded: false,
+                });
+            }
+            if m.from != NO_POINT && !complete.is_empty() {
+                for (l, line) in self.rules.topology.lines.iter().enumerate() {
+                    let was_complete = line.iter().all(|&p| board_before[p as usize] == Some(me));
+                    if line.contains(&m.from) && was_complete {
+                        self.line_events.push(LineEvent {
+                            player: me,
+                            line: l,
+                            turn: self.turn,
+                            traded: true,
+                        });
+                    }
+                }
+            }
+            self.lines_formed = counting;
+            if !complete.is_empty() {
                 self.line_this_turn = true;
-                if let Some(lr) = &self.rules.line_rule {
+            }
+            if counting > 0 {
+                if let Some(lr) = line_rule {
                     let c = self.removal_ctx(None);
                     self.pending = self.eval(&lr.removals.expr, c).max(0) as u32;
+                    if self.pending > 0 && self.holds(lr.from_hand.as_ref()) {
+                        let taken = self.pending.min(self.in_hand[opp as usize]);
+                        self.in_hand[opp as usize] -= taken;
+                        self.lost[opp as usize] += taken;
+                        self.pending -= taken;
+                        if taken > 0 {
+                            self.removed_this_turn = true;
+                        }
+                    }
                 }
             }
         }
@@ -654,6 +778,10 @@ impl<'r> RefGame<'r> {
             self.to_move = self.next_player();
             self.lines_formed = 0;
             self.turn_phase = None;
+            let delay = line_rule.and_then(|l| l.delay.as_ref());
+            if self.marked.contains(&true) && !self.holds(delay) {
+                self.marked = vec![false; self.board.len()];
+            }
             self.previous.push(self.key());
         }
     }

@@ -201,6 +201,24 @@ impl Compiler<'_> {
             Some(HandFile::Unlimited(_)) => (Some(0), true),
             None => (None, false),
         };
+        if play.is_some() && line_rule.as_ref().is_some_and(|l| l.delay.is_some()) {
+            self.error_key(
+                &["on_line_formed", "delay"],
+                Diagnostic::new(
+                    "`on_line_formed.delay` leaves marks on the board, which board plays and their captures do not know",
+                )
+                .expected("no `delay` in a ruleset with `play:`"),
+            );
+        }
+        if unlimited_hand && line_rule.as_ref().is_some_and(|l| l.from_hand.is_some()) {
+            self.error_key(
+                &["on_line_formed", "from_hand"],
+                Diagnostic::new(
+                    "`on_line_formed.from_hand` takes removals from the opponent's hand, but hands are unlimited",
+                )
+                .expected("a number for `setup.in_hand`, or no `from_hand`"),
+            );
+        }
         Some(Rules {
             name: name?,
             title: f
@@ -1192,9 +1210,30 @@ impl Compiler<'_> {
                 .expected("0 or more"),
             );
         }
+        let counts = l.counts.as_ref().map(|t| {
+            self.cond_at(
+                t,
+                &["on_line_formed", "counts"],
+                &env.within(Context::LineCounts),
+                Type::Bool,
+            )
+        });
+        let mut optional = |key: &str| {
+            let text = match key {
+                "from_hand" => l.from_hand.as_ref(),
+                _ => l.delay.as_ref(),
+            }?;
+            let path = ["on_line_formed", key];
+            Some(self.cond_at(text, &path, &env.within(Context::Removals), Type::Bool))
+        };
+        let from_hand = optional("from_hand");
+        let delay = optional("delay");
         Some(LineRule {
             removals,
             removable,
+            counts,
+            from_hand,
+            delay,
         })
     }
 

@@ -373,6 +373,21 @@ pub struct LineRule {
     pub removals: Cond,
     /// Whether the opposing piece on `target` may be removed.
     pub removable: Cond,
+    /// Whether a completed `line` counts (absent: every line counts).
+    pub counts: Option<Cond>,
+    /// The owed removals come from the opponent's hand while it holds pieces.
+    pub from_hand: Option<Cond>,
+    /// A removed piece leaves a mark on its point while this holds.
+    pub delay: Option<Cond>,
+}
+
+impl LineRule {
+    /// The line rule's optional conditions, in file order.
+    pub fn extras(&self) -> impl Iterator<Item = &Cond> {
+        [&self.counts, &self.from_hand, &self.delay]
+            .into_iter()
+            .flatten()
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -489,7 +504,9 @@ impl Rules {
                 .chain(p.actions.iter().map(|a| &a.guard))
                 .chain(p.turn_conds())
         });
-        let line = line_rule.iter().flat_map(|l| [&l.removals, &l.removable]);
+        let line = line_rule
+            .iter()
+            .flat_map(|l| [&l.removals, &l.removable].into_iter().chain(l.extras()));
         phase_conds
             .chain(line)
             .chain(end.iter().map(|e| &e.when))
@@ -582,6 +599,15 @@ impl fmt::Display for Rules {
             Some(l) => {
                 writeln!(f, "  on line formed: remove {} piece(s)", l.removals.text)?;
                 writeln!(f, "    removable: {}", l.removable.text)?;
+                if let Some(c) = &l.counts {
+                    writeln!(f, "    a completed line counts if: {}", c.text)?;
+                }
+                if let Some(c) = &l.from_hand {
+                    writeln!(f, "    from the opponent's hand if: {}", c.text)?;
+                }
+                if let Some(c) = &l.delay {
+                    writeln!(f, "    removed pieces stay marked while: {}", c.text)?;
+                }
             }
             None if self.play.is_none() => writeln!(f, "  on line formed: nothing")?,
             None => {}

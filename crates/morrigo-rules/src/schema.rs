@@ -403,6 +403,15 @@ pub struct LineRuleFile {
     pub removals: Option<Text>,
     /// Which opposing piece (`target`) may be removed.
     pub removable: Option<Text>,
+    /// Whether a line just completed (`line`) counts: only counting lines
+    /// make `lines_formed` and earn removals. Absent: every line counts.
+    pub counts: Option<Text>,
+    /// When this holds, the removals are taken from the opponent's hand
+    /// (as many as it holds; the rest from the board).
+    pub from_hand: Option<Text>,
+    /// When this holds at a removal, the piece stays on its point as a mark
+    /// until the condition no longer holds at the end of a turn.
+    pub delay: Option<Text>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -32,6 +32,11 @@ pub enum Prim {
     BoardRepetitions,
     NoSafeMove,
     OwnNeighbours,
+    /// The line a `counts` rule judges.
+    Line,
+    FormedBefore,
+    TurnsSinceFormed,
+    TurnsSinceTraded,
 }
 
 /// Where an expression stands in a ruleset; decides which names it may use.
@@ -45,6 +50,8 @@ pub enum Context {
     Removals,
     /// `on_line_formed.removable`
     Removable,
+    /// `on_line_formed.counts` (judges one completed `line`)
+    LineCounts,
     /// `end.NAME.lose|win|draw`
     End,
     /// `forbid.NAME.when`
@@ -117,6 +124,36 @@ const ONLY_REMOVABLE: &[(Context, &str)] = &[
         Context::TurnEnd,
         "`target` exists only in `on_line_formed.removable` and in a `remove` action's condition",
     ),
+    (
+        Context::LineCounts,
+        "`target` exists only in `on_line_formed.removable`",
+    ),
+];
+const ONLY_LINE_COUNTS: &[(Context, &str)] = &[
+    (
+        Context::PhaseWhen,
+        "`line` exists only in `on_line_formed.counts`",
+    ),
+    (
+        Context::ActionGuard,
+        "`line` exists only in `on_line_formed.counts`",
+    ),
+    (
+        Context::Removals,
+        "`line` exists only in `on_line_formed.counts`",
+    ),
+    (
+        Context::Removable,
+        "`line` exists only in `on_line_formed.counts`",
+    ),
+    (
+        Context::End,
+        "`line` exists only in `on_line_formed.counts`",
+    ),
+    (
+        Context::Forbid,
+        "`line` exists only in `on_line_formed.counts`",
+    ),
 ];
 const ONLY_LINE_RULE: &[(Context, &str)] = &[
     (
@@ -138,6 +175,10 @@ const ONLY_LINE_RULE: &[(Context, &str)] = &[
     (
         Context::RemoveAction,
         "`lines_formed` exists only in `on_line_formed`, `extra_turn` and `first` (a removal forms no line)",
+    ),
+    (
+        Context::LineCounts,
+        "`lines_formed` is the number of lines `counts` lets count, so `counts` cannot read it",
     ),
 ];
 
@@ -170,6 +211,10 @@ pub const VOCABULARY: &[Entry] = &[
     Entry { name: "immediate_repetition", prim: Prim::ImmediateRepetition, params: &[], ty: Type::Bool, doc: "the last move was an immediate repetition in the reading `repetition.immediate_reading` names (simple ko, or JK Art. 3.2)", not_in: &[] },
     Entry { name: "own_neighbours", prim: Prim::OwnNeighbours, params: &[Type::Point], ty: Type::Int, doc: "pieces of the player to move on the points next to the point", not_in: &[] },
     Entry { name: "board_repetitions", prim: Prim::BoardRepetitions, params: &[], ty: Type::Int, doc: "if the last move was a board play: how often its resulting board has occurred as the result of a board play, this time included; else 0", not_in: &[] },
+    Entry { name: "line", prim: Prim::Line, params: &[], ty: Type::Line, doc: "the line just completed that `on_line_formed.counts` judges", not_in: ONLY_LINE_COUNTS },
+    Entry { name: "formed_before", prim: Prim::FormedBefore, params: &[Type::Line], ty: Type::Bool, doc: "the player to move completed this line earlier in the game (a line counts as completed whether or not it counted or earned a removal)", not_in: &[] },
+    Entry { name: "turns_since_formed", prim: Prim::TurnsSinceFormed, params: &[Type::Line], ty: Type::Int, doc: "turns played by both sides together since the player to move last completed this line (4294967295 if never)", not_in: &[] },
+    Entry { name: "turns_since_traded", prim: Prim::TurnsSinceTraded, params: &[Type::Line], ty: Type::Int, doc: "turns played by both sides together since the player to move traded this line: moved a piece out of it while it was complete, completing another line with that move (4294967295 if never)", not_in: &[] },
 ];
 
 /// The names visible in one place of one ruleset.
@@ -332,6 +377,7 @@ pub fn reference_markdown() -> String {
                 .map(|t| match t {
                     Type::Player => "player",
                     Type::Point => "point",
+                    Type::Line => "line",
                     Type::Pattern => "'pattern'",
                     _ => "value",
                 })
@@ -344,6 +390,7 @@ pub fn reference_markdown() -> String {
             Type::Player => "player",
             Type::Point => "point",
             Type::Phase => "phase",
+            Type::Line => "line",
             Type::Pattern => "pattern",
         };
         out.push_str(&format!("| `{sig}` | {ty} | {} |\n", e.doc));

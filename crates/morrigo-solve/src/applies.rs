@@ -13,7 +13,7 @@
 use morrigo_rules::{Cond, Immediate, Prim, Repeated, Rules, Superko, Verdict};
 
 /// The primitives whose value depends on the history, not on the position.
-const HISTORY: [Prim; 7] = [
+const HISTORY: [Prim; 10] = [
     Prim::Repetitions,
     Prim::TurnsWithoutRemoval,
     Prim::TurnsWithoutLine,
@@ -21,6 +21,9 @@ const HISTORY: [Prim; 7] = [
     Prim::After,
     Prim::ImmediateRepetition,
     Prim::BoardRepetitions,
+    Prim::FormedBefore,
+    Prim::TurnsSinceFormed,
+    Prim::TurnsSinceTraded,
 ];
 
 /// The history primitive a condition reads, if any (its vocabulary name).
@@ -85,7 +88,18 @@ pub fn retrograde_applies(rules: &Rules) -> Result<(), String> {
         }
     }
     if let Some(l) = &rules.line_rule {
-        for (what, c) in [("removals", &l.removals), ("removable", &l.removable)] {
+        if l.delay.is_some() {
+            return Err(format!(
+                "`on_line_formed.delay` of {name} leaves marks on the board, which the solver's positions do not hold, so retrograde analysis cannot solve it"
+            ));
+        }
+        let extras = [("counts", &l.counts), ("from_hand", &l.from_hand)]
+            .into_iter()
+            .filter_map(|(what, c)| c.as_ref().map(|c| (what, c)));
+        for (what, c) in [("removals", &l.removals), ("removable", &l.removable)]
+            .into_iter()
+            .chain(extras)
+        {
             if c.uses(Prim::Phase) {
                 return Err(format!(
                     "`on_line_formed.{what}` of {name} reads `phase` (`{}`), the phase the turn began in, which a position owing a removal does not record, so retrograde analysis over positions cannot solve it",

@@ -151,7 +151,11 @@ pub fn run(args: ReplayArgs) -> Outcome {
             let svg = args
                 .svg
                 .as_ref()
-                .map(|path| game::write_svg(&m.rules, |p| s.owner(p), path));
+                .map(|path| {
+                    let marked = m.marked(&s);
+                    let owner = |p: u16| s.owner(p).or(marked.has(p as usize).then_some(u8::MAX));
+                    game::write_svg(&m.rules, owner, path)
+                });
             (t, out, svg)
         })
     });

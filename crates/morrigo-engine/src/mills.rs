@@ -1,0 +1,241 @@
+//! Mill rules beyond "a completed line owes removals": which completed
+//! lines count (`on_line_formed.counts`, with the per-line history it may
+//! read), removals taken from the opponent's hand (`from_hand`), and the
+//! marks delayed removals leave (`delay`). A ruleset without them has no
+//! [`MillExtras`] and pays one `Option` check per line-forming move.
+//!
+//! Repetition: positions are compared by board, marks, hands and player to
+//! move. The per-line history is not part of the key (as in the app these
+//! options come from): two positions that differ only in which lines were
+//! formed before count as the same position.
+
+use crate::compiled::{lower, Op};
+use crate::eval::{Ctx, NO_PHASE};
+use crate::machine::{Machine, Point, State, NO_POINT};
+use morrigo_rules::{Prim, Rules};
+
+/// The compiled extras of the line rule.
+#[derive(Debug)]
+pub(crate) struct MillExtras {
+    pub(crate) counts: Option<Op>,
+    pub(crate) from_hand: Option<Op>,
+    pub(crate) delay: Option<Op>,
+    /// Some rule reads the per-line history: keep it.
+    pub(crate) history: bool,
+    /// Hash keys of a mark on each point (empty without `delay`).
+    pub(crate) z_mark: Vec<u64>,
+}
+
+impl MillExtras {
+    /// `None` when the ruleset uses none of the extras. `key` draws the
+    /// next hash key (drawn after every other key, so they are unchanged).
+    pub(crate) fn of(rules: &Rules, points: usize, key: &mut dyn FnMut() -> u64) -> Option<Self> {
+        let l = rules.line_rule.as_ref()?;
+        // No extras: no per-move work at all.
+        l.extras().next()?;
+        let history = [
+            Prim::FormedBefore,
+            Prim::TurnsSinceFormed,
+            Prim::TurnsSinceTraded,
+        ]
+        .into_iter()
+        .any(|p| rules.uses(p));
+        let z_mark = match l.delay {
+            Some(_) => (0..points).map(|_| key()).collect(),
+            None => Vec::new(),
+        };
+        Some(MillExtras {
+            counts: l.counts.as_ref().map(|c| lower(&c.expr)),
+            from_hand: l.from_hand.as_ref().map(|c| lower(&c.expr)),
+            delay: l.delay.as_ref().map(|c| lower(&c.expr)),
+            history,
+            z_mark,
+        })
+    }
+}
+
+/// For each player and line: the turn (plus one; 0 = never) the player
+/// last completed it, then the turn the player last traded it. Changes are
+/// logged with the ply that made them, so undo (which restores the ply
+/// first) takes back exactly the later ones and `Undo` carries nothing;
+/// the table is sized once and the log grows with the game like the
+/// position history.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct LineHistory {
+    pub(crate) turns: Vec<u32>,
+    /// (ply after the change, index, previous value).
+    pub(crate) log: Vec<(u32, u32, u32)>,
+}
+
+/// `turns_since_…` of a line that never had the event: longer ago than any game.
+const NEVER: i64 = u32::MAX as i64;
+
+const FORMED: usize = 0;
+const TRADED: usize = 1;
+
+impl LineHistory {
+    pub(crate) fn new(lines: usize) -> Self {
+        LineHistory {
+            turns: vec![0; 4 * lines],
+            log: Vec::with_capacity(256),
+        }
+    }
+
+    fn index(&self, what: usize, player: usize, line: usize) -> usize {
+        let lines = self.turns.len() / 4;
+        (what * 2 + player) * lines + line
+    }
+
+    fn set(&mut self, ply: u32, i: usize, value: u32) {
+        self.log.push((ply, i as u32, self.turns[i]));
+        self.turns[i] = value;
+    }
+
+    /// Undo the changes made by plies after `ply`.
+    pub(crate) fn undo_after(&mut self, ply: u32) {
+        while let Some(&(at, i, old)) = self.log.last() {
+            if at <= ply {
+                break;
+            }
+            self.turns[i as usize] = old;
+            self.log.pop();
+        }
+    }
+}
+
+impl<const W: usize> Machine<W> {
+    /// The lines through `to` that `me` just completed and that count;
+    /// records the per-line history when a rule reads it. `from` is the
+    /// point a slide or fly left ([`NO_POINT`] otherwise).
+    pub(crate) fn counting_lines(
+        &self,
+        x: &MillExtras,
+        s: &mut State<W>,
+        me: usize,
+        from: Point,
+        to: Point,
+    ) -> u32 {
+        let occ = s.pos.occ[me];
+        let complete = |l: &u16| self.line_masks[*l as usize].within(&occ);
+        let mut counting = 0;
+        for &l in self.lines_of(to as usize).iter().filter(|l| complete(l)) {
+            counting += match &x.counts {
+                None => 1,
+                Some(c) => {
+                    let ctx = Ctx {
+                        target: l, // the line judged (see `Prim::Line`)
+                        ..Ctx::turn(me as u8, NO_PHASE)
+                    };
+                    (self.eval(c, s, ctx) != 0) as u32
+                }
+            };
+        }
+        if x.history {
+            // Recorded after every line is judged: a line completed by this
+            // move was not "formed before" for its neighbour either.
+            let now = s.pos.turn + 1;
+            let ply = s.pos.ply;
+            for &l in self.lines_of(to as usize).iter().filter(|l| complete(l)) {
+                let i = s.lines.index(FORMED, me, l as usize);
+                s.lines.set(ply, i, now);
+            }
+            if from != NO_POINT {
+                let mut before = occ;
+                before.clear(to as usize);
+                before.set(from as usize);
+                for &l in self.lines_of(from as usize) {
+                    if self.line_masks[l as usize].within(&before) {
+                        let i = s.lines.index(TRADED, me, l as usize);
+                        s.lines.set(ply, i, now);
+                    }
+                }
+            }
+        }
+        counting
+    }
+
+    /// `formed_before`, `turns_since_formed`, `turns_since_traded` of
+    /// `line` for the player to move.
+    pub(crate) fn line_history_value(&self, f: Prim, line: i64, s: &State<W>) -> i64 {
+        let lines = &s.lines;
+        if lines.turns.is_empty() || line < 0 || line as usize >= self.line_masks.len() {
+            return 0;
+        }
+        let me = s.pos.to_move as usize;
+        let what = if f == Prim::TurnsSinceTraded {
+            TRADED
+        } else {
+            FORMED
+        };
+        let at = lines.turns[lines.index(what, me, line as usize)];
+        match f {
+            Prim::FormedBefore => (at != 0) as i64,
+            _ if at == 0 => NEVER,
+            _ => i64::from(s.pos.turn) + 1 - i64::from(at),
+        }
+    }
+
+    /// Take up to `owed` removals from the opponent's hand when
+    /// `from_hand` holds; returns the removals still owed (from the board).
+    pub(crate) fn removals_from_hand(
+        &self,
+        x: &MillExtras,
+        s: &mut State<W>,
+        me: usize,
+        owed: u16,
+        ctx: Ctx,
+    ) -> u16 {
+        let Some(from_hand) = &x.from_hand else {
+            return owed;
+        };
+        let opp = me ^ 1;
+        if owed == 0 || s.pos.in_hand[opp] == 0 || self.eval(from_hand, s, ctx) == 0 {
+            return owed;
+        }
+        let taken = u32::from(owed).min(s.pos.in_hand[opp]);
+        let pos = &mut s.pos;
+        pos.hash ^= self.hand_key(opp, pos.in_hand[opp]);
+        pos.in_hand[opp] -= taken;
+        pos.hash ^= self.hand_key(opp, pos.in_hand[opp]);
+        pos.lost[opp] += taken;
+        pos.removed_this_turn = true;
+        owed - taken as u16
+    }
+
+    /// Whether the removal about to be made leaves a mark (`delay` holds).
+    pub(crate) fn removal_marks(&self, s: &State<W>) -> bool {
+        let Some(delay) = self.mills.as_ref().and_then(|x| x.delay.as_ref()) else {
+            return false;
+        };
+        let ctx = Ctx {
+            lines_formed: i64::from(s.pos.lines_formed),
+            ..Ctx::turn(s.pos.to_move, NO_PHASE)
+        };
+        self.eval(delay, s, ctx) != 0
+    }
+
+    pub(crate) fn set_mark(&self, s: &mut State<W>, p: Point) {
+        if let Some(x) = &self.mills {
+            s.pos.marked.set(p as usize);
+            s.pos.hash ^= x.z_mark[p as usize];
+        }
+    }
+
+    /// At the end of a turn (the next player to move): clear the marks
+    /// once `delay` no longer holds.
+    pub(crate) fn release_marks(&self, x: &MillExtras, s: &mut State<W>) {
+        let Some(delay) = &x.delay else { return };
+        if s.pos.marked.is_empty() || self.eval(delay, s, Ctx::turn(s.pos.to_move, NO_PHASE)) != 0 {
+            return;
+        }
+        for p in s.pos.marked.iter() {
+            s.pos.hash ^= x.z_mark[p];
+        }
+        s.pos.marked = crate::bits::Bits::EMPTY;
+    }
+
+    /// Points holding a mark of a delayed removal.
+    pub fn marked(&self, s: &State<W>) -> crate::bits::Bits<W> {
+        s.pos.marked
+    }
+}
