@@ -15,6 +15,7 @@ mod grid;
 mod history;
 mod legality;
 mod machine;
+mod move_values;
 mod movegen;
 pub mod notation;
 mod perft;

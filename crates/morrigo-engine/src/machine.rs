@@ -239,10 +239,10 @@ pub struct Machine<const W: usize> {
     pub(crate) phases: Vec<CompiledPhase>,
     pub(crate) removals: Option<(Op, Op)>,
     pub(crate) end: Vec<(Verdict, Op)>,
-    /// Forbid rules in ruleset order: the kinds each names, and its condition.
-    /// Forbid rules: the classes named, the condition, and whether it
-    /// reads `no_legal_move` (then judged per rule, see `forbidden_by`).
-    pub(crate) forbid: Vec<(Vec<MoveClass>, Op, bool)>,
+    /// Forbid rules in ruleset order.
+    pub(crate) forbid: Vec<CompiledForbid>,
+    /// Forbid rules judged per move, and what their values need.
+    pub(crate) judge: crate::move_values::MoveJudge,
     pub(crate) z_piece: [Vec<u64>; 2],
     /// Per-player seeds of the hand-count keys ([`Machine::hand_key`]).
     pub(crate) z_hand: [u64; 2],
@@ -251,6 +251,17 @@ pub struct Machine<const W: usize> {
     pub(crate) record_moves: bool,
     /// What some rule reads, so the engine tracks or computes it.
     pub(crate) reads: Reads,
+}
+
+/// A forbid rule: the classes named, the condition, whether it reads
+/// `no_legal_move` (then judged per rule, see `forbidden_by`) and whether
+/// it reads a value about the move (then judged per move).
+#[derive(Clone, Debug)]
+pub(crate) struct CompiledForbid {
+    pub(crate) classes: Vec<MoveClass>,
+    pub(crate) when: Op,
+    pub(crate) blocked: bool,
+    pub(crate) reads_move: bool,
 }
 
 /// Values the engine tracks or computes only when some rule reads them,
@@ -362,7 +373,12 @@ impl<const W: usize> Machine<W> {
                 f.when
                     .expr
                     .for_each_symbol(&mut |p| blocked |= *p == Prim::NoLegalMove);
-                (f.moves.clone(), lower(&f.when.expr), blocked)
+                CompiledForbid {
+                    classes: f.moves.clone(),
+                    when: lower(&f.when.expr),
+                    blocked,
+                    reads_move: f.reads_move(),
+                }
             })
             .collect();
         let mut seed = 0x6D6F_7272_6967_6F21; // "morrigo!"
@@ -383,6 +399,7 @@ impl<const W: usize> Machine<W> {
             removals,
             end,
             forbid,
+            judge: crate::move_values::MoveJudge::of(&rules),
             z_piece,
             z_hand,
             z_side,

@@ -232,6 +232,7 @@ macro_rules! per_ruleset {
 
 per_ruleset! {
     achi => "achi",
+    dara => "dara",
     lasker_morris => "lasker-morris",
     morabaraba => "morabaraba",
     nine_mens_morris_no_flying => "nine-mens-morris-no-flying",

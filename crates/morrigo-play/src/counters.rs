@@ -50,7 +50,8 @@ impl CountPlan {
                 match c {
                     MoveClass::Play => forbid_play = true,
                     MoveClass::Pass(k) if !forbid_passes.contains(k) => forbid_passes.push(*k),
-                    MoveClass::Pass(_) => {}
+                    // Judged per move (not counted per turn here).
+                    _ => {}
                 }
             }
         }

@@ -22,11 +22,15 @@
 //!   when nothing is owed;
 //! - at the start of each turn (never during owed removals) the end rules are
 //!   checked in order with `me` the player to move; the first that holds ends
-//!   the game (`lose`: the opponent wins, `win`: the mover wins, `draw`).
+//!   the game (`lose`: the opponent wins, `win`: the mover wins, `draw`);
+//! - a move (removals included) is not legal when a forbid rule naming its
+//!   kind (`place`, `slide`, `fly`, `remove`) holds, its `when` reading the
+//!   move: `lines_formed` and `run_length` on the board after it (see
+//!   `moves.rs`), `captures` 0 (no Morris move takes pieces by itself).
 
 use morrigo_dsl::{BinOp, Expr};
 use morrigo_engine::{Move, MoveKind, Outcome, Point, Unit, NO_POINT};
-use morrigo_rules::{ActionKind, Prim, Rules, Verdict};
+use morrigo_rules::{ActionKind, MoveClass, Prim, Rules, Verdict};
 
 /// What decides a repetition: the board, both hands and the player to move.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,6 +74,8 @@ struct Ctx {
     no_legal_move: Option<bool>,
     target: Option<Point>,
     lines_formed: Option<u32>,
+    /// The move a forbid rule judges.
+    mv: Option<Move>,
 }
 
 /// The references' evaluator of rule expressions, written from the
@@ -248,9 +254,13 @@ impl<'r> RefGame<'r> {
             Prim::Turn => self.turn as i64,
             Prim::EmptyPoints => self.empty_points() as i64,
             Prim::Target => c.target.expect("`target` is not available here") as i64,
+            Prim::LinesFormed if c.mv.is_some() => self.move_value(p, c.mv.unwrap()),
             Prim::LinesFormed => {
                 c.lines_formed
                     .expect("`lines_formed` is not available here") as i64
+            }
+            Prim::Captures | Prim::RunLength => {
+                self.move_value(p, c.mv.expect("move values exist only in forbid rules"))
             }
             Prim::InHand
             | Prim::OnBoard
@@ -295,6 +305,54 @@ impl<'r> RefGame<'r> {
             }
             _ => panic!("{f:?} is not a function"),
         }
+    }
+
+    // ----- the move being judged ---------------------------------------------
+
+    /// The board after move `m` of the player to move, if it leaves a
+    /// piece on `m.to`.
+    fn board_after(&self, m: Move) -> Option<Vec<Option<u8>>> {
+        let mut board = self.board.clone();
+        match m.kind {
+            MoveKind::Place => {}
+            MoveKind::Slide | MoveKind::Fly => board[m.from as usize] = None,
+            _ => return None,
+        }
+        board[m.to as usize] = Some(self.to_move);
+        Some(board)
+    }
+
+    fn move_value(&self, p: Prim, m: Move) -> i64 {
+        let lines = &self.rules.topology.lines;
+        let Some(after) = self.board_after(m) else {
+            return 0;
+        };
+        (match p {
+            Prim::LinesFormed => crate::moves::lines_formed(lines, &after, self.to_move, m.to),
+            Prim::RunLength => crate::moves::run_length(lines, &after, self.to_move, m.to),
+            // Placing, sliding and flying take nothing by themselves.
+            _ => 0,
+        }) as i64
+    }
+
+    /// The first forbid rule naming the kind of `m` whose `when` holds.
+    pub fn forbidden_by(&self, m: Move) -> Option<usize> {
+        let class = match m.kind {
+            MoveKind::Place => MoveClass::Place,
+            MoveKind::Slide => MoveClass::Slide,
+            MoveKind::Fly => MoveClass::Fly,
+            MoveKind::Remove => MoveClass::Remove,
+            MoveKind::Play | MoveKind::Pass => unreachable!("{GO_FAMILY}"),
+        };
+        let c = Ctx {
+            phase: Some(self.phase()),
+            mv: Some(m),
+            ..Ctx::default()
+        };
+        self.rules
+            .forbid
+            .iter()
+            .position(|f| f.moves.contains(&class) && self.eval(&f.when.expr, c) != 0)
     }
 
     // ----- rules --------------------------------------------------------------
@@ -360,6 +418,7 @@ impl<'r> RefGame<'r> {
                 });
             }
         }
+        out.retain(|&m| self.forbidden_by(m).is_none());
         out
     }
 
@@ -370,6 +429,7 @@ impl<'r> RefGame<'r> {
             no_legal_move: Some(false),
             target,
             lines_formed: Some(self.lines_formed),
+            mv: None,
         }
     }
 
@@ -389,6 +449,7 @@ impl<'r> RefGame<'r> {
         (0..self.board.len() as Point)
             .filter(|&p| self.removable(p))
             .map(Move::remove)
+            .filter(|&m| self.forbidden_by(m).is_none())
             .collect()
     }
 
@@ -404,6 +465,7 @@ impl<'r> RefGame<'r> {
             no_legal_move: Some(moves.is_empty()),
             target: None,
             lines_formed: None,
+            mv: None,
         };
         for (i, rule) in self.rules.end.iter().enumerate() {
             if self.eval(&rule.when.expr, c) != 0 {

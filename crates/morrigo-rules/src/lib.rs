@@ -8,6 +8,7 @@ pub mod builtin;
 mod compile;
 pub mod eval;
 pub mod load;
+pub mod move_values;
 pub mod schema;
 pub mod vocab;
 pub mod yaml;
@@ -181,6 +182,11 @@ impl Passes {
 /// A move kind a forbid rule may name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MoveClass {
+    Place,
+    Slide,
+    Fly,
+    /// A removal a completed line earns.
+    Remove,
     Play,
     /// Index into `Passes::kinds`.
     Pass(u8),
@@ -517,10 +523,7 @@ impl fmt::Display for Rules {
                 let kinds: Vec<String> = r
                     .moves
                     .iter()
-                    .map(|m| match m {
-                        MoveClass::Play => "play".to_string(),
-                        MoveClass::Pass(i) => (self.passes.kinds[*i as usize] as char).to_string(),
-                    })
+                    .map(|m| m.name(&self.passes))
                     .collect();
                 writeln!(
                     f,
