@@ -520,11 +520,7 @@ impl fmt::Display for Rules {
         if !self.forbid.is_empty() {
             writeln!(f, "  forbidden moves:")?;
             for r in &self.forbid {
-                let kinds: Vec<String> = r
-                    .moves
-                    .iter()
-                    .map(|m| m.name(&self.passes))
-                    .collect();
+                let kinds: Vec<String> = r.moves.iter().map(|m| m.name(&self.passes)).collect();
                 writeln!(
                     f,
                     "    {}: no {} when {}",
