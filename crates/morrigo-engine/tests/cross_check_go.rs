@@ -324,8 +324,7 @@ fn lockstep_from<const W: usize>(
                     Some(PlayRefusal::ImmediateRepetition) => tally.refused_immediate += 1,
                     Some(PlayRefusal::Superko) => tally.refused_superko += 1,
                     None => {
-                        tally.forbidden_plays +=
-                            r.forbidden_move(Move::play(p)).is_some() as usize
+                        tally.forbidden_plays += r.forbidden_move(Move::play(p)).is_some() as usize
                     }
                     _ => {}
                 }
@@ -424,7 +423,10 @@ fn run_ruleset(name: &str, games: u64, seed: u64) -> Tally {
         assert!(total.forbidden_passes > 0, "{name}: no pass forbidden");
     }
     if rules.forbid.iter().any(|f| f.reads_move()) {
-        assert!(total.forbidden_plays > 0, "{name}: no play forbidden by a move value");
+        assert!(
+            total.forbidden_plays > 0,
+            "{name}: no play forbidden by a move value"
+        );
     }
     for e in &rules.end {
         if e.verdict == morrigo_rules::Verdict::Score {
