@@ -45,8 +45,9 @@ fn temp_file(name: &str, text: &str) -> PathBuf {
     path
 }
 
-const MORRIS_TITLES: [&str; 10] = [
+const MORRIS_TITLES: [&str; 11] = [
     "Achi",
+    "Dara",
     "Lasker Morris",
     "Morabaraba",
     "Nine Men's Morris, no flying",

@@ -17,7 +17,8 @@ pub(crate) struct Ctx {
     pub(crate) phase: u8,
     pub(crate) no_legal_move: bool,
     pub(crate) target: Point,
-    pub(crate) lines_formed: i64,
+    // u16 (as in the position) keeps `Ctx` within two registers.
+    pub(crate) lines_formed: u16,
     /// The move a forbid rule judges ([`NO_MOVE`] elsewhere).
     pub(crate) mv: Move,
 }
@@ -155,7 +156,7 @@ impl<const W: usize> Machine<W> {
             Prim::TurnsWithoutLine => pos.turns_without_line as i64,
             Prim::Turn => pos.turn as i64,
             Prim::Target => c.target as i64,
-            Prim::LinesFormed if c.mv.to == NO_POINT => c.lines_formed,
+            Prim::LinesFormed if c.mv.to == NO_POINT => c.lines_formed as i64,
             Prim::LinesFormed | Prim::Captures | Prim::RunLength => self.move_value(p, s, c.mv),
             _ => self.computed_value(p, s),
         }

@@ -45,7 +45,7 @@ pub(crate) fn class_of(m: Move) -> MoveClass {
 impl<const W: usize> Machine<W> {
     /// The first forbid rule judged per move that refuses `m` now (rules
     /// judged once per turn are asked by `forbidden_by`).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn move_forbidden_by(&self, s: &State<W>, m: Move) -> Option<usize> {
         if !self.judge.any {
             return None;
@@ -67,11 +67,17 @@ impl<const W: usize> Machine<W> {
         })
     }
 
-    /// Keep only the moves of `out[start..]` no forbid rule refuses.
+    /// Keep only the moves of `out[start..]` no forbid rule refuses. The
+    /// test is inlined into move generation so other rulesets pay one branch.
+    #[inline(always)]
     pub(crate) fn drop_forbidden(&self, s: &State<W>, out: &mut Vec<Move>, start: usize) {
-        if !self.judge.any {
-            return;
+        if self.judge.any {
+            self.drop_judged(s, out, start);
         }
+    }
+
+    #[inline(never)]
+    fn drop_judged(&self, s: &State<W>, out: &mut Vec<Move>, start: usize) {
         let mut kept = start;
         for i in start..out.len() {
             let m = out[i];
@@ -84,6 +90,8 @@ impl<const W: usize> Machine<W> {
     }
 
     /// A value about move `m` of the player to move, as a forbid rule reads it.
+    /// Out of line: `value` is inlined into every evaluation.
+    #[inline(never)]
     pub fn move_value(&self, p: Prim, s: &State<W>, m: Move) -> i64 {
         match p {
             Prim::Captures => self.captures(s, m) as i64,
@@ -136,3 +144,7 @@ impl<const W: usize> Machine<W> {
 
 /// `Point` is what runs walk; the board tables are `u16` too.
 const _: () = assert!(std::mem::size_of::<Point>() == std::mem::size_of::<u16>());
+
+/// `Ctx` is passed by value in every evaluation: adding the judged move
+/// must not push it past two registers.
+const _: () = assert!(std::mem::size_of::<crate::eval::Ctx>() <= 16);

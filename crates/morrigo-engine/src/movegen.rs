@@ -160,18 +160,23 @@ impl<const W: usize> Machine<W> {
         thread_local! {
             static SCRATCH: RefCell<Vec<Move>> = const { RefCell::new(Vec::new()) };
         }
-        SCRATCH.with(|cell| match cell.try_borrow_mut() {
-            Ok(mut moves) => {
-                moves.clear();
-                self.turn_moves_with(s, allowed, &mut moves);
-                !moves.is_empty()
-            }
+        SCRATCH.with(|cell| {
             // Asked again while generating (a rule reading it): a fresh one.
-            Err(_) => {
-                let mut moves = Vec::new();
-                self.turn_moves_with(s, allowed, &mut moves);
-                !moves.is_empty()
-            }
+            // One call site, so move generation is inlined here only once.
+            let (mut guard, mut fresh);
+            let moves: &mut Vec<Move> = match cell.try_borrow_mut() {
+                Ok(g) => {
+                    guard = g;
+                    &mut guard
+                }
+                Err(_) => {
+                    fresh = Vec::new();
+                    &mut fresh
+                }
+            };
+            moves.clear();
+            self.turn_moves_with(s, allowed, moves);
+            !moves.is_empty()
         })
     }
 
@@ -363,7 +368,7 @@ impl<const W: usize> Machine<W> {
         };
         let ctx = Ctx {
             target: target as Point,
-            lines_formed: s.pos.lines_formed as i64,
+            lines_formed: s.pos.lines_formed,
             ..Ctx::turn(s.pos.to_move, NO_PHASE)
         };
         self.eval(removable, s, ctx) != 0

@@ -171,7 +171,10 @@ impl CountPlan {
             push("repeated boards".into(), c[REPEATED]);
         }
         for (i, f) in rules.forbid.iter().enumerate() {
-            push(format!("forbid {}", f.name), c[PASSES + self.passes + i]);
+            // Rules judged per candidate move are not counted per turn.
+            if !f.per_move() {
+                push(format!("forbid {}", f.name), c[PASSES + self.passes + i]);
+            }
         }
         out
     }
