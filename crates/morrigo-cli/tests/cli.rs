@@ -45,13 +45,14 @@ fn temp_file(name: &str, text: &str) -> PathBuf {
     path
 }
 
-const MORRIS_TITLES: [&str; 17] = [
+const MORRIS_TITLES: [&str; 19] = [
     "Achi",
     "Five Men's Morris",
     "Seven Men's Morris",
     "Cheng San Qi",
     "Da San Qi",
     "Dooz",
+    "Dara",
     "Lasker Morris",
     "Morabaraba",
     "Nerenchi",

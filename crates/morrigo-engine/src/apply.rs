@@ -151,7 +151,7 @@ impl<const W: usize> Machine<W> {
         }
         if let Some((removals, _)) = &self.removals {
             let ctx = Ctx {
-                lines_formed: formed as i64,
+                lines_formed: formed as u16,
                 ..Ctx::turn(me as u8, self.turn_phase(s))
             };
             let mut owed = self.eval(removals, s, ctx).clamp(0, u16::MAX as i64) as u16;

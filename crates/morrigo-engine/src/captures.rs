@@ -164,7 +164,13 @@ impl<const W: usize> Machine<W> {
     /// under the armed rules (leap rules excepted: a leap takes what it
     /// jumps over); returns how many.
     fn take_captures(&self, s: &mut State<W>, me: usize, to: Point, armed: u64) -> u32 {
-        let opp = me ^ 1;
+        let taken = self.flanked(&s.pos.occ[me], &s.pos.occ[me ^ 1], to, armed);
+        self.take_pieces(s, me ^ 1, taken)
+    }
+
+    /// The opposing pieces (`theirs`) the custodian and intervention rules
+    /// of `armed` take around `to` on a board where the mover holds `mine`.
+    fn flanked(&self, mine: &Bits<W>, theirs: &Bits<W>, to: Point, armed: u64) -> Bits<W> {
         let mut taken = Bits::<W>::EMPTY;
         for (i, c) in self.captures.iter().enumerate() {
             if armed & (1 << i) == 0 || c.kind == CaptureKind::Leap {
@@ -175,12 +181,12 @@ impl<const W: usize> Machine<W> {
                 let (x, y) = (x as usize, y as usize);
                 match c.kind {
                     CaptureKind::Custodian => {
-                        if s.pos.occ[opp].has(x) && s.pos.occ[me].has(y) {
+                        if theirs.has(x) && mine.has(y) {
                             taken.set(x);
                         }
                     }
                     CaptureKind::Intervention => {
-                        if s.pos.occ[opp].has(x) && s.pos.occ[opp].has(y) {
+                        if theirs.has(x) && theirs.has(y) {
                             taken.set(x);
                             taken.set(y);
                         }
@@ -189,7 +195,34 @@ impl<const W: usize> Machine<W> {
                 }
             }
         }
-        self.take_pieces(s, opp, taken)
+        taken
+    }
+
+    /// How many opposing pieces the capture rules would take if the player
+    /// to move played `m` (a placement, slide, fly or leap) now.
+    #[inline(never)]
+    pub(crate) fn rule_captures(&self, s: &State<W>, m: crate::machine::Move) -> u32 {
+        if self.captures.is_empty() {
+            return 0;
+        }
+        let armed = self.armed_captures(s);
+        if armed == 0 {
+            return 0;
+        }
+        let me = s.pos.to_move as usize;
+        let mut mine = s.pos.occ[me];
+        let mut theirs = s.pos.occ[me ^ 1];
+        let mut count = 0;
+        if m.kind != crate::machine::MoveKind::Place {
+            mine.clear(m.from as usize);
+        }
+        if m.kind == crate::machine::MoveKind::Leap {
+            let over = self.leaped(s, m.from as usize, m.to, armed & self.leap_rules);
+            count += over.count();
+            theirs = theirs.without(over);
+        }
+        mine.set(m.to as usize);
+        count + self.flanked(&mine, &theirs, m.to, armed).count()
     }
 
     /// Moves of pieces when leap rules are armed: the leaps, then slides

@@ -3,7 +3,7 @@
 //! read (the phase and the repetition count).
 
 use crate::compiled::{Counter, Op, Who};
-use crate::machine::{Machine, Point, State, NO_POINT};
+use crate::machine::{Machine, Move, MoveKind, Point, State, NO_POINT};
 use morrigo_dsl::BinOp;
 use morrigo_rules::Prim;
 
@@ -17,8 +17,18 @@ pub(crate) struct Ctx {
     pub(crate) phase: u8,
     pub(crate) no_legal_move: bool,
     pub(crate) target: Point,
-    pub(crate) lines_formed: i64,
+    // u16 (as in the position) keeps `Ctx` within two registers.
+    pub(crate) lines_formed: u16,
+    /// The move a forbid rule judges ([`NO_MOVE`] elsewhere).
+    pub(crate) mv: Move,
 }
+
+/// `Ctx::mv` when no single move is judged.
+pub(crate) const NO_MOVE: Move = Move {
+    kind: MoveKind::Pass,
+    from: NO_POINT,
+    to: NO_POINT,
+};
 
 impl Ctx {
     pub(crate) fn turn(me: u8, phase: u8) -> Self {
@@ -28,6 +38,7 @@ impl Ctx {
             no_legal_move: false,
             target: NO_POINT,
             lines_formed: 0,
+            mv: NO_MOVE,
         }
     }
 }
@@ -143,7 +154,8 @@ impl<const W: usize> Machine<W> {
             Prim::TurnsWithoutLine => pos.turns_without_line as i64,
             Prim::Turn => pos.turn as i64,
             Prim::Target => c.target as i64,
-            Prim::LinesFormed => c.lines_formed,
+            Prim::LinesFormed if c.mv.to == NO_POINT => c.lines_formed as i64,
+            Prim::LinesFormed | Prim::Captures | Prim::RunLength => self.move_value(p, s, c.mv),
             // `counts` judges a line where `removable` judges a target: the
             // two never meet, so one field holds either (Ctx stays small).
             Prim::Line => c.target as i64,

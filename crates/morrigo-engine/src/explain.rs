@@ -104,6 +104,14 @@ pub fn explain<const W: usize>(m: &Machine<W>, s: &State<W>, intent: Intent) -> 
     refusal(m, s, first, why)
 }
 
+/// The name rules write a built-in by.
+fn prim_name(p: morrigo_rules::Prim) -> &'static str {
+    morrigo_rules::vocab::VOCABULARY
+        .iter()
+        .find(|e| e.prim == p)
+        .map_or("?", |e| e.name)
+}
+
 /// An [`Illegal`] in words, with the rule that decides it.
 pub fn refusal<const W: usize>(m: &Machine<W>, s: &State<W>, mv: Move, why: Illegal) -> Refusal {
     let rules = &m.rules;
@@ -186,10 +194,27 @@ pub fn refusal<const W: usize>(m: &Machine<W>, s: &State<W>, mv: Move, why: Ille
             let rule = &rules.forbid[i];
             let what = match mv.kind {
                 MoveKind::Pass => format!("`{}` is", crate::notation::pass_text(rules, mv.to as u8)),
-                _ => "board plays are".to_string(),
+                MoveKind::Play if rule.reads_move() => format!("a play on {} is", name(mv.to)),
+                MoveKind::Play => "board plays are".to_string(),
+                MoveKind::Place => format!("placing on {} is", name(mv.to)),
+                MoveKind::Slide | MoveKind::Fly | MoveKind::Leap => {
+                    format!("the move {}-{} is", name(mv.from), name(mv.to))
+                }
+                MoveKind::Remove => format!("removing the piece on {} is", name(mv.to)),
+            };
+            // The values about the move the rule read, so the author sees why.
+            let read: Vec<String> = morrigo_rules::move_values::MOVE_VALUES
+                .iter()
+                .filter(|p| rule.when.uses(**p))
+                .map(|p| format!("{} = {}", prim_name(*p), m.move_value(*p, s, mv)))
+                .collect();
+            let values = if read.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", read.join(", "))
             };
             Refusal::by(
-                format!("{what} forbidden here by rule `{}`", rule.name),
+                format!("{what} forbidden here by rule `{}`{values}", rule.name),
                 &rule.when,
             )
         }

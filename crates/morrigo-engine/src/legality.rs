@@ -73,7 +73,7 @@ impl<const W: usize> Machine<W> {
                 None => Err(Illegal::RemoveEmpty),
                 Some(o) if o == s.pos.to_move => Err(Illegal::RemoveOwn),
                 Some(_) if !self.removable(s, m.to as usize) => Err(Illegal::NotRemovable),
-                Some(_) => Ok(()),
+                Some(_) => self.judged(s, m),
             };
         }
         if let Some(o) = self.outcome(s) {
@@ -111,7 +111,8 @@ impl<const W: usize> Machine<W> {
                 }
                 match self.play_refusal(s, m.to) {
                     Some(why) if kind == ActionKind::Play => Err(why),
-                    _ => Ok(()),
+                    _ if kind == ActionKind::Play => Ok(()),
+                    _ => self.judged(s, m),
                 }
             }
             MoveKind::Leap => {
@@ -173,6 +174,7 @@ impl<const W: usize> Machine<W> {
                     (_, _) if fly.is_err() && !adjacent => Err(Illegal::NotAdjacent),
                     (_, _) => fly,
                 }
+                .and_then(|()| self.judged(s, m))
             }
         }
     }
@@ -215,6 +217,17 @@ impl<const W: usize> Machine<W> {
         if e.suicide && e.suicide_effect == SuicideEffect::Illegal {
             return Some(Illegal::Suicide);
         }
-        self.repetition_refusal(s, e.key_after)
+        self.repetition_refusal(s, e.key_after).or_else(|| {
+            self.move_forbidden_by(s, Move::play(p))
+                .map(Illegal::Forbidden)
+        })
+    }
+
+    /// The forbid rules judged per move, on a move otherwise legal.
+    fn judged(&self, s: &State<W>, m: Move) -> Result<(), Illegal> {
+        match self.move_forbidden_by(s, m) {
+            Some(i) => Err(Illegal::Forbidden(i)),
+            None => Ok(()),
+        }
     }
 }

@@ -17,6 +17,7 @@ mod history;
 mod legality;
 mod machine;
 mod mills;
+mod move_values;
 mod movegen;
 pub mod notation;
 mod perft;

@@ -262,10 +262,10 @@ pub struct Machine<const W: usize> {
     pub(crate) phases: Vec<CompiledPhase>,
     pub(crate) removals: Option<(Op, Op)>,
     pub(crate) end: Vec<(Verdict, Op)>,
-    /// Forbid rules in ruleset order: the kinds each names, and its condition.
-    /// Forbid rules: the classes named, the condition, and whether it
-    /// reads `no_legal_move` (then judged per rule, see `forbidden_by`).
-    pub(crate) forbid: Vec<(Vec<MoveClass>, Op, bool)>,
+    /// Forbid rules in ruleset order.
+    pub(crate) forbid: Vec<CompiledForbid>,
+    /// Forbid rules judged per move, and what their values need.
+    pub(crate) judge: crate::move_values::MoveJudge,
     /// Captures moves make by themselves (`captures:`), as tables.
     pub(crate) captures: Vec<crate::captures::CompiledCapture>,
     /// Bits of `captures` that are leap rules (moves of their own).
@@ -282,6 +282,17 @@ pub struct Machine<const W: usize> {
     pub(crate) turns: crate::turns::TurnOrder,
     /// Line-rule extras (counting lines, removals from hand, marks).
     pub(crate) mills: Option<crate::mills::MillExtras>,
+}
+
+/// A forbid rule: the classes named, the condition, whether it reads
+/// `no_legal_move` (then judged per rule, see `forbidden_by`) and whether
+/// it reads a value about the move (then judged per move).
+#[derive(Clone, Debug)]
+pub(crate) struct CompiledForbid {
+    pub(crate) classes: Vec<MoveClass>,
+    pub(crate) when: Op,
+    pub(crate) blocked: bool,
+    pub(crate) reads_move: bool,
 }
 
 /// Values the engine tracks or computes only when some rule reads them,
@@ -393,7 +404,12 @@ impl<const W: usize> Machine<W> {
                 f.when
                     .expr
                     .for_each_symbol(&mut |p| blocked |= *p == Prim::NoLegalMove);
-                (f.moves.clone(), lower(&f.when.expr), blocked)
+                CompiledForbid {
+                    classes: f.moves.clone(),
+                    when: lower(&f.when.expr),
+                    blocked,
+                    reads_move: f.reads_move(),
+                }
             })
             .collect();
         let mut seed = 0x6D6F_7272_6967_6F21; // "morrigo!"
@@ -416,6 +432,7 @@ impl<const W: usize> Machine<W> {
             removals,
             end,
             forbid,
+            judge: crate::move_values::MoveJudge::of(&rules),
             captures: crate::captures::compile(&rules),
             leap_rules: crate::captures::leap_rules(&rules),
             z_piece,

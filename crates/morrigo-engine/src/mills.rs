@@ -208,7 +208,7 @@ impl<const W: usize> Machine<W> {
             return false;
         };
         let ctx = Ctx {
-            lines_formed: i64::from(s.pos.lines_formed),
+            lines_formed: s.pos.lines_formed,
             ..Ctx::turn(s.pos.to_move, NO_PHASE)
         };
         self.eval(delay, s, ctx) != 0

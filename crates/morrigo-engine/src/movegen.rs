@@ -64,19 +64,20 @@ impl<const W: usize> Machine<W> {
             return None;
         }
         let ctx = Ctx::turn(s.pos.to_move, NO_PHASE);
-        self.forbid.iter().position(|(classes, when, blocked)| {
-            if !classes.contains(&class) {
+        self.forbid.iter().position(|f| {
+            // Rules reading a value about the move are judged per move.
+            if !f.classes.contains(&class) || f.reads_move {
                 return false;
             }
-            let ctx = if *blocked {
+            let ctx = if f.blocked {
                 Ctx {
-                    no_legal_move: !self.has_move_outside(s, classes),
+                    no_legal_move: !self.has_move_outside(s, &f.classes),
                     ..ctx
                 }
             } else {
                 ctx
             };
-            self.eval(when, s, ctx) != 0
+            self.eval(&f.when, s, ctx) != 0
         })
     }
 
@@ -89,8 +90,11 @@ impl<const W: usize> Machine<W> {
         let ctx = Ctx::turn(s.pos.to_move, NO_PHASE);
         let plainly_allowed = |class: MoveClass| {
             !classes.contains(&class)
-                && !self.forbid.iter().any(|(named, when, blocked)| {
-                    !*blocked && named.contains(&class) && self.eval(when, s, ctx) != 0
+                && !self.forbid.iter().any(|f| {
+                    !f.blocked
+                        && !f.reads_move
+                        && f.classes.contains(&class)
+                        && self.eval(&f.when, s, ctx) != 0
                 })
         };
         let mut allowed = self.guarded_actions(s, self.phase(s));
@@ -102,7 +106,10 @@ impl<const W: usize> Machine<W> {
             return true;
         }
         if allowed[ActionKind::Pass as usize]
-            && (0..self.rules.passes.kinds.len()).any(|k| plainly_allowed(MoveClass::Pass(k as u8)))
+            && (0..self.rules.passes.kinds.len()).any(|k| {
+                plainly_allowed(MoveClass::Pass(k as u8))
+                    && self.move_forbidden_by(s, Move::pass(k as u8)).is_none()
+            })
         {
             return true;
         }
@@ -116,6 +123,7 @@ impl<const W: usize> Machine<W> {
     /// The forbid rule (index into `Rules::forbid`) forbidding pass kind `kind` now.
     pub fn pass_forbidden_by(&self, s: &State<W>, kind: usize) -> Option<usize> {
         self.forbidden_by(s, MoveClass::Pass(kind as u8))
+            .or_else(|| self.move_forbidden_by(s, Move::pass(kind as u8)))
     }
 
     /// The forbid rule forbidding board plays now.
@@ -152,18 +160,23 @@ impl<const W: usize> Machine<W> {
         thread_local! {
             static SCRATCH: RefCell<Vec<Move>> = const { RefCell::new(Vec::new()) };
         }
-        SCRATCH.with(|cell| match cell.try_borrow_mut() {
-            Ok(mut moves) => {
-                moves.clear();
-                self.turn_moves_with(s, allowed, &mut moves);
-                !moves.is_empty()
-            }
+        SCRATCH.with(|cell| {
             // Asked again while generating (a rule reading it): a fresh one.
-            Err(_) => {
-                let mut moves = Vec::new();
-                self.turn_moves_with(s, allowed, &mut moves);
-                !moves.is_empty()
-            }
+            // One call site, so move generation is inlined here only once.
+            let (mut guard, mut fresh);
+            let moves: &mut Vec<Move> = match cell.try_borrow_mut() {
+                Ok(g) => {
+                    guard = g;
+                    &mut guard
+                }
+                Err(_) => {
+                    fresh = Vec::new();
+                    &mut fresh
+                }
+            };
+            moves.clear();
+            self.turn_moves_with(s, allowed, moves);
+            !moves.is_empty()
         })
     }
 
@@ -309,6 +322,7 @@ impl<const W: usize> Machine<W> {
         let me = s.pos.to_move as usize;
         let [place, slide, fly, play, pass] = allowed;
         let empty = self.empty(s);
+        let start = out.len();
         if place && !self.hand_empty(s) {
             out.extend(empty.iter().map(|p| Move::place(p as Point)));
         }
@@ -336,6 +350,7 @@ impl<const W: usize> Machine<W> {
                 }
             }
         }
+        self.drop_forbidden(s, out, start);
         if play {
             for p in empty.iter() {
                 if self.play_legal(s, p as Point) {
@@ -361,7 +376,7 @@ impl<const W: usize> Machine<W> {
         };
         let ctx = Ctx {
             target: target as Point,
-            lines_formed: s.pos.lines_formed as i64,
+            lines_formed: s.pos.lines_formed,
             ..Ctx::turn(s.pos.to_move, self.turn_phase(s))
         };
         self.eval(removable, s, ctx) != 0
@@ -369,15 +384,22 @@ impl<const W: usize> Machine<W> {
 
     pub(crate) fn removal_targets(&self, s: &State<W>, out: &mut Vec<Move>) {
         let opp = (s.pos.to_move ^ 1) as usize;
+        let start = out.len();
         for p in s.pos.occ[opp].iter() {
             if self.removable(s, p) {
                 out.push(Move::remove(p as Point));
             }
         }
+        self.drop_forbidden(s, out, start);
     }
 
     pub(crate) fn any_removable(&self, s: &State<W>) -> bool {
         let opp = (s.pos.to_move ^ 1) as usize;
-        s.pos.occ[opp].iter().any(|p| self.removable(s, p))
+        s.pos.occ[opp].iter().any(|p| {
+            self.removable(s, p)
+                && self
+                    .move_forbidden_by(s, Move::remove(p as Point))
+                    .is_none()
+        })
     }
 }

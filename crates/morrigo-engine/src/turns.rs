@@ -90,7 +90,7 @@ impl<const W: usize> Machine<W> {
         let me = s.pos.to_move;
         let phase = s.pos.turn_phase;
         let ctx = Ctx {
-            lines_formed: s.pos.lines_formed as i64,
+            lines_formed: s.pos.lines_formed,
             ..Ctx::turn(me, phase)
         };
         let mut next = me ^ 1;

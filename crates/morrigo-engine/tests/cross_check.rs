@@ -240,6 +240,7 @@ per_ruleset! {
     cheng_san_qi => "cheng-san-qi",
     da_san_qi => "da-san-qi",
     dooz => "dooz",
+    dara => "dara",
     lasker_morris => "lasker-morris",
     morabaraba => "morabaraba",
     nerenchi => "nerenchi",

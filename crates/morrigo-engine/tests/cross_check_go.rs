@@ -156,6 +156,8 @@ struct Tally {
     refused_superko: usize,
     /// Pass moves refused by a forbid rule.
     forbidden_passes: usize,
+    /// Board plays refused by a forbid rule judged per move.
+    forbidden_plays: usize,
     /// Removals owed by a line (`on_line_formed`) and made.
     removals: usize,
     /// Turns that started with the mover's limited hand empty.
@@ -182,6 +184,7 @@ impl Tally {
         self.refused_immediate += o.refused_immediate;
         self.refused_superko += o.refused_superko;
         self.forbidden_passes += o.forbidden_passes;
+        self.forbidden_plays += o.forbidden_plays;
         self.removals += o.removals;
         self.empty_hands += o.empty_hands;
         self.seki_voided += o.seki_voided;
@@ -323,6 +326,9 @@ fn lockstep_from<const W: usize>(
                     Some(PlayRefusal::Suicide) => tally.refused_suicide += 1,
                     Some(PlayRefusal::ImmediateRepetition) => tally.refused_immediate += 1,
                     Some(PlayRefusal::Superko) => tally.refused_superko += 1,
+                    None => {
+                        tally.forbidden_plays += r.forbidden_move(Move::play(p)).is_some() as usize
+                    }
                     _ => {}
                 }
             }
@@ -420,8 +426,17 @@ fn run_ruleset(name: &str, games: u64, seed: u64) -> Tally {
             "{name}: no play refused by superko"
         );
     }
-    if !rules.forbid.is_empty() {
+    let names = |c: &dyn Fn(&morrigo_rules::MoveClass) -> bool| {
+        rules.forbid.iter().any(|f| f.moves.iter().any(c))
+    };
+    if names(&|c| matches!(c, morrigo_rules::MoveClass::Pass(_))) {
         assert!(total.forbidden_passes > 0, "{name}: no pass forbidden");
+    }
+    if rules.forbid.iter().any(|f| f.reads_move()) {
+        assert!(
+            total.forbidden_plays > 0,
+            "{name}: no play forbidden by a move value"
+        );
     }
     if rules
         .scoring
@@ -507,6 +522,7 @@ per_ruleset! {
     jk_suicide_multi => "jk-suicide-multi",
     japanese => "japanese",
     new_zealand => "new-zealand",
+    nogo => "nogo",
     tromp_taylor => "tromp-taylor",
 }
 

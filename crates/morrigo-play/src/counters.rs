@@ -50,7 +50,8 @@ impl CountPlan {
                 match c {
                     MoveClass::Play => forbid_play = true,
                     MoveClass::Pass(k) if !forbid_passes.contains(k) => forbid_passes.push(*k),
-                    MoveClass::Pass(_) => {}
+                    // Judged per move (not counted per turn here).
+                    _ => {}
                 }
             }
         }
@@ -177,7 +178,10 @@ impl CountPlan {
             push("repeated boards".into(), c[REPEATED]);
         }
         for (i, f) in rules.forbid.iter().enumerate() {
-            push(format!("forbid {}", f.name), c[PASSES + self.passes + i]);
+            // Rules judged per candidate move are not counted per turn.
+            if !f.per_move() {
+                push(format!("forbid {}", f.name), c[PASSES + self.passes + i]);
+            }
         }
         out
     }

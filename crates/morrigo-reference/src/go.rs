@@ -167,6 +167,8 @@ struct Ctx {
     /// move completed.
     target: Option<Point>,
     lines_formed: Option<u32>,
+    /// In a forbid rule reading values about the move: the move judged.
+    mv: Option<Move>,
 }
 
 /// The move-class history as patterns read it.
@@ -400,11 +402,15 @@ impl<'r> RefGo<'r> {
             Prim::NoSafeMove => !self.has_safe_move() as i64,
             Prim::BoardRepetitions => self.board_repetitions() as i64,
             Prim::Target => c.target.expect("`target` exists only in `removable`") as i64,
+            Prim::LinesFormed if c.mv.is_some() => self.move_value(p, c.mv.unwrap()),
             Prim::LinesFormed => {
                 c.lines_formed
                     .expect("`lines_formed` exists only in the line rule") as i64
             }
             Prim::Line => panic!("the Go reference has no `on_line_formed.counts`"),
+            Prim::Captures | Prim::RunLength => {
+                self.move_value(p, c.mv.expect("move values exist only in forbid rules"))
+            }
             Prim::InHand
             | Prim::OnBoard
             | Prim::Lines
@@ -630,6 +636,9 @@ impl<'r> RefGo<'r> {
             if !f.moves.contains(&class) {
                 return false;
             }
+            if reads_move(f) {
+                return false;
+            }
             let mut reads = false;
             f.when
                 .expr
@@ -652,6 +661,43 @@ impl<'r> RefGo<'r> {
         })
     }
 
+    /// The first forbid rule judged move by move (reading values about the
+    /// move, or naming removals) that names the class of `m` and holds for it.
+    pub fn forbidden_move(&self, m: Move) -> Option<usize> {
+        let c = Ctx {
+            phase: Some(self.phase()),
+            mv: Some(m),
+            ..Ctx::default()
+        };
+        let class = class_of(&m);
+        // Removals are judged move by move whatever the rule reads.
+        let per_move = |f| reads_move(f) || class == MoveClass::Remove;
+        self.rules.forbid.iter().position(|f| {
+            per_move(f) && f.moves.contains(&class) && self.eval(&f.when.expr, c) != 0
+        })
+    }
+
+    /// A value about move `m` of the player to move: captures are the
+    /// stones the play removes; lines and runs are read on the board after
+    /// it, if its stone is still there.
+    fn move_value(&self, p: Prim, m: Move) -> i64 {
+        if m.kind != MoveKind::Play {
+            return 0;
+        }
+        let r = self.play(m.to);
+        let lines = &self.rules.topology.lines;
+        let me = self.to_move;
+        let stands = r.board_after[m.to as usize] == Some(me);
+        (match p {
+            Prim::Captures => r.removed.len() as u32,
+            Prim::LinesFormed if stands => {
+                crate::moves::lines_formed(lines, &r.board_after, me, m.to)
+            }
+            Prim::RunLength if stands => crate::moves::run_length(lines, &r.board_after, me, m.to),
+            _ => 0,
+        }) as i64
+    }
+
     /// The moves the phase and forbid rules allow, before end rules.
     fn candidate_moves(&self) -> Vec<Move> {
         self.candidate_moves_among(true)
@@ -668,7 +714,10 @@ impl<'r> RefGo<'r> {
             && self.forbidden_among(MoveClass::Play, all).is_none()
         {
             for p in 0..self.board.len() as Point {
-                if self.board[p as usize].is_none() && self.play(p).refusal.is_none() {
+                if self.board[p as usize].is_none()
+                    && self.play(p).refusal.is_none()
+                    && self.forbidden_move(Move::play(p)).is_none()
+                {
                     out.push(Move::play(p));
                 }
             }
@@ -678,6 +727,7 @@ impl<'r> RefGo<'r> {
                 if self
                     .forbidden_among(MoveClass::Pass(k as u8), all)
                     .is_none()
+                    && self.forbidden_move(Move::pass(k as u8)).is_none()
                 {
                     out.push(Move::pass(k as u8));
                 }
@@ -796,6 +846,7 @@ impl<'r> RefGo<'r> {
             no_legal_move: None,
             target,
             lines_formed: Some(lines_formed),
+            mv: None,
         }
     }
 
@@ -809,6 +860,7 @@ impl<'r> RefGo<'r> {
             .filter(|&p| self.board[p as usize] == Some(1 - self.to_move))
             .filter(|&p| self.eval(&line.removable.expr, self.line_ctx(formed, Some(p))) != 0)
             .map(Move::remove)
+            .filter(|&m| self.forbidden_move(m).is_none())
             .collect()
     }
 
@@ -1135,10 +1187,24 @@ fn winner_of(a: f64, b: f64) -> Option<u8> {
     }
 }
 
+/// Does the rule read a value about the move being judged?
+fn reads_move(f: &morrigo_rules::ForbidRule) -> bool {
+    let mut reads = false;
+    f.when.expr.for_each_symbol(&mut |p| {
+        reads |= matches!(p, Prim::LinesFormed | Prim::Captures | Prim::RunLength)
+    });
+    reads
+}
+
 /// The move class a forbid rule names a move by.
 fn class_of(m: &Move) -> MoveClass {
     match m.kind {
         MoveKind::Pass => MoveClass::Pass(m.to as u8),
-        _ => MoveClass::Play,
+        MoveKind::Remove => MoveClass::Remove,
+        MoveKind::Place => MoveClass::Place,
+        MoveKind::Slide => MoveClass::Slide,
+        MoveKind::Fly => MoveClass::Fly,
+        MoveKind::Leap => MoveClass::Leap,
+        MoveKind::Play => MoveClass::Play,
     }
 }

@@ -6,3 +6,4 @@
 
 pub mod go;
 pub mod morris;
+mod moves;

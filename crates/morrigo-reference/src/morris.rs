@@ -49,9 +49,16 @@
 //!   stood; no piece may go to a marked point; at the end of a turn, if it no
 //!   longer holds for the next player, every mark goes.
 
+//!
+//! Forbid rules:
+//! - a move (removals included) is not legal when a forbid rule naming its
+//!   kind (`place`, `slide`, `fly`, `remove`) holds, its `when` reading the
+//!   move: `lines_formed` and `run_length` on the board after it (see
+//!   `moves.rs`), `captures` the pieces its `captures:` rules would take.
+
 use morrigo_dsl::{BinOp, Expr};
 use morrigo_engine::{Move, MoveKind, Outcome, Point, Unit, NO_POINT};
-use morrigo_rules::{ActionKind, CaptureKind, CaptureRule, Prim, Rules, Verdict};
+use morrigo_rules::{ActionKind, CaptureKind, CaptureRule, MoveClass, Prim, Rules, Verdict};
 
 /// What decides a repetition: the board, both hands and the player to move.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -112,6 +119,8 @@ struct Ctx {
     target: Option<Point>,
     lines_formed: Option<u32>,
     line: Option<usize>,
+    /// The move a forbid rule judges.
+    mv: Option<Move>,
 }
 
 /// The references' evaluator of rule expressions, written from the
@@ -315,11 +324,15 @@ impl<'r> RefGame<'r> {
             Prim::Turn => self.turn as i64,
             Prim::EmptyPoints => self.empty_points() as i64,
             Prim::Target => c.target.expect("`target` is not available here") as i64,
+            Prim::LinesFormed if c.mv.is_some() => self.move_value(p, c.mv.unwrap()),
             Prim::LinesFormed => {
                 c.lines_formed
                     .expect("`lines_formed` is not available here") as i64
             }
             Prim::Line => c.line.expect("`line` is not available here") as i64,
+            Prim::Captures | Prim::RunLength => {
+                self.move_value(p, c.mv.expect("move values exist only in forbid rules"))
+            }
             Prim::InHand
             | Prim::OnBoard
             | Prim::Lines
@@ -379,6 +392,67 @@ impl<'r> RefGame<'r> {
             }
             _ => panic!("{f:?} is not a function"),
         }
+    }
+
+    // ----- the move being judged ---------------------------------------------
+
+    /// The board after move `m` of the player to move, if it leaves a
+    /// piece on `m.to`.
+    fn board_after(&self, m: Move) -> Option<Vec<Option<u8>>> {
+        let mut board = self.board.clone();
+        match m.kind {
+            MoveKind::Place => {}
+            MoveKind::Slide | MoveKind::Fly | MoveKind::Leap => board[m.from as usize] = None,
+            _ => return None,
+        }
+        board[m.to as usize] = Some(self.to_move);
+        Some(board)
+    }
+
+    fn move_value(&self, p: Prim, m: Move) -> i64 {
+        if p == Prim::Captures {
+            // The opposing pieces the move takes by itself (its `captures:`
+            // rules): play it on a copy and see which leave the board.
+            if m.kind == MoveKind::Remove {
+                return 0;
+            }
+            let opp = Some(1 - self.to_move);
+            let mut after = self.clone();
+            after.apply(m);
+            return (0..self.board.len())
+                .filter(|&q| self.board[q] == opp && after.board[q] != opp)
+                .count() as i64;
+        }
+        let lines = &self.rules.topology.lines;
+        let Some(after) = self.board_after(m) else {
+            return 0;
+        };
+        (match p {
+            Prim::LinesFormed => crate::moves::lines_formed(lines, &after, self.to_move, m.to),
+            Prim::RunLength => crate::moves::run_length(lines, &after, self.to_move, m.to),
+            _ => 0,
+        }) as i64
+    }
+
+    /// The first forbid rule naming the kind of `m` whose `when` holds.
+    pub fn forbidden_by(&self, m: Move) -> Option<usize> {
+        let class = match m.kind {
+            MoveKind::Place => MoveClass::Place,
+            MoveKind::Slide => MoveClass::Slide,
+            MoveKind::Fly => MoveClass::Fly,
+            MoveKind::Leap => MoveClass::Leap,
+            MoveKind::Remove => MoveClass::Remove,
+            MoveKind::Play | MoveKind::Pass => unreachable!("{GO_FAMILY}"),
+        };
+        let c = Ctx {
+            phase: Some(self.phase()),
+            mv: Some(m),
+            ..Ctx::default()
+        };
+        self.rules
+            .forbid
+            .iter()
+            .position(|f| f.moves.contains(&class) && self.eval(&f.when.expr, c) != 0)
     }
 
     // ----- rules --------------------------------------------------------------
@@ -444,6 +518,7 @@ impl<'r> RefGame<'r> {
                 });
             }
         }
+        out.retain(|&m| self.forbidden_by(m).is_none());
         // Leaps: a move between the same points as a slide or fly is the
         // leap (it takes the jumped piece).
         let leaps = self.leaps(phase);
@@ -523,6 +598,7 @@ impl<'r> RefGame<'r> {
                     target: Some(p),
                     lines_formed: None,
                     line: None,
+                    mv: None,
                 };
                 self.eval(&guard.expr, c) != 0
             })
@@ -541,6 +617,7 @@ impl<'r> RefGame<'r> {
             target: None,
             lines_formed: Some(self.lines_formed),
             line: None,
+            mv: None,
         };
         let rule = &self.rules.phases[phase];
         let again = rule
@@ -565,6 +642,7 @@ impl<'r> RefGame<'r> {
             target,
             lines_formed: Some(self.lines_formed),
             line: None,
+            mv: None,
         }
     }
 
@@ -588,6 +666,7 @@ impl<'r> RefGame<'r> {
         (0..self.board.len() as Point)
             .filter(|&p| self.removable(p))
             .map(Move::remove)
+            .filter(|&m| self.forbidden_by(m).is_none())
             .collect()
     }
 
@@ -605,6 +684,7 @@ impl<'r> RefGame<'r> {
             target: None,
             lines_formed: None,
             line: None,
+            mv: None,
         };
         for (i, rule) in self.rules.end.iter().enumerate() {
             if self.eval(&rule.when.expr, c) != 0 {

@@ -145,7 +145,13 @@ impl Compiler<'_> {
                 self.check_no_removal_mark(t);
             }
         }
-        let forbid = self.forbid_rules(env, &passes, &phases);
+        let forbid = self.forbid_rules(
+            env,
+            &passes,
+            &phases,
+            line_rule.is_some(),
+            topology.as_ref(),
+        );
         let captures = self.capture_rules(env, &phases, topology.as_ref());
         let repetition = self.repetition();
         let mut end = self.synthesized_end_rules(play.as_ref(), &repetition);
@@ -1415,61 +1421,82 @@ impl Compiler<'_> {
         env: RuleEnv<'_>,
         passes: &Passes,
         phases: &[PhaseRule],
+        has_line_rule: bool,
+        topology: Option<&morrigo_board::Topology>,
     ) -> Vec<ForbidRule> {
         let allows = |kind: ActionKind| {
             phases
                 .iter()
                 .any(|p| p.actions.iter().any(|a| a.kind == kind))
         };
+        let leaps = self.loaded.file.captures.iter().flatten().any(|(_, c)| {
+            c.as_ref()
+                .is_some_and(|c| matches!(c.kind, Some(crate::schema::CaptureKindFile::Leap)))
+        });
+        // The move kinds this ruleset has, by the word a forbid rule names them.
+        let has = |c: MoveClass| match c {
+            MoveClass::Leap => leaps,
+            MoveClass::Place => allows(ActionKind::Place),
+            MoveClass::Slide => allows(ActionKind::Slide),
+            MoveClass::Fly => allows(ActionKind::Fly),
+            MoveClass::Play => allows(ActionKind::Play),
+            MoveClass::Remove => has_line_rule,
+            MoveClass::Pass(_) => true,
+        };
+        let mut kinds: Vec<String> = MoveClass::WORDS
+            .iter()
+            .filter(|(_, c)| has(*c))
+            .map(|(w, _)| format!("`{w}`"))
+            .collect();
+        kinds.extend(passes.names().iter().map(|k| format!("`{k}`")));
         let mut out = Vec::new();
         let count = self.loaded.file.forbid.as_ref().map_or(0, |f| f.len());
         let keep = self.limit(&["forbid"], count, crate::MAX_FORBID_RULES, "forbid rules");
+        let mut steps_checked = false;
         for (name, rule) in self.loaded.file.forbid.iter().flatten().take(keep) {
             let Some(rule) = rule else { continue };
             let at = self.loaded.key_at(&["forbid", name]);
             self.check_rule_name(name, at, "a forbid rule");
             let mut moves = Vec::new();
             for m in rule.moves.iter().flatten() {
-                let class = if m == "play" && allows(ActionKind::Play) {
-                    Some(MoveClass::Play)
-                } else {
+                let word = MoveClass::WORDS
+                    .iter()
+                    .find(|(w, _)| w == m)
+                    .map(|(_, c)| *c);
+                let class = word.or_else(|| {
                     m.bytes()
                         .next()
                         .filter(|_| m.len() == 1)
                         .and_then(|b| passes.kind_index(b))
                         .map(|i| MoveClass::Pass(i as u8))
-                };
+                });
+                let at = self.forbid_move_location(name, m);
                 match class {
-                    Some(c) => moves.push(c),
+                    Some(c) if has(c) => moves.push(c),
+                    Some(_) => {
+                        let d = Diagnostic::new(format!(
+                            "forbid rule `{name}` names `{m}`, but this ruleset has no such moves"
+                        ))
+                        .expected(format!("one of {}", kinds.join(", ")));
+                        self.errors.push(d.at_opt(at));
+                    }
                     None => {
-                        let mut kinds: Vec<String> = Vec::new();
-                        if allows(ActionKind::Play) {
-                            kinds.push("`play`".into());
-                        }
-                        kinds.extend(passes.names().iter().map(|k| format!("`{k}`")));
                         let mut d = Diagnostic::new(format!(
                             "forbid rule `{name}` names `{m}`, which is not a move kind it can forbid"
+                        ))
+                        .expected(format!(
+                            "one of {} (the move kinds of this ruleset)",
+                            kinds.join(", ")
                         ));
-                        d = if kinds.is_empty() {
-                            let own: Vec<&str> = ActionKind::ALL
-                                .into_iter()
-                                .filter(|k| allows(*k))
-                                .map(|k| k.name())
-                                .collect();
-                            d.expected("no forbid rules: they apply to board plays (`play`) and pass kinds, and this ruleset has neither")
-                                .note(format!("the moves of this ruleset are: {}; limit them with the conditions of the phases' actions", own.join(", ")))
-                        } else {
-                            d.expected(format!("one of {}", kinds.join(", ")))
-                        };
-                        let names: Vec<String> = passes.names();
+                        let names = passes.names();
+                        let words = MoveClass::WORDS.iter().map(|(w, _)| *w);
                         if let Some(sug) =
-                            did_you_mean(m, names.iter().map(String::as_str).chain(["play"]))
+                            did_you_mean(m, names.iter().map(String::as_str).chain(words))
                         {
-                            if !kinds.is_empty() && m.len() > 1 {
+                            if m.len() > 1 {
                                 d = d.note(format!("did you mean `{sug}`?"));
                             }
                         }
-                        let at = self.forbid_move_location(name, m);
                         self.errors.push(d.at_opt(at));
                     }
                 }
@@ -1478,7 +1505,7 @@ impl Compiler<'_> {
                 self.error_key(
                     &["forbid", name],
                     Diagnostic::new(format!("forbid rule `{name}` forbids no move"))
-                        .expected("`moves: [P, E]` or similar"),
+                        .expected("`moves: [P, E]`, `moves: [slide]` or similar"),
                 );
             }
             let Some(when) = rule.when.as_ref() else {
@@ -1495,14 +1522,57 @@ impl Compiler<'_> {
                 &env.within(Context::Forbid),
                 Type::Bool,
             );
-            out.push(ForbidRule {
+            let rule = ForbidRule {
                 name: name.clone(),
                 moves,
                 when,
                 doc: rule.doc.clone(),
-            });
+            };
+            self.check_forbid_reads(&rule, topology, &mut steps_checked);
+            out.push(rule);
         }
         out
+    }
+
+    /// A forbid rule judged per candidate move cannot also ask whether a
+    /// legal move exists (that answer is made of the per-move judgements);
+    /// `run_length` needs the board's lines to give one direction per step.
+    fn check_forbid_reads(
+        &mut self,
+        rule: &ForbidRule,
+        topology: Option<&morrigo_board::Topology>,
+        steps_checked: &mut bool,
+    ) {
+        let name = rule.name.as_str();
+        if rule.per_move() && rule.when.uses(Prim::NoLegalMove) {
+            self.error_key(
+                &["forbid", name, "when"],
+                Diagnostic::new(format!(
+                    "forbid rule `{name}` reads `no_legal_move` and is judged move by move"
+                ))
+                .expected(
+                    "a forbid rule reading `no_legal_move` names only `play` and pass kinds and reads no value about the move being judged (`lines_formed`, `captures`, `run_length`)",
+                )
+                .note("split it into two rules"),
+            );
+        }
+        if !*steps_checked && rule.when.uses(Prim::RunLength) {
+            *steps_checked = true;
+            if let Some(Err(a)) = topology.map(crate::move_values::LineSteps::of) {
+                let t = topology.expect("checked above");
+                self.error_key(
+                    &["forbid", name, "when"],
+                    Diagnostic::new(format!(
+                        "`run_length` needs one line direction per step, but the board's lines continue from {} through {} both to {} and to {}",
+                        t.name(a.from),
+                        t.name(a.via),
+                        t.name(a.to[0]),
+                        t.name(a.to[1])
+                    ))
+                    .expected("board lines that overlap only along one straight direction, or no `run_length`"),
+                );
+            }
+        }
     }
 
     /// `captures:`: each a kind, the line directions it works along (every

@@ -8,6 +8,7 @@ pub mod builtin;
 mod compile;
 pub mod eval;
 pub mod load;
+pub mod move_values;
 pub mod schema;
 pub mod turns;
 pub mod vocab;
@@ -186,6 +187,13 @@ impl Passes {
 /// A move kind a forbid rule may name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MoveClass {
+    Place,
+    Slide,
+    Fly,
+    /// A capture rule's leap.
+    Leap,
+    /// A removal a completed line earns.
+    Remove,
     Play,
     /// Index into `Passes::kinds`.
     Pass(u8),
@@ -670,14 +678,7 @@ impl fmt::Display for Rules {
         if !self.forbid.is_empty() {
             writeln!(f, "  forbidden moves:")?;
             for r in &self.forbid {
-                let kinds: Vec<String> = r
-                    .moves
-                    .iter()
-                    .map(|m| match m {
-                        MoveClass::Play => "play".to_string(),
-                        MoveClass::Pass(i) => (self.passes.kinds[*i as usize] as char).to_string(),
-                    })
-                    .collect();
+                let kinds: Vec<String> = r.moves.iter().map(|m| m.name(&self.passes)).collect();
                 writeln!(
                     f,
                     "    {}: no {} when {}",

@@ -37,6 +37,8 @@ pub enum Prim {
     FormedBefore,
     TurnsSinceFormed,
     TurnsSinceTraded,
+    Captures,
+    RunLength,
 }
 
 /// Where an expression stands in a ruleset; decides which names it may use.
@@ -158,19 +160,38 @@ const ONLY_LINE_COUNTS: &[(Context, &str)] = &[
 const ONLY_LINE_RULE: &[(Context, &str)] = &[
     (
         Context::PhaseWhen,
-        "`lines_formed` exists only in `on_line_formed`",
+        "`lines_formed` exists only in `on_line_formed` and in forbid rules' `when`",
     ),
     (
         Context::ActionGuard,
-        "`lines_formed` exists only in `on_line_formed`",
+        "`lines_formed` exists only in `on_line_formed` and in forbid rules' `when`; to refuse moves by it, write a forbid rule naming their kind",
     ),
     (
         Context::End,
-        "`lines_formed` exists only in `on_line_formed`",
+        "`lines_formed` exists only in `on_line_formed` and in forbid rules' `when`",
+    ),
+];
+/// Values about the candidate move exist only where a move is judged.
+const ONLY_FORBID: &[(Context, &str)] = &[
+    (
+        Context::PhaseWhen,
+        "values about the move being judged exist only in forbid rules' `when`",
     ),
     (
-        Context::Forbid,
-        "`lines_formed` exists only in `on_line_formed`",
+        Context::ActionGuard,
+        "values about the move being judged exist only in forbid rules' `when`; to refuse moves by it, write a forbid rule naming their kind (e.g. `moves: [slide]`)",
+    ),
+    (
+        Context::Removals,
+        "values about the move being judged exist only in forbid rules' `when`",
+    ),
+    (
+        Context::Removable,
+        "values about the move being judged exist only in forbid rules' `when`",
+    ),
+    (
+        Context::End,
+        "values about the move being judged exist only in forbid rules' `when`",
     ),
     (
         Context::RemoveAction,
@@ -197,7 +218,9 @@ pub const VOCABULARY: &[Entry] = &[
     Entry { name: "turn", prim: Prim::Turn, params: &[], ty: Type::Int, doc: "turns played so far in the game", not_in: &[] },
     Entry { name: "empty_points", prim: Prim::EmptyPoints, params: &[], ty: Type::Int, doc: "number of empty points on the board", not_in: &[] },
     Entry { name: "target", prim: Prim::Target, params: &[], ty: Type::Point, doc: "the opposing piece considered for removal (in `on_line_formed.removable` and a `remove` action's condition)", not_in: ONLY_REMOVABLE },
-    Entry { name: "lines_formed", prim: Prim::LinesFormed, params: &[], ty: Type::Int, doc: "lines the move just completed through the moved piece (in `on_line_formed`, and in `extra_turn` and `first`: the lines the turn's move completed)", not_in: ONLY_LINE_RULE },
+    Entry { name: "lines_formed", prim: Prim::LinesFormed, params: &[], ty: Type::Int, doc: "lines the move just completed through the moved piece (in `extra_turn` and `first`: the lines the turn's move completed; in a forbid rule: the lines the move being judged would complete through its destination)", not_in: ONLY_LINE_RULE },
+    Entry { name: "captures", prim: Prim::Captures, params: &[], ty: Type::Int, doc: "in a forbid rule: opposing pieces the move being judged would take by itself (a board play: the stones it captures; removals a line earns are not counted)", not_in: ONLY_FORBID },
+    Entry { name: "run_length", prim: Prim::RunLength, params: &[], ty: Type::Int, doc: "in a forbid rule: the longest run of the mover's pieces through the destination of the move being judged, after it, along one line direction of the board (0 for removals and passes)", not_in: ONLY_FORBID },
     Entry { name: "in_hand", prim: Prim::InHand, params: P, ty: Type::Int, doc: "pieces the player still holds in hand", not_in: &[] },
     Entry { name: "on_board", prim: Prim::OnBoard, params: P, ty: Type::Int, doc: "pieces the player has on the board", not_in: &[] },
     Entry { name: "lines", prim: Prim::Lines, params: P, ty: Type::Int, doc: "complete lines the player owns on the board", not_in: &[] },
@@ -333,6 +356,7 @@ impl Env<Prim> for RuleEnv<'_> {
             Prim::OnBoard | Prim::EmptyPoints | Prim::OwnNeighbours => b.points,
             Prim::Lines => b.lines,
             Prim::LinesFormed => b.lines_at_a_point,
+            Prim::Captures | Prim::RunLength => b.points,
             _ => None,
         };
         (0, hi.map_or(u32::MAX as i64, |n| n as i64))
