@@ -160,15 +160,23 @@ const ONLY_LINE_COUNTS: &[(Context, &str)] = &[
 const ONLY_LINE_RULE: &[(Context, &str)] = &[
     (
         Context::PhaseWhen,
-        "`lines_formed` exists only in `on_line_formed` and in forbid rules' `when`",
+        "`lines_formed` exists only in `on_line_formed`, `extra_turn`, `first` and forbid rules' `when`",
     ),
     (
         Context::ActionGuard,
-        "`lines_formed` exists only in `on_line_formed` and in forbid rules' `when`; to refuse moves by it, write a forbid rule naming their kind",
+        "`lines_formed` exists only in `on_line_formed`, `extra_turn`, `first` and forbid rules' `when`; to refuse moves by it, write a forbid rule naming their kind",
     ),
     (
         Context::End,
-        "`lines_formed` exists only in `on_line_formed` and in forbid rules' `when`",
+        "`lines_formed` exists only in `on_line_formed`, `extra_turn`, `first` and forbid rules' `when`",
+    ),
+    (
+        Context::RemoveAction,
+        "`lines_formed` exists only in `on_line_formed`, `extra_turn`, `first` and forbid rules' `when` (a removal forms no line)",
+    ),
+    (
+        Context::LineCounts,
+        "`lines_formed` is the number of lines `counts` lets count, so `counts` cannot read it",
     ),
 ];
 /// Values about the candidate move exist only where a move is judged.
@@ -219,7 +227,7 @@ pub const VOCABULARY: &[Entry] = &[
     Entry { name: "empty_points", prim: Prim::EmptyPoints, params: &[], ty: Type::Int, doc: "number of empty points on the board", not_in: &[] },
     Entry { name: "target", prim: Prim::Target, params: &[], ty: Type::Point, doc: "the opposing piece considered for removal (in `on_line_formed.removable` and a `remove` action's condition)", not_in: ONLY_REMOVABLE },
     Entry { name: "lines_formed", prim: Prim::LinesFormed, params: &[], ty: Type::Int, doc: "lines the move just completed through the moved piece (in `extra_turn` and `first`: the lines the turn's move completed; in a forbid rule: the lines the move being judged would complete through its destination)", not_in: ONLY_LINE_RULE },
-    Entry { name: "captures", prim: Prim::Captures, params: &[], ty: Type::Int, doc: "in a forbid rule: opposing pieces the move being judged would take by itself (a board play: the stones it captures; removals a line earns are not counted)", not_in: ONLY_FORBID },
+    Entry { name: "captures", prim: Prim::Captures, params: &[], ty: Type::Int, doc: "in a forbid rule: opposing pieces the move being judged would take by itself (a board play: the stones it captures; a placement, slide, fly or leap: what the ruleset's `captures:` rules would take; removals a line earns are not counted)", not_in: ONLY_FORBID },
     Entry { name: "run_length", prim: Prim::RunLength, params: &[], ty: Type::Int, doc: "in a forbid rule: the longest run of the mover's pieces through the destination of the move being judged, after it, along one line direction of the board (0 for removals and passes)", not_in: ONLY_FORBID },
     Entry { name: "in_hand", prim: Prim::InHand, params: P, ty: Type::Int, doc: "pieces the player still holds in hand", not_in: &[] },
     Entry { name: "on_board", prim: Prim::OnBoard, params: P, ty: Type::Int, doc: "pieces the player has on the board", not_in: &[] },
