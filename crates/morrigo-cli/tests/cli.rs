@@ -45,7 +45,7 @@ fn temp_file(name: &str, text: &str) -> PathBuf {
     path
 }
 
-const MORRIS_TITLES: [&str; 19] = [
+const MORRIS_TITLES: [&str; 20] = [
     "Achi",
     "Five Men's Morris",
     "Seven Men's Morris",
@@ -59,6 +59,7 @@ const MORRIS_TITLES: [&str; 19] = [
     "Nine Men's Morris, no flying",
     "Nine Men's Morris, one removal per mill",
     "Nine Men's Morris",
+    "Picaria",
     "Russian Mill",
     "Six Men's Morris",
     "Tapatan",

@@ -247,6 +247,7 @@ per_ruleset! {
     nine_mens_morris_no_flying => "nine-mens-morris-no-flying",
     nine_mens_morris_remove_per_mill => "nine-mens-morris-remove-per-mill",
     nine_mens_morris => "nine-mens-morris",
+    picaria => "picaria",
     seven_mens_morris => "seven-mens-morris",
     russian_mill => "russian-mill",
     six_mens_morris => "six-mens-morris",
