@@ -225,6 +225,9 @@ impl<const W: usize> Machine<W> {
         if !s.lines.log.is_empty() {
             s.lines.undo_after(s.pos.ply);
         }
+        if s.marks.logged() {
+            s.marks.undo_after(s.pos.ply);
+        }
         if u.pushed {
             if let Some(h) = s.history.pop() {
                 if s.history_counted as usize > s.history.len() {

@@ -170,7 +170,7 @@ impl<const W: usize> Machine<W> {
         match p {
             Prim::Repetitions => self.repetitions(s) as i64,
             Prim::EmptyPoints => {
-                self.n as i64 - (pos.on_board[0] + pos.on_board[1] + pos.marked.count()) as i64
+                self.n as i64 - (pos.on_board[0] + pos.on_board[1] + s.marks.now.count()) as i64
             }
             Prim::LastPlaySuicide => pos.last_suicide as i64,
             Prim::ImmediateRepetition => pos.last_immediate_repetition as i64,

@@ -106,7 +106,7 @@ impl<const W: usize> Machine<W> {
                 if s.owner(m.to).is_some() {
                     return Err(Illegal::Occupied);
                 }
-                if s.pos.marked.has(m.to as usize) {
+                if s.marks.now.has(m.to as usize) {
                     return Err(Illegal::Marked);
                 }
                 match self.play_refusal(s, m.to) {
@@ -163,7 +163,7 @@ impl<const W: usize> Machine<W> {
                 if s.owner(m.to).is_some() {
                     return Err(Illegal::Occupied);
                 }
-                if s.pos.marked.has(m.to as usize) {
+                if s.marks.now.has(m.to as usize) {
                     return Err(Illegal::Marked);
                 }
                 let adjacent = self.neighbours[m.from as usize].has(m.to as usize);

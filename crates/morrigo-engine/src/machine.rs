@@ -164,8 +164,6 @@ pub struct Position<const W: usize> {
     /// History index from which the position can repeat (after the last
     /// placement or removal nothing earlier can match).
     pub(crate) reversible_from: u32,
-    /// Points blocked by the marks of delayed removals (`on_line_formed.delay`).
-    pub marked: Bits<W>,
     /// Zobrist key of the board alone (the JK "state of the board").
     pub board_key: u64,
     /// Zobrist key of board, hands and player to move.
@@ -195,6 +193,9 @@ pub struct State<const W: usize> {
     pub(crate) start_board_key: u64,
     /// Per-line history (empty unless a rule reads it).
     pub(crate) lines: crate::mills::LineHistory,
+    /// Marks of delayed removals, kept outside [`Position`] (with their own
+    /// undo log) so the position every undo copies stays small.
+    pub(crate) marks: crate::mills::Marks<W>,
 }
 
 impl<const W: usize> State<W> {
@@ -503,7 +504,6 @@ impl<const W: usize> Machine<W> {
             turn_d_start: NO_D,
             turn_phase: 0,
             reversible_from: 0,
-            marked: Bits::EMPTY,
             board_key: 0,
             hash: 0,
         };
@@ -523,6 +523,7 @@ impl<const W: usize> Machine<W> {
                 Some(x) if x.history => crate::mills::LineHistory::new(self.line_masks.len()),
                 _ => Default::default(),
             },
+            marks: crate::mills::Marks::default(),
         };
         if self.rules.repetition.superko != morrigo_rules::Superko::None {
             let key = self.superko_key(pos.board_key, to_move);
@@ -549,9 +550,6 @@ impl<const W: usize> Machine<W> {
         if pos.to_move == 1 {
             h ^= self.z_side;
         }
-        if let Some(x) = &self.mills {
-            h ^= pos.marked.iter().fold(0, |k, p| k ^ x.z_mark[p]);
-        }
         h
     }
 
@@ -560,7 +558,11 @@ impl<const W: usize> Machine<W> {
     pub fn recomputed_hash(&self, s: &State<W>) -> u64 {
         let mut pos = s.pos;
         pos.board_key = self.board_key(&pos.occ);
-        self.full_hash(&pos)
+        let marks = match &self.mills {
+            Some(x) => s.marks.now.iter().fold(0, |k, p| k ^ x.z_mark[p]),
+            None => 0,
+        };
+        self.full_hash(&pos) ^ marks
     }
 
     /// The hash key of `player` holding `count` pieces: the player's seed
@@ -599,6 +601,6 @@ impl<const W: usize> Machine<W> {
 
     pub fn empty(&self, s: &State<W>) -> Bits<W> {
         self.all
-            .without(s.pos.occ[0].or(s.pos.occ[1]).or(s.pos.marked))
+            .without(s.pos.occ[0].or(s.pos.occ[1]).or(s.marks.now))
     }
 }

@@ -67,6 +67,47 @@ pub(crate) struct LineHistory {
     pub(crate) log: Vec<(u32, u32, u32)>,
 }
 
+/// The marks of delayed removals, with a log of earlier values tagged by
+/// the ply that changed them (as [`LineHistory`]): undo takes back exactly
+/// the later changes, and `Position` (copied by every undo) stays small.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Marks<const W: usize> {
+    pub(crate) now: crate::bits::Bits<W>,
+    /// (ply of the change, value before it).
+    log: Vec<(u32, crate::bits::Bits<W>)>,
+}
+
+impl<const W: usize> Default for Marks<W> {
+    fn default() -> Self {
+        Marks {
+            now: crate::bits::Bits::EMPTY,
+            log: Vec::new(),
+        }
+    }
+}
+
+impl<const W: usize> Marks<W> {
+    pub(crate) fn change(&mut self, ply: u32, f: impl FnOnce(&mut crate::bits::Bits<W>)) {
+        self.log.push((ply, self.now));
+        f(&mut self.now);
+    }
+
+    /// Undo the changes made by plies after `ply`.
+    pub(crate) fn undo_after(&mut self, ply: u32) {
+        while let Some(&(at, old)) = self.log.last() {
+            if at <= ply {
+                break;
+            }
+            self.now = old;
+            self.log.pop();
+        }
+    }
+
+    pub(crate) fn logged(&self) -> bool {
+        !self.log.is_empty()
+    }
+}
+
 /// `turns_since_…` of a line that never had the event: longer ago than any game.
 const NEVER: i64 = u32::MAX as i64;
 
@@ -216,7 +257,7 @@ impl<const W: usize> Machine<W> {
 
     pub(crate) fn set_mark(&self, s: &mut State<W>, p: Point) {
         if let Some(x) = &self.mills {
-            s.pos.marked.set(p as usize);
+            s.marks.change(s.pos.ply, |m| m.set(p as usize));
             s.pos.hash ^= x.z_mark[p as usize];
         }
     }
@@ -225,17 +266,17 @@ impl<const W: usize> Machine<W> {
     /// once `delay` no longer holds.
     pub(crate) fn release_marks(&self, x: &MillExtras, s: &mut State<W>) {
         let Some(delay) = &x.delay else { return };
-        if s.pos.marked.is_empty() || self.eval(delay, s, Ctx::turn(s.pos.to_move, NO_PHASE)) != 0 {
+        if s.marks.now.is_empty() || self.eval(delay, s, Ctx::turn(s.pos.to_move, NO_PHASE)) != 0 {
             return;
         }
-        for p in s.pos.marked.iter() {
+        for p in s.marks.now.iter() {
             s.pos.hash ^= x.z_mark[p];
         }
-        s.pos.marked = crate::bits::Bits::EMPTY;
+        s.marks.change(s.pos.ply, |m| *m = crate::bits::Bits::EMPTY);
     }
 
     /// Points holding a mark of a delayed removal.
     pub fn marked(&self, s: &State<W>) -> crate::bits::Bits<W> {
-        s.pos.marked
+        s.marks.now
     }
 }

@@ -40,7 +40,7 @@ fn fresh_hash<const W: usize>(m: &Machine<W>, s: &State<W>) -> u64 {
         .pos
         .hash;
     // Marks of delayed removals are part of the key too.
-    if p.marked.is_empty() {
+    if m.marked(s).is_empty() {
         fresh
     } else {
         m.recomputed_hash(s)
