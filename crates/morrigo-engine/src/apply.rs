@@ -185,14 +185,15 @@ impl<const W: usize> Machine<W> {
         pos.turn_class = 0;
         pos.turn_d_start = NO_D;
         pos.turn += 1;
-        let next = if self.turns.order {
-            self.next_player(s)
+        if self.turns.order {
+            let next = self.next_player(s);
+            let pos = &mut s.pos;
+            if next != pos.to_move {
+                pos.to_move = next;
+                pos.hash ^= self.z_side;
+            }
         } else {
-            s.pos.to_move ^ 1
-        };
-        let pos = &mut s.pos;
-        if next != pos.to_move {
-            pos.to_move = next;
+            pos.to_move ^= 1;
             pos.hash ^= self.z_side;
         }
         if let Some(x) = &self.mills {
@@ -222,10 +223,9 @@ impl<const W: usize> Machine<W> {
             s.placed_at[at as usize] = prev;
         }
         s.pos = u.pos;
-        if !s.lines.log.is_empty() {
+        // Only the line-rule extras keep logs of their own.
+        if self.mills.is_some() {
             s.lines.undo_after(s.pos.ply);
-        }
-        if s.marks.logged() {
             s.marks.undo_after(s.pos.ply);
         }
         if u.pushed {

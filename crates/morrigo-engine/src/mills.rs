@@ -102,10 +102,6 @@ impl<const W: usize> Marks<W> {
             self.log.pop();
         }
     }
-
-    pub(crate) fn logged(&self) -> bool {
-        !self.log.is_empty()
-    }
 }
 
 /// `turns_since_…` of a line that never had the event: longer ago than any game.
