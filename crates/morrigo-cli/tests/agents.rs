@@ -3,19 +3,10 @@
 //! and results that depend only on the seed.
 
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 mod common;
-use common::{assert_code, stderr, stdout};
-
-fn morrigo(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_morrigo"))
-        .args(args)
-        .current_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.."))
-        .stdin(Stdio::null())
-        .output()
-        .expect("the morrigo binary runs")
-}
+use common::{assert_code, morrigo, stderr, stdout};
 
 #[test]
 fn simulate_takes_agents_with_parameters_and_reports_them() {

@@ -3,18 +3,9 @@
 //! and lines the generator defines, and refuses bad parameters at their key.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
 mod common;
-use common::{assert_code, stderr, stdout};
-
-fn morrigo(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_morrigo"))
-        .args(args)
-        .current_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.."))
-        .output()
-        .expect("the morrigo binary runs")
-}
+use common::{assert_code, morrigo, stderr, stdout};
 
 #[test]
 fn check_counts_the_points_and_lines_of_each_generated_board() {

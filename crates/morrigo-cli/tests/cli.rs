@@ -2,11 +2,10 @@
 //! exit status out (0 ok, 1 rule or game error, 2 usage error).
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 mod common;
-use common::{assert_code, stderr, stdout};
+use common::{assert_code, stderr, stdout, temp_file};
 
 fn morrigo(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_morrigo"))
@@ -34,15 +33,6 @@ fn morrigo_stdin(args: &[&str], input: &str) -> Output {
     let output = child.wait_with_output().expect("the morrigo binary ends");
     writer.join().expect("the stdin writer ends");
     output
-}
-
-/// A file under the temp directory, unique to this test process.
-fn temp_file(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("morrigo-cli-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("create temp dir");
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("write temp file");
-    path
 }
 
 const MORRIS_TITLES: [&str; 20] = [

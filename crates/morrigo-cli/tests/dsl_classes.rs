@@ -2,30 +2,8 @@
 //! has no letter of its own (`D` exists only where `play.derived` declares
 //! it), and a bad declaration is a located error (exit 1).
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn check(name: &str, text: &str) -> Output {
-    let dir = std::env::temp_dir().join(format!("morrigo-dsl-classes-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("create temp dir");
-    let path: PathBuf = dir.join(name);
-    std::fs::write(&path, text).expect("write temp file");
-    Command::new(env!("CARGO_BIN_EXE_morrigo"))
-        .args(["check", path.to_str().expect("utf-8 path")])
-        .output()
-        .expect("the morrigo binary runs")
-}
-
-/// `check` fails with exit 1; the first diagnostic line is at `at` and
-/// contains `needle`.
-#[track_caller]
-fn refused(o: &Output, at: &str, needle: &str) {
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(1), "{err}");
-    let first = err.lines().next().unwrap_or_default();
-    assert!(first.contains(&format!(".yaml:{at}: error")), "{first}");
-    assert!(first.contains(needle), "{first}");
-}
+mod common;
+use common::{check, refused};
 
 #[test]
 fn without_the_declaration_d_is_an_unknown_class() {
@@ -49,6 +27,7 @@ fn a_derived_class_needs_classified_ko_captures() {
     );
     refused(
         &o,
+        "no-ko.yaml",
         "3:20",
         "derived class `D` is made of ko captures, but plays are not classified",
     );
@@ -60,17 +39,27 @@ fn a_derived_class_needs_a_definition_and_a_free_letter() {
         "no-def.yaml",
         "name: no-def\nextends: jk-final\nplay: { derived: { D: null, Q: {} } }\n",
     );
-    refused(&o, "3:29", "derived class `Q` has no definition");
+    refused(
+        &o,
+        "no-def.yaml",
+        "3:29",
+        "derived class `Q` has no definition",
+    );
     let o = check(
         "letter-c.yaml",
         "name: letter-c\nextends: jk-final\nplay: { derived: { D: null, C: { ko_runs: any } } }\n",
     );
-    refused(&o, "3:29", "`C` cannot name a derived class");
+    refused(
+        &o,
+        "letter-c.yaml",
+        "3:29",
+        "`C` cannot name a derived class",
+    );
     let o = check(
         "pass-clash.yaml",
         "name: pass-clash\nextends: jk-final\npasses: { kinds: [P, E, D] }\n",
     );
-    refused(&o, "3:25", "`D` cannot name a pass kind");
+    refused(&o, "pass-clash.yaml", "3:25", "`D` cannot name a pass kind");
 }
 
 #[test]
@@ -81,6 +70,7 @@ fn only_one_class_of_ko_runs() {
     );
     refused(
         &o,
+        "two.yaml",
         "3:20",
         "only one class of ko-capture runs can be declared",
     );

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 mod common;
-use common::{assert_code, stderr, stdout};
+use common::{assert_code, stderr, stdout, temp_file};
 
 fn morrigo(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_morrigo"))
@@ -19,15 +19,6 @@ fn morrigo(args: &[&str]) -> Output {
 /// A regression input kept in `tests/defects/`.
 fn defect(name: &str) -> String {
     format!("{}/../../tests/defects/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
-/// A file under the temp directory, unique to this test process.
-fn temp_file(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("morrigo-dsl-limits-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("create temp dir");
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("write temp file");
-    path
 }
 
 /// Nine Men's Morris with one more end rule, `probe`, drawing when `cond`.

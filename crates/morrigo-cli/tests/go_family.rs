@@ -4,31 +4,8 @@
 //! simulate and compare tables), the AGA rules' pass stones and White
 //! passing last, and set-up (handicap) stones in a ruleset and in SGF.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
 mod common;
-use common::{assert_code, stderr, stdout};
-
-fn morrigo(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_morrigo"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("the morrigo binary runs")
-}
-
-/// The project root (rulesets and `tests/` are found from there).
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn temp_path(test: &str, name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("morrigo-go-family-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create temp dir");
-    dir.join(name)
-}
+use common::{assert_code, morrigo, scratch_dir, stderr, stdout};
 
 /// Sending two, returning one on 3x3: the third time the board results
 /// from a board play, the game ends with no result.
@@ -80,7 +57,7 @@ fn japanese_long_cycle_ends_with_no_result() {
     assert_eq!(r["reason"], "long_cycle");
     assert_eq!(r["no_result"], true);
     // SGF writes it as `RE[Void]`.
-    let out = temp_path("void", "void.sgf");
+    let out = scratch_dir("void").join("void.sgf");
     let o = morrigo(&[
         "replay",
         "japanese",
@@ -244,7 +221,7 @@ fn setup_mistakes_are_located() {
 
 #[test]
 fn sgf_carries_the_set_up_stones_both_ways() {
-    let out = temp_path("sgf", "game.sgf");
+    let out = scratch_dir("sgf").join("game.sgf");
     let out_s = out.display().to_string();
     let o = morrigo(&[
         "replay",
@@ -267,7 +244,7 @@ fn sgf_carries_the_set_up_stones_both_ways() {
     assert!(text.contains("1. white  C3"), "{text}");
     assert!(text.contains("score: black 0, white 6.5"), "{text}");
     // An SGF without set-up starts from the ruleset's stones.
-    let bare = temp_path("bare", "bare.sgf");
+    let bare = scratch_dir("bare").join("bare.sgf");
     std::fs::write(&bare, "(;GM[1]FF[4]SZ[5];W[cc];B[cb])").expect("write");
     let o = morrigo(&["replay", HANDICAP, "--sgf", &bare.display().to_string()]);
     assert_code(&o, 0);
@@ -299,7 +276,7 @@ fn territory_and_no_result_settings_are_checked() {
         ),
     ];
     for (name, text, want) in cases {
-        let path = temp_path("checked", name);
+        let path = scratch_dir("checked").join(name);
         std::fs::write(&path, text).expect("write");
         let o = morrigo(&["check", &path.display().to_string()]);
         assert_code(&o, 1);

@@ -3,45 +3,7 @@
 //! (exit 1), and compiled (constants folded) where they are well formed.
 
 mod common;
-use common::{assert_code, stderr, stdout};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// Write `text` to `name` in a fresh directory and run `morrigo check name`
-/// there, so messages name the file without a directory.
-fn check(name: &str, text: &str) -> Output {
-    let dir = std::env::temp_dir().join(format!(
-        "morrigo-language-{}-{}",
-        std::process::id(),
-        name.trim_end_matches(".yaml")
-    ));
-    std::fs::create_dir_all(&dir).expect("create temp dir");
-    std::fs::write(dir.join(name), text).expect("write ruleset");
-    Command::new(env!("CARGO_BIN_EXE_morrigo"))
-        .current_dir(&dir)
-        .args(["check", name])
-        .output()
-        .expect("the morrigo binary runs")
-}
-
-/// `check` exits 1 and its first line is an error at `at` saying `needle`.
-#[track_caller]
-fn refused(o: &Output, file: &str, at: &str, needle: &str) -> String {
-    assert_code(o, 1);
-    let err = stderr(o);
-    let first = err.lines().next().unwrap_or_default();
-    assert!(first.starts_with(&format!("{file}:{at}: error")), "{err}");
-    assert!(first.contains(needle), "{err}");
-    err
-}
-
-fn variant(name: &str, body: &str) -> String {
-    format!("name: {name}\nextends: nine-mens-morris\n{body}")
-}
+use common::{assert_code, check, morrigo, refused, root, stderr, stdout, variant};
 
 /// An `if` must have an `else`: the error is at the end of the expression
 /// and says `else` could come there.
@@ -232,7 +194,7 @@ fn overflow_is_proved_over_both_branches() {
 /// (`fly_at + 1` is 4, `fly_at` 3, `min_pieces` 3).
 #[test]
 fn compiled_form_of_conditional_rules() {
-    let path = workspace().join("tests/rulesets/lang-conditional.yaml");
+    let path = root().join("tests/rulesets/lang-conditional.yaml");
     let rules = morrigo_rules::load_rules(path.to_str().expect("utf-8 path"))
         .unwrap_or_else(|e| panic!("{e:?}"));
     let mut out = String::new();
@@ -261,11 +223,7 @@ fn compiled_form_of_conditional_rules() {
 /// `morrigo test` runs the scenario file of the new forms and all pass.
 #[test]
 fn scenarios_of_the_new_forms_pass() {
-    let o = Command::new(env!("CARGO_BIN_EXE_morrigo"))
-        .current_dir(workspace())
-        .args(["test", "tests/scenarios/language/conditional.yaml"])
-        .output()
-        .expect("the morrigo binary runs");
+    let o = morrigo(&["test", "tests/scenarios/language/conditional.yaml"]);
     assert_code(&o, 0);
     assert!(stdout(&o).contains("7 passed, 0 failed"), "{}", stdout(&o));
 }
@@ -301,11 +259,7 @@ fn phase_before_an_unknown_phase_is_located() {
 /// in expressions follow that order (`phase == opening` means the first).
 #[test]
 fn phase_before_an_inherited_phase_is_tried_first() {
-    let o = Command::new(env!("CARGO_BIN_EXE_morrigo"))
-        .current_dir(workspace())
-        .args(["show", "tests/rulesets/lang-opening.yaml"])
-        .output()
-        .expect("the morrigo binary runs");
+    let o = morrigo(&["show", "tests/rulesets/lang-opening.yaml"]);
     assert_code(&o, 0);
     let out = stdout(&o);
     let opening = out
@@ -313,11 +267,7 @@ fn phase_before_an_inherited_phase_is_tried_first() {
         .expect(&out);
     let play = out.find("    play otherwise").expect(&out);
     assert!(opening < play, "{out}");
-    let o = Command::new(env!("CARGO_BIN_EXE_morrigo"))
-        .current_dir(workspace())
-        .args(["test", "tests/scenarios/language/forbid-phase.yaml"])
-        .output()
-        .expect("the morrigo binary runs");
+    let o = morrigo(&["test", "tests/scenarios/language/forbid-phase.yaml"]);
     assert_code(&o, 0);
     assert!(stdout(&o).contains("4 passed, 0 failed"), "{}", stdout(&o));
 }
@@ -347,11 +297,7 @@ fn forbid_rules_refuse_target_with_their_own_reason() {
 /// blocked; `no_safe_move` stays refused there, with the reason.
 #[test]
 fn no_legal_move_in_a_forbid_rule() {
-    let o = Command::new(env!("CARGO_BIN_EXE_morrigo"))
-        .current_dir(workspace())
-        .args(["test", "tests/scenarios/language/forbid-no-legal-move.yaml"])
-        .output()
-        .expect("the morrigo binary runs");
+    let o = morrigo(&["test", "tests/scenarios/language/forbid-no-legal-move.yaml"]);
     assert_code(&o, 0);
     assert!(stdout(&o).contains("5 passed, 0 failed"), "{}", stdout(&o));
     let o = check(

@@ -2,39 +2,8 @@
 //! message (never a panic), and big or deep files finish quickly. Input files
 //! are in `tests/defects/` at the top of the repository.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn morrigo(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_morrigo"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .output()
-        .expect("the morrigo binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-#[track_caller]
-fn assert_code(o: &Output, code: i32) {
-    assert_eq!(
-        o.status.code(),
-        Some(code),
-        "--- stdout\n{}\n--- stderr\n{}",
-        text(&o.stdout),
-        text(&o.stderr)
-    );
-}
-
-fn temp_file(name: &str, body: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("morrigo-loader-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("create temp dir");
-    let path = dir.join(name);
-    std::fs::write(&path, body).expect("write temp file");
-    path
-}
+mod common;
+use common::{assert_code, morrigo, stderr, stdout, temp_file};
 
 /// A scenario giving a player 4294967295 pieces in hand is refused (the
 /// pieces on the board plus those in hand used to overflow and pass).
@@ -42,7 +11,7 @@ fn temp_file(name: &str, body: &str) -> PathBuf {
 fn a_scenario_hand_beyond_the_rulesets_is_refused() {
     let o = morrigo(&["test", "tests/defects/scenario-in-hand-too-many.yaml"]);
     assert_code(&o, 1);
-    let out = text(&o.stdout) + &text(&o.stderr);
+    let out = stdout(&o) + &stderr(&o);
     assert!(out.contains("at most 9 pieces for white"), "{out}");
     assert!(!out.contains("panicked"), "{out}");
 }
@@ -53,7 +22,7 @@ fn a_scenario_hand_beyond_the_rulesets_is_refused() {
 fn check_refuses_a_pass_action_without_pass_kinds() {
     let o = morrigo(&["check", "tests/defects/pass-without-passes.yaml"]);
     assert_code(&o, 1);
-    let err = text(&o.stderr);
+    let err = stderr(&o);
     assert!(
         err.contains("pass-without-passes.yaml:7:7: error: phase `moving` allows `pass`"),
         "{err}"
@@ -74,7 +43,7 @@ fn check_accepts_a_big_flow_style_board() {
     );
     let path = temp_file("big.yaml", &body);
     let o = morrigo(&["check", &path.to_string_lossy()]);
-    let out = text(&o.stdout) + &text(&o.stderr);
+    let out = stdout(&o) + &stderr(&o);
     assert!(!out.contains("panicked"), "{out}");
     // Either accepted, or refused by a documented board limit of the engine.
     assert!(
@@ -96,7 +65,7 @@ fn check_refuses_deeply_nested_yaml() {
     let path = temp_file("deep.yaml", &body);
     let o = morrigo(&["check", &path.to_string_lossy()]);
     assert_code(&o, 1);
-    let err = text(&o.stderr);
+    let err = stderr(&o);
     assert!(
         err.contains("deep.yaml:2:71: error: the YAML is nested more than 64 levels deep"),
         "{}",

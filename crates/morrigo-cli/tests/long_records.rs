@@ -2,24 +2,19 @@
 //! (and one with superko) replays a record of up to the record-length limit
 //! in seconds, and the repetition count is still exact at its end.
 
-use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
+
+mod common;
+use common::scratch_dir;
 
 /// A linear replay takes seconds even in the debug build; the quadratic
 /// rescans this guards against took minutes on these records.
 const BOUND: Duration = Duration::from_secs(120);
 
-fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("morrigo-long-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create temp dir");
-    dir
-}
-
 /// Replay `record` with the ruleset `yaml`, both written to files.
 fn replay(test: &str, yaml: &str, record: &str) -> (Output, Duration) {
-    let dir = temp_dir(test);
+    let dir = scratch_dir(test);
     let rules = dir.join("rules.yaml");
     let moves = dir.join("record.txt");
     std::fs::write(&rules, yaml).expect("write ruleset");

@@ -3,46 +3,7 @@
 //! cannot work (exit 1), and shown in transcripts and SVG where they do.
 
 mod common;
-use common::{assert_code, stderr, stdout};
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("morrigo-mills-{}-{tag}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("create temp dir");
-    dir
-}
-
-/// Run `morrigo ARGS` in `dir`.
-fn run(dir: &PathBuf, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_morrigo"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("the morrigo binary runs")
-}
-
-/// Write a ruleset and `check` it; messages name the file without a directory.
-fn check(name: &str, text: &str) -> Output {
-    let d = dir(name.trim_end_matches(".yaml"));
-    std::fs::write(d.join(name), text).expect("write ruleset");
-    run(&d, &["check", name])
-}
-
-/// `check` exits 1 and its first line is an error at `at` saying `needle`.
-#[track_caller]
-fn refused(o: &Output, file: &str, at: &str, needle: &str) -> String {
-    assert_code(o, 1);
-    let err = stderr(o);
-    let first = err.lines().next().unwrap_or_default();
-    assert!(first.starts_with(&format!("{file}:{at}: error")), "{err}");
-    assert!(first.contains(needle), "{err}");
-    err
-}
-
-fn variant(name: &str, body: &str) -> String {
-    format!("name: {name}\nextends: nine-mens-morris\n{body}")
-}
+use common::{assert_code, check, refused, run_in, scratch_dir, stderr, stdout, variant};
 
 /// `line` exists only in `counts`; elsewhere the error says so.
 #[test]
@@ -140,9 +101,9 @@ fn delay_with_board_plays_is_refused() {
 /// taken while placing, and the SVG draws a cross there.
 #[test]
 fn da_san_qi_transcript_and_svg_show_the_mark() {
-    let d = dir("da-san-qi");
+    let d = scratch_dir("da-san-qi");
     std::fs::write(d.join("game.txt"), "a1 a4 d1 b4 g1xa4\n").expect("write record");
-    let o = run(
+    let o = run_in(
         &d,
         &[
             "replay",
@@ -166,9 +127,9 @@ fn da_san_qi_transcript_and_svg_show_the_mark() {
 /// goes on with Black to move and nothing to remove.
 #[test]
 fn dooz_transcript_shows_the_hand_taken() {
-    let d = dir("dooz");
+    let d = scratch_dir("dooz");
     std::fs::write(d.join("game.txt"), "a1 a4 d1 b4 g1 c5\n").expect("write record");
-    let o = run(&d, &["replay", "--file", "game.txt", "dooz"]);
+    let o = run_in(&d, &["replay", "--file", "game.txt", "dooz"]);
     assert_code(&o, 0);
     insta::assert_snapshot!("dooz_transcript", stdout(&o));
 }
@@ -176,9 +137,9 @@ fn dooz_transcript_shows_the_hand_taken() {
 /// Placing on a marked point is refused at the move, quoting `delay`.
 #[test]
 fn placing_on_a_mark_is_refused_quoting_delay() {
-    let d = dir("da-san-qi-refused");
+    let d = scratch_dir("da-san-qi-refused");
     std::fs::write(d.join("game.txt"), "a1 a4 d1 b4 g1xa4 a4\n").expect("write record");
-    let o = run(&d, &["replay", "--file", "game.txt", "da-san-qi"]);
+    let o = run_in(&d, &["replay", "--file", "game.txt", "da-san-qi"]);
     assert_code(&o, 1);
     let err = stderr(&o);
     assert!(err.contains("a4 holds the mark of a piece taken"), "{err}");

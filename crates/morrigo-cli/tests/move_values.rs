@@ -4,49 +4,7 @@
 //! refused move names the rule and the values it read.
 
 mod common;
-use common::{assert_code, stderr, stdout};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn morrigo(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_morrigo"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("the morrigo binary runs")
-}
-
-/// Write `text` to `name` in a fresh directory and run `morrigo check name`
-/// there, so messages name the file without a directory.
-fn check(name: &str, text: &str) -> Output {
-    let dir = std::env::temp_dir().join(format!(
-        "morrigo-move-values-{}-{}",
-        std::process::id(),
-        name.trim_end_matches(".yaml")
-    ));
-    std::fs::create_dir_all(&dir).expect("create temp dir");
-    std::fs::write(dir.join(name), text).expect("write ruleset");
-    morrigo(&dir, &["check", name])
-}
-
-/// `check` exits 1 and its first line is an error at `at` saying `needle`.
-#[track_caller]
-fn refused(o: &Output, file: &str, at: &str, needle: &str) -> String {
-    assert_code(o, 1);
-    let err = stderr(o);
-    let first = err.lines().next().unwrap_or_default();
-    assert!(first.starts_with(&format!("{file}:{at}: error")), "{err}");
-    assert!(first.contains(needle), "{err}");
-    err
-}
-
-fn variant(name: &str, body: &str) -> String {
-    format!("name: {name}\nextends: nine-mens-morris\n{body}")
-}
+use common::{assert_code, check, morrigo, refused, stderr, stdout, variant};
 
 /// A misspelt move kind is refused at the word, with the kinds of this
 /// ruleset and the nearest name.
@@ -150,10 +108,7 @@ fn run_length_on_forking_lines_is_refused() {
 /// its line in the ruleset and the value it read.
 #[test]
 fn dara_refusal_shows_the_value_read() {
-    let o = morrigo(
-        &workspace(),
-        &["replay", "dara", "--moves", "a1 a5 b1 b5 c1 c5 d1"],
-    );
+    let o = morrigo(&["replay", "dara", "--moves", "a1 a5 b1 b5 c1 c5 d1"]);
     assert_code(&o, 1);
     let err = stderr(&o);
     assert!(
@@ -170,10 +125,7 @@ fn dara_refusal_shows_the_value_read() {
 /// NoGo: a capturing play is refused with the number of stones it would take.
 #[test]
 fn nogo_capture_refusal_shows_captures() {
-    let o = morrigo(
-        &workspace(),
-        &["replay", "nogo", "--size", "5", "--moves", "A2 A1 B2 B1 C1"],
-    );
+    let o = morrigo(&["replay", "nogo", "--size", "5", "--moves", "A2 A1 B2 B1 C1"]);
     assert_code(&o, 1);
     let err = stderr(&o);
     assert!(
@@ -188,7 +140,7 @@ fn nogo_capture_refusal_shows_captures() {
 /// reference in the engine's cross-check.
 #[test]
 fn dara_perft_counts() {
-    let o = morrigo(&workspace(), &["perft", "dara", "4"]);
+    let o = morrigo(&["perft", "dara", "4"]);
     assert_code(&o, 0);
     let counts: Vec<u64> = stdout(&o)
         .lines()

@@ -1,23 +1,10 @@
 //! Progress of the long commands (`perft`, `states`, `bench`): a bar on a
 //! terminal, nothing on a pipe, plain lines on a pipe with `--progress`.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Command;
 
 mod common;
-use common::{assert_code, stderr, stdout};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn morrigo(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_morrigo"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("the morrigo binary runs")
-}
+use common::{assert_code, morrigo, root, stderr, stdout};
 
 /// Commands that run long enough for a bar to be drawn (short in a test
 /// build), with the label their bar shows.

@@ -2,40 +2,17 @@
 //! tests for the defects found in them, run through the `morrigo` binary
 //! as a user runs it (0 ok, 1 rule or game error, 2 usage error).
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
 use std::time::Instant;
 
 mod common;
-use common::{assert_code, stderr, stdout};
-
-fn morrigo(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_morrigo"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("the morrigo binary runs")
-}
-
-/// The project root (rulesets and `tests/defects` are found from there).
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use common::{assert_code, morrigo, root, scratch_dir, stderr, stdout};
 
 fn defect(name: &str) -> String {
     format!("tests/defects/{name}")
 }
 
-/// A directory under the temp directory, unique to this test and process.
-fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("morrigo-records-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create temp dir");
-    dir
-}
-
 fn temp_file(test: &str, name: &str, text: &str) -> String {
-    let path = temp_dir(test).join(name);
+    let path = scratch_dir(test).join(name);
     std::fs::write(&path, text).expect("write temp file");
     path.display().to_string()
 }
@@ -152,7 +129,7 @@ fn sgf_setup_stones_start_the_game() {
         "g.sgf",
         "(;GM[1]FF[4]SZ[5]AB[aa][bb:bc]AW[ee]PL[W];W[cc];B[dd])",
     );
-    let out_sgf = temp_dir("setup-out").join("out.sgf");
+    let out_sgf = scratch_dir("setup-out").join("out.sgf");
     let out_sgf = out_sgf.display().to_string();
     let o = morrigo(&["replay", "tromp-taylor", "--sgf", &f, "--to-sgf", &out_sgf]);
     assert_code(&o, 0);
@@ -232,7 +209,10 @@ fn sgf_nested_150000_deep_is_an_error_not_a_crash() {
 /// Morris move format): refused with a message that says what to use.
 #[test]
 fn sgf_of_a_morris_game_is_refused_clearly() {
-    let out = temp_dir("morris-sgf").join("m.sgf").display().to_string();
+    let out = scratch_dir("morris-sgf")
+        .join("m.sgf")
+        .display()
+        .to_string();
     let o = morrigo(&[
         "replay",
         "nine-mens-morris",
@@ -453,7 +433,7 @@ fn ten_thousand_scenarios_run_in_linear_time() {
 #[cfg(unix)]
 #[test]
 fn test_dir_ends_symlink_loops_and_skips_rulesets() {
-    let dir = temp_dir("symlinks");
+    let dir = scratch_dir("symlinks");
     let src = root().join(defect("scenario-dir-with-ruleset"));
     for name in ["three-mens-morris.yaml", "ruleset-extends-itself.yaml"] {
         std::fs::copy(src.join(name), dir.join(name)).unwrap();

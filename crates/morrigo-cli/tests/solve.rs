@@ -3,21 +3,8 @@
 
 mod common;
 
-use common::{assert_code, stderr, stdout};
-use std::path::PathBuf;
+use common::{assert_code, morrigo, scratch_dir, stderr, stdout};
 use std::process::{Command, Output};
-
-fn morrigo(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_morrigo"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("morrigo runs")
-}
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 /// The report without its one machine-dependent line (the time taken).
 fn report(o: &Output) -> String {
@@ -158,15 +145,9 @@ fn go_style_rulesets_are_searched_over_full_histories() {
     );
 }
 
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("morrigo-solve-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir.join(name)
-}
-
 #[test]
 fn a_saved_table_plays_perfectly_and_is_refused_for_other_rules() {
-    let table = temp("three.solve");
+    let table = scratch_dir("three").join("three.solve");
     let path = table.to_str().unwrap();
     let o = morrigo(&[
         "solve",
@@ -213,7 +194,7 @@ fn a_saved_table_plays_perfectly_and_is_refused_for_other_rules() {
         "{err}"
     );
     // Not a table at all.
-    let junk = temp("junk.solve");
+    let junk = scratch_dir("junk").join("junk.solve");
     std::fs::write(&junk, "not a table").unwrap();
     let agents = format!("perfect:table={}", junk.to_str().unwrap());
     let o = morrigo(&["play", "three-mens-morris", "--agent", &agents]);

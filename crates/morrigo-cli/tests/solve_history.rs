@@ -2,20 +2,8 @@
 //! `compare --solve`: the reports, the refusals (exit 1) and which JK
 //! variants the exact values tell apart.
 
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
-
 mod common;
-use common::{assert_code, stderr, stdout};
-
-fn morrigo(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_morrigo"))
-        .args(args)
-        .current_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.."))
-        .stdin(Stdio::null())
-        .output()
-        .expect("the morrigo binary runs")
-}
+use common::{assert_code, morrigo, stderr, stdout};
 
 /// The report without its `time:` line (the only line that varies).
 fn report(args: &[&str]) -> String {

@@ -4,38 +4,7 @@
 //! them (located, exit 1).
 
 mod common;
-use common::{assert_code, stderr, stdout};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn morrigo(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_morrigo"))
-        .current_dir(workspace())
-        .args(args)
-        .output()
-        .expect("the morrigo binary runs")
-}
-
-/// Write `text` to `name` in a fresh directory and run `morrigo check name`
-/// there, so messages name the file without a directory.
-fn check(name: &str, text: &str) -> Output {
-    let dir = std::env::temp_dir().join(format!(
-        "morrigo-turns-{}-{}",
-        std::process::id(),
-        name.trim_end_matches(".yaml")
-    ));
-    std::fs::create_dir_all(&dir).expect("create temp dir");
-    std::fs::write(dir.join(name), text).expect("write ruleset");
-    Command::new(env!("CARGO_BIN_EXE_morrigo"))
-        .current_dir(&dir)
-        .args(["check", name])
-        .output()
-        .expect("the morrigo binary runs")
-}
+use common::{assert_code, check, morrigo, stderr, stdout, variant};
 
 macro_rules! snap {
     ($name:expr, $value:expr) => {
@@ -150,10 +119,6 @@ fn scenario_files_pass() {
         assert_code(&o, 0);
         assert!(stdout(&o).contains("0 failed"), "{f}: {}", stdout(&o));
     }
-}
-
-fn variant(name: &str, body: &str) -> String {
-    format!("name: {name}\nextends: nine-mens-morris\n{body}")
 }
 
 /// Names that make no sense where a turn-order rule is read are refused

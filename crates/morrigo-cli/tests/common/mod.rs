@@ -1,7 +1,81 @@
-//! What every CLI test file needs to read a finished `morrigo` run.
+//! What every CLI test file needs to run `morrigo` and read a finished run.
 #![allow(dead_code)] // each test file uses its own part of it
 
-use std::process::Output;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// The project root: built-in rulesets, `tests/rulesets`, `tests/scenarios`
+/// and `tests/defects` are found from there.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Run `morrigo ARGS` in the project root, with nothing on stdin.
+pub fn morrigo(args: &[&str]) -> Output {
+    run_in(&root(), args)
+}
+
+/// Run `morrigo ARGS` in `dir`, with nothing on stdin.
+pub fn run_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_morrigo"))
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the morrigo binary runs")
+}
+
+/// A fresh, empty directory under the temp directory, unique to this test
+/// file (`CARGO_CRATE_NAME` is the test target's name), this process and `tag`.
+pub fn scratch_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "morrigo-{}-{}-{tag}",
+        env!("CARGO_CRATE_NAME"),
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create temp dir");
+    dir
+}
+
+/// Write `text` to `name` in this test file's temp directory (shared by its
+/// tests, so names must differ between them) and return the file's path.
+pub fn temp_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "morrigo-{}-{}",
+        env!("CARGO_CRATE_NAME"),
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).expect("create temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write temp file");
+    path
+}
+
+/// Write `text` to `name` in a fresh directory and run `morrigo check name`
+/// there, so messages name the file without a directory.
+pub fn check(name: &str, text: &str) -> Output {
+    let dir = scratch_dir(name.trim_end_matches(".yaml"));
+    std::fs::write(dir.join(name), text).expect("write ruleset");
+    run_in(&dir, &["check", name])
+}
+
+/// `check` exits 1 and its first line is an error in `file` at `at` (line:column)
+/// saying `needle`; returns the whole of stderr.
+#[track_caller]
+pub fn refused(o: &Output, file: &str, at: &str, needle: &str) -> String {
+    assert_code(o, 1);
+    let err = stderr(o);
+    let first = err.lines().next().unwrap_or_default();
+    assert!(first.starts_with(&format!("{file}:{at}: error")), "{err}");
+    assert!(first.contains(needle), "{err}");
+    err
+}
+
+/// A ruleset named `name` extending nine men's morris with `body` added.
+pub fn variant(name: &str, body: &str) -> String {
+    format!("name: {name}\nextends: nine-mens-morris\n{body}")
+}
 
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
