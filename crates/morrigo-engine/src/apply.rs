@@ -110,7 +110,7 @@ impl<const W: usize> Machine<W> {
                 MoveKind::Place | MoveKind::Slide | MoveKind::Fly | MoveKind::Leap
             )
         {
-            self.take_move_captures(s, &undo.pos, m);
+            self.take_move_captures(s, &saved, m);
         }
         // A board play's stone may be gone (a removed suicide): no line then.
         let forms_lines = match m.kind {
