@@ -103,14 +103,9 @@ impl<const W: usize> Machine<W> {
     pub(crate) fn leap_targets(&self, s: &State<W>, from: usize, armed: u64) -> Bits<W> {
         let opp = (s.pos.to_move ^ 1) as usize;
         let mut to = Bits::EMPTY;
-        for (i, c) in self.captures.iter().enumerate() {
-            if armed & (1 << i) == 0 {
-                continue;
-            }
-            for &(over, end) in &c.pairs[c.start[from] as usize..c.start[from + 1] as usize] {
-                if s.pos.occ[opp].has(over as usize) && s.owner(end).is_none() {
-                    to.set(end as usize);
-                }
+        for (over, end) in self.armed_pairs(from, armed) {
+            if s.pos.occ[opp].has(over as usize) && s.owner(end).is_none() {
+                to.set(end as usize);
             }
         }
         to
@@ -121,17 +116,25 @@ impl<const W: usize> Machine<W> {
     pub(crate) fn leaped(&self, s: &State<W>, from: usize, to: Point, armed: u64) -> Bits<W> {
         let opp = (s.pos.to_move ^ 1) as usize;
         let mut over_set = Bits::EMPTY;
-        for (i, c) in self.captures.iter().enumerate() {
-            if armed & (1 << i) == 0 {
-                continue;
-            }
-            for &(over, end) in &c.pairs[c.start[from] as usize..c.start[from + 1] as usize] {
-                if end == to && s.pos.occ[opp].has(over as usize) {
-                    over_set.set(over as usize);
-                }
+        for (over, end) in self.armed_pairs(from, armed) {
+            if end == to && s.pos.occ[opp].has(over as usize) {
+                over_set.set(over as usize);
             }
         }
         over_set
+    }
+
+    /// The table pairs at point `p` of the capture rules armed in `armed`.
+    fn armed_pairs(&self, p: usize, armed: u64) -> impl Iterator<Item = (Point, Point)> + '_ {
+        self.captures
+            .iter()
+            .enumerate()
+            .filter(move |(i, _)| armed & (1 << i) != 0)
+            .flat_map(move |(_, c)| {
+                c.pairs[c.start[p] as usize..c.start[p + 1] as usize]
+                    .iter()
+                    .copied()
+            })
     }
 
     /// The captures of move `m`, just applied to `s` from the position
