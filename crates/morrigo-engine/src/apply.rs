@@ -35,16 +35,37 @@ impl<const W: usize> Machine<W> {
 
     /// Play a legal move (as produced by `legal_moves` or `sample_move`).
     pub fn apply(&self, s: &mut State<W>, m: Move) -> Undo<W> {
-        let saved = s.pos;
+        // Two copies of the transition: rulesets without the extras
+        // ([`Machine::extras`]) run one with none of their checks.
+        if self.extras {
+            self.apply_as::<true>(s, m)
+        } else {
+            self.apply_as::<false>(s, m)
+        }
+    }
+
+    // Out of line: inlined into `apply`, the two copies cost more than
+    // the call they save.
+    #[inline(never)]
+    fn apply_as<const EXTRAS: bool>(&self, s: &mut State<W>, m: Move) -> Undo<W> {
         let me = s.pos.to_move as usize;
         let opp = me ^ 1;
+        // Capture rules are judged on the position before the move. Asked
+        // here, so nothing borrows the undo record: a borrow keeps the
+        // compiler from building the record in the caller's slot (a
+        // 112-byte copy per apply).
+        let armed = if EXTRAS && !self.captures.is_empty() && is_board_move(m.kind) {
+            self.armed_captures(s)
+        } else {
+            0
+        };
         let mut undo = Undo {
-            pos: saved,
+            pos: s.pos,
             pushed: false,
             recorded: false,
             placed: None,
         };
-        if self.turns.track_phase && s.pos.pending == 0 {
+        if EXTRAS && self.turns.track_phase && s.pos.pending == 0 {
             s.pos.turn_phase = self.phase(s) as u8;
         }
         s.pos.ply += 1;
@@ -72,7 +93,7 @@ impl<const W: usize> Machine<W> {
                 // The removals complete the turn of the move that owed them.
                 class = s.pos.turn_class;
                 d_start = s.pos.turn_d_start;
-                if self.mills.is_some() && self.removal_marks(s) {
+                if EXTRAS && self.mills.is_some() && self.removal_marks(s) {
                     self.set_mark(s, m.to);
                 }
                 let pos = &mut s.pos;
@@ -104,22 +125,16 @@ impl<const W: usize> Machine<W> {
                 class = self.rules.passes.kinds[m.to as usize];
             }
         }
-        if !self.captures.is_empty()
-            && matches!(
-                m.kind,
-                MoveKind::Place | MoveKind::Slide | MoveKind::Fly | MoveKind::Leap
-            )
-        {
-            self.take_move_captures(s, &saved, m);
+        if armed != 0 {
+            self.take_move_captures(s, armed, m);
         }
         // A board play's stone may be gone (a removed suicide): no line then.
         let forms_lines = match m.kind {
-            MoveKind::Place | MoveKind::Slide | MoveKind::Fly | MoveKind::Leap => true,
             MoveKind::Play => s.pos.occ[me].has(m.to as usize),
-            MoveKind::Remove | MoveKind::Pass => false,
+            kind => is_board_move(kind),
         };
         if forms_lines {
-            self.after_line_move(s, me, m.from, m.to);
+            self.after_line_move::<EXTRAS>(s, me, m.from, m.to);
         }
         if s.pos.pending > 0 && !self.any_removable(s) {
             s.pos.pending = 0;
@@ -132,16 +147,23 @@ impl<const W: usize> Machine<W> {
                 undo.recorded = true;
             }
             undo.pushed = self.reads.repetitions;
-            self.end_turn(s, m);
+            self.end_turn::<EXTRAS>(s, m);
         }
         undo
     }
 
-    pub(crate) fn after_line_move(&self, s: &mut State<W>, me: usize, from: Point, to: Point) {
+    #[inline(always)]
+    fn after_line_move<const EXTRAS: bool>(
+        &self,
+        s: &mut State<W>,
+        me: usize,
+        from: Point,
+        to: Point,
+    ) {
         let mut formed = self.lines_at(&s.pos.occ[me], to as usize);
         if formed > 0 {
             s.pos.line_this_turn = true;
-            if let Some(x) = &self.mills {
+            if let Some(x) = self.mills.as_ref().filter(|_| EXTRAS) {
                 formed = self.counting_lines(x, s, me, from, to);
             }
         }
@@ -155,14 +177,15 @@ impl<const W: usize> Machine<W> {
                 ..Ctx::turn(me as u8, self.turn_phase(s))
             };
             let mut owed = self.eval(removals, s, ctx).clamp(0, u16::MAX as i64) as u16;
-            if let Some(x) = &self.mills {
+            if let Some(x) = self.mills.as_ref().filter(|_| EXTRAS) {
                 owed = self.removals_from_hand(x, s, me, owed, ctx);
             }
             s.pos.pending = owed;
         }
     }
 
-    pub(crate) fn end_turn(&self, s: &mut State<W>, last: Move) {
+    #[inline(always)]
+    fn end_turn<const EXTRAS: bool>(&self, s: &mut State<W>, last: Move) {
         let pos = &mut s.pos;
         // With limited hands a player's pieces (board plus hand) only ever
         // decrease, so after a placement or a removal no earlier position can
@@ -185,7 +208,7 @@ impl<const W: usize> Machine<W> {
         pos.turn_class = 0;
         pos.turn_d_start = NO_D;
         pos.turn += 1;
-        if self.turns.order {
+        if EXTRAS && self.turns.order {
             let next = self.next_player(s);
             let pos = &mut s.pos;
             if next != pos.to_move {
@@ -196,7 +219,7 @@ impl<const W: usize> Machine<W> {
             pos.to_move ^= 1;
             pos.hash ^= self.z_side;
         }
-        if let Some(x) = &self.mills {
+        if let Some(x) = self.mills.as_ref().filter(|_| EXTRAS) {
             self.release_marks(x, s);
         }
         let pos = &mut s.pos;
@@ -237,4 +260,14 @@ impl<const W: usize> Machine<W> {
             }
         }
     }
+}
+
+/// A move that puts the mover's piece on a point of the board by a Morris
+/// action (captures and lines follow it).
+#[inline(always)]
+fn is_board_move(kind: MoveKind) -> bool {
+    matches!(
+        kind,
+        MoveKind::Place | MoveKind::Slide | MoveKind::Fly | MoveKind::Leap
+    )
 }

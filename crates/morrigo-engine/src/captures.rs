@@ -137,24 +137,12 @@ impl<const W: usize> Machine<W> {
             })
     }
 
-    /// The captures of move `m`, just applied to `s` from the position
-    /// `before`: the rules are judged in `before` (the mover's phase and
-    /// counts before the move); a leap takes what it jumps, then every
-    /// armed custodian and intervention rule takes around `m.to`.
+    /// The captures of move `m`, just applied to `s`, under the rules
+    /// `armed` before it (judged on the mover's phase and counts before the
+    /// move): a leap takes what it jumps, then every armed custodian and
+    /// intervention rule takes around `m.to`.
     #[inline(never)]
-    pub(crate) fn take_move_captures(
-        &self,
-        s: &mut State<W>,
-        before: &crate::machine::Position<W>,
-        m: crate::machine::Move,
-    ) {
-        let after = s.pos;
-        s.pos = *before;
-        let armed = self.armed_captures(s);
-        s.pos = after;
-        if armed == 0 {
-            return;
-        }
+    pub(crate) fn take_move_captures(&self, s: &mut State<W>, armed: u64, m: crate::machine::Move) {
         let me = s.pos.to_move as usize;
         if m.kind == crate::machine::MoveKind::Leap {
             let over = self.leaped(s, m.from as usize, m.to, armed & self.leap_rules);

@@ -71,11 +71,15 @@ impl<const W: usize> Machine<W> {
         // Only positions with the same player to move can match (the key
         // includes it), and while players alternate those are every second
         // entry back from the end.
-        let step = if self.turns.order { 1 } else { 2 };
-        s.history[from..]
+        let recent = &s.history[from..];
+        if self.turns.order {
+            return recent.iter().filter(|&&h| h == s.pos.hash).count() as u32;
+        }
+        // A constant step: a step read from the rules costs a division.
+        recent
             .iter()
             .rev()
-            .step_by(step)
+            .step_by(2)
             .filter(|&&h| h == s.pos.hash)
             .count() as u32
     }

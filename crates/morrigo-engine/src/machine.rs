@@ -283,6 +283,10 @@ pub struct Machine<const W: usize> {
     pub(crate) turns: crate::turns::TurnOrder,
     /// Line-rule extras (counting lines, removals from hand, marks).
     pub(crate) mills: Option<crate::mills::MillExtras>,
+    /// Some rule beyond the plain ones is in play (turn order, capture
+    /// rules, line-rule extras, forbid rules judged per move): `apply` and
+    /// move generation run a copy with these checks only when it is set.
+    pub(crate) extras: bool,
 }
 
 /// A forbid rule: the classes named, the condition, whether it reads
@@ -421,6 +425,16 @@ impl<const W: usize> Machine<W> {
         let record_moves = rules.play.is_some() || !rules.passes.kinds.is_empty();
         let reads = Reads::of(&rules);
         let turns = crate::turns::TurnOrder::of(&rules);
+        let captures = crate::captures::compile(&rules);
+        let leap_rules = crate::captures::leap_rules(&rules);
+        let judge = crate::move_values::MoveJudge::of(&rules);
+        let extras = turns.track_phase
+            || turns.order
+            || turns.has_remove
+            || !captures.is_empty()
+            || leap_rules != 0
+            || mills.is_some()
+            || judge.any;
         Machine {
             n,
             all: Bits::first(n),
@@ -433,9 +447,9 @@ impl<const W: usize> Machine<W> {
             removals,
             end,
             forbid,
-            judge: crate::move_values::MoveJudge::of(&rules),
-            captures: crate::captures::compile(&rules),
-            leap_rules: crate::captures::leap_rules(&rules),
+            judge,
+            captures,
+            leap_rules,
             z_piece,
             z_hand,
             z_side,
@@ -443,6 +457,7 @@ impl<const W: usize> Machine<W> {
             reads,
             turns,
             mills,
+            extras,
             rules,
         }
     }

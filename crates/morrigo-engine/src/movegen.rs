@@ -319,6 +319,20 @@ impl<const W: usize> Machine<W> {
 
     /// The moves of the allowed action kinds (indexed by `ActionKind as usize`).
     pub(crate) fn turn_moves_with(&self, s: &State<W>, allowed: [bool; 5], out: &mut Vec<Move>) {
+        if self.extras {
+            self.turn_moves_as::<true>(s, allowed, out)
+        } else {
+            self.turn_moves_as::<false>(s, allowed, out)
+        }
+    }
+
+    #[inline(always)]
+    fn turn_moves_as<const EXTRAS: bool>(
+        &self,
+        s: &State<W>,
+        allowed: [bool; 5],
+        out: &mut Vec<Move>,
+    ) {
         let me = s.pos.to_move as usize;
         let [place, slide, fly, play, pass] = allowed;
         let empty = self.empty(s);
@@ -328,7 +342,7 @@ impl<const W: usize> Machine<W> {
         }
         // Leaps come with their capture rule's condition, not a phase
         // action; rulesets without leap rules keep the plain loop below.
-        let leaps = self.armed_leaps(s);
+        let leaps = if EXTRAS { self.armed_leaps(s) } else { 0 };
         if leaps != 0 {
             self.moves_with_leaps(s, slide, fly, leaps, out);
         } else if slide || fly {
@@ -350,7 +364,9 @@ impl<const W: usize> Machine<W> {
                 }
             }
         }
-        self.drop_forbidden(s, out, start);
+        if EXTRAS {
+            self.drop_forbidden(s, out, start);
+        }
         if play {
             for p in empty.iter() {
                 if self.play_legal(s, p as Point) {
@@ -365,7 +381,7 @@ impl<const W: usize> Machine<W> {
                 }
             }
         }
-        if self.turns.has_remove {
+        if EXTRAS && self.turns.has_remove {
             self.removal_moves(s, out);
         }
     }
