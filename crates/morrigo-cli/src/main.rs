@@ -56,6 +56,7 @@ enum Command {
     Test(cmd::test::TestArgs),
     Bench(cmd::bench::BenchArgs),
     Rulesets(cmd::rulesets::RulesetsArgs),
+    Gtp(cmd::gtp::GtpArgs),
 }
 
 fn main() -> ExitCode {
@@ -73,6 +74,7 @@ fn main() -> ExitCode {
         Command::Test(a) => cmd::test::run(a),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Rulesets(a) => cmd::rulesets::run(a),
+        Command::Gtp(a) => cmd::gtp::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod check;
 pub mod compare;
+pub mod gtp;
 pub mod perft;
 pub mod play;
 pub mod replay;
