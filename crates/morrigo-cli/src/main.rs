@@ -57,6 +57,7 @@ enum Command {
     Bench(cmd::bench::BenchArgs),
     Rulesets(cmd::rulesets::RulesetsArgs),
     Gtp(cmd::gtp::GtpArgs),
+    Match(cmd::gtp_match::MatchArgs),
 }
 
 fn main() -> ExitCode {
@@ -75,6 +76,7 @@ fn main() -> ExitCode {
         Command::Bench(a) => cmd::bench::run(a),
         Command::Rulesets(a) => cmd::rulesets::run(a),
         Command::Gtp(a) => cmd::gtp::run(a),
+        Command::Match(a) => cmd::gtp_match::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

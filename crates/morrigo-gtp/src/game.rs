@@ -33,6 +33,8 @@ pub trait Game {
     fn result(&self) -> GameResult;
     /// The move-class history (`N C P E`), and where each D ends.
     fn classes(&self) -> String;
+    /// Prisoners each player has taken.
+    fn captured(&self) -> [u32; 2];
     /// The stones of a player.
     fn stones(&self, player: u8) -> Vec<u16>;
     /// The moves from the start position.
@@ -226,6 +228,10 @@ impl<const W: usize> Game for GameW<W> {
             })
             .collect::<Vec<_>>()
             .join(" ")
+    }
+
+    fn captured(&self) -> [u32; 2] {
+        self.s.pos.captured
     }
 
     fn stones(&self, player: u8) -> Vec<u16> {

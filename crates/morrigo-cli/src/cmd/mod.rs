@@ -4,6 +4,7 @@ pub mod bench;
 pub mod check;
 pub mod compare;
 pub mod gtp;
+pub mod gtp_match;
 pub mod perft;
 pub mod play;
 pub mod replay;
