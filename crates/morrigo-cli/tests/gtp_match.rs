@@ -349,7 +349,8 @@ fn a_killed_match_resumes_where_it_stopped() {
 }
 
 /// Parallel games: each job runs its own engine processes; every game is
-/// recorded once.
+/// recorded once; `{game}` in a command line is the game number; the
+/// engines' line counts each engine's wins across the colour swaps.
 #[test]
 fn jobs_play_games_in_parallel() {
     let dir = scratch_dir("jobs");
@@ -363,16 +364,31 @@ fn jobs_play_games_in_parallel() {
             "--jobs",
             "2",
             "--black",
-            &faulty("illegal"),
+            &faulty("illegal {game}"),
             "--white",
             &faulty("crash"),
         ],
         &dir,
     );
     assert_code(&o, 0);
-    let mut games: Vec<u32> = results(&dir).iter().map(|r| r.game).collect();
-    games.sort();
+    let mut recs = results(&dir);
+    recs.sort_by_key(|r| r.game);
+    let games: Vec<u32> = recs.iter().map(|r| r.game).collect();
     assert_eq!(games, [1, 2, 3, 4]);
+    // The illegal engine plays black in odd games, white in even ones.
+    assert!(recs[0].black.ends_with("illegal 1"), "{:?}", recs[0]);
+    assert!(recs[1].white.ends_with("illegal 2"), "{:?}", recs[1]);
+    // The crashing engine crashes at its first genmove, before the
+    // illegal engine repeats a move.
+    for r in &recs {
+        assert_eq!(r.end, "crash", "{r:?}");
+    }
+    let out = stdout(&o);
+    assert!(
+        out.contains("(--black) won 4 of 4 (2 of 2 as black)")
+            && out.contains("(--white) won 0 of 4 (0 of 2 as black)"),
+        "{out}"
+    );
 }
 
 /// A Morris ruleset is a usage error.

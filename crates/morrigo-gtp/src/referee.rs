@@ -74,9 +74,14 @@ pub struct GameRecord {
     pub secs: f64,
 }
 
-/// The engines of game `n` (1-based): black, white.
+/// The engines of game `n` (1-based): black, white, with `{game}` in a
+/// command line replaced by the game number (a seed per game for an engine
+/// that plays the same game every time).
 fn seats(cfg: &MatchConfig, n: u32) -> [String; 2] {
-    let [a, b] = cfg.engines.clone();
+    let [a, b] = cfg
+        .engines
+        .clone()
+        .map(|c| c.replace("{game}", &n.to_string()));
     if cfg.swap && n.is_multiple_of(2) {
         [b, a]
     } else {

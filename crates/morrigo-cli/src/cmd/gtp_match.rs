@@ -37,7 +37,8 @@ pub struct MatchArgs {
     /// Ruleset file or built-in name (a Go-style ruleset on a square grid).
     #[arg(value_name = "RULESET")]
     pub file: String,
-    /// Command line of the engine playing black in odd games (run by `sh -c`).
+    /// Command line of the engine playing black in odd games (run by `sh
+    /// -c`; `{game}` in it is replaced by the game number, e.g. a seed).
     #[arg(long, value_name = "CMD")]
     pub black: String,
     /// Command line of the engine playing white in odd games.
@@ -128,36 +129,29 @@ pub fn run(args: MatchArgs) -> Outcome {
     Ok(())
 }
 
-/// "Engines: `a` won 3 of 4 (2 of 2 as black), `b` won 1 of 4 (…)."
+/// "Engines: `a` (--black) won 3 of 4 (2 of 2 as black); `b` (--white) …".
 fn engines_line(cfg: &MatchConfig, records: &[GameRecord]) -> String {
-    let mut parts = Vec::new();
-    let mut names: Vec<&String> = vec![&cfg.engines[0]];
-    if cfg.engines[1] != cfg.engines[0] {
-        names.push(&cfg.engines[1]);
-    }
-    for name in names {
-        let played: Vec<&GameRecord> = records
-            .iter()
-            .filter(|r| &r.black == name || &r.white == name)
-            .collect();
-        let won = |r: &GameRecord| match r.winner.as_deref() {
-            Some("black") => &r.black == name,
-            Some(_) => &r.white == name,
-            None => false,
-        };
-        let as_black: Vec<&GameRecord> = played
-            .iter()
-            .copied()
-            .filter(|r| &r.black == name)
-            .collect();
-        parts.push(format!(
-            "`{name}` won {} of {} ({} of {} as black)",
-            played.iter().filter(|r| won(r)).count(),
-            played.len(),
-            as_black.iter().filter(|r| won(r)).count(),
-            as_black.len()
-        ));
-    }
+    let parts: Vec<String> = ["--black", "--white"]
+        .iter()
+        .enumerate()
+        .map(|(e, flag)| {
+            // Engine `e` plays black in game n unless the colours are swapped.
+            let black_in = |n: u32| (e == 0) != (cfg.swap && n.is_multiple_of(2));
+            let won = |r: &GameRecord| match r.winner.as_deref() {
+                Some(w) => (w == "black") == black_in(r.game),
+                None => false,
+            };
+            let as_black: Vec<&GameRecord> = records.iter().filter(|r| black_in(r.game)).collect();
+            format!(
+                "`{}` ({flag}) won {} of {} ({} of {} as black)",
+                cfg.engines[e],
+                records.iter().filter(|r| won(r)).count(),
+                records.len(),
+                as_black.iter().filter(|r| won(r)).count(),
+                as_black.len()
+            )
+        })
+        .collect();
     format!("Engines: {}.\n", parts.join("; "))
 }
 
