@@ -6,6 +6,7 @@
 #   hang     never answer (sleep far past any test's timeout)
 #   garbage  answer with a line that is not GTP
 #   illegal  answer `A1` to every genmove (occupied from the second one on)
+#   slow     as `illegal`, after two seconds
 mode="$1"
 while read -r id cmd rest; do
     case "$cmd" in
@@ -15,6 +16,10 @@ while read -r id cmd rest; do
         hang) exec sleep 600 ;;
         garbage) printf 'hello, referee\n\n' ;;
         illegal) printf '=%s A1\n\n' "$id" ;;
+        slow)
+            sleep 2
+            printf '=%s A1\n\n' "$id"
+            ;;
         esac
         ;;
     quit)

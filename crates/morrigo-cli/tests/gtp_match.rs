@@ -348,6 +348,57 @@ fn a_killed_match_resumes_where_it_stopped() {
     assert_code(&o, 1);
 }
 
+/// A match killed in the middle of a game (SIGKILL: no clean-up) resumes:
+/// the finished game is kept, the interrupted one is played again.
+#[test]
+fn a_match_killed_mid_game_resumes() {
+    let dir = scratch_dir("killed");
+    let script = root().join("tests/gtp/faulty-engine.sh");
+    // Game 1 ends at once (a crash); later games answer after 2 s.
+    let black = format!(
+        "sh -c 'if [ {{game}} = 1 ]; then exec sh {0} crash; else exec sh {0} slow; fi'",
+        script.display()
+    );
+    let white = faulty("illegal");
+    let out = dir.display().to_string();
+    let args = [
+        "match", "chinese", "--size", "5", "--games", "3", "--out", &out, "--black", &black,
+        "--white", &white,
+    ];
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_morrigo"))
+        .current_dir(root())
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let results_file = dir.join("results.jsonl");
+    let started = std::time::Instant::now();
+    while std::fs::read_to_string(&results_file).map_or(true, |t| t.lines().count() < 1) {
+        assert!(started.elapsed().as_secs() < 20, "game 1 ends at once");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let first = std::fs::read_to_string(&results_file).unwrap();
+    assert_eq!(first.lines().count(), 1, "killed during game 2: {first}");
+
+    let o = morrigo(&args[..]);
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    assert!(!out.contains("game 1:"), "{out}");
+    let text = std::fs::read_to_string(&results_file).unwrap();
+    assert!(text.starts_with(&first));
+    let recs = results(&dir);
+    let games: Vec<u32> = recs.iter().map(|r| r.game).collect();
+    assert_eq!(games, [1, 2, 3]);
+    assert_eq!(recs[0].end, "crash");
+    assert_eq!(
+        recs[1].end, "illegal move",
+        "the slow engine's second A1: {:?}",
+        recs[1]
+    );
+}
+
 /// Parallel games: each job runs its own engine processes; every game is
 /// recorded once; `{game}` in a command line is the game number; the
 /// engines' line counts each engine's wins across the colour swaps.
