@@ -8,9 +8,9 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-/// Most lines one response may have: an engine that talks on without
-/// ending its response is cut off (`list_commands` of GNU Go is ~200).
-pub const MAX_RESPONSE_LINES: usize = 10_000;
+/// Most bytes one response may have: an engine that talks on without
+/// ending its response is cut off (`list_commands` of GNU Go is ~3 KiB).
+pub const MAX_RESPONSE_BYTES: usize = 1024 * 1024;
 
 /// Why an engine could not go on.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -130,6 +130,7 @@ impl Client {
         }
         let deadline = Instant::now() + self.timeout;
         let mut body: Vec<String> = Vec::new();
+        let mut size = 0usize;
         let mut status: Option<(bool, String)> = None;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
@@ -175,9 +176,10 @@ impl Client {
                 }
                 Some(_) if line.trim().is_empty() => break,
                 Some(_) => {
-                    if body.len() >= MAX_RESPONSE_LINES {
+                    size += line.len() + 1;
+                    if size > MAX_RESPONSE_BYTES {
                         return Err(Fault::Garbage(format!(
-                            "an answer to `{command}` longer than {MAX_RESPONSE_LINES} lines"
+                            "an answer to `{command}` longer than {MAX_RESPONSE_BYTES} bytes"
                         )));
                     }
                     body.push(line);

@@ -6,9 +6,10 @@ use morrigo_diag::Diagnostic;
 use morrigo_gtp::{Config, Engine};
 use morrigo_play::{AgentSpec, MctsParams};
 
-/// Serve GTP (the Go Text Protocol, version 2) on stdin/stdout: a Go
-/// engine for GUIs (Sabaki, GoGui, Lizzie) and tournament tools, playing a
-/// Go-style ruleset with a built-in agent.
+/// Serve GTP (Go Text Protocol 2) on stdin/stdout: a Go engine for GUIs.
+///
+/// GUIs (Sabaki, GoGui, Lizzie) and tournament tools play a Go-style
+/// ruleset against a built-in agent through it.
 ///
 /// Standard commands: protocol_version, name, version, known_command,
 /// list_commands, boardsize, clear_board, komi, play, genmove, undo,

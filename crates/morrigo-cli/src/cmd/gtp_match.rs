@@ -10,8 +10,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-/// Referee a match between two external GTP engines under a Go-style
-/// ruleset.
+/// Referee games between two external GTP engines under a ruleset.
 ///
 /// Each game: both engines get `boardsize`, `komi` and `clear_board`; the
 /// referee asks the player to move for `genmove`, checks the answer against
