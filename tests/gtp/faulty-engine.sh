@@ -7,6 +7,7 @@
 #   garbage  answer with a line that is not GTP
 #   illegal  answer `A1` to every genmove (occupied from the second one on)
 #   slow     as `illegal`, after two seconds
+#   flood    start an answer and never end it
 mode="$1"
 while read -r id cmd rest; do
     case "$cmd" in
@@ -16,6 +17,10 @@ while read -r id cmd rest; do
         hang) exec sleep 600 ;;
         garbage) printf 'hello, referee\n\n' ;;
         illegal) printf '=%s A1\n\n' "$id" ;;
+        flood)
+            printf '=%s\n' "$id"
+            exec yes 'D4 D4 D4 D4'
+            ;;
         slow)
             sleep 2
             printf '=%s A1\n\n' "$id"

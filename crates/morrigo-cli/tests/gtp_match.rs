@@ -263,6 +263,29 @@ fn garbage_and_illegal_moves_lose_with_the_reason() {
     );
     assert!(r.reason.contains("`hello, referee`"), "{r:?}");
 
+    // An answer that never ends is cut off at 1 MiB.
+    let dir = scratch_dir("flood");
+    let o = run_match(
+        "chinese",
+        "5",
+        &[
+            "--games",
+            "1",
+            "--black",
+            &faulty("flood"),
+            "--white",
+            &gnugo_cmd(),
+        ],
+        &dir,
+    );
+    assert_code(&o, 0);
+    let r = &results(&dir)[0];
+    assert_eq!(
+        (r.end.as_str(), r.result.as_deref()),
+        ("not GTP", Some("W+F"))
+    );
+    assert!(r.reason.contains("longer than 1048576 bytes"), "{r:?}");
+
     let dir = scratch_dir("illegal");
     let o = run_match(
         "chinese",
