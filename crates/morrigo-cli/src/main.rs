@@ -56,6 +56,8 @@ enum Command {
     Test(cmd::test::TestArgs),
     Bench(cmd::bench::BenchArgs),
     Rulesets(cmd::rulesets::RulesetsArgs),
+    Gtp(cmd::gtp::GtpArgs),
+    Match(cmd::gtp_match::MatchArgs),
 }
 
 fn main() -> ExitCode {
@@ -73,6 +75,8 @@ fn main() -> ExitCode {
         Command::Test(a) => cmd::test::run(a),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Rulesets(a) => cmd::rulesets::run(a),
+        Command::Gtp(a) => cmd::gtp::run(a),
+        Command::Match(a) => cmd::gtp_match::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

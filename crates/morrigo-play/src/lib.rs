@@ -39,7 +39,7 @@ pub use sim::{
 };
 pub use spec::{AgentSpec, AlphaBetaParams, MctsParams, PerfectParams, AGENT_NAMES};
 pub use stats::{wilson, LengthStats, Z95};
-pub use table::{compare_table, Format};
+pub use table::{compare_table, compare_table_by, Format};
 
 /// Load a ruleset (path or built-in name) and compile its machine; errors
 /// come back as display text.

@@ -57,9 +57,15 @@ impl FromStr for Format {
 
 /// Compare rulesets (and agent pairings) side by side, one row per report.
 pub fn compare_table(reports: &[SimReport], format: Format) -> String {
+    compare_table_by(reports, format, None)
+}
+
+/// [`compare_table`] for games the built-in agents did not play (`morrigo
+/// match`): `players` replaces the line naming the agents and the seed.
+pub fn compare_table_by(reports: &[SimReport], format: Format, players: Option<&str>) -> String {
     match format {
-        Format::Markdown => text(reports, Style::Markdown),
-        Format::Table => text(reports, Style::Plain),
+        Format::Markdown => text(reports, Style::Markdown, players),
+        Format::Table => text(reports, Style::Plain, players),
         Format::Csv => csv(reports),
         Format::Json => {
             let mut s = serde_json::to_string_pretty(reports).unwrap_or_else(|_| "[]".into());
@@ -182,7 +188,7 @@ enum Style {
     Plain,
 }
 
-fn text(reports: &[SimReport], style: Style) -> String {
+fn text(reports: &[SimReport], style: Style, players: Option<&str>) -> String {
     let [first, second] = seat_names(reports);
     let mixed = mixed_agents(reports);
     let mut out = String::new();
@@ -338,10 +344,15 @@ fn text(reports: &[SimReport], style: Style) -> String {
     }
 
     out.push('\n');
-    if let Some(a) = reports.first().map(|r| r.agents).filter(|_| !mixed) {
+    if let Some(p) = players {
+        out.push_str(p);
+        if let Some(r) = reports.first() {
+            out.push_str(&format!("At most {} moves a game.\n", r.max_plies));
+        }
+    } else if let Some(a) = reports.first().map(|r| r.agents).filter(|_| !mixed) {
         out.push_str(&format!("Agents: {first} {}, {second} {}.\n", a[0], a[1]));
     }
-    if let Some(r) = reports.first() {
+    if let Some(r) = reports.first().filter(|_| players.is_none()) {
         out.push_str(&format!(
             "Seed {}, at most {} plies a game.\n",
             r.seed, r.max_plies

@@ -3,6 +3,8 @@
 pub mod bench;
 pub mod check;
 pub mod compare;
+pub mod gtp;
+pub mod gtp_match;
 pub mod perft;
 pub mod play;
 pub mod replay;

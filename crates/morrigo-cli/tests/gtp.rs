@@ -1,0 +1,73 @@
+//! `morrigo gtp`: the engine over stdin/stdout, and its refusals at start.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+mod common;
+use common::{assert_code, morrigo, root, stderr};
+
+/// Pipe `input` to `morrigo ARGS` and return its stdout and exit code.
+fn session(args: &[&str], input: &str) -> (String, i32) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_morrigo"))
+        .current_dir(root())
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the morrigo binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    (
+        String::from_utf8(o.stdout).unwrap(),
+        o.status.code().unwrap_or(-1),
+    )
+}
+
+/// GTP is for Go-style rulesets: a Morris ruleset is a usage error (exit 2)
+/// that says why and what to give instead.
+#[test]
+fn a_morris_ruleset_is_refused_with_exit_2() {
+    let o = morrigo(&["gtp", "nine-mens-morris"]);
+    assert_code(&o, 2);
+    insta::assert_snapshot!(stderr(&o));
+}
+
+/// A bad ruleset name is a rule error (exit 1) from the loader.
+#[test]
+fn an_unknown_ruleset_is_a_rule_error() {
+    let o = morrigo(&["gtp", "chinees"]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("chinese"), "{}", stderr(&o));
+}
+
+/// A session over pipes: the command line's size and komi are in force,
+/// the agent answers genmove (the same moves for the same seed), quit ends
+/// the process with exit 0 and the rest of the input is not read.
+#[test]
+fn a_piped_session_follows_the_command_line_and_ends_at_quit() {
+    let input = "1 showboard\n2 genmove b\n3 genmove w\n4 final_score\n5 quit\n6 name\n";
+    let args = [
+        "gtp", "chinese", "--size", "5", "--komi", "3", "--agent", "greedy", "--seed", "9",
+    ];
+    let (out, code) = session(&args, input);
+    assert_eq!(code, 0);
+    assert!(out.contains("1 .---.---"), "a 5x5 board: {out}");
+    assert!(out.ends_with("=5 \n\n"), "quit is the last answer: {out}");
+    assert!(!out.contains("=6"), "nothing is read after quit: {out}");
+    let (again, _) = session(&args, input);
+    assert_eq!(out, again, "the same seed plays the same moves");
+    insta::assert_snapshot!(out);
+}
+
+/// The end of the input ends the session quietly (exit 0), like `quit`.
+#[test]
+fn end_of_input_ends_the_session() {
+    let (out, code) = session(&["gtp", "jk-final", "--size", "7"], "protocol_version\n");
+    assert_eq!((out.as_str(), code), ("= 2\n\n", 0));
+}

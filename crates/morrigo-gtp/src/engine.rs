@@ -1,0 +1,533 @@
+//! `morrigo gtp`: a GTP engine playing a Go-style ruleset with a built-in
+//! agent.
+//!
+//! Passes: `play b pass:E` plays a pass of kind `E`; a plain `pass` is the
+//! **first pass kind of the ruleset's `passes.kinds` that is legal there**
+//! (refused, with the rule, when none is). `genmove` answers a pass by its
+//! kind (`pass:E`) when the ruleset has several kinds, else `pass`.
+//! Moves alternate: `play` for the player not to move is refused, as the
+//! rules' move-class history has no place for two moves in a row.
+
+use crate::game::{diag_line, new_game, outcome_words, Game};
+use crate::protocol::{colour_letter, parse_colour, parse_vertex, vertex_text, Command, Reply};
+use morrigo_diag::Diagnostic;
+use morrigo_engine::notation::{self, Intent};
+use morrigo_engine::{AnyMachine, Move};
+use morrigo_play::{game_rng, AgentSpec, Player};
+use morrigo_rules::load::Overrides;
+use morrigo_rules::Rules;
+use morrigo_sgf::GameResult;
+use rand::rngs::SmallRng;
+use std::io::{self, BufRead, Write};
+use std::sync::Arc;
+
+/// The name `name` answers.
+pub const ENGINE_NAME: &str = "Morrigo";
+
+/// Largest SGF file `loadsgf` reads (bytes).
+pub const MAX_SGF_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The standard commands, then Morrigo's extensions, as `list_commands`
+/// lists them.
+pub const COMMANDS: [&str; 22] = [
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "undo",
+    "showboard",
+    "final_score",
+    "final_status_list",
+    "loadsgf",
+    "printsgf",
+    "time_settings",
+    "time_left",
+    "morrigo-explain",
+    "morrigo-legal",
+    "morrigo-classes",
+];
+
+/// What the session was started with.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Ruleset path or built-in name.
+    pub ruleset: String,
+    /// `--size` / `--komi` from the command line.
+    pub overrides: Overrides,
+    pub agent: AgentSpec,
+    pub seed: u64,
+}
+
+/// A GTP session.
+pub struct Engine {
+    cfg: Config,
+    /// The size and komi in force (the command line's, then `boardsize`
+    /// and `komi`).
+    overrides: Overrides,
+    game: Box<dyn Game>,
+    player: Player,
+    rng: SmallRng,
+    /// Games started (`clear_board`, `boardsize`, `loadsgf`): the agent's
+    /// generator of each game is its own.
+    games: u64,
+}
+
+/// Load a Go-style ruleset for GTP: a Morris ruleset or a board that is
+/// not a GTP grid is refused.
+pub fn load(spec: &str, overrides: &Overrides) -> Result<AnyMachine, Diagnostic> {
+    let rules = morrigo_rules::load_rules_with(spec, overrides).map_err(first)?;
+    go_board(&rules)?;
+    AnyMachine::new(Arc::new(rules))
+}
+
+fn first(ds: morrigo_diag::Diagnostics) -> Diagnostic {
+    ds.0.into_iter()
+        .next()
+        .unwrap_or_else(|| Diagnostic::new("the ruleset cannot be loaded"))
+}
+
+/// GTP plays on a grid named as GTP names points, with board plays.
+pub fn go_board(rules: &Rules) -> Result<(), Diagnostic> {
+    if rules.play.is_none() {
+        return Err(Diagnostic::new(format!(
+            "GTP plays Go-style games, and ruleset `{}` has no board plays (a Morris-family ruleset)",
+            rules.name
+        ))
+        .expected("a Go-style ruleset (with a `play:` section), such as `chinese` or `jk-final`"));
+    }
+    let t = &rules.topology;
+    let named = (0..t.width).all(|c| (0..t.height).all(|r| t.point(&vertex_text(c, r)).is_some()));
+    if !named || t.len() as u64 != u64::from(t.width) * u64::from(t.height) {
+        return Err(Diagnostic::new(format!(
+            "GTP needs a grid board named as GTP names points (`A1`, columns skipping `I`), and ruleset `{}` has another board",
+            rules.name
+        ))
+        .expected("`board: grid: { …, naming: gtp }`"));
+    }
+    Ok(())
+}
+
+impl Engine {
+    pub fn new(cfg: Config) -> Result<Self, Diagnostic> {
+        let any = load(&cfg.ruleset, &cfg.overrides)?;
+        morrigo_play::prepare_agents(any.rules(), &[cfg.agent], morrigo_play::ON_THE_FLY_MEMORY)
+            .map_err(Diagnostic::new)?;
+        let rules = any.rules().clone();
+        Ok(Engine {
+            overrides: cfg.overrides,
+            player: Player::new(cfg.agent),
+            rng: game_rng(cfg.seed, 0),
+            game: new_game(any, rules.start.stones.clone(), rules.start.to_move),
+            cfg,
+            games: 0,
+        })
+    }
+
+    /// The rules in force.
+    pub fn rules(&self) -> &Arc<Rules> {
+        self.game.rules()
+    }
+
+    /// Serve commands from `input` until `quit` or the end of the input.
+    pub fn run(&mut self, input: &mut impl BufRead, out: &mut impl Write) -> io::Result<()> {
+        let mut bytes = Vec::new();
+        loop {
+            bytes.clear();
+            let read = read_limited(input, &mut bytes, crate::protocol::MAX_LINE + 1)?;
+            if read == 0 {
+                return Ok(());
+            }
+            if bytes.len() > crate::protocol::MAX_LINE && !bytes.ends_with(b"\n") {
+                // Skip the rest of the line, a bounded chunk at a time.
+                loop {
+                    bytes.clear();
+                    let n = read_limited(input, &mut bytes, crate::protocol::MAX_LINE)?;
+                    if n == 0 || bytes.ends_with(b"\n") {
+                        break;
+                    }
+                }
+                let reply = Reply::Failure(format!(
+                    "command line longer than {} bytes",
+                    crate::protocol::MAX_LINE
+                ));
+                out.write_all(reply.format(None).as_bytes())?;
+                out.flush()?;
+                continue;
+            }
+            let line = String::from_utf8_lossy(&bytes);
+            let Some(cmd) = crate::protocol::parse_line(&line) else {
+                continue;
+            };
+            let reply = self.handle(&cmd);
+            out.write_all(reply.format(cmd.id).as_bytes())?;
+            out.flush()?;
+            if cmd.name == "quit" {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Answer one command.
+    pub fn handle(&mut self, cmd: &Command) -> Reply {
+        match self.answer(cmd) {
+            Ok(text) => Reply::Success(text),
+            Err(text) => Reply::Failure(text),
+        }
+    }
+
+    fn answer(&mut self, cmd: &Command) -> Result<String, String> {
+        let args: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
+        match (cmd.name.as_str(), args.as_slice()) {
+            ("protocol_version", []) => Ok("2".into()),
+            ("name", []) => Ok(ENGINE_NAME.into()),
+            ("version", []) => Ok(env!("CARGO_PKG_VERSION").into()),
+            ("known_command", [name]) => Ok(COMMANDS.contains(name).to_string()),
+            ("list_commands", []) => Ok(COMMANDS.join("\n")),
+            ("quit", []) => Ok(String::new()),
+            ("boardsize", [n]) => self.boardsize(n),
+            ("clear_board", []) => self.restart(),
+            ("komi", [k]) => self.komi(k),
+            ("play", [colour, mv]) => self.play(colour, mv),
+            ("genmove", [colour]) => self.genmove(colour),
+            ("undo", []) => match self.game.undo() {
+                true => Ok(String::new()),
+                false => Err("cannot undo".into()),
+            },
+            ("showboard", []) => Ok(self.game.board()),
+            ("final_score", []) => self.final_score(),
+            ("final_status_list", [status]) => self.final_status_list(status),
+            ("loadsgf", [file]) => self.loadsgf(file, None),
+            ("loadsgf", [file, n]) => {
+                let n = n
+                    .parse::<usize>()
+                    .map_err(|_| format!("syntax error: `{n}` is not a move number"))?;
+                self.loadsgf(file, Some(n))
+            }
+            ("printsgf", []) => self.sgf(),
+            ("printsgf", [file]) => {
+                let text = self.sgf()?;
+                std::fs::write(file, text).map_err(|e| format!("cannot write `{file}`: {e}"))?;
+                Ok(String::new())
+            }
+            ("time_settings", [a, b, c]) => {
+                for n in [a, b, c] {
+                    n.parse::<u64>()
+                        .map_err(|_| format!("syntax error: `{n}` is not a whole number"))?;
+                }
+                Ok(String::new())
+            }
+            ("time_left", [colour, t, stones]) => {
+                self.colour(colour)?;
+                for n in [t, stones] {
+                    n.parse::<u64>()
+                        .map_err(|_| format!("syntax error: `{n}` is not a whole number"))?;
+                }
+                Ok(String::new())
+            }
+            ("morrigo-explain", [mv]) => {
+                let intent = self.intent(mv, None)?;
+                Ok(self.game.explain(intent))
+            }
+            ("morrigo-legal", []) => match self.game.legal() {
+                Ok(moves) => Ok(moves
+                    .iter()
+                    .map(|mv| self.move_text(mv))
+                    .collect::<Vec<_>>()
+                    .join(" ")),
+                Err(o) => Err(format!(
+                    "the game is over ({})",
+                    outcome_words(self.rules(), &o)
+                )),
+            },
+            ("morrigo-classes", []) => Ok(self.game.classes()),
+            ("", _) => Err("syntax error: no command after the id".into()),
+            (name, _) if COMMANDS.contains(&name) => Err(format!(
+                "syntax error: wrong number of arguments to `{name}` ({} given)",
+                args.len()
+            )),
+            _ => Err("unknown command".into()),
+        }
+    }
+
+    /// A new game with the current settings.
+    fn restart(&mut self) -> Result<String, String> {
+        let any = AnyMachine::new(self.rules().clone()).map_err(|d| diag_line(&d))?;
+        let rules = any.rules().clone();
+        self.game = new_game(any, rules.start.stones.clone(), rules.start.to_move);
+        self.new_game_rng();
+        Ok(String::new())
+    }
+
+    fn new_game_rng(&mut self) {
+        self.games += 1;
+        self.rng = game_rng(self.cfg.seed, self.games);
+        self.player.new_game();
+    }
+
+    fn reload(&self, overrides: &Overrides) -> Result<AnyMachine, String> {
+        load(&self.cfg.ruleset, overrides).map_err(|d| diag_line(&d))
+    }
+
+    fn boardsize(&mut self, n: &str) -> Result<String, String> {
+        let n: u32 = n
+            .parse()
+            .map_err(|_| format!("syntax error: `{n}` is not a board size"))?;
+        let overrides = Overrides {
+            size: Some((n, n)),
+            ..self.overrides
+        };
+        if !(1..=25).contains(&n) {
+            return Err("unacceptable size".into());
+        }
+        let any = self
+            .reload(&overrides)
+            .map_err(|_| "unacceptable size".to_string())?;
+        let rules = any.rules().clone();
+        self.overrides = overrides;
+        self.game = new_game(any, rules.start.stones.clone(), rules.start.to_move);
+        self.new_game_rng();
+        Ok(String::new())
+    }
+
+    /// `komi`: a ruleset without scoring takes it and counts nothing; the
+    /// moves played so far are kept.
+    fn komi(&mut self, k: &str) -> Result<String, String> {
+        let komi: f64 = k
+            .parse()
+            .ok()
+            .filter(|k: &f64| k.is_finite())
+            .ok_or_else(|| format!("syntax error: `{k}` is not a komi"))?;
+        if self.rules().scoring.is_none() {
+            return Ok(String::new());
+        }
+        let overrides = Overrides {
+            komi: Some(komi),
+            ..self.overrides
+        };
+        let any = self.reload(&overrides)?;
+        let (setup, first) = {
+            let (s, f) = self.game.setup();
+            (s.clone(), f)
+        };
+        let moves = self.game.moves().to_vec();
+        let mut game = new_game(any, setup, first);
+        for mv in moves {
+            game.play(mv);
+        }
+        self.game = game;
+        self.overrides = overrides;
+        Ok(String::new())
+    }
+
+    fn colour(&self, text: &str) -> Result<u8, String> {
+        parse_colour(text).ok_or_else(|| format!("syntax error: `{text}` is not a colour"))
+    }
+
+    /// The intent a GTP move names: a vertex, `pass` (the first pass kind
+    /// legal here, when `plain_pass` says so) or `pass:K`.
+    fn intent(&self, text: &str, colour: Option<u8>) -> Result<Intent, String> {
+        let rules = self.rules().clone();
+        let lower = text.to_ascii_lowercase();
+        if lower == "pass" {
+            return Ok(Intent::Pass(self.plain_pass(colour)));
+        }
+        if lower.starts_with("pass:") {
+            return notation::parse_token_in(&rules, text, None)
+                .map(|i| i[0])
+                .map_err(|d| format!("syntax error: {}", diag_line(&d)));
+        }
+        let (col, row) = parse_vertex(text).ok_or_else(|| {
+            let hint = match text.starts_with(['i', 'I']) {
+                true => " (GTP column letters skip `I`: `H` is followed by `J`)",
+                false => " (a vertex such as `D4`, `pass` or `pass:E`)",
+            };
+            format!("syntax error: `{text}` is not a vertex{hint}")
+        })?;
+        match rules.topology.point(&vertex_text(col, row)) {
+            Some(p) => Ok(Intent::Place(p)),
+            None => Err(format!(
+                "illegal move: {} is off the {}x{} board",
+                text.to_ascii_uppercase(),
+                rules.topology.width,
+                rules.topology.height
+            )),
+        }
+    }
+
+    /// The kind a plain `pass` stands for: the first kind of the ruleset's
+    /// list that is legal here (the first kind when none is, so the
+    /// refusal names its rule).
+    fn plain_pass(&self, colour: Option<u8>) -> u8 {
+        if colour.is_some_and(|c| c != self.game.to_move()) {
+            return 0;
+        }
+        let legal = self.game.legal().unwrap_or_default();
+        (0..self.rules().passes.kinds.len() as u8)
+            .find(|&k| legal.contains(&Move::pass(k)))
+            .unwrap_or(0)
+    }
+
+    fn move_text(&self, mv: &Move) -> String {
+        notation::format_move_in(self.rules(), mv)
+    }
+
+    fn turn_check(&self, colour: u8) -> Result<(), String> {
+        let to_move = self.game.to_move();
+        if colour != to_move {
+            let rules = self.rules();
+            let who = |p: u8| rules.players.get(p as usize).map_or("?", String::as_str);
+            return Err(format!(
+                "illegal move: it is {}'s turn ({}), not {}'s: moves alternate (play a pass for {} first)",
+                who(to_move),
+                colour_letter(to_move),
+                who(colour),
+                who(to_move)
+            ));
+        }
+        Ok(())
+    }
+
+    fn play(&mut self, colour: &str, mv: &str) -> Result<String, String> {
+        let colour = self.colour(colour)?;
+        let intent = self.intent(mv, Some(colour))?;
+        self.turn_check(colour)?;
+        let mv = self
+            .game
+            .check(intent)
+            .map_err(|why| format!("illegal move: {why}"))?;
+        self.game.play(mv);
+        Ok(String::new())
+    }
+
+    fn genmove(&mut self, colour: &str) -> Result<String, String> {
+        let colour = self.colour(colour)?;
+        self.turn_check(colour)
+            .map_err(|e| e.replacen("illegal move: ", "", 1))?;
+        if let Err(o) = self.game.legal() {
+            return Err(format!(
+                "the game is over ({})",
+                outcome_words(self.rules(), &o)
+            ));
+        }
+        match self.game.choose(&mut self.player, &mut self.rng) {
+            Some(mv) => {
+                self.game.play(mv);
+                Ok(self.move_text(&mv))
+            }
+            // The rules leave the player no move and end nothing: resign.
+            None => Ok("resign".into()),
+        }
+    }
+
+    fn final_score(&self) -> Result<String, String> {
+        let result = match self.game.legal() {
+            Err(_) => self.game.result(),
+            Ok(_) => match self.rules().scoring {
+                None => {
+                    return Err(
+                        "cannot score: the ruleset has no scoring and the game is not over".into(),
+                    )
+                }
+                Some(_) => {
+                    let [b, w] = self.game.score();
+                    match morrigo_engine::winner([b, w]) {
+                        None => GameResult::Draw,
+                        Some(player) => GameResult::Win {
+                            player,
+                            margin: morrigo_sgf::Margin::Score((b - w).abs()),
+                        },
+                    }
+                }
+            },
+        };
+        match result {
+            GameResult::Void => Err("cannot score: the game ended with no result".into()),
+            r => Ok(r.to_sgf().unwrap_or_else(|| "0".into())),
+        }
+    }
+
+    /// Morrigo's rules count every stone on the board as alive (games are
+    /// played out; no stone is removed as dead when counting).
+    fn final_status_list(&self, status: &str) -> Result<String, String> {
+        let t = &self.rules().topology;
+        match status.to_ascii_lowercase().as_str() {
+            "alive" => Ok([0, 1]
+                .iter()
+                .flat_map(|&p| self.game.stones(p))
+                .map(|p| t.name(p).to_string())
+                .collect::<Vec<_>>()
+                .join(" ")),
+            "dead" | "seki" => Ok(String::new()),
+            _ => Err(format!(
+                "syntax error: `{status}` is not a status (alive, dead or seki)"
+            )),
+        }
+    }
+
+    fn loadsgf(&mut self, file: &str, until: Option<usize>) -> Result<String, String> {
+        let fail = |why: String| format!("cannot load file: {why}");
+        let meta = std::fs::metadata(file).map_err(|e| fail(format!("`{file}`: {e}")))?;
+        if meta.len() > MAX_SGF_BYTES {
+            return Err(fail(format!(
+                "`{file}` is larger than {MAX_SGF_BYTES} bytes"
+            )));
+        }
+        let text = std::fs::read_to_string(file).map_err(|e| fail(format!("`{file}`: {e}")))?;
+        let source = morrigo_diag::SourceFile::new(file, text.as_str());
+        let info = morrigo_sgf::info(&source).map_err(|d| fail(diag_line(&d)))?;
+        let mut overrides = self.overrides;
+        overrides.size = Some(info.size.unwrap_or((19, 19)));
+        if let (Some(k), Some(_)) = (info.komi, self.rules().scoring.as_ref()) {
+            overrides.komi = Some(k);
+        }
+        let any = self.reload(&overrides).map_err(fail)?;
+        let game =
+            morrigo_sgf::import_source(&source, any.rules()).map_err(|d| fail(diag_line(&d)))?;
+        let rules = any.rules().clone();
+        let mut g = new_game(any, game.setup.clone(), game.first_player);
+        let stop = until.map_or(game.moves.len(), |n| n.saturating_sub(1));
+        for m in game.moves.iter().take(stop) {
+            let intents = notation::parse_token_in(&rules, &m.token, None)
+                .map_err(|d| fail(diag_line(&d)))?;
+            for intent in intents {
+                let mv = g
+                    .check(intent)
+                    .map_err(|why| fail(format!("move {} ({}): {why}", m.move_number, m.sgf)))?;
+                g.play(mv);
+            }
+        }
+        self.overrides = overrides;
+        self.game = g;
+        self.new_game_rng();
+        Ok(String::new())
+    }
+
+    fn sgf(&self) -> Result<String, String> {
+        let (setup, first) = self.game.setup();
+        morrigo_sgf::export_game(
+            self.rules(),
+            setup,
+            first,
+            self.game.moves(),
+            &self.game.result(),
+        )
+        .map(|t| t.trim_end().to_string())
+        .map_err(|d| diag_line(&d))
+    }
+}
+
+/// Read up to a newline, at most `limit` bytes.
+pub(crate) fn read_limited<R: BufRead>(
+    input: &mut R,
+    bytes: &mut Vec<u8>,
+    limit: usize,
+) -> io::Result<usize> {
+    <&mut R as io::Read>::take(input, limit as u64).read_until(b'\n', bytes)
+}

@@ -1,0 +1,262 @@
+//! One game under a ruleset, behind an object-safe trait so a session can
+//! change the board size (and so the machine's width) between games.
+
+use morrigo_engine::notation::{self, Intent};
+use morrigo_engine::{with_machine, AnyMachine, Bits, Machine, Move, Outcome, State};
+use morrigo_play::Player;
+use morrigo_rules::Rules;
+use morrigo_sgf::GameResult;
+use rand::rngs::SmallRng;
+use std::sync::Arc;
+
+/// A game in progress: the position, the moves from the start and how to
+/// take them back.
+pub trait Game {
+    fn rules(&self) -> &Arc<Rules>;
+    fn to_move(&self) -> u8;
+    /// The legal moves, or how the game ended.
+    fn legal(&self) -> Result<Vec<Move>, Outcome>;
+    /// The legal move an intent names, or why there is none (the refusal
+    /// on one line, naming the rule).
+    fn check(&self, intent: Intent) -> Result<Move, String>;
+    /// Play a move [`Game::check`] or [`Game::legal`] gave.
+    fn play(&mut self, mv: Move);
+    /// Take back the last move; false when there is none.
+    fn undo(&mut self) -> bool;
+    /// The agent's move (`None` when the game is over).
+    fn choose(&mut self, player: &mut Player, rng: &mut SmallRng) -> Option<Move>;
+    /// The board as text, with a status line.
+    fn board(&self) -> String;
+    /// Each player's count now (no dead stones), komi included.
+    fn score(&self) -> [f64; 2];
+    /// The result an ended game has (`Ongoing` while it goes on).
+    fn result(&self) -> GameResult;
+    /// The move-class history (`N C P E`), and where each D ends.
+    fn classes(&self) -> String;
+    /// Prisoners each player has taken.
+    fn captured(&self) -> [u32; 2];
+    /// The stones of a player.
+    fn stones(&self, player: u8) -> Vec<u16>;
+    /// The moves from the start position.
+    fn moves(&self) -> &[Move];
+    /// The set-up stones and first player of the start position.
+    fn setup(&self) -> (&[Vec<u16>; 2], u8);
+    /// Why `intent` is or is not legal, as `morrigo-explain` answers.
+    fn explain(&self, intent: Intent) -> String;
+}
+
+/// Build a game on the start position of `any`, or on set-up stones.
+pub fn new_game(any: AnyMachine, setup: [Vec<u16>; 2], first_player: u8) -> Box<dyn Game> {
+    with_machine!(any, m => Box::new(GameW::new(m, setup, first_player)) as Box<dyn Game>)
+}
+
+struct GameW<const W: usize> {
+    m: Machine<W>,
+    s: State<W>,
+    setup: [Vec<u16>; 2],
+    first_player: u8,
+    moves: Vec<Move>,
+    undos: Vec<morrigo_engine::Undo<W>>,
+}
+
+impl<const W: usize> GameW<W> {
+    fn new(m: Machine<W>, setup: [Vec<u16>; 2], first_player: u8) -> Self {
+        let s = if setup.iter().all(Vec::is_empty) && first_player == m.rules.start.to_move {
+            m.initial()
+        } else {
+            let mut occ = [Bits::<W>::EMPTY; 2];
+            for (bits, stones) in occ.iter_mut().zip(&setup) {
+                for &p in stones {
+                    bits.set(p as usize);
+                }
+            }
+            m.state_from(occ[0], occ[1], m.initial().pos.in_hand, first_player)
+        };
+        let setup = if setup.iter().all(Vec::is_empty) {
+            m.rules.start.stones.clone()
+        } else {
+            setup
+        };
+        GameW {
+            m,
+            s,
+            setup,
+            first_player,
+            moves: Vec::new(),
+            undos: Vec::new(),
+        }
+    }
+}
+
+/// A refusal on one line: a GTP response may not hold an empty line, and
+/// a controller shows the first line.
+pub fn one_line(text: &str) -> String {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// A diagnostic on one line: where (when located), the message, what was
+/// expected and the notes.
+pub fn diag_line(d: &morrigo_diag::Diagnostic) -> String {
+    let mut text = match &d.location {
+        Some(l) => format!("{l}: {}", d.message),
+        None => d.message.clone(),
+    };
+    if let Some(e) = &d.expected {
+        text += &format!(" (expected {e})");
+    }
+    for n in &d.notes {
+        text += &format!("; {n}");
+    }
+    one_line(&text)
+}
+
+/// "black wins by end rule `two-passes`" for an outcome.
+pub fn outcome_words(rules: &Rules, o: &Outcome) -> String {
+    let who = |p: u8| rules.players.get(p as usize).map_or("?", String::as_str);
+    let head = match o.winner {
+        Some(w) => format!("{} wins", who(w)),
+        None if o.is_no_result(rules) => "no result".to_string(),
+        None => "draw".to_string(),
+    };
+    match o.rule {
+        Outcome::RESIGNATION | Outcome::AGREEMENT => format!("{head} by {}", o.rule_name(rules)),
+        _ => format!("{head} by end rule `{}`", o.rule_name(rules)),
+    }
+}
+
+impl<const W: usize> Game for GameW<W> {
+    fn rules(&self) -> &Arc<Rules> {
+        &self.m.rules
+    }
+
+    fn to_move(&self) -> u8 {
+        self.s.pos.to_move
+    }
+
+    fn legal(&self) -> Result<Vec<Move>, Outcome> {
+        let mut moves = Vec::new();
+        match self.m.legal_moves(&self.s, &mut moves) {
+            Some(o) => Err(o),
+            None => Ok(moves),
+        }
+    }
+
+    fn check(&self, intent: Intent) -> Result<Move, String> {
+        match self.legal() {
+            Err(o) => Err(format!(
+                "the game is over ({})",
+                outcome_words(&self.m.rules, &o)
+            )),
+            Ok(moves) => match moves.iter().find(|mv| intent.matches(mv)) {
+                Some(mv) => Ok(*mv),
+                None => Err(one_line(
+                    &morrigo_engine::explain(&self.m, &self.s, intent).to_string(),
+                )),
+            },
+        }
+    }
+
+    fn play(&mut self, mv: Move) {
+        let u = self.m.apply(&mut self.s, mv);
+        self.undos.push(u);
+        self.moves.push(mv);
+    }
+
+    fn undo(&mut self) -> bool {
+        match self.undos.pop() {
+            Some(u) => {
+                self.m.undo(&mut self.s, u);
+                self.moves.pop();
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn choose(&mut self, player: &mut Player, rng: &mut SmallRng) -> Option<Move> {
+        let moves = self.legal().ok().filter(|m| !m.is_empty())?;
+        Some(player.choose(&self.m, &mut self.s, &moves, rng))
+    }
+
+    fn board(&self) -> String {
+        let rules = &self.m.rules;
+        let who = |p: u8| rules.players.get(p as usize).map_or("?", String::as_str);
+        let pos = &self.s.pos;
+        let mut status = format!(
+            "{} to move, move {}",
+            who(pos.to_move),
+            self.moves.len() + 1
+        );
+        if let Some(c) = self.s.last_class() {
+            status += &format!("; last move class {}", c as char);
+        }
+        for p in 0..2u8 {
+            let i = p as usize;
+            status += &format!(
+                "; {}: {} captured, {} pass stones",
+                who(p),
+                pos.captured[i],
+                pos.pass_stones[i]
+            );
+        }
+        format!(
+            "\n{}\n{status}",
+            morrigo_record::render_board(&self.m, &self.s)
+        )
+    }
+
+    fn score(&self) -> [f64; 2] {
+        self.m.score(&self.s, &Bits::EMPTY)
+    }
+
+    fn result(&self) -> GameResult {
+        morrigo_sgf::result_of(&self.m, &self.s, self.legal().err())
+    }
+
+    fn classes(&self) -> String {
+        let classes: Vec<u8> = self.s.classes().collect();
+        classes
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| {
+                let d = if self.s.ends_d(i) { "(D)" } else { "" };
+                format!("{}{d}", c as char)
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    fn captured(&self) -> [u32; 2] {
+        self.s.pos.captured
+    }
+
+    fn stones(&self, player: u8) -> Vec<u16> {
+        (0..self.m.points() as u16)
+            .filter(|&p| self.s.owner(p) == Some(player))
+            .collect()
+    }
+
+    fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    fn setup(&self) -> (&[Vec<u16>; 2], u8) {
+        (&self.setup, self.first_player)
+    }
+
+    fn explain(&self, intent: Intent) -> String {
+        let rules = &self.m.rules;
+        let text = match intent {
+            Intent::Pass(k) => notation::pass_text(rules, k),
+            _ => intent.format(&rules.topology),
+        };
+        match self.check(intent) {
+            Ok(_) => format!("{text} is legal here"),
+            Err(why) => format!("{text} is illegal: {why}"),
+        }
+    }
+}

@@ -1,0 +1,17 @@
+//! GTP (the Go Text Protocol, version 2) for Morrigo's Go-style rulesets.
+//!
+//! * [`protocol`]: command lines, responses, vertices and colours.
+//! * [`engine`]: `morrigo gtp`, an engine that plays any Go-style ruleset
+//!   with a built-in agent, with typed passes (`pass:E`) and the
+//!   `morrigo-explain`, `morrigo-legal` and `morrigo-classes` extensions.
+//! * [`referee`]: `morrigo match`, a referee for two external GTP engines
+//!   ([`client`] runs each one, with a deadline on every answer).
+
+pub mod client;
+pub mod engine;
+mod game;
+pub mod protocol;
+pub mod referee;
+
+pub use engine::{Config, Engine};
+pub use protocol::{parse_line, Command, Reply};

@@ -1,0 +1,483 @@
+//! `morrigo match`: a referee for two external GTP engines under a
+//! Go-style ruleset.
+//!
+//! The referee keeps the game itself: each engine's `genmove` answer is
+//! checked against the ruleset (a plain `pass` is the first pass kind
+//! legal there, as in `morrigo gtp`), played, and sent to the other engine
+//! (a typed pass `pass:E` to an engine that lists `morrigo-legal`, a plain
+//! `pass` to any other). The ruleset's end rules end the game and its
+//! scoring counts it. An illegal move, a crash, a timeout or an answer that
+//! is not GTP loses the game, with the reason recorded; so does refusing
+//! a legal move of the opponent (the engine cannot follow the game).
+
+use crate::client::{Client, Fault};
+use crate::engine::load;
+use crate::game::{diag_line, new_game, outcome_words, Game};
+use crate::protocol::{colour_letter, parse_vertex, vertex_text};
+use morrigo_engine::notation::{self, Intent};
+use morrigo_engine::{Move, MoveKind};
+use morrigo_rules::load::Overrides;
+use morrigo_rules::Rules;
+use morrigo_sgf::{GameResult, Margin};
+use serde::{Deserialize, Serialize};
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The results file in the output directory, one JSON object a line.
+pub const RESULTS_FILE: &str = "results.jsonl";
+
+/// A match to referee.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub ruleset: String,
+    pub overrides: Overrides,
+    /// Command lines of the engines that play black and white in game 1.
+    pub engines: [String; 2],
+    pub games: u32,
+    /// Swap colours every other game.
+    pub swap: bool,
+    /// Longest wait for any one answer.
+    pub timeout: Duration,
+    pub jobs: usize,
+    pub out: PathBuf,
+    /// Moves after which a game is stopped unfinished.
+    pub max_moves: u32,
+}
+
+/// How one game ended, as the results file records it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// 1-based game number.
+    pub game: u32,
+    pub black: String,
+    pub white: String,
+    /// `black`, `white`, or absent for a draw, no result or unfinished game.
+    pub winner: Option<String>,
+    /// The SGF result (`B+3.5`, `W+R`, `B+F`, `W+T`, `0`, `Void`), absent
+    /// when unfinished.
+    pub result: Option<String>,
+    /// What ended the game: an end rule's name, `resignation`,
+    /// `illegal move`, `crash`, `timeout`, `not GTP`, or `move limit`.
+    pub end: String,
+    /// The details: the refusal, the engine's message, the exit status.
+    pub reason: String,
+    pub moves: u32,
+    /// The count of a game ended by a score verdict (komi included).
+    pub score: Option<[f64; 2]>,
+    /// Prisoners each side took.
+    pub captured: [u32; 2],
+    pub sgf: String,
+    pub secs: f64,
+}
+
+/// The engines of game `n` (1-based): black, white, with `{game}` in a
+/// command line replaced by the game number (a seed per game for an engine
+/// that plays the same game every time).
+fn seats(cfg: &MatchConfig, n: u32) -> [String; 2] {
+    let [a, b] = cfg
+        .engines
+        .clone()
+        .map(|c| c.replace("{game}", &n.to_string()));
+    if cfg.swap && n.is_multiple_of(2) {
+        [b, a]
+    } else {
+        [a, b]
+    }
+}
+
+/// Read the finished games of an earlier run; a line cut short by a killed
+/// run is dropped (that game is played again).
+pub fn finished(dir: &Path) -> Result<Vec<GameRecord>, String> {
+    let path = dir.join(RESULTS_FILE);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("cannot read `{}`: {e}", path.display())),
+    };
+    let complete = match text.rfind('\n') {
+        Some(i) => &text[..=i],
+        None => "",
+    };
+    if complete.len() < text.len() {
+        // Cut the partial line so appends start on a line of their own.
+        std::fs::write(&path, complete)
+            .map_err(|e| format!("cannot repair `{}`: {e}", path.display()))?;
+    }
+    let mut out = Vec::new();
+    for (i, line) in complete.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let r: GameRecord = serde_json::from_str(line).map_err(|e| {
+            format!(
+                "{}:{}: not a game result of `morrigo match`: {e}",
+                path.display(),
+                i + 1
+            )
+        })?;
+        out.push(r);
+    }
+    Ok(out)
+}
+
+/// Play the games not yet in the results file, `cfg.jobs` at a time;
+/// `report` is told of each game as it ends. Returns every finished game
+/// (earlier runs' too), by game number.
+pub fn run_match(
+    cfg: &MatchConfig,
+    report: &(dyn Fn(&GameRecord) + Sync),
+) -> Result<Vec<GameRecord>, String> {
+    let any = load(&cfg.ruleset, &cfg.overrides).map_err(|d| diag_line(&d))?;
+    let rules = any.rules().clone();
+    if rules.topology.width != rules.topology.height {
+        return Err(format!(
+            "GTP boards are square, and this board is {}x{}",
+            rules.topology.width, rules.topology.height
+        ));
+    }
+    std::fs::create_dir_all(&cfg.out)
+        .map_err(|e| format!("cannot create `{}`: {e}", cfg.out.display()))?;
+    let mut done = finished(&cfg.out)?;
+    for r in &done {
+        let expect = seats(cfg, r.game);
+        if [r.black.clone(), r.white.clone()] != expect {
+            return Err(format!(
+                "`{}` holds game {} between `{}` and `{}`, not this match's `{}` and `{}`: give another --out directory",
+                cfg.out.join(RESULTS_FILE).display(),
+                r.game,
+                r.black,
+                r.white,
+                expect[0],
+                expect[1]
+            ));
+        }
+    }
+    let todo: Vec<u32> = (1..=cfg.games)
+        .filter(|n| !done.iter().any(|r| r.game == *n))
+        .collect();
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(cfg.out.join(RESULTS_FILE))
+        .map_err(|e| format!("cannot open `{}`: {e}", cfg.out.display()))?;
+    let file = Mutex::new(file);
+    let results = Mutex::new(Vec::new());
+    let errors: Mutex<Option<String>> = Mutex::new(None);
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..cfg.jobs.max(1).min(todo.len().max(1)) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(&n) = todo.get(i) else { return };
+                if errors.lock().map(|e| e.is_some()).unwrap_or(true) {
+                    return;
+                }
+                let record = play_one(cfg, &rules, n);
+                let written = save(&file, &record);
+                if let Err(e) = written {
+                    if let Ok(mut slot) = errors.lock() {
+                        slot.get_or_insert(e);
+                    }
+                    return;
+                }
+                report(&record);
+                if let Ok(mut r) = results.lock() {
+                    r.push(record);
+                }
+            });
+        }
+    });
+    if let Some(e) = errors.into_inner().ok().flatten() {
+        return Err(e);
+    }
+    done.extend(results.into_inner().unwrap_or_default());
+    done.sort_by_key(|r| r.game);
+    Ok(done)
+}
+
+/// Append one result line (whole lines only: a killed run leaves at most
+/// one partial line, which the next run drops).
+fn save(file: &Mutex<File>, r: &GameRecord) -> Result<(), String> {
+    let mut line = serde_json::to_string(r).map_err(|e| e.to_string())?;
+    line.push('\n');
+    let mut f = file
+        .lock()
+        .map_err(|_| "results file lock poisoned".to_string())?;
+    f.write_all(line.as_bytes())
+        .and_then(|_| f.flush())
+        .map_err(|e| format!("cannot write the results: {e}"))
+}
+
+/// One game's end before the rules end it.
+struct Stop {
+    /// The seat that loses (`None`: unfinished).
+    loser: Option<u8>,
+    end: &'static str,
+    reason: String,
+    margin: Margin,
+}
+
+fn fault_stop(seat: u8, who: &str, f: Fault) -> Stop {
+    let (end, margin) = match &f {
+        Fault::Timeout(_) => ("timeout", Margin::Time),
+        Fault::Crash(_) => ("crash", Margin::Forfeit),
+        Fault::Garbage(_) => ("not GTP", Margin::Forfeit),
+        Fault::Refused(_) => ("refused", Margin::Forfeit),
+    };
+    Stop {
+        loser: Some(seat),
+        end,
+        reason: format!("{who}: {}", f.describe()),
+        margin,
+    }
+}
+
+/// Play game `n`: never fails, every fault is the result.
+fn play_one(cfg: &MatchConfig, rules: &Arc<Rules>, n: u32) -> GameRecord {
+    let started = Instant::now();
+    let names = seats(cfg, n);
+    let any = match morrigo_engine::AnyMachine::new(rules.clone()) {
+        Ok(a) => a,
+        Err(d) => return unplayable(n, names, diag_line(&d)),
+    };
+    let mut game = new_game(any, rules.start.stones.clone(), rules.start.to_move);
+    let stop = referee(cfg, rules, &names, game.as_mut());
+    let sgf_name = format!("game-{n:04}.sgf");
+    let (result, end, reason, winner) = match stop {
+        Some(s) => {
+            let result = match s.loser {
+                Some(l) => GameResult::Win {
+                    player: l ^ 1,
+                    margin: s.margin,
+                },
+                None => GameResult::Ongoing,
+            };
+            (result, s.end.to_string(), s.reason, s.loser.map(|l| l ^ 1))
+        }
+        None => match game.legal() {
+            Err(o) => (
+                game.result(),
+                o.rule_name(rules).to_string(),
+                outcome_words(rules, &o),
+                o.winner,
+            ),
+            // `referee` stops without a reason only at the end of the game.
+            Ok(_) => (
+                GameResult::Ongoing,
+                "unfinished".into(),
+                String::new(),
+                None,
+            ),
+        },
+    };
+    let scored = result_is_count(&result);
+    let (setup, first) = game.setup();
+    let sgf = morrigo_sgf::export_game(rules, setup, first, game.moves(), &result)
+        .unwrap_or_else(|d| format!("(;C[{}])\n", diag_line(&d)));
+    let written = std::fs::write(cfg.out.join(&sgf_name), sgf);
+    let reason = match written {
+        Ok(()) => reason,
+        Err(e) => format!("{reason} (the SGF could not be written: {e})"),
+    };
+    GameRecord {
+        game: n,
+        black: names[0].clone(),
+        white: names[1].clone(),
+        winner: winner.map(|w| rules.players[w as usize].clone()),
+        result: result.to_sgf(),
+        end,
+        reason,
+        moves: game.moves().len() as u32,
+        score: scored.then(|| game.score()),
+        captured: game.captured(),
+        sgf: sgf_name,
+        secs: started.elapsed().as_secs_f64(),
+    }
+}
+
+fn result_is_count(r: &GameResult) -> bool {
+    matches!(
+        r,
+        GameResult::Win {
+            margin: Margin::Score(_),
+            ..
+        }
+    )
+}
+
+fn unplayable(n: u32, names: [String; 2], why: String) -> GameRecord {
+    GameRecord {
+        game: n,
+        black: names[0].clone(),
+        white: names[1].clone(),
+        winner: None,
+        result: None,
+        end: "unplayable".into(),
+        reason: why,
+        moves: 0,
+        score: None,
+        captured: [0, 0],
+        sgf: String::new(),
+        secs: 0.0,
+    }
+}
+
+/// Run the game; `None` when the rules ended it.
+fn referee(
+    cfg: &MatchConfig,
+    rules: &Arc<Rules>,
+    names: &[String; 2],
+    game: &mut dyn Game,
+) -> Option<Stop> {
+    let mut clients: Vec<Client> = Vec::new();
+    for (seat, cmd) in names.iter().enumerate() {
+        match Client::spawn(cmd, cfg.timeout) {
+            Ok(c) => clients.push(c),
+            Err(f) => {
+                for c in clients {
+                    c.stop();
+                }
+                return Some(fault_stop(seat as u8, &who(rules, seat as u8, cmd), f));
+            }
+        }
+    }
+    let stop = (|| {
+        let size = rules.topology.width;
+        let komi = rules.scoring.as_ref().map_or(0.0, |s| s.komi);
+        let mut typed = [false; 2];
+        for (seat, c) in clients.iter_mut().enumerate() {
+            let w = who(rules, seat as u8, &c.command);
+            let setup = [
+                format!("boardsize {size}"),
+                format!("komi {komi}"),
+                "clear_board".to_string(),
+            ];
+            for command in setup {
+                if let Err(f) = c.send(&command) {
+                    return Some(fault_stop(seat as u8, &w, f));
+                }
+            }
+            typed[seat] = match c.send("known_command morrigo-legal") {
+                Ok(t) => t.trim() == "true",
+                Err(f @ (Fault::Crash(_) | Fault::Timeout(_) | Fault::Garbage(_))) => {
+                    return Some(fault_stop(seat as u8, &w, f))
+                }
+                Err(Fault::Refused(_)) => false,
+            };
+        }
+        for _ in 0..cfg.max_moves {
+            if game.legal().is_err() {
+                return None;
+            }
+            let seat = game.to_move();
+            let w = who(rules, seat, &clients[seat as usize].command);
+            let colour = colour_letter(seat);
+            let answer = match clients[seat as usize].send(&format!("genmove {colour}")) {
+                Ok(a) => a,
+                Err(f) => return Some(fault_stop(seat, &w, f)),
+            };
+            let answer = answer.trim().to_string();
+            if answer.eq_ignore_ascii_case("resign") {
+                return Some(Stop {
+                    loser: Some(seat),
+                    end: "resignation",
+                    reason: format!("{w} resigned"),
+                    margin: Margin::Resign,
+                });
+            }
+            let mv = match read_move(rules, game, &answer) {
+                Ok(mv) => mv,
+                Err(why) => {
+                    return Some(Stop {
+                        loser: Some(seat),
+                        end: "illegal move",
+                        reason: format!("{w} played `{}`: {why}", clip(&answer)),
+                        margin: Margin::Forfeit,
+                    })
+                }
+            };
+            game.play(mv);
+            if game.legal().is_err() {
+                // The move ended the game (a suicide that loses, an ending
+                // sequence): the other engine need not follow.
+                return None;
+            }
+            let other = seat ^ 1;
+            let text = move_for(rules, &mv, typed[other as usize]);
+            let ow = who(rules, other, &clients[other as usize].command);
+            if let Err(f) = clients[other as usize].send(&format!("play {colour} {text}")) {
+                let mut s = fault_stop(other, &ow, f.clone());
+                if let Fault::Refused(why) = f {
+                    s.reason = format!("{ow} refused the legal move `play {colour} {text}`: {why}");
+                }
+                return Some(s);
+            }
+        }
+        Some(Stop {
+            loser: None,
+            end: "move limit",
+            reason: format!("stopped after {} moves (--max-moves)", cfg.max_moves),
+            margin: Margin::Rule,
+        })
+    })();
+    for c in clients {
+        c.stop();
+    }
+    stop
+}
+
+/// "black (gnugo --mode gtp)".
+fn who(rules: &Rules, seat: u8, cmd: &str) -> String {
+    format!(
+        "{} (`{cmd}`)",
+        rules.players.get(seat as usize).map_or("?", String::as_str)
+    )
+}
+
+fn clip(s: &str) -> String {
+    let mut t: String = s.chars().take(60).collect();
+    if t.len() < s.len() {
+        t.push('…');
+    }
+    t
+}
+
+/// The legal move an engine's answer names, or why it is none.
+fn read_move(rules: &Rules, game: &dyn Game, answer: &str) -> Result<Move, String> {
+    let lower = answer.to_ascii_lowercase();
+    let intent = if lower == "pass" {
+        // The first pass kind legal here.
+        let legal = game.legal().unwrap_or_default();
+        let k = (0..rules.passes.kinds.len() as u8)
+            .find(|&k| legal.contains(&Move::pass(k)))
+            .unwrap_or(0);
+        Intent::Pass(k)
+    } else if lower.starts_with("pass:") {
+        notation::parse_token_in(rules, answer, None)
+            .map_err(|d| diag_line(&d))?
+            .first()
+            .copied()
+            .ok_or("not a move")?
+    } else {
+        let (c, r) = parse_vertex(answer).ok_or("not a GTP vertex or pass")?;
+        let p = rules
+            .topology
+            .point(&vertex_text(c, r))
+            .ok_or("off the board")?;
+        Intent::Place(p)
+    };
+    game.check(intent)
+}
+
+/// A move as sent with `play`: passes typed for a Morrigo engine, plain
+/// `pass` for any other.
+fn move_for(rules: &Rules, mv: &Move, typed: bool) -> String {
+    match mv.kind {
+        MoveKind::Pass if !typed => "pass".to_string(),
+        _ => notation::format_move_in(rules, mv),
+    }
+}

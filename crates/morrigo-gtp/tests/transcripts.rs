@@ -1,0 +1,81 @@
+//! Recorded GTP sessions (`tests/sessions/*.gtp`) fed to the engine line
+//! by line; the replies are snapshotted, errors included. The first line
+//! of each session gives the command line: `# morrigo gtp RULESET [--size
+//! N] [--komi K] [--agent SPEC] [--seed S]`.
+
+use morrigo_gtp::{Config, Engine};
+use morrigo_rules::load::Overrides;
+use std::path::Path;
+
+fn engine(header: &str) -> Engine {
+    let words: Vec<&str> = header
+        .strip_prefix("# morrigo gtp ")
+        .expect("a session starts with `# morrigo gtp RULESET …`")
+        .split_whitespace()
+        .collect();
+    let mut cfg = Config {
+        ruleset: words[0].to_string(),
+        overrides: Overrides::default(),
+        agent: morrigo_play::AgentSpec::Greedy,
+        seed: 0,
+    };
+    for pair in words[1..].chunks(2) {
+        match pair {
+            ["--size", n] => cfg.overrides.size = Some(Overrides::parse_size(n).unwrap()),
+            ["--komi", k] => cfg.overrides.komi = Some(k.parse().unwrap()),
+            ["--agent", a] => cfg.agent = a.parse().unwrap(),
+            ["--seed", s] => cfg.seed = s.parse().unwrap(),
+            other => panic!("unknown option {other:?}"),
+        }
+    }
+    Engine::new(cfg).expect("the session's ruleset loads")
+}
+
+/// The session as `> command` / reply pairs (comment and blank lines are
+/// sent too: the engine must answer nothing to them).
+fn transcript(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let mut e = engine(lines.next().unwrap());
+    let mut out = String::new();
+    for line in lines {
+        let mut reply = Vec::new();
+        e.run(&mut format!("{line}\n").as_bytes(), &mut reply)
+            .unwrap();
+        out += &format!("> {line}\n{}", String::from_utf8(reply).unwrap());
+    }
+    out
+}
+
+fn check(name: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/sessions")
+        .join(format!("{name}.gtp"));
+    insta::assert_snapshot!(name, transcript(&path));
+}
+
+/// The standard commands and their failures on a Chinese-rules board.
+#[test]
+fn standard_commands_and_errors() {
+    check("standard");
+}
+
+/// JK rules: typed passes, the plain pass mapped to the first kind allowed,
+/// a pass refused by its forbid rule, the game ended by `E E`.
+#[test]
+fn jk_typed_passes_and_the_ending_sequence() {
+    check("jk-passes");
+}
+
+/// Refused board plays name the rule: occupied point, suicide, ko.
+#[test]
+fn refused_moves_name_the_rule() {
+    check("refusals");
+}
+
+/// loadsgf sets the board size, komi and moves from a file; printsgf writes
+/// the game back with its pass kinds.
+#[test]
+fn loadsgf_and_printsgf() {
+    check("sgf");
+}

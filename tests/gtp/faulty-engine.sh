@@ -1,0 +1,36 @@
+#!/bin/sh
+# A GTP engine that fails on purpose, for `morrigo match` tests. It answers
+# every command with an empty success until the first `genmove`, then does
+# what its argument says:
+#   crash    exit with status 3
+#   hang     never answer (sleep far past any test's timeout)
+#   garbage  answer with a line that is not GTP
+#   illegal  answer `A1` to every genmove (occupied from the second one on)
+#   slow     as `illegal`, after two seconds
+#   flood    start an answer and never end it
+mode="$1"
+while read -r id cmd rest; do
+    case "$cmd" in
+    genmove)
+        case "$mode" in
+        crash) exit 3 ;;
+        hang) exec sleep 600 ;;
+        garbage) printf 'hello, referee\n\n' ;;
+        illegal) printf '=%s A1\n\n' "$id" ;;
+        flood)
+            printf '=%s\n' "$id"
+            exec yes 'D4 D4 D4 D4'
+            ;;
+        slow)
+            sleep 2
+            printf '=%s A1\n\n' "$id"
+            ;;
+        esac
+        ;;
+    quit)
+        printf '=%s\n\n' "$id"
+        exit 0
+        ;;
+    *) printf '=%s\n\n' "$id" ;;
+    esac
+done
