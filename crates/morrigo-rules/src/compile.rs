@@ -111,6 +111,7 @@ impl Compiler<'_> {
             derived: &derived,
             board: BoardBounds::of(topology.as_ref()),
             patterns: &patterns,
+            topology: topology.as_ref(),
         };
         let phases = self.phases(env);
         self.check_moves_have_rules(&phases, play.as_ref(), &passes);
