@@ -43,7 +43,7 @@ struct Seen {
     before_refusal: Vec<Vec<Move>>,
 }
 
-/// Every placement, slide and fly of the player to move that the board
+/// Every placement, slide, fly and leap of the player to move that the board
 /// allows (an own piece, an empty point), legal or not.
 fn candidates<const W: usize>(m: &Machine<W>, s: &State<W>) -> Vec<Move> {
     let me = s.pos.to_move;
@@ -52,7 +52,7 @@ fn candidates<const W: usize>(m: &Machine<W>, s: &State<W>) -> Vec<Move> {
     let mut out: Vec<Move> = empty.iter().map(|&p| Move::place(p)).collect();
     for from in (0..n).filter(|&p| s.owner(p) == Some(me)) {
         for &to in &empty {
-            for kind in [MoveKind::Slide, MoveKind::Fly] {
+            for kind in [MoveKind::Slide, MoveKind::Fly, MoveKind::Leap] {
                 out.push(Move { kind, from, to });
             }
         }
@@ -180,4 +180,12 @@ fn directions_and_point_names_fire_in_play() {
 fn picaria_first_drop_is_not_on_the_centre() {
     let seen = run("picaria-no-centre-drop", 100);
     assert!(seen.refused[0] >= 100, "{seen:?}");
+}
+
+/// The direction of a leap (probe): leaps across the squares are refused,
+/// those along the sides are played.
+#[test]
+fn leaps_across_the_squares_are_refused() {
+    let seen = run("lang-leap-direction", 200);
+    assert!(seen.refused[0] > 0, "`no_cross_leap` never fired: {seen:?}");
 }

@@ -52,7 +52,7 @@
 //!
 //! Forbid rules:
 //! - a move (removals included) is not legal when a forbid rule naming its
-//!   kind (`place`, `slide`, `fly`, `remove`) holds, its `when` reading the
+//!   kind (`place`, `slide`, `fly`, `leap`, `remove`) holds, its `when` reading the
 //!   move: `lines_formed` and `run_length` on the board after it (see
 //!   `moves.rs`), `captures` the pieces its `captures:` rules would take.
 
@@ -587,10 +587,15 @@ impl<'r> RefGame<'r> {
         }
         out.retain(|&m| self.forbidden_by(m).is_none());
         // Leaps: a move between the same points as a slide or fly is the
-        // leap (it takes the jumped piece).
+        // leap (it takes the jumped piece), whether or not a forbid rule
+        // naming `leap` refuses it.
         let leaps = self.leaps(phase);
         out.retain(|m| !leaps.iter().any(|l| l.from == m.from && l.to == m.to));
-        out.extend(leaps);
+        out.extend(
+            leaps
+                .into_iter()
+                .filter(|&l| self.forbidden_by(l).is_none()),
+        );
         out
     }
 
