@@ -21,6 +21,8 @@ pub enum Type {
     Line,
     /// A quoted pattern over the move history, compiled by the environment.
     Pattern,
+    /// A direction of the board's lines (`side`, `horizontal`, …).
+    Direction,
 }
 
 impl fmt::Display for Type {
@@ -33,6 +35,7 @@ impl fmt::Display for Type {
             Type::Phase => "a phase",
             Type::Line => "a line",
             Type::Pattern => "a quoted history pattern",
+            Type::Direction => "a direction",
         })
     }
 }
@@ -76,6 +79,24 @@ pub trait Env<S> {
             DslError::new(span, "history patterns cannot be used in this ruleset")
                 .expected("a number, name or call"),
         )
+    }
+    /// What a name means written as a call `name(…)`, where it may differ
+    /// from the bare name (`lines_formed` and `lines_formed(cond)`).
+    fn lookup_call(&self, name: &str) -> Option<Binding<S>> {
+        self.lookup(name)
+    }
+    /// Why `name(…)` is not available here, as [`Env::unavailable`].
+    fn unavailable_call(&self, name: &str) -> Option<String> {
+        self.unavailable(name)
+    }
+    /// The environment the arguments of function `sym` are checked in, when
+    /// it differs: a function counting the items for which a condition
+    /// holds binds the item's name there (`line` in `lines_formed(cond)`).
+    fn argument_env(&self, _sym: S) -> Option<Self>
+    where
+        Self: Sized,
+    {
+        None
     }
 }
 
@@ -204,7 +225,20 @@ impl<E> Cx<'_, E> {
                 args,
                 span,
             } => {
-                let Binding::Function { params, ret, sym } = resolve(name, *name_span, env)? else {
+                let binding = match env.lookup_call(name) {
+                    Some(b) => b,
+                    None => match env.unavailable_call(name) {
+                        Some(why) => {
+                            return Err(DslError::new(
+                                *name_span,
+                                format!("`{name}(…)` cannot be used here"),
+                            )
+                            .note(why))
+                        }
+                        None => resolve(name, *name_span, env)?,
+                    },
+                };
+                let Binding::Function { params, ret, sym } = binding else {
                     return Err(
                         DslError::new(*name_span, format!("`{name}` is not a function"))
                             .expected("a name without `(…)`"),
@@ -222,8 +256,13 @@ impl<E> Cx<'_, E> {
                     .expected(format!("`{name}({})`", list(&params))));
                 }
                 let mut checked = Vec::with_capacity(args.len());
+                let inner = env.argument_env(sym);
+                let scoped = inner.as_ref().map(|env| Cx { src: self.src, env });
                 for (arg, want) in args.iter().zip(&params) {
-                    let (e, ty, _) = self.check(arg)?;
+                    let (e, ty, _) = match &scoped {
+                        Some(cx) => cx.check(arg)?,
+                        None => self.check(arg)?,
+                    };
                     if ty != *want {
                         return Err(mismatch(arg.span(), *want, ty)
                             .note(format!("`{name}` takes ({})", list(&params))));
@@ -486,7 +525,7 @@ fn resolve<S>(name: &str, span: Span, env: &impl Env<S>) -> Result<Binding<S>, D
     }
     let names = env.names();
     let err = DslError::new(span, format!("unknown name `{name}`"))
-        .expected("a parameter, phase, player or built-in name");
+        .expected("a parameter, phase, player, point or built-in name");
     match suggest(name, &names) {
         Some(s) => Err(err.note(format!("did you mean `{s}`?"))),
         None => Err(err),
@@ -508,6 +547,7 @@ fn list(types: &[Type]) -> String {
             Type::Phase => "phase",
             Type::Line => "line",
             Type::Pattern => "'pattern'",
+            Type::Direction => "direction",
         })
         .collect::<Vec<_>>()
         .join(", ")

@@ -111,6 +111,9 @@ impl<const W: usize> Machine<W> {
             Op::Not(x) => (self.eval(x, s, c) == 0) as i64,
             Op::Count(counter, who) => self.count(*counter, *who, s, c),
             Op::CmpConst(op, x, k) => cmp(*op, self.eval(x, s, c), *k),
+            Op::Call(f @ (Prim::LinesFormedWhere | Prim::LinesBrokenWhere), cond) => {
+                self.lines_where(*f, cond, s, c)
+            }
             Op::Call(f, arg) => {
                 let a = self.eval(arg, s, c);
                 self.call(*f, a, s, c.me)
@@ -159,7 +162,13 @@ impl<const W: usize> Machine<W> {
             Prim::Turn => pos.turn as i64,
             Prim::Target => c.target as i64,
             Prim::LinesFormed if c.mv.to == NO_POINT => c.lines_formed as i64,
-            Prim::LinesFormed | Prim::Captures | Prim::RunLength => self.move_value(p, s, c.mv),
+            Prim::LinesFormed
+            | Prim::Captures
+            | Prim::RunLength
+            | Prim::To
+            | Prim::From
+            | Prim::Direction
+            | Prim::LinesBroken => self.move_value(p, s, c.mv),
             // `counts` judges a line where `removable` judges a target: the
             // two never meet, so one field holds either (Ctx stays small).
             Prim::Line => c.target as i64,
@@ -214,6 +223,7 @@ impl<const W: usize> Machine<W> {
             Prim::FormedBefore | Prim::TurnsSinceFormed | Prim::TurnsSinceTraded => {
                 self.line_history_value(f, arg, s)
             }
+            Prim::DirectionOf => self.line_direction(arg),
             Prim::After => self
                 .rules
                 .patterns

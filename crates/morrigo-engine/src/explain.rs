@@ -105,6 +105,38 @@ pub fn explain<const W: usize>(m: &Machine<W>, s: &State<W>, intent: Intent) -> 
 }
 
 /// The name rules write a built-in by.
+/// `name = value` of a value about the judged move, as a rule author
+/// writes it (points and directions by name; a count of lines by a
+/// condition once per use, with the values it took).
+fn move_value_text<const W: usize>(
+    m: &Machine<W>,
+    s: &State<W>,
+    mv: Move,
+    rule: usize,
+    p: morrigo_rules::Prim,
+) -> String {
+    use morrigo_rules::Prim;
+    let name = prim_name(p);
+    match p {
+        Prim::To | Prim::From => {
+            let v = m.move_value(p, s, mv);
+            let point = u16::try_from(v).map_or("none", |q| m.rules.topology.name(q));
+            format!("{name} = {point}")
+        }
+        Prim::Direction => {
+            let v = m.move_value(p, s, mv) as usize;
+            let d = morrigo_rules::vocab::DIRECTIONS.get(v).unwrap_or(&"none");
+            format!("{name} = {d}")
+        }
+        Prim::LinesFormedWhere | Prim::LinesBrokenWhere => {
+            let counts = m.lines_where_values(rule, p, s, mv);
+            let shown: Vec<String> = counts.iter().map(i64::to_string).collect();
+            format!("{name}(…) = {}", shown.join(", "))
+        }
+        _ => format!("{name} = {}", m.move_value(p, s, mv)),
+    }
+}
+
 fn prim_name(p: morrigo_rules::Prim) -> &'static str {
     morrigo_rules::vocab::VOCABULARY
         .iter()
@@ -206,7 +238,7 @@ pub fn refusal<const W: usize>(m: &Machine<W>, s: &State<W>, mv: Move, why: Ille
             let read: Vec<String> = morrigo_rules::move_values::MOVE_VALUES
                 .iter()
                 .filter(|p| rule.when.uses(**p))
-                .map(|p| format!("{} = {}", prim_name(*p), m.move_value(*p, s, mv)))
+                .map(|p| move_value_text(m, s, mv, i, *p))
                 .collect();
             let values = if read.is_empty() {
                 String::new()

@@ -133,7 +133,7 @@ impl<const W: usize> Machine<W> {
                     .leap_targets(s, m.from as usize, leaps)
                     .has(m.to as usize)
                 {
-                    Ok(())
+                    self.judged(s, m)
                 } else {
                     Err(Illegal::NoLeap)
                 }

@@ -15,6 +15,7 @@ mod explain;
 mod grid;
 mod history;
 mod legality;
+mod line_values;
 mod machine;
 mod mills;
 mod move_values;

@@ -30,9 +30,7 @@ impl MillExtras {
     /// `None` when the ruleset uses none of the extras. `key` draws the
     /// next hash key (drawn after every other key, so they are unchanged).
     pub(crate) fn of(rules: &Rules, points: usize, key: &mut dyn FnMut() -> u64) -> Option<Self> {
-        let l = rules.line_rule.as_ref()?;
-        // No extras: no per-move work at all.
-        l.extras().next()?;
+        let l = rules.line_rule.as_ref();
         let history = [
             Prim::FormedBefore,
             Prim::TurnsSinceFormed,
@@ -40,14 +38,20 @@ impl MillExtras {
         ]
         .into_iter()
         .any(|p| rules.uses(p));
-        let z_mark = match l.delay {
+        // No extras and no rule reading the history (a forbid rule may):
+        // no per-move work at all.
+        if l.is_none_or(|l| l.extras().next().is_none()) && !history {
+            return None;
+        }
+        let cond = |c: Option<&morrigo_rules::Cond>| c.map(|c| lower(&c.expr));
+        let z_mark = match l.and_then(|l| l.delay.as_ref()) {
             Some(_) => (0..points).map(|_| key()).collect(),
             None => Vec::new(),
         };
         Some(MillExtras {
-            counts: l.counts.as_ref().map(|c| lower(&c.expr)),
-            from_hand: l.from_hand.as_ref().map(|c| lower(&c.expr)),
-            delay: l.delay.as_ref().map(|c| lower(&c.expr)),
+            counts: cond(l.and_then(|l| l.counts.as_ref())),
+            from_hand: cond(l.and_then(|l| l.from_hand.as_ref())),
+            delay: cond(l.and_then(|l| l.delay.as_ref())),
             history,
             z_mark,
         })

@@ -105,6 +105,9 @@ impl<const W: usize> Machine<W> {
                 }
                 _ => 0,
             },
+            Prim::To | Prim::From | Prim::Direction | Prim::LinesBroken => {
+                self.judged_value(p, s, m)
+            }
             _ => 0,
         }
     }
@@ -124,7 +127,7 @@ impl<const W: usize> Machine<W> {
     /// The mover's pieces after `m`, when `m` leaves a piece on `m.to`
     /// (`None` for removals, passes and a board play whose stone is taken
     /// off as a suicide).
-    fn mover_after(&self, s: &State<W>, m: Move) -> Option<Bits<W>> {
+    pub(crate) fn mover_after(&self, s: &State<W>, m: Move) -> Option<Bits<W>> {
         let mut mine = s.pos.occ[s.pos.to_move as usize];
         match m.kind {
             MoveKind::Place => {}

@@ -379,7 +379,12 @@ impl<'r> RefGo<'r> {
     // ----- expressions --------------------------------------------------------
 
     fn eval(&self, e: &Expr<Prim>, c: Ctx) -> i64 {
-        crate::morris::eval_expr(e, &|p| self.var(p, c), &|f, args| self.call(f, args))
+        crate::morris::eval_expr(
+            e,
+            &|p| self.var(p, c),
+            &|f, args| self.call(f, args),
+            &|f, _| panic!("the Go reference does not count lines by a condition ({f:?})"),
+        )
     }
 
     fn var(&self, p: Prim, c: Ctx) -> i64 {
@@ -411,6 +416,14 @@ impl<'r> RefGo<'r> {
             Prim::Captures | Prim::RunLength => {
                 self.move_value(p, c.mv.expect("move values exist only in forbid rules"))
             }
+            // A play or a pass: a point or none, no origin, no direction.
+            Prim::To => match c.mv.expect("move values exist only in forbid rules") {
+                m if m.kind == MoveKind::Play => m.to as i64,
+                _ => -1,
+            },
+            Prim::From => -1,
+            Prim::Direction => morrigo_rules::vocab::NO_DIRECTION,
+            Prim::LinesBroken => 0,
             Prim::InHand
             | Prim::OnBoard
             | Prim::Lines
@@ -423,7 +436,10 @@ impl<'r> RefGo<'r> {
             | Prim::OwnNeighbours
             | Prim::FormedBefore
             | Prim::TurnsSinceFormed
-            | Prim::TurnsSinceTraded => panic!("{p:?} is a function, used without an argument"),
+            | Prim::TurnsSinceTraded
+            | Prim::LinesFormedWhere
+            | Prim::LinesBrokenWhere
+            | Prim::DirectionOf => panic!("{p:?} is a function, used without an argument"),
         }
     }
 
@@ -1190,9 +1206,9 @@ fn winner_of(a: f64, b: f64) -> Option<u8> {
 /// Does the rule read a value about the move being judged?
 fn reads_move(f: &morrigo_rules::ForbidRule) -> bool {
     let mut reads = false;
-    f.when.expr.for_each_symbol(&mut |p| {
-        reads |= matches!(p, Prim::LinesFormed | Prim::Captures | Prim::RunLength)
-    });
+    f.when
+        .expr
+        .for_each_symbol(&mut |p| reads |= morrigo_rules::move_values::MOVE_VALUES.contains(p));
     reads
 }
 

@@ -52,7 +52,7 @@
 //!
 //! Forbid rules:
 //! - a move (removals included) is not legal when a forbid rule naming its
-//!   kind (`place`, `slide`, `fly`, `remove`) holds, its `when` reading the
+//!   kind (`place`, `slide`, `fly`, `leap`, `remove`) holds, its `when` reading the
 //!   move: `lines_formed` and `run_length` on the board after it (see
 //!   `moves.rs`), `captures` the pieces its `captures:` rules would take.
 
@@ -126,16 +126,23 @@ struct Ctx {
 /// The references' evaluator of rule expressions, written from the
 /// language's definition and independent of the fast engine's lowering:
 /// `var` reads a built-in value, `call` applies a built-in function.
+/// `each_line` counts the lines for which a condition holds
+/// (`lines_formed(cond)`, `lines_broken(cond)`: their argument is not a
+/// value but a condition judged per line).
 pub(crate) fn eval_expr(
     e: &Expr<Prim>,
     var: &dyn Fn(Prim) -> i64,
     call: &dyn Fn(Prim, &[i64]) -> i64,
+    each_line: &dyn Fn(Prim, &Expr<Prim>) -> i64,
 ) -> i64 {
-    let eval = |x: &Expr<Prim>| eval_expr(x, var, call);
+    let eval = |x: &Expr<Prim>| eval_expr(x, var, call, each_line);
     let truth = |t: bool| if t { 1 } else { 0 };
     match e {
         Expr::Const(v) => *v,
         Expr::Var(p) => var(*p),
+        Expr::Call(f @ (Prim::LinesFormedWhere | Prim::LinesBrokenWhere), args) => {
+            each_line(*f, &args[0])
+        }
         Expr::Call(f, args) => {
             let args: Vec<i64> = args.iter().map(eval).collect();
             call(*f, &args)
@@ -304,7 +311,12 @@ impl<'r> RefGame<'r> {
     // ----- expressions --------------------------------------------------------
 
     fn eval(&self, e: &Expr<Prim>, c: Ctx) -> i64 {
-        eval_expr(e, &|p| self.var(p, c), &|f, args| self.call(f, args))
+        eval_expr(
+            e,
+            &|p| self.var(p, c),
+            &|f, args| self.call(f, args),
+            &|f, cond| self.count_lines(f, cond, c),
+        )
     }
 
     fn var(&self, p: Prim, c: Ctx) -> i64 {
@@ -330,7 +342,12 @@ impl<'r> RefGame<'r> {
                     .expect("`lines_formed` is not available here") as i64
             }
             Prim::Line => c.line.expect("`line` is not available here") as i64,
-            Prim::Captures | Prim::RunLength => {
+            Prim::Captures
+            | Prim::RunLength
+            | Prim::To
+            | Prim::From
+            | Prim::Direction
+            | Prim::LinesBroken => {
                 self.move_value(p, c.mv.expect("move values exist only in forbid rules"))
             }
             Prim::InHand
@@ -342,7 +359,10 @@ impl<'r> RefGame<'r> {
             | Prim::OwnNeighbours
             | Prim::FormedBefore
             | Prim::TurnsSinceFormed
-            | Prim::TurnsSinceTraded => panic!("{p:?} is a function, used without an argument"),
+            | Prim::TurnsSinceTraded
+            | Prim::LinesFormedWhere
+            | Prim::LinesBrokenWhere
+            | Prim::DirectionOf => panic!("{p:?} is a function, used without an argument"),
             Prim::After
             | Prim::Captured
             | Prim::PassStones
@@ -390,8 +410,43 @@ impl<'r> RefGame<'r> {
                     None => u32::MAX as i64,
                 }
             }
+            Prim::DirectionOf => {
+                let d = self.rules.topology.line_directions[arg as usize];
+                morrigo_rules::vocab::direction_value(d)
+            }
             _ => panic!("{f:?} is not a function"),
         }
+    }
+
+    /// `lines_formed(cond)`: the own lines through the destination complete
+    /// on the board after move `c.mv`; `lines_broken(cond)`: the own lines
+    /// through the point a slide, fly or leap leaves, complete before it.
+    /// Each is judged with `line` set to it, on the position before the move.
+    fn count_lines(&self, f: Prim, cond: &Expr<Prim>, c: Ctx) -> i64 {
+        let m = c.mv.expect("lines of the move exist only in forbid rules");
+        let (board, at) = if f == Prim::LinesFormedWhere {
+            match self.board_after(m) {
+                Some(after) => (after, m.to),
+                None => return 0,
+            }
+        } else if matches!(m.kind, MoveKind::Slide | MoveKind::Fly | MoveKind::Leap) {
+            (self.board.clone(), m.from)
+        } else {
+            return 0;
+        };
+        let mut count = 0;
+        for (i, line) in self.rules.topology.lines.iter().enumerate() {
+            let complete = line
+                .iter()
+                .all(|&q| board[q as usize] == Some(self.to_move));
+            if line.contains(&at) && complete {
+                let each = Ctx { line: Some(i), ..c };
+                if self.eval(cond, each) != 0 {
+                    count += 1;
+                }
+            }
+        }
+        count
     }
 
     // ----- the move being judged ---------------------------------------------
@@ -410,6 +465,18 @@ impl<'r> RefGame<'r> {
     }
 
     fn move_value(&self, p: Prim, m: Move) -> i64 {
+        let moves_piece = matches!(m.kind, MoveKind::Slide | MoveKind::Fly | MoveKind::Leap);
+        match p {
+            Prim::To => return m.to as i64,
+            Prim::From if moves_piece => return m.from as i64,
+            Prim::From => return -1,
+            Prim::Direction => return crate::moves::direction(self.rules, m),
+            Prim::LinesBroken if moves_piece => {
+                return self.lines_through(self.to_move, m.from) as i64
+            }
+            Prim::LinesBroken => return 0,
+            _ => {}
+        }
         if p == Prim::Captures {
             // The opposing pieces the move takes by itself (its `captures:`
             // rules): play it on a copy and see which leave the board.
@@ -520,10 +587,15 @@ impl<'r> RefGame<'r> {
         }
         out.retain(|&m| self.forbidden_by(m).is_none());
         // Leaps: a move between the same points as a slide or fly is the
-        // leap (it takes the jumped piece).
+        // leap (it takes the jumped piece), whether or not a forbid rule
+        // naming `leap` refuses it.
         let leaps = self.leaps(phase);
         out.retain(|m| !leaps.iter().any(|l| l.from == m.from && l.to == m.to));
-        out.extend(leaps);
+        out.extend(
+            leaps
+                .into_iter()
+                .filter(|&l| self.forbidden_by(l).is_none()),
+        );
         out
     }
 

@@ -77,3 +77,25 @@ pub(crate) fn lines_formed(t: &[Vec<Point>], board: &[Option<u8>], who: u8, p: P
         .filter(|l| l.contains(&p) && l.iter().all(|&q| board[q as usize] == Some(who)))
         .count() as u32
 }
+
+/// The direction of the line move `m` goes along: a slide or fly between
+/// two neighbours on a line, a leap between the ends of three consecutive
+/// points of a line; otherwise `none`.
+pub(crate) fn direction(rules: &morrigo_rules::Rules, m: morrigo_engine::Move) -> i64 {
+    use morrigo_engine::MoveKind;
+    let apart = match m.kind {
+        MoveKind::Slide | MoveKind::Fly => 1,
+        MoveKind::Leap => 2,
+        _ => return morrigo_rules::vocab::NO_DIRECTION,
+    };
+    let t = &rules.topology;
+    for (i, line) in t.lines.iter().enumerate() {
+        for w in 0..line.len() {
+            let ends = (line[w], line.get(w + apart).copied());
+            if ends == (m.from, Some(m.to)) || ends == (m.to, Some(m.from)) {
+                return morrigo_rules::vocab::direction_value(t.line_directions[i]);
+            }
+        }
+    }
+    morrigo_rules::vocab::NO_DIRECTION
+}

@@ -111,6 +111,7 @@ impl Compiler<'_> {
             derived: &derived,
             board: BoardBounds::of(topology.as_ref()),
             patterns: &patterns,
+            topology: topology.as_ref(),
         };
         let phases = self.phases(env);
         self.check_moves_have_rules(&phases, play.as_ref(), &passes);
@@ -1551,7 +1552,7 @@ impl Compiler<'_> {
                     "forbid rule `{name}` reads `no_legal_move` and is judged move by move"
                 ))
                 .expected(
-                    "a forbid rule reading `no_legal_move` names only `play` and pass kinds and reads no value about the move being judged (`lines_formed`, `captures`, `run_length`)",
+                    "a forbid rule reading `no_legal_move` names only `play` and pass kinds and reads no value about the move being judged (`lines_formed`, `captures`, `run_length`, `to`, `from`, `direction`, …)",
                 )
                 .note("split it into two rules"),
             );

@@ -13,7 +13,17 @@ use crate::{ForbidRule, MoveClass, Passes, Prim};
 use morrigo_board::Topology;
 
 /// The values a forbid rule may read about the candidate move.
-pub const MOVE_VALUES: [Prim; 3] = [Prim::LinesFormed, Prim::Captures, Prim::RunLength];
+pub const MOVE_VALUES: [Prim; 9] = [
+    Prim::LinesFormed,
+    Prim::Captures,
+    Prim::RunLength,
+    Prim::LinesFormedWhere,
+    Prim::LinesBroken,
+    Prim::LinesBrokenWhere,
+    Prim::To,
+    Prim::From,
+    Prim::Direction,
+];
 
 impl MoveClass {
     /// The kinds a forbid rule names by word (pass kinds are letters).

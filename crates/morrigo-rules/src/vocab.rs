@@ -39,6 +39,43 @@ pub enum Prim {
     TurnsSinceTraded,
     Captures,
     RunLength,
+    /// `lines_formed(cond)`: lines the judged move completes for which the
+    /// condition holds (judged with `line` bound to each).
+    LinesFormedWhere,
+    /// Complete lines of the mover the judged move leaves.
+    LinesBroken,
+    LinesBrokenWhere,
+    /// The point the judged move goes to / comes from.
+    To,
+    From,
+    /// The direction of the line the judged move goes along.
+    Direction,
+    /// `direction(line)`.
+    DirectionOf,
+}
+
+/// The names of line directions in expressions, by value: the board's
+/// [`morrigo_board::LineDirection::ALL`] in order, then `none` (a move
+/// along no line).
+pub const DIRECTIONS: [&str; 7] = [
+    "horizontal",
+    "vertical",
+    "diagonal",
+    "side",
+    "cross",
+    "unknown",
+    "none",
+];
+
+/// The value of `none`, the direction of a move along no line.
+pub const NO_DIRECTION: i64 = 6;
+
+/// The value of a direction in expressions.
+pub fn direction_value(d: morrigo_board::LineDirection) -> i64 {
+    morrigo_board::LineDirection::ALL
+        .iter()
+        .position(|x| *x == d)
+        .unwrap_or(NO_DIRECTION as usize) as i64
 }
 
 /// Where an expression stands in a ruleset; decides which names it may use.
@@ -62,6 +99,9 @@ pub enum Context {
     RemoveAction,
     /// `phases.NAME.extra_turn` and `phases.NAME.first`, read when a turn ends
     TurnEnd,
+    /// The condition of `lines_formed(…)` / `lines_broken(…)` in a forbid
+    /// rule, judged for each `line`
+    EachLine,
 }
 
 pub struct Entry {
@@ -94,6 +134,10 @@ const NO_MOVES_IN_REMOVE: (Context, &str) = (
 const NO_MOVES_AT_TURN_END: (Context, &str) = (
     Context::TurnEnd,
     "the turn has just ended and the next player is not decided yet, so there are no legal moves to ask about",
+);
+const NO_MOVES_PER_LINE: (Context, &str) = (
+    Context::EachLine,
+    "a condition judged for each line of a move cannot ask about every legal move",
 );
 const NO_MOVES_IN_FORBID: (Context, &str) = (
     Context::Forbid,
@@ -130,31 +174,35 @@ const ONLY_REMOVABLE: &[(Context, &str)] = &[
         Context::LineCounts,
         "`target` exists only in `on_line_formed.removable`",
     ),
+    (
+        Context::EachLine,
+        "`target` exists only in `on_line_formed.removable` and in a `remove` action's condition",
+    ),
 ];
 const ONLY_LINE_COUNTS: &[(Context, &str)] = &[
     (
         Context::PhaseWhen,
-        "`line` exists only in `on_line_formed.counts`",
+        "`line` exists only in `on_line_formed.counts` and in the condition of `lines_formed(…)` and `lines_broken(…)`",
     ),
     (
         Context::ActionGuard,
-        "`line` exists only in `on_line_formed.counts`",
+        "`line` exists only in `on_line_formed.counts` and in the condition of `lines_formed(…)` and `lines_broken(…)`",
     ),
     (
         Context::Removals,
-        "`line` exists only in `on_line_formed.counts`",
+        "`line` exists only in `on_line_formed.counts` and in the condition of `lines_formed(…)` and `lines_broken(…)`",
     ),
     (
         Context::Removable,
-        "`line` exists only in `on_line_formed.counts`",
+        "`line` exists only in `on_line_formed.counts` and in the condition of `lines_formed(…)` and `lines_broken(…)`",
     ),
     (
         Context::End,
-        "`line` exists only in `on_line_formed.counts`",
+        "`line` exists only in `on_line_formed.counts` and in the condition of `lines_formed(…)` and `lines_broken(…)`",
     ),
     (
         Context::Forbid,
-        "`line` exists only in `on_line_formed.counts`",
+        "`line` exists only in `on_line_formed.counts` and in the condition of `lines_formed(…)` and `lines_broken(…)`",
     ),
 ];
 const ONLY_LINE_RULE: &[(Context, &str)] = &[
@@ -211,6 +259,82 @@ const ONLY_FORBID: &[(Context, &str)] = &[
     ),
 ];
 
+/// Values about the judged move that are not counts of lines: forbid
+/// rules only (and the per-line conditions inside them).
+const ONLY_JUDGED: &[(Context, &str)] = &[
+    (
+        Context::PhaseWhen,
+        "values about the move being judged exist only in forbid rules' `when`",
+    ),
+    (
+        Context::ActionGuard,
+        "values about the move being judged exist only in forbid rules' `when`; to refuse moves by it, write a forbid rule naming their kind (e.g. `moves: [slide]`)",
+    ),
+    (
+        Context::Removals,
+        "values about the move being judged exist only in forbid rules' `when`",
+    ),
+    (
+        Context::Removable,
+        "values about the move being judged exist only in forbid rules' `when`",
+    ),
+    (
+        Context::End,
+        "values about the move being judged exist only in forbid rules' `when`",
+    ),
+    (
+        Context::RemoveAction,
+        "values about the move being judged exist only in forbid rules' `when`; to refuse removals by it, write a forbid rule naming `remove`",
+    ),
+    (
+        Context::LineCounts,
+        "values about the move being judged exist only in forbid rules' `when`",
+    ),
+    (
+        Context::TurnEnd,
+        "values about the move being judged exist only in forbid rules' `when`",
+    ),
+];
+/// Counts of lines meeting a condition: forbid rules, not nested.
+const ONLY_JUDGED_OUTERMOST: &[(Context, &str)] = &[
+    (
+        Context::PhaseWhen,
+        "values about the move being judged exist only in forbid rules' `when`",
+    ),
+    (
+        Context::ActionGuard,
+        "values about the move being judged exist only in forbid rules' `when`; to refuse moves by it, write a forbid rule naming their kind (e.g. `moves: [slide]`)",
+    ),
+    (
+        Context::Removals,
+        "values about the move being judged exist only in forbid rules' `when`",
+    ),
+    (
+        Context::Removable,
+        "values about the move being judged exist only in forbid rules' `when`",
+    ),
+    (
+        Context::End,
+        "values about the move being judged exist only in forbid rules' `when`",
+    ),
+    (
+        Context::RemoveAction,
+        "values about the move being judged exist only in forbid rules' `when`; to refuse removals by it, write a forbid rule naming `remove`",
+    ),
+    (
+        Context::LineCounts,
+        "values about the move being judged exist only in forbid rules' `when`",
+    ),
+    (
+        Context::TurnEnd,
+        "values about the move being judged exist only in forbid rules' `when`",
+    ),
+    (
+        Context::EachLine,
+        "a condition judged for each line cannot count lines by a condition in turn",
+    ),
+];
+
 const P: &[Type] = &[Type::Player];
 
 /// The DSL's built-in names.
@@ -218,8 +342,8 @@ pub const VOCABULARY: &[Entry] = &[
     Entry { name: "me", prim: Prim::Me, params: &[], ty: Type::Player, doc: "the player whose turn it is", not_in: &[] },
     Entry { name: "opponent", prim: Prim::Opponent, params: &[], ty: Type::Player, doc: "the other player", not_in: &[] },
     Entry { name: "phase", prim: Prim::Phase, params: &[], ty: Type::Phase, doc: "the current phase of the player to move (compare with a phase name)", not_in: &[NO_PHASE] },
-    Entry { name: "no_safe_move", prim: Prim::NoSafeMove, params: &[], ty: Type::Bool, doc: "every legal move of the player to move loses at once (a suicide or an immediate repetition that the ruleset makes a loss): the JK \"no-play points\" reading", not_in: &[NO_MOVES_IN_WHEN, NO_MOVES_IN_GUARD, NO_MOVES_IN_FORBID, NO_MOVES_IN_REMOVE, NO_MOVES_AT_TURN_END] },
-    Entry { name: "no_legal_move", prim: Prim::NoLegalMove, params: &[], ty: Type::Bool, doc: "the player to move has no legal action (in a forbid rule: none outside the moves the rule names, judged by the forbid rules that do not read `no_legal_move`)", not_in: &[NO_MOVES_IN_WHEN, NO_MOVES_IN_GUARD, NO_MOVES_AT_TURN_END] },
+    Entry { name: "no_safe_move", prim: Prim::NoSafeMove, params: &[], ty: Type::Bool, doc: "every legal move of the player to move loses at once (a suicide or an immediate repetition that the ruleset makes a loss): the JK \"no-play points\" reading", not_in: &[NO_MOVES_IN_WHEN, NO_MOVES_IN_GUARD, NO_MOVES_IN_FORBID, NO_MOVES_IN_REMOVE, NO_MOVES_AT_TURN_END, NO_MOVES_PER_LINE] },
+    Entry { name: "no_legal_move", prim: Prim::NoLegalMove, params: &[], ty: Type::Bool, doc: "the player to move has no legal action (in a forbid rule: none outside the moves the rule names, judged by the forbid rules that do not read `no_legal_move`)", not_in: &[NO_MOVES_IN_WHEN, NO_MOVES_IN_GUARD, NO_MOVES_AT_TURN_END, NO_MOVES_PER_LINE] },
     Entry { name: "repetitions", prim: Prim::Repetitions, params: &[], ty: Type::Int, doc: "how many times the current position (board, hands, player to move) has occurred, this time included", not_in: &[] },
     Entry { name: "turns_without_removal", prim: Prim::TurnsWithoutRemoval, params: &[], ty: Type::Int, doc: "turns played by both sides together since the last removal (a turn is a move plus its removals; a capture is a removal)", not_in: &[] },
     Entry { name: "turns_without_line", prim: Prim::TurnsWithoutLine, params: &[], ty: Type::Int, doc: "turns played by both sides together since a line was last formed", not_in: &[] },
@@ -228,6 +352,13 @@ pub const VOCABULARY: &[Entry] = &[
     Entry { name: "target", prim: Prim::Target, params: &[], ty: Type::Point, doc: "the opposing piece considered for removal (in `on_line_formed.removable` and a `remove` action's condition)", not_in: ONLY_REMOVABLE },
     Entry { name: "lines_formed", prim: Prim::LinesFormed, params: &[], ty: Type::Int, doc: "lines the move just completed through the moved piece (in `extra_turn` and `first`: the lines the turn's move completed; in a forbid rule: the lines the move being judged would complete through its destination)", not_in: ONLY_LINE_RULE },
     Entry { name: "captures", prim: Prim::Captures, params: &[], ty: Type::Int, doc: "in a forbid rule: opposing pieces the move being judged would take by itself (a board play: the stones it captures; a placement, slide, fly or leap: what the ruleset's `captures:` rules would take; removals a line earns are not counted)", not_in: ONLY_FORBID },
+    Entry { name: "lines_formed", prim: Prim::LinesFormedWhere, params: &[Type::Bool], ty: Type::Int, doc: "in a forbid rule: the lines the move being judged would complete through its destination for which the condition holds, judged for each as `line` on the position before the move (`lines_formed(turns_since_traded(line) <= 2)`)", not_in: ONLY_JUDGED_OUTERMOST },
+    Entry { name: "lines_broken", prim: Prim::LinesBroken, params: &[], ty: Type::Int, doc: "in a forbid rule: the complete lines of the mover through the point the move being judged leaves (a slide, fly or leap; 0 for other moves)", not_in: ONLY_JUDGED },
+    Entry { name: "lines_broken", prim: Prim::LinesBrokenWhere, params: &[Type::Bool], ty: Type::Int, doc: "in a forbid rule: those of `lines_broken` for which the condition holds, judged for each as `line`", not_in: ONLY_JUDGED_OUTERMOST },
+    Entry { name: "to", prim: Prim::To, params: &[], ty: Type::Point, doc: "in a forbid rule: the point the move being judged goes to (placed on, moved to, removed from; a pass has none)", not_in: ONLY_JUDGED },
+    Entry { name: "from", prim: Prim::From, params: &[], ty: Type::Point, doc: "in a forbid rule: the point a slide, fly or leap being judged leaves (other moves have none)", not_in: ONLY_JUDGED },
+    Entry { name: "direction", prim: Prim::Direction, params: &[], ty: Type::Direction, doc: "in a forbid rule: the direction of the board line the move being judged goes along: a slide or fly between two consecutive points of a line, a leap over the middle of three (`none` for other moves)", not_in: ONLY_JUDGED },
+    Entry { name: "direction", prim: Prim::DirectionOf, params: &[Type::Line], ty: Type::Direction, doc: "the direction of the line (see *Line directions*)", not_in: &[] },
     Entry { name: "run_length", prim: Prim::RunLength, params: &[], ty: Type::Int, doc: "in a forbid rule: the longest run of the mover's pieces through the destination of the move being judged, after it, along one line direction of the board (0 for removals and passes)", not_in: ONLY_FORBID },
     Entry { name: "in_hand", prim: Prim::InHand, params: P, ty: Type::Int, doc: "pieces the player still holds in hand", not_in: &[] },
     Entry { name: "on_board", prim: Prim::OnBoard, params: P, ty: Type::Int, doc: "pieces the player has on the board", not_in: &[] },
@@ -242,7 +373,7 @@ pub const VOCABULARY: &[Entry] = &[
     Entry { name: "immediate_repetition", prim: Prim::ImmediateRepetition, params: &[], ty: Type::Bool, doc: "the last move was an immediate repetition in the reading `repetition.immediate_reading` names (simple ko, or JK Art. 3.2)", not_in: &[] },
     Entry { name: "own_neighbours", prim: Prim::OwnNeighbours, params: &[Type::Point], ty: Type::Int, doc: "pieces of the player to move on the points next to the point", not_in: &[] },
     Entry { name: "board_repetitions", prim: Prim::BoardRepetitions, params: &[], ty: Type::Int, doc: "if the last move was a board play: how often its resulting board has occurred as the result of a board play, this time included; else 0", not_in: &[] },
-    Entry { name: "line", prim: Prim::Line, params: &[], ty: Type::Line, doc: "the line just completed that `on_line_formed.counts` judges", not_in: ONLY_LINE_COUNTS },
+    Entry { name: "line", prim: Prim::Line, params: &[], ty: Type::Line, doc: "the line just completed that `on_line_formed.counts` judges, or the line the condition of `lines_formed(…)` or `lines_broken(…)` judges", not_in: ONLY_LINE_COUNTS },
     Entry { name: "formed_before", prim: Prim::FormedBefore, params: &[Type::Line], ty: Type::Bool, doc: "the player to move completed this line earlier in the game (a line counts as completed whether or not it counted or earned a removal)", not_in: &[] },
     Entry { name: "turns_since_formed", prim: Prim::TurnsSinceFormed, params: &[Type::Line], ty: Type::Int, doc: "turns played by both sides together since the player to move last completed this line (4294967295 if never)", not_in: &[] },
     Entry { name: "turns_since_traded", prim: Prim::TurnsSinceTraded, params: &[Type::Line], ty: Type::Int, doc: "turns played by both sides together since the player to move traded this line: moved a piece out of it while it was complete, completing another line with that move (4294967295 if never)", not_in: &[] },
@@ -263,6 +394,9 @@ pub struct RuleEnv<'a> {
     pub board: BoardBounds,
     /// Patterns compiled so far; `after('…')` holds an index into it.
     pub patterns: &'a std::cell::RefCell<Vec<morrigo_dsl::Pattern>>,
+    /// The board, whose point names and line directions are values
+    /// (`None` when the board has an error).
+    pub topology: Option<&'a morrigo_board::Topology>,
 }
 
 /// Counts the board bounds (`None` when the board is not known, for
@@ -292,6 +426,58 @@ impl RuleEnv<'_> {
     pub fn within(self, context: Context) -> Self {
         RuleEnv { context, ..self }
     }
+
+    /// The vocabulary entry `name` stands for: written as a call (`call`)
+    /// the one with parameters, else the value, when a name has both.
+    fn entry(name: &str, call: bool) -> Option<&'static Entry> {
+        let mut named = VOCABULARY.iter().filter(|e| e.name == name);
+        let first = named.clone().next()?;
+        Some(named.find(|e| e.params.is_empty() != call).unwrap_or(first))
+    }
+
+    /// A built-in name, a direction or a point of the board; other names
+    /// take precedence over a point of the same name.
+    fn builtin(&self, name: &str, call: bool) -> Option<Binding<Prim>> {
+        if let Some(entry) = Self::entry(name, call) {
+            if entry.not_in.iter().any(|(c, _)| *c == self.context) {
+                return None;
+            }
+            return Some(if entry.params.is_empty() {
+                Binding::Value {
+                    ty: entry.ty,
+                    sym: entry.prim,
+                }
+            } else {
+                Binding::Function {
+                    params: entry.params.to_vec(),
+                    ret: entry.ty,
+                    sym: entry.prim,
+                }
+            });
+        }
+        if let Some(i) = DIRECTIONS.iter().position(|d| *d == name) {
+            return self.has_direction(i).then_some(Binding::Const {
+                ty: Type::Direction,
+                value: i as i64,
+            });
+        }
+        let p = self.topology?.point(name)?;
+        Some(Binding::Const {
+            ty: Type::Point,
+            value: i64::from(p),
+        })
+    }
+
+    /// Whether some line of the board runs in direction `i` (`none` always
+    /// exists; an unknown board has every direction).
+    fn has_direction(&self, i: usize) -> bool {
+        i as i64 == NO_DIRECTION
+            || self.topology.is_none_or(|t| {
+                t.line_directions
+                    .iter()
+                    .any(|d| direction_value(*d) == i as i64)
+            })
+    }
 }
 
 impl Env<Prim> for RuleEnv<'_> {
@@ -314,22 +500,27 @@ impl Env<Prim> for RuleEnv<'_> {
                 value: i as i64,
             });
         }
-        let entry = VOCABULARY.iter().find(|e| e.name == name)?;
-        if entry.not_in.iter().any(|(c, _)| *c == self.context) {
-            return None;
-        }
-        Some(if entry.params.is_empty() {
-            Binding::Value {
-                ty: entry.ty,
-                sym: entry.prim,
-            }
-        } else {
-            Binding::Function {
-                params: entry.params.to_vec(),
-                ret: entry.ty,
-                sym: entry.prim,
-            }
-        })
+        self.builtin(name, false)
+    }
+
+    fn lookup_call(&self, name: &str) -> Option<Binding<Prim>> {
+        self.lookup(name)
+            .filter(|b| matches!(b, Binding::Function { .. }))
+            .or_else(|| self.builtin(name, true))
+    }
+
+    fn unavailable_call(&self, name: &str) -> Option<String> {
+        let entry = Self::entry(name, true)?;
+        entry
+            .not_in
+            .iter()
+            .find(|(c, _)| *c == self.context)
+            .map(|(_, why)| why.to_string())
+    }
+
+    fn argument_env(&self, sym: Prim) -> Option<Self> {
+        matches!(sym, Prim::LinesFormedWhere | Prim::LinesBrokenWhere)
+            .then(|| self.within(Context::EachLine))
     }
 
     fn names(&self) -> Vec<String> {
@@ -337,16 +528,38 @@ impl Env<Prim> for RuleEnv<'_> {
             .iter()
             .filter(|e| !e.not_in.iter().any(|(c, _)| *c == self.context))
             .map(|e| e.name.to_string());
+        let directions = (0..DIRECTIONS.len())
+            .filter(|&i| self.has_direction(i))
+            .map(|i| DIRECTIONS[i].to_string());
+        let points = self.topology.map_or(&[][..], |t| &t.names[..]);
         self.params
             .iter()
             .map(|(n, _)| n.clone())
             .chain(self.players.iter().cloned())
             .chain(self.phases.iter().cloned())
             .chain(builtins)
+            .chain(directions)
+            .chain(points.iter().cloned())
             .collect()
     }
 
     fn unavailable(&self, name: &str) -> Option<String> {
+        if let Some(i) = DIRECTIONS.iter().position(|d| *d == name) {
+            let t = self.topology?;
+            let mut here: Vec<&str> = t.line_directions.iter().map(|d| d.name()).collect();
+            here.sort_unstable();
+            here.dedup();
+            return (!self.has_direction(i)).then(|| {
+                format!(
+                    "no line of this board runs `{name}`; its lines run {}",
+                    if here.is_empty() {
+                        "nowhere (it has no lines)".to_string()
+                    } else {
+                        here.join(", ")
+                    }
+                )
+            });
+        }
         let entry = VOCABULARY.iter().find(|e| e.name == name)?;
         entry
             .not_in
@@ -365,6 +578,9 @@ impl Env<Prim> for RuleEnv<'_> {
             Prim::Lines => b.lines,
             Prim::LinesFormed => b.lines_at_a_point,
             Prim::Captures | Prim::RunLength => b.points,
+            Prim::LinesFormedWhere | Prim::LinesBroken | Prim::LinesBrokenWhere => {
+                b.lines_at_a_point
+            }
             _ => None,
         };
         (0, hi.map_or(u32::MAX as i64, |n| n as i64))
@@ -411,6 +627,7 @@ pub fn reference_markdown() -> String {
                     Type::Point => "point",
                     Type::Line => "line",
                     Type::Pattern => "'pattern'",
+                    Type::Bool => "condition",
                     _ => "value",
                 })
                 .collect();
@@ -424,6 +641,7 @@ pub fn reference_markdown() -> String {
             Type::Phase => "phase",
             Type::Line => "line",
             Type::Pattern => "pattern",
+            Type::Direction => "direction",
         };
         out.push_str(&format!("| `{sig}` | {ty} | {} |\n", e.doc));
     }
