@@ -69,6 +69,7 @@ impl<const W: usize> Machine<W> {
                 self.move_piece(s, me, m.from, m.to)
             }
             MoveKind::Remove => {
+                let opp = self.removed_owner(s, m.to);
                 // The removals complete the turn of the move that owed them.
                 class = s.pos.turn_class;
                 d_start = s.pos.turn_d_start;
@@ -227,6 +228,7 @@ impl<const W: usize> Machine<W> {
         if self.mills.is_some() {
             s.lines.undo_after(s.pos.ply);
             s.marks.undo_after(s.pos.ply);
+            s.phase_lines.undo_after(s.pos.ply);
         }
         if u.pushed {
             if let Some(h) = s.history.pop() {

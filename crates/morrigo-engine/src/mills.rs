@@ -22,6 +22,8 @@ pub(crate) struct MillExtras {
     pub(crate) delay: Option<Op>,
     /// Some rule reads the per-line history: keep it.
     pub(crate) history: bool,
+    /// Some rule reads `lines_formed_in`: count lines per phase and player.
+    pub(crate) phase_lines: bool,
     /// Hash keys of a mark on each point (empty without `delay`).
     pub(crate) z_mark: Vec<u64>,
 }
@@ -30,9 +32,12 @@ impl MillExtras {
     /// `None` when the ruleset uses none of the extras. `key` draws the
     /// next hash key (drawn after every other key, so they are unchanged).
     pub(crate) fn of(rules: &Rules, points: usize, key: &mut dyn FnMut() -> u64) -> Option<Self> {
-        let l = rules.line_rule.as_ref()?;
+        let phase_lines = rules.uses(Prim::LinesFormedIn);
+        let l = rules.line_rule.as_ref();
         // No extras: no per-move work at all.
-        l.extras().next()?;
+        if !phase_lines && l.is_none_or(|l| l.extras().next().is_none()) {
+            return None;
+        }
         let history = [
             Prim::FormedBefore,
             Prim::TurnsSinceFormed,
@@ -40,15 +45,18 @@ impl MillExtras {
         ]
         .into_iter()
         .any(|p| rules.uses(p));
-        let z_mark = match l.delay {
+        let op = |c: Option<&morrigo_rules::Cond>| c.map(|c| lower(&c.expr));
+        let delay = op(l.and_then(|l| l.delay.as_ref()));
+        let z_mark = match delay {
             Some(_) => (0..points).map(|_| key()).collect(),
             None => Vec::new(),
         };
         Some(MillExtras {
-            counts: l.counts.as_ref().map(|c| lower(&c.expr)),
-            from_hand: l.from_hand.as_ref().map(|c| lower(&c.expr)),
-            delay: l.delay.as_ref().map(|c| lower(&c.expr)),
+            counts: op(l.and_then(|l| l.counts.as_ref())),
+            from_hand: op(l.and_then(|l| l.from_hand.as_ref())),
+            delay,
             history,
+            phase_lines,
             z_mark,
         })
     }
@@ -187,6 +195,9 @@ impl<const W: usize> Machine<W> {
                     }
                 }
             }
+        }
+        if x.phase_lines {
+            self.add_phase_lines(s, me, s.pos.turn_phase, counting);
         }
         counting
     }

@@ -241,6 +241,7 @@ per_ruleset! {
     da_san_qi => "da-san-qi",
     dooz => "dooz",
     dara => "dara",
+    el_filja => "el-filja",
     lasker_morris => "lasker-morris",
     morabaraba => "morabaraba",
     nerenchi => "nerenchi",

@@ -424,6 +424,7 @@ impl<'r> RefGo<'r> {
             | Prim::FormedBefore
             | Prim::TurnsSinceFormed
             | Prim::TurnsSinceTraded => panic!("{p:?} is a function, used without an argument"),
+            Prim::LinesFormedIn => panic!("the Go reference does not count lines per phase"),
         }
     }
 
