@@ -1,7 +1,8 @@
 //! Mill rules beyond "a completed line owes removals": which completed
 //! lines count (`on_line_formed.counts`, with the per-line history it may
 //! read), removals taken from the opponent's hand (`from_hand`), and the
-//! marks delayed removals leave (`delay`). A ruleset without them has no
+//! marks delayed removals leave (`delay`); also the line counts per phase
+//! `lines_formed_in` reads (`crate::phase_lines`). A ruleset without them has no
 //! [`MillExtras`] and pays one `Option` check per line-forming move.
 //!
 //! Repetition: positions are compared by board, marks, hands and player to
