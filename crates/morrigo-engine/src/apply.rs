@@ -68,8 +68,10 @@ impl<const W: usize> Machine<W> {
             MoveKind::Slide | MoveKind::Fly | MoveKind::Leap => {
                 self.move_piece(s, me, m.from, m.to)
             }
+            MoveKind::Remove if self.turns.has_remove_own && s.pos.occ[me].has(m.to as usize) => {
+                self.remove_own_piece(s, m.to)
+            }
             MoveKind::Remove => {
-                let opp = self.removed_owner(s, m.to);
                 // The removals complete the turn of the move that owed them.
                 class = s.pos.turn_class;
                 d_start = s.pos.turn_d_start;

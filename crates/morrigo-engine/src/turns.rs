@@ -141,17 +141,24 @@ impl<const W: usize> Machine<W> {
         }
     }
 
-    /// Whose piece a removal on `at` takes: the opponent's, or the mover's
-    /// own under a `remove_own` action (a removal a line owes is always of
-    /// an opposing piece, and legal moves never remove an own piece then).
-    #[inline(always)]
-    pub(crate) fn removed_owner(&self, s: &State<W>, at: Point) -> usize {
+    /// A `remove_own` action's move: the mover's piece on `at` leaves the
+    /// board (out of line, so `apply` stays as it is for other rulesets).
+    /// Such a removal is never owed by a line and forms none; marks of
+    /// delayed removals apply to it as to any other.
+    #[inline(never)]
+    pub(crate) fn remove_own_piece(&self, s: &mut State<W>, at: Point) {
         let me = s.pos.to_move as usize;
-        if self.turns.has_remove_own && s.pos.occ[me].has(at as usize) {
-            me
-        } else {
-            me ^ 1
+        if self.mills.is_some() && self.removal_marks(s) {
+            self.set_mark(s, at);
         }
+        let pos = &mut s.pos;
+        pos.occ[me].clear(at as usize);
+        pos.on_board[me] -= 1;
+        pos.hash ^= self.z_piece[me][at as usize];
+        pos.board_key ^= self.z_piece[me][at as usize];
+        pos.lost[me] += 1;
+        pos.lines_formed = 0;
+        pos.removed_this_turn = true;
     }
 
     /// `no_legal_move` as a `remove` condition reads it: the player has no
