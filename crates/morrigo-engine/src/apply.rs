@@ -89,6 +89,9 @@ impl<const W: usize> Machine<W> {
             MoveKind::Slide | MoveKind::Fly | MoveKind::Leap => {
                 self.move_piece(s, me, m.from, m.to)
             }
+            MoveKind::Remove if self.turns.has_remove_own && s.pos.occ[me].has(m.to as usize) => {
+                self.remove_own_piece(s, m.to)
+            }
             MoveKind::Remove => {
                 // The removals complete the turn of the move that owed them.
                 class = s.pos.turn_class;
@@ -250,6 +253,7 @@ impl<const W: usize> Machine<W> {
         if self.mills.is_some() {
             s.lines.undo_after(s.pos.ply);
             s.marks.undo_after(s.pos.ply);
+            s.phase_lines.undo_after(s.pos.ply);
         }
         if u.pushed {
             if let Some(h) = s.history.pop() {

@@ -32,6 +32,8 @@ pub(crate) enum Op {
     Count(Counter, Who),
     /// A built-in function of one argument (`in_line(target)`, `after('…')`).
     Call(Prim, Box<Op>),
+    /// A built-in function of two arguments (`lines_formed_in(placing, me)`).
+    Call2(Prim, Box<[Op; 2]>),
     /// `x <op> k` with a constant `k`.
     CmpConst(BinOp, Box<Op>, i64),
     /// `counter(who) <op> k`, the commonest shape of all (`in_hand(me) > 0`).
@@ -94,6 +96,9 @@ pub(crate) fn lower(e: &Expr<Prim>) -> Op {
     match e {
         Expr::Const(v) => Op::Const(*v),
         Expr::Var(p) => Op::Value(*p),
+        Expr::Call(f, args) if args.len() == 2 => {
+            Op::Call2(*f, Box::new([lower(&args[0]), lower(&args[1])]))
+        }
         Expr::Call(f, args) => match (counter(*f), who(&args[0])) {
             (Some(c), Some(w)) => Op::Count(c, w),
             _ => Op::Call(*f, Box::new(lower(&args[0]))),

@@ -118,6 +118,10 @@ impl<const W: usize> Machine<W> {
                 let a = self.eval(arg, s, c);
                 self.call(*f, a, s, c.me)
             }
+            Op::Call2(f, args) => {
+                let (a, b) = (self.eval(&args[0], s, c), self.eval(&args[1], s, c));
+                self.call2(*f, a, b, s)
+            }
             Op::Neg(x) => self.eval(x, s, c).wrapping_neg(),
             Op::Bin(op, a, b) => morrigo_dsl::fold(*op, self.eval(a, s, c), self.eval(b, s, c)),
             Op::If(p) => match self.eval(&p[0], s, c) {

@@ -200,16 +200,25 @@ pub fn refusal<const W: usize>(m: &Machine<W>, s: &State<W>, mv: Move, why: Ille
             format!("the piece on {} may not be removed", name(mv.to)),
             &line().removable,
         ),
-        Illegal::RemoveGuardFails { phase } => match &rules.phases[phase].remove {
-            Some(g) => Refusal::by(
-                format!(
-                    "{who} may remove the piece on {} only when this holds, and it does not",
-                    name(mv.to)
+        Illegal::RemoveGuardFails { phase } => {
+            let p = &rules.phases[phase];
+            let own = s.owner(mv.to) == Some(me as u8);
+            match if own { &p.remove_own } else { &p.remove } {
+                Some(g) => Refusal::by(
+                    format!(
+                        "{who} may remove the piece on {} only when this holds, and it does not",
+                        name(mv.to)
+                    ),
+                    g,
                 ),
-                g,
-            ),
-            None => Refusal::plain("there is nothing to remove"),
-        },
+                None if !own => Refusal::plain(format!(
+                    "{} holds an opposing piece, and in phase `{}` {who} may remove only their own pieces",
+                    name(mv.to),
+                    p.name
+                )),
+                None => Refusal::plain("there is nothing to remove"),
+            }
+        }
         Illegal::NotInPhase { phase, kind } => Refusal::plain(format!(
             "{who} is in phase `{}`, which does not allow `{}`",
             rules.phases[phase].name,

@@ -22,6 +22,7 @@ mod move_values;
 mod movegen;
 pub mod notation;
 mod perft;
+mod phase_lines;
 mod records;
 mod scoring;
 mod states;

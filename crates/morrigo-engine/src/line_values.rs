@@ -106,6 +106,7 @@ impl<const W: usize> Machine<W> {
                     conds(b, f, out);
                 }
                 Op::If(p) => p.iter().for_each(|x| conds(x, f, out)),
+                Op::Call2(_, args) => args.iter().for_each(|x| conds(x, f, out)),
                 Op::Const(_)
                 | Op::Value(_)
                 | Op::Count(..)

@@ -196,6 +196,8 @@ pub struct State<const W: usize> {
     /// Marks of delayed removals, kept outside [`Position`] (with their own
     /// undo log) so the position every undo copies stays small.
     pub(crate) marks: crate::mills::Marks<W>,
+    /// `lines_formed_in` counts (empty unless a rule reads them).
+    pub(crate) phase_lines: crate::phase_lines::PhaseLines,
 }
 
 impl<const W: usize> State<W> {
@@ -539,6 +541,10 @@ impl<const W: usize> Machine<W> {
                 _ => Default::default(),
             },
             marks: crate::mills::Marks::default(),
+            phase_lines: match &self.mills {
+                Some(x) if x.phase_lines => crate::phase_lines::PhaseLines::new(self.phases.len()),
+                _ => Default::default(),
+            },
         };
         if self.rules.repetition.superko != morrigo_rules::Superko::None {
             let key = self.superko_key(pos.board_key, to_move);

@@ -1,7 +1,8 @@
 //! Mill rules beyond "a completed line owes removals": which completed
 //! lines count (`on_line_formed.counts`, with the per-line history it may
 //! read), removals taken from the opponent's hand (`from_hand`), and the
-//! marks delayed removals leave (`delay`). A ruleset without them has no
+//! marks delayed removals leave (`delay`); also the line counts per phase
+//! `lines_formed_in` reads (`crate::phase_lines`). A ruleset without them has no
 //! [`MillExtras`] and pays one `Option` check per line-forming move.
 //!
 //! Repetition: positions are compared by board, marks, hands and player to
@@ -22,6 +23,8 @@ pub(crate) struct MillExtras {
     pub(crate) delay: Option<Op>,
     /// Some rule reads the per-line history: keep it.
     pub(crate) history: bool,
+    /// Some rule reads `lines_formed_in`: count lines per phase and player.
+    pub(crate) phase_lines: bool,
     /// Hash keys of a mark on each point (empty without `delay`).
     pub(crate) z_mark: Vec<u64>,
 }
@@ -30,6 +33,7 @@ impl MillExtras {
     /// `None` when the ruleset uses none of the extras. `key` draws the
     /// next hash key (drawn after every other key, so they are unchanged).
     pub(crate) fn of(rules: &Rules, points: usize, key: &mut dyn FnMut() -> u64) -> Option<Self> {
+        let phase_lines = rules.uses(Prim::LinesFormedIn);
         let l = rules.line_rule.as_ref();
         let history = [
             Prim::FormedBefore,
@@ -38,9 +42,9 @@ impl MillExtras {
         ]
         .into_iter()
         .any(|p| rules.uses(p));
-        // No extras and no rule reading the history (a forbid rule may):
-        // no per-move work at all.
-        if l.is_none_or(|l| l.extras().next().is_none()) && !history {
+        // No extras, no rule reading the history (a forbid rule may) and
+        // none counting lines per phase: no per-move work at all.
+        if l.is_none_or(|l| l.extras().next().is_none()) && !history && !phase_lines {
             return None;
         }
         let cond = |c: Option<&morrigo_rules::Cond>| c.map(|c| lower(&c.expr));
@@ -53,6 +57,7 @@ impl MillExtras {
             from_hand: cond(l.and_then(|l| l.from_hand.as_ref())),
             delay: cond(l.and_then(|l| l.delay.as_ref())),
             history,
+            phase_lines,
             z_mark,
         })
     }
@@ -191,6 +196,9 @@ impl<const W: usize> Machine<W> {
                     }
                 }
             }
+        }
+        if x.phase_lines {
+            self.add_phase_lines(s, me, s.pos.turn_phase, counting);
         }
         counting
     }

@@ -1,8 +1,9 @@
 //! Who moves next and removals not earned by a line: a phase's
 //! `extra_turn` (the mover moves again), its `first` (who moves when the
-//! game enters it) and its `remove` action (the move is the removal of an
-//! opposing piece). All three are read only by rulesets that use them:
-//! the flags of [`TurnOrder`] are decided when the machine is built.
+//! game enters it) and its `remove` and `remove_own` actions (the move is
+//! the removal of an opposing piece, or of one of the mover's own). All are
+//! read only by rulesets that use them: the flags of [`TurnOrder`] are
+//! decided when the machine is built.
 
 use crate::compiled::{lower, Op};
 use crate::eval::{Ctx, NO_PHASE};
@@ -17,13 +18,18 @@ pub(crate) struct TurnOrder {
     first: Vec<Option<Op>>,
     /// The `remove` action's condition and whether it reads `no_legal_move`.
     remove: Vec<Option<(Op, bool)>>,
+    /// The same for `remove_own`.
+    remove_own: Vec<Option<(Op, bool)>>,
     /// Some phase has `extra_turn` or `first`: the next player is decided
     /// by rules, so players need not alternate.
     pub(crate) order: bool,
     /// Some phase names who moves `first`.
     has_first: bool,
-    /// Some phase has a `remove` action.
+    /// Some phase has a `remove` or `remove_own` action.
     pub(crate) has_remove: bool,
+    /// Some phase has a `remove_own` action: a removal may take the
+    /// mover's own piece.
+    pub(crate) has_remove_own: bool,
     /// Keep the phase each turn began in (`Position::turn_phase`): the
     /// turn-order rules read it, and so does a line rule reading `phase`.
     pub(crate) track_phase: bool,
@@ -34,28 +40,29 @@ impl TurnOrder {
         let op = |c: &Option<morrigo_rules::Cond>| c.as_ref().map(|c| lower(&c.expr));
         let extra: Vec<_> = rules.phases.iter().map(|p| op(&p.extra_turn)).collect();
         let first: Vec<_> = rules.phases.iter().map(|p| op(&p.first)).collect();
-        let remove: Vec<_> = rules
-            .phases
-            .iter()
-            .map(|p| {
-                p.remove
-                    .as_ref()
-                    .map(|c| (lower(&c.expr), c.uses(Prim::NoLegalMove)))
-            })
-            .collect();
+        let guard = |c: &Option<morrigo_rules::Cond>| {
+            c.as_ref()
+                .map(|c| (lower(&c.expr), c.uses(Prim::NoLegalMove)))
+        };
+        let remove: Vec<_> = rules.phases.iter().map(|p| guard(&p.remove)).collect();
+        let remove_own: Vec<_> = rules.phases.iter().map(|p| guard(&p.remove_own)).collect();
         let order = extra.iter().chain(&first).any(Option::is_some);
         let line_reads_phase = rules
             .line_rule
             .as_ref()
             .is_some_and(|l| l.removals.uses(Prim::Phase) || l.removable.uses(Prim::Phase));
+        let has_remove_own = remove_own.iter().any(Option::is_some);
         TurnOrder {
             has_first: first.iter().any(Option::is_some),
-            has_remove: remove.iter().any(Option::is_some),
+            has_remove: has_remove_own || remove.iter().any(Option::is_some),
+            has_remove_own,
             extra,
             first,
             remove,
+            remove_own,
             order,
-            track_phase: order || line_reads_phase,
+            // `lines_formed_in` counts by the phase the turn began in.
+            track_phase: order || line_reads_phase || rules.uses(Prim::LinesFormedIn),
         }
     }
 }
@@ -111,23 +118,47 @@ impl<const W: usize> Machine<W> {
         next
     }
 
-    /// Add the removals the phase's `remove` action allows as moves.
+    /// Add the removals the phase's `remove` and `remove_own` actions
+    /// allow as moves (opposing pieces, then own ones).
     pub(crate) fn removal_moves(&self, s: &State<W>, out: &mut Vec<Move>) {
         let phase = self.phase(s);
-        let Some((guard, reads_blocked)) = &self.turns.remove[phase] else {
-            return;
-        };
-        let mut ctx = Ctx::turn(s.pos.to_move, phase as u8);
-        if *reads_blocked {
-            ctx.no_legal_move = !self.has_other_move(s, phase);
-        }
-        let opp = (s.pos.to_move ^ 1) as usize;
-        for p in s.pos.occ[opp].iter() {
-            ctx.target = p as Point;
-            if self.eval(guard, s, ctx) != 0 {
-                out.push(Move::remove(p as Point));
+        let me = s.pos.to_move as usize;
+        let actions = [(&self.turns.remove, me ^ 1), (&self.turns.remove_own, me)];
+        for (action, owner) in actions {
+            let Some(Some((guard, reads_blocked))) = action.get(phase) else {
+                continue;
+            };
+            let mut ctx = Ctx::turn(s.pos.to_move, phase as u8);
+            if *reads_blocked {
+                ctx.no_legal_move = !self.has_other_move(s, phase);
+            }
+            for p in s.pos.occ[owner].iter() {
+                ctx.target = p as Point;
+                if self.eval(guard, s, ctx) != 0 {
+                    out.push(Move::remove(p as Point));
+                }
             }
         }
+    }
+
+    /// A `remove_own` action's move: the mover's piece on `at` leaves the
+    /// board (out of line, so `apply` stays as it is for other rulesets).
+    /// Such a removal is never owed by a line and forms none; marks of
+    /// delayed removals apply to it as to any other.
+    #[inline(never)]
+    pub(crate) fn remove_own_piece(&self, s: &mut State<W>, at: Point) {
+        let me = s.pos.to_move as usize;
+        if self.mills.is_some() && self.removal_marks(s) {
+            self.set_mark(s, at);
+        }
+        let pos = &mut s.pos;
+        pos.occ[me].clear(at as usize);
+        pos.on_board[me] -= 1;
+        pos.hash ^= self.z_piece[me][at as usize];
+        pos.board_key ^= self.z_piece[me][at as usize];
+        pos.lost[me] += 1;
+        pos.lines_formed = 0;
+        pos.removed_this_turn = true;
     }
 
     /// `no_legal_move` as a `remove` condition reads it: the player has no
@@ -166,7 +197,9 @@ impl<const W: usize> Machine<W> {
         phase: usize,
         at: Point,
     ) -> Result<(), Illegal> {
-        if self.turns.remove.get(phase).is_none_or(Option::is_none) {
+        let has = |a: &Vec<Option<(Op, bool)>>| a.get(phase).is_some_and(Option::is_some);
+        let (opposing, own) = (has(&self.turns.remove), has(&self.turns.remove_own));
+        if !opposing && !own {
             return Err(Illegal::NothingToRemove);
         }
         if at as usize >= self.n {
@@ -174,7 +207,10 @@ impl<const W: usize> Machine<W> {
         }
         match s.owner(at) {
             None => return Err(Illegal::RemoveEmpty),
-            Some(o) if o == s.pos.to_move => return Err(Illegal::RemoveOwn),
+            Some(o) if o == s.pos.to_move && !own => return Err(Illegal::RemoveOwn),
+            Some(o) if o != s.pos.to_move && !opposing => {
+                return Err(Illegal::RemoveGuardFails { phase })
+            }
             Some(_) => {}
         }
         let mut moves = Vec::new();

@@ -241,6 +241,7 @@ per_ruleset! {
     da_san_qi => "da-san-qi",
     dooz => "dooz",
     dara => "dara",
+    el_filja => "el-filja",
     lasker_morris => "lasker-morris",
     morabaraba => "morabaraba",
     nerenchi => "nerenchi",
@@ -669,4 +670,178 @@ fn nerenchi_extra_turns_in_lockstep() {
         .expect("built-in")
         .text;
     replay_lockstep("nerenchi", text, "a1 a4 d1 b4 g1 g4 c3 b6 d2 d6");
+}
+
+// ----- removals fixed when a phase ends: `lines_formed_in`, `remove_own` -----
+
+/// What happened at the end of placing in one El Filja game.
+#[derive(Debug, Default)]
+struct SettleTally {
+    /// Games that reached the end of placing.
+    settled: usize,
+    /// Games with no mill on either side (each removes an own piece).
+    no_mills: usize,
+    /// Own pieces removed (`remove_own`).
+    own_removals: usize,
+    /// Removals after which the same player removed again (`extra_turn`).
+    again: usize,
+}
+
+/// El Filja's removals, read independently from Sanmill's rule: with `w`
+/// and `b` the complete lines of each colour when both hands are empty,
+/// (white's, black's) removals.
+fn el_filja_owed(w: u32, b: u32) -> (u32, u32) {
+    match (w, b) {
+        (0, 0) => (1, 1),
+        (_, 0) => (2, 1),
+        (0, _) => (1, 2),
+        _ if w == b => (w, b),
+        _ if w > b => (b + 1, b),
+        _ => (w, w + 1),
+    }
+}
+
+/// Random El Filja games: the mill counts at the end of placing fix each
+/// side's removals as Sanmill reads them, white makes all of its removals
+/// before black, own pieces go when neither side has a mill, and then the
+/// moving phase starts with white. Every branch is seen taken.
+#[test]
+fn el_filja_removals_follow_the_mill_counts() {
+    let rules = load("el-filja");
+    let any = AnyMachine::new(rules.clone()).expect("fits");
+    let tally = with_machine!(&any, m => {
+        let mut t = SettleTally::default();
+        let moving = rules.phases.iter().position(|p| p.name == "moving").expect("moving");
+        for g in 0..300u64 {
+            let mut rng = SmallRng::seed_from_u64(0xF11A ^ g);
+            let mut s = m.initial();
+            let mut moves = Vec::new();
+            // Play the 24 placements.
+            for _ in 0..24 {
+                assert!(m.legal_moves(&s, &mut moves).is_none(), "game {g}: ended while placing");
+                let mv = moves[rng.random_range(0..moves.len())];
+                assert_eq!(mv.kind, MoveKind::Place);
+                m.apply(&mut s, mv);
+            }
+            let lines = |pl: usize| {
+                rules.topology.lines.iter()
+                    .filter(|l| l.iter().all(|&p| s.pos.occ[pl].has(p as usize)))
+                    .count() as u32
+            };
+            let (w, b) = (lines(0), lines(1));
+            let owed = el_filja_owed(w, b);
+            t.settled += 1;
+            t.no_mills += usize::from(w + b == 0);
+            // The removals, until the moving phase.
+            let mut made: Vec<(u8, bool)> = Vec::new();
+            while m.phase(&s) != moving {
+                assert!(m.legal_moves(&s, &mut moves).is_none(), "game {g}: ended while removing");
+                let mv = moves[rng.random_range(0..moves.len())];
+                assert_eq!(mv.kind, MoveKind::Remove, "game {g}: {mv:?} while removing");
+                let me = s.pos.to_move;
+                let own = s.pos.occ[me as usize].has(mv.to as usize);
+                assert_eq!(own, w + b == 0, "game {g}: own piece iff no mills ({w}, {b})");
+                m.apply(&mut s, mv);
+                t.own_removals += usize::from(own);
+                t.again += usize::from(s.pos.to_move == me);
+                made.push((me, own));
+            }
+            let by = |pl: u8| made.iter().filter(|(p, _)| *p == pl).count() as u32;
+            assert_eq!((by(0), by(1)), owed, "game {g}: removals for mills ({w}, {b})");
+            let white_first = made.iter().take(owed.0 as usize).all(|(p, _)| *p == 0);
+            assert!(white_first, "game {g}: white removes first: {made:?}");
+            assert_eq!(s.pos.to_move, 0, "game {g}: white moves first");
+        }
+        t
+    });
+    println!("{tally:?}");
+    assert_eq!(tally.settled, 300);
+    assert!(tally.no_mills >= 1, "{tally:?}");
+    assert_eq!(tally.own_removals, 2 * tally.no_mills, "{tally:?}");
+    assert!(tally.again >= 100, "{tally:?}");
+}
+
+/// The probe of the two primitives on another ruleset
+/// (`tests/rulesets/lang-phase-lines.yaml`): random games in lock-step and
+/// perft against the reference, and each rule seen at work.
+#[test]
+fn probe_phase_lines_in_lockstep() {
+    let text = include_str!("../../../tests/rulesets/lang-phase-lines.yaml");
+    let t = run_lockstep_text("lang-phase-lines", text, 300);
+    assert_eq!(t.games, 300);
+    let rules = Arc::new(morrigo_rules::rules_from_text("lang-phase-lines", text).expect("ok"));
+    let three = rules
+        .end
+        .iter()
+        .position(|e| e.name == "three_lines_moving");
+    assert!(t.decided[three.expect("rule")] > 100, "{t:?}");
+    let any = AnyMachine::new(rules.clone()).expect("fits");
+    let (own, black_first) = with_machine!(&any, m => {
+        let moving = rules.phases.iter().position(|p| p.name == "moving").expect("moving");
+        let (mut own, mut black_first) = (0, 0);
+        for g in 0..300u64 {
+            let mut rng = SmallRng::seed_from_u64(0xB10C ^ g);
+            let mut s = m.initial();
+            let mut moves = Vec::new();
+            for _ in 0..MAX_PLIES {
+                if m.legal_moves(&s, &mut moves).is_some() || moves.is_empty() {
+                    break;
+                }
+                let mv = moves[rng.random_range(0..moves.len())];
+                let (me, was) = (s.pos.to_move as usize, m.phase(&s));
+                own += usize::from(mv.kind == MoveKind::Remove && s.pos.occ[me].has(mv.to as usize));
+                m.apply(&mut s, mv);
+                let entered = was != moving && s.pos.pending == 0 && m.phase(&s) == moving;
+                black_first += usize::from(entered && s.pos.to_move == 1);
+            }
+        }
+        (own, black_first)
+    });
+    assert!(own >= 3, "own removals when blocked: {own}");
+    assert!(
+        black_first >= 20,
+        "black starting the moving phase: {black_first}"
+    );
+    with_machine!(&any, m => {
+        for unit in [Unit::Ply, Unit::Turn] {
+            let fast = perft(m, &mut m.initial(), 4, unit);
+            let slow = RefGame::new(&rules).perft(4, unit);
+            assert_eq!(fast, slow, "perft 4 ({unit:?})");
+            for &(plies, seed) in &[(24, 7), (30, 8), (40, 9)] {
+                let (mut s, r, played) = random_position(m, &rules, plies, seed);
+                let fast = perft(m, &mut s, 3, unit);
+                assert_eq!(fast, r.perft(3, unit), "perft 3 after `{}`", record(&rules, &played));
+            }
+        }
+    });
+}
+
+/// El Filja from the end of placing (the four branches of the mill
+/// counts), perft 4 in both implementations.
+#[test]
+fn el_filja_perft_through_the_removals() {
+    let rules = load("el-filja");
+    let any = AnyMachine::new(rules.clone()).expect("fits");
+    let records = [
+        "d1 f2 d2 c4 c3 a7 a4 a1 d6 d3 c5 f4 e4 d7 b4 b2 g7 d5 e3 b6 f6 g4 g1 e5",
+        "a4 d6 a7 g1 a1 b2 f6 g7 b4 d2 c5 e4 g4 d7 d5 f2 c4 f4 e3 b6 d1 e5 c3 d3",
+        "c3 g7 c4 a4 b6 f2 e4 e3 d6 c5 a7 e5 d5 d3 b4 b2 d1 d7 f4 g1 g4 a1 d2 f6",
+        "c5 d6 c4 d5 d7 g1 f2 c3 a7 e3 d1 b4 a1 g7 g4 f6 e5 a4 e4 b6 d2 f4 b2 d3",
+    ];
+    with_machine!(&any, m => {
+        for moves in records {
+            let mut s = m.initial();
+            let mut r = RefGame::new(&rules);
+            for t in morrigo_engine::notation::tokens(moves) {
+                let intents = morrigo_engine::notation::parse_token(&rules.topology, &t.text, None)
+                    .expect("a move");
+                let mv = r.legal_moves().0.into_iter().find(|mv| intents[0].matches(mv)).expect("legal");
+                m.apply(&mut s, mv);
+                r.apply(mv);
+            }
+            for unit in [Unit::Ply, Unit::Turn] {
+                assert_eq!(perft(m, &mut s.clone(), 4, unit), r.perft(4, unit), "{moves} ({unit:?})");
+            }
+        }
+    });
 }

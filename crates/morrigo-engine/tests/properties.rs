@@ -64,10 +64,17 @@ fn walk<const W: usize>(m: &Machine<W>, choices: &[u32]) -> Result<(), TestCaseE
                 prop_assert_eq!(x.kind, MoveKind::Remove, "ply {}: removal owed", i);
                 prop_assert_eq!(s.owner(x.to), Some(me ^ 1), "ply {}: {:?}", i, x);
             } else if x.kind == MoveKind::Remove {
-                // A removal made as a move: the phase's `remove` action.
+                // A removal made as a move: the phase's `remove` action
+                // (an opposing piece) or `remove_own` action (an own piece).
                 let phase = &m.rules.phases[m.phase(&s)];
-                prop_assert!(phase.remove.is_some(), "ply {}: nothing owed", i);
-                prop_assert_eq!(s.owner(x.to), Some(me ^ 1), "ply {}: {:?}", i, x);
+                let owner = if s.owner(x.to) == Some(me) {
+                    prop_assert!(phase.remove_own.is_some(), "ply {}: own piece", i);
+                    me
+                } else {
+                    prop_assert!(phase.remove.is_some(), "ply {}: nothing owed", i);
+                    me ^ 1
+                };
+                prop_assert_eq!(s.owner(x.to), Some(owner), "ply {}: {:?}", i, x);
             } else {
                 prop_assert_eq!(s.owner(x.to), None, "ply {}: {:?} to a taken point", i, x);
                 if x.kind != MoveKind::Place {

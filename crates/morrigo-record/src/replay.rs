@@ -384,6 +384,7 @@ fn play<const W: usize>(
             };
             let captured_before = s.pos.captured;
             let opponent_before = s.pos.occ[me ^ 1];
+            let own_before = s.pos.occ[me];
             let hand_before = s.pos.in_hand[me ^ 1];
             m.apply(s, mv);
             let mut notes = Vec::new();
@@ -438,6 +439,10 @@ fn play<const W: usize>(
                     1 => notes.push("completes a line that does not count".to_string()),
                     k => notes.push(format!("completes {k} lines that do not count")),
                 }
+            }
+            // A `remove_own` action: the mover took one of its own pieces.
+            if mv.kind == MoveKind::Remove && own_before.has(mv.to as usize) {
+                notes.push("removes own piece".to_string());
             }
             if mv.kind == MoveKind::Remove && s.pos.pending > 0 {
                 notes.push(format!("{} more to remove", s.pos.pending));

@@ -440,6 +440,7 @@ impl<'r> RefGo<'r> {
             | Prim::LinesFormedWhere
             | Prim::LinesBrokenWhere
             | Prim::DirectionOf => panic!("{p:?} is a function, used without an argument"),
+            Prim::LinesFormedIn => panic!("the Go reference does not count lines per phase"),
         }
     }
 

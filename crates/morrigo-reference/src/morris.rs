@@ -27,7 +27,10 @@
 //! - a phase's `remove` action adds, for each opposing piece `target` for
 //!   which its condition holds, the move removing it (`no_legal_move` there:
 //!   the phase allows no placement, slide or fly); such a removal ends the
-//!   turn and forms no line;
+//!   turn and forms no line; `remove_own` does the same for each of the
+//!   mover's own pieces (the removed piece counts in its owner's `lost`);
+//! - `lines_formed_in(phase, player)` adds up the `lines_formed` of every
+//!   move the player made in a turn begun in that phase;
 //! - when a turn ends (counters updated), the next player is the opponent,
 //!   or the mover if the phase the turn began in has an `extra_turn` that
 //!   holds (`me` the mover, `lines_formed` the turn's lines); then, if the
@@ -100,6 +103,9 @@ pub struct RefGame<'r> {
     pub marked: Vec<bool>,
     /// Every line formed or traded so far, oldest first.
     pub line_events: Vec<LineEvent>,
+    /// (player, phase the turn began in, lines_formed) of every move that
+    /// completed a counting line.
+    pub formed_in: Vec<(u8, usize, u32)>,
 }
 
 /// A line formed or traded by a player on a turn.
@@ -233,6 +239,7 @@ impl<'r> RefGame<'r> {
             marked: vec![false; rules.topology.len()],
             previous: vec![start],
             line_events: Vec::new(),
+            formed_in: Vec::new(),
         }
     }
 
@@ -362,7 +369,8 @@ impl<'r> RefGame<'r> {
             | Prim::TurnsSinceTraded
             | Prim::LinesFormedWhere
             | Prim::LinesBrokenWhere
-            | Prim::DirectionOf => panic!("{p:?} is a function, used without an argument"),
+            | Prim::DirectionOf
+            | Prim::LinesFormedIn => panic!("{p:?} is a function, used without an argument"),
             Prim::After
             | Prim::Captured
             | Prim::PassStones
@@ -373,6 +381,17 @@ impl<'r> RefGame<'r> {
     }
 
     fn call(&self, f: Prim, args: &[i64]) -> i64 {
+        if f == Prim::LinesFormedIn {
+            let [phase, player] = args else {
+                panic!("lines_formed_in takes a phase and a player")
+            };
+            return self
+                .formed_in
+                .iter()
+                .filter(|&&(p, ph, _)| p as i64 == *player && ph as i64 == *phase)
+                .map(|&(_, _, n)| n as i64)
+                .sum();
+        }
         assert_eq!(args.len(), 1, "{f:?} takes one argument");
         let arg = args[0];
         let player = || -> u8 {
@@ -654,16 +673,22 @@ impl<'r> RefGame<'r> {
         out
     }
 
-    /// Removals the phase's `remove` action allows as moves.
+    /// Removals the phase's `remove` action (opposing pieces) and
+    /// `remove_own` action (own pieces) allow as moves.
     fn removal_moves(&self, phase: usize) -> Vec<Move> {
-        let Some(guard) = &self.rules.phases[phase].remove else {
-            return Vec::new();
-        };
+        let rule = &self.rules.phases[phase];
         let blocked = self.turn_moves(phase).is_empty();
-        let opp = 1 - self.to_move;
-        (0..self.board.len() as Point)
-            .filter(|&p| self.board[p as usize] == Some(opp))
-            .filter(|&p| {
+        let actions = [
+            (&rule.remove, 1 - self.to_move),
+            (&rule.remove_own, self.to_move),
+        ];
+        let mut out = Vec::new();
+        for (action, owner) in actions {
+            let Some(guard) = action else { continue };
+            for p in 0..self.board.len() as Point {
+                if self.board[p as usize] != Some(owner) {
+                    continue;
+                }
                 let c = Ctx {
                     phase: Some(phase),
                     no_legal_move: Some(blocked),
@@ -672,10 +697,12 @@ impl<'r> RefGame<'r> {
                     line: None,
                     mv: None,
                 };
-                self.eval(&guard.expr, c) != 0
-            })
-            .map(Move::remove)
-            .collect()
+                if self.eval(&guard.expr, c) != 0 {
+                    out.push(Move::remove(p));
+                }
+            }
+        }
+        out
     }
 
     /// Who moves after the turn that just ended (counters updated, the
@@ -829,12 +856,17 @@ impl<'r> RefGame<'r> {
                 self.board[to] = Some(me);
             }
             MoveKind::Remove => {
-                assert_eq!(self.board[to], Some(opp), "{m:?}: not an opposing piece");
+                // An own piece only by a `remove_own` action (nothing owed).
+                let owner = self.board[to].expect("a removal takes a piece");
+                assert!(
+                    owner == opp || self.pending == 0,
+                    "{m:?}: an owed removal takes an opposing piece"
+                );
                 if self.holds(line_rule.and_then(|l| l.delay.as_ref())) {
                     self.marked[to] = true;
                 }
                 self.board[to] = None;
-                self.lost[opp as usize] += 1;
+                self.lost[owner as usize] += 1;
                 if self.pending > 0 {
                     self.pending -= 1;
                 } else {
@@ -891,6 +923,10 @@ impl<'r> RefGame<'r> {
                 }
             }
             self.lines_formed = counting;
+            if counting > 0 {
+                let phase = self.turn_phase.expect("a turn has begun");
+                self.formed_in.push((me, phase, counting));
+            }
             if !complete.is_empty() {
                 self.line_this_turn = true;
             }

@@ -226,7 +226,7 @@ impl Compiler<'_> {
                 .expected("a number for `setup.in_hand`, or no `from_hand`"),
             );
         }
-        Some(Rules {
+        let rules = Rules {
             name: name?,
             title: f
                 .title
@@ -251,7 +251,26 @@ impl Compiler<'_> {
             scoring,
             patterns: patterns.into_inner(),
             eval,
-        })
+        };
+        self.check_lines_formed_in(&rules);
+        Some(rules)
+    }
+
+    /// `lines_formed_in` counts completed lines: refused on a board
+    /// without lines, where it could only ever be 0.
+    fn check_lines_formed_in(&mut self, rules: &Rules) {
+        if !rules.topology.lines.is_empty() {
+            return;
+        }
+        if let Some(c) = rules.conds().find(|c| c.uses(Prim::LinesFormedIn)) {
+            self.errors.push(
+                Diagnostic::new(
+                    "`lines_formed_in` counts the lines a player completed, but the board has no lines",
+                )
+                .at_opt(c.at.clone())
+                .expected("a board with lines (`lines:` of a grid or an explicit board), or no `lines_formed_in`"),
+            );
+        }
     }
 
     /// `setup.stones` and `setup.to_move`: every point on the board, none
@@ -1043,11 +1062,16 @@ impl Compiler<'_> {
                 );
             }
             let mut actions = Vec::new();
-            let mut remove = None;
+            let (mut remove, mut remove_own) = (None, None);
             for (kind_name, guard) in phase.actions.iter().flatten() {
                 let Some(guard) = guard else { continue };
-                if kind_name == crate::turns::REMOVE_ACTION {
-                    remove = Some(self.cond_at(
+                let slot = match kind_name.as_str() {
+                    crate::turns::REMOVE_ACTION => Some(&mut remove),
+                    crate::turns::REMOVE_OWN_ACTION => Some(&mut remove_own),
+                    _ => None,
+                };
+                if let Some(slot) = slot {
+                    *slot = Some(self.cond_at(
                         guard,
                         &["phases", name, "actions", kind_name],
                         &env.within(Context::RemoveAction),
@@ -1058,6 +1082,7 @@ impl Compiler<'_> {
                 let Some(kind) = ActionKind::ALL.into_iter().find(|k| k.name() == kind_name) else {
                     let mut names: Vec<&str> = ActionKind::ALL.iter().map(|k| k.name()).collect();
                     names.push(crate::turns::REMOVE_ACTION);
+                    names.push(crate::turns::REMOVE_OWN_ACTION);
                     let mut d =
                         Diagnostic::new(format!("unknown action `{kind_name}` in phase `{name}`"))
                             .expected(format!("one of {}", names.join(", ")));
@@ -1075,7 +1100,7 @@ impl Compiler<'_> {
                 );
                 actions.push(ActionRule { kind, guard });
             }
-            if actions.is_empty() && remove.is_none() {
+            if actions.is_empty() && remove.is_none() && remove_own.is_none() {
                 self.error_key(
                     &["phases", name],
                     Diagnostic::new(format!("phase `{name}` allows no action"))
@@ -1088,6 +1113,7 @@ impl Compiler<'_> {
                 when,
                 actions,
                 remove,
+                remove_own,
                 extra_turn,
                 first,
             });
@@ -1112,13 +1138,17 @@ impl Compiler<'_> {
                     .expected(format!("no `{key}` in a ruleset with a `play:` section")),
                 );
             }
-            if p.remove.is_some() {
+            let removals = [
+                (crate::turns::REMOVE_ACTION, p.remove.is_some()),
+                (crate::turns::REMOVE_OWN_ACTION, p.remove_own.is_some()),
+            ];
+            for (action, _) in removals.iter().filter(|(_, set)| *set) {
                 self.error_key(
-                    &["phases", &p.name, "actions", crate::turns::REMOVE_ACTION],
-                    Diagnostic::new(
-                        "a `remove` action takes a piece off the board outside the board-play rules (ko, superko, captures) of this ruleset",
-                    )
-                    .expected("no `remove` action in a ruleset with a `play:` section"),
+                    &["phases", &p.name, "actions", action],
+                    Diagnostic::new(format!(
+                        "a `{action}` action takes a piece off the board outside the board-play rules (ko, superko, captures) of this ruleset"
+                    ))
+                    .expected(format!("no `{action}` action in a ruleset with a `play:` section")),
                 );
             }
         }

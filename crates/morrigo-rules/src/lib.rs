@@ -358,6 +358,9 @@ pub struct PhaseRule {
     /// `actions.remove`: the move removes an opposing piece `target` for
     /// which this holds (a removal not earned by a line; see `turns.rs`).
     pub remove: Option<Cond>,
+    /// `actions.remove_own`: the move removes one of the mover's own
+    /// pieces, `target`, for which this holds (see `turns.rs`).
+    pub remove_own: Option<Cond>,
     /// Checked when a turn played in this phase ends: the mover moves again.
     pub extra_turn: Option<Cond>,
     /// The player who moves first when the game enters this phase.
@@ -365,10 +368,12 @@ pub struct PhaseRule {
 }
 
 impl PhaseRule {
-    /// The conditions of the phase's `remove` action, `extra_turn` and `first`.
+    /// The conditions of the phase's `remove` and `remove_own` actions,
+    /// `extra_turn` and `first`.
     pub fn turn_conds(&self) -> impl Iterator<Item = &Cond> {
         self.remove
             .iter()
+            .chain(self.remove_own.iter())
             .chain(self.extra_turn.iter())
             .chain(self.first.iter())
     }
@@ -595,6 +600,9 @@ impl fmt::Display for Rules {
             }
             if let Some(r) = &p.remove {
                 writeln!(f, "      remove an opposing piece (target) if {}", r.text)?;
+            }
+            if let Some(r) = &p.remove_own {
+                writeln!(f, "      remove an own piece (target) if {}", r.text)?;
             }
             if let Some(x) = &p.extra_turn {
                 writeln!(f, "      then the mover moves again if {}", x.text)?;

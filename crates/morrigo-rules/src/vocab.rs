@@ -37,6 +37,8 @@ pub enum Prim {
     FormedBefore,
     TurnsSinceFormed,
     TurnsSinceTraded,
+    /// Lines a player completed in turns begun in a phase.
+    LinesFormedIn,
     Captures,
     RunLength,
     /// `lines_formed(cond)`: lines the judged move completes for which the
@@ -349,7 +351,7 @@ pub const VOCABULARY: &[Entry] = &[
     Entry { name: "turns_without_line", prim: Prim::TurnsWithoutLine, params: &[], ty: Type::Int, doc: "turns played by both sides together since a line was last formed", not_in: &[] },
     Entry { name: "turn", prim: Prim::Turn, params: &[], ty: Type::Int, doc: "turns played so far in the game", not_in: &[] },
     Entry { name: "empty_points", prim: Prim::EmptyPoints, params: &[], ty: Type::Int, doc: "number of empty points on the board", not_in: &[] },
-    Entry { name: "target", prim: Prim::Target, params: &[], ty: Type::Point, doc: "the opposing piece considered for removal (in `on_line_formed.removable` and a `remove` action's condition)", not_in: ONLY_REMOVABLE },
+    Entry { name: "target", prim: Prim::Target, params: &[], ty: Type::Point, doc: "the piece considered for removal (in `on_line_formed.removable` and a `remove` action's condition: an opposing piece; in a `remove_own` action's condition: one of the mover's own)", not_in: ONLY_REMOVABLE },
     Entry { name: "lines_formed", prim: Prim::LinesFormed, params: &[], ty: Type::Int, doc: "lines the move just completed through the moved piece (in `extra_turn` and `first`: the lines the turn's move completed; in a forbid rule: the lines the move being judged would complete through its destination)", not_in: ONLY_LINE_RULE },
     Entry { name: "captures", prim: Prim::Captures, params: &[], ty: Type::Int, doc: "in a forbid rule: opposing pieces the move being judged would take by itself (a board play: the stones it captures; a placement, slide, fly or leap: what the ruleset's `captures:` rules would take; removals a line earns are not counted)", not_in: ONLY_FORBID },
     Entry { name: "lines_formed", prim: Prim::LinesFormedWhere, params: &[Type::Bool], ty: Type::Int, doc: "in a forbid rule: the lines the move being judged would complete through its destination for which the condition holds, judged for each as `line` on the position before the move (`lines_formed(turns_since_traded(line) <= 2)`)", not_in: ONLY_JUDGED_OUTERMOST },
@@ -376,6 +378,7 @@ pub const VOCABULARY: &[Entry] = &[
     Entry { name: "line", prim: Prim::Line, params: &[], ty: Type::Line, doc: "the line just completed that `on_line_formed.counts` judges, or the line the condition of `lines_formed(…)` or `lines_broken(…)` judges", not_in: ONLY_LINE_COUNTS },
     Entry { name: "formed_before", prim: Prim::FormedBefore, params: &[Type::Line], ty: Type::Bool, doc: "the player to move completed this line earlier in the game (a line counts as completed whether or not it counted or earned a removal)", not_in: &[] },
     Entry { name: "turns_since_formed", prim: Prim::TurnsSinceFormed, params: &[Type::Line], ty: Type::Int, doc: "turns played by both sides together since the player to move last completed this line (4294967295 if never)", not_in: &[] },
+    Entry { name: "lines_formed_in", prim: Prim::LinesFormedIn, params: &[Type::Phase, Type::Player], ty: Type::Int, doc: "lines the player completed in the turns it began in the phase, counted as `lines_formed` counts them, this turn's move included once made: a count that stops changing when the phase is over (El Filja's removals fixed when placing ends)", not_in: &[] },
     Entry { name: "turns_since_traded", prim: Prim::TurnsSinceTraded, params: &[Type::Line], ty: Type::Int, doc: "turns played by both sides together since the player to move traded this line: moved a piece out of it while it was complete, completing another line with that move (4294967295 if never)", not_in: &[] },
 ];
 
@@ -626,6 +629,7 @@ pub fn reference_markdown() -> String {
                     Type::Player => "player",
                     Type::Point => "point",
                     Type::Line => "line",
+                    Type::Phase => "phase",
                     Type::Pattern => "'pattern'",
                     Type::Bool => "condition",
                     _ => "value",

@@ -13,7 +13,7 @@
 use morrigo_rules::{Cond, Immediate, Prim, Repeated, Rules, Superko, Verdict};
 
 /// The primitives whose value depends on the history, not on the position.
-const HISTORY: [Prim; 10] = [
+const HISTORY: [Prim; 11] = [
     Prim::Repetitions,
     Prim::TurnsWithoutRemoval,
     Prim::TurnsWithoutLine,
@@ -24,6 +24,7 @@ const HISTORY: [Prim; 10] = [
     Prim::FormedBefore,
     Prim::TurnsSinceFormed,
     Prim::TurnsSinceTraded,
+    Prim::LinesFormedIn,
 ];
 
 /// The history primitive a condition reads, if any (its vocabulary name).
@@ -77,7 +78,8 @@ pub fn retrograde_applies(rules: &Rules) -> Result<(), String> {
             .when
             .iter()
             .chain(p.actions.iter().map(|a| &a.guard))
-            .chain(p.remove.iter());
+            .chain(p.remove.iter())
+            .chain(p.remove_own.iter());
         for c in conds {
             if let Some(prim) = reads_history(c) {
                 return Err(format!(
@@ -208,6 +210,9 @@ pub fn rules_fingerprint(rules: &Rules) -> u64 {
         }
         if let Some(r) = &p.remove {
             text += &format!("  remove {}\n", r.text);
+        }
+        if let Some(r) = &p.remove_own {
+            text += &format!("  remove_own {}\n", r.text);
         }
     }
     if let Some(l) = &rules.line_rule {
