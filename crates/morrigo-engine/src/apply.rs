@@ -89,7 +89,9 @@ impl<const W: usize> Machine<W> {
             MoveKind::Slide | MoveKind::Fly | MoveKind::Leap => {
                 self.move_piece(s, me, m.from, m.to)
             }
-            MoveKind::Remove if self.turns.has_remove_own && s.pos.occ[me].has(m.to as usize) => {
+            MoveKind::Remove
+                if EXTRAS && self.turns.has_remove_own && s.pos.occ[me].has(m.to as usize) =>
+            {
                 self.remove_own_piece(s, m.to)
             }
             MoveKind::Remove => {
