@@ -1,8 +1,8 @@
 //! The `morrigo` binary, run as a user runs it: arguments in, text and an
 //! exit status out (0 ok, 1 rule or game error, 2 usage error).
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
+use std::process::{Command, Output};
 
 mod common;
 use common::{assert_code, stderr, stdout, temp_file};
@@ -14,25 +14,9 @@ fn morrigo(args: &[&str]) -> Output {
         .expect("the morrigo binary runs")
 }
 
-/// Run with `input` on stdin (a pipe, as when a script drives the game).
+/// Run with `input` on stdin, in the directory the tests run in.
 fn morrigo_stdin(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_morrigo"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the morrigo binary runs");
-    // Write from another thread: a long input must not block on a full
-    // stdout pipe, and the game may end (closing stdin) before it is all read.
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    let input = input.to_string();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    let output = child.wait_with_output().expect("the morrigo binary ends");
-    writer.join().expect("the stdin writer ends");
-    output
+    common::piped_in(Path::new("."), args, input)
 }
 
 const MORRIS_TITLES: [&str; 20] = [

@@ -1,28 +1,11 @@
 //! `morrigo gtp`: the engine over stdin/stdout, and its refusals at start.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 mod common;
 use common::{assert_code, morrigo, root, stderr};
 
 /// Pipe `input` to `morrigo ARGS` and return its stdout and exit code.
 fn session(args: &[&str], input: &str) -> (String, i32) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_morrigo"))
-        .current_dir(root())
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the morrigo binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = common::piped_in(&root(), args, input);
     (
         String::from_utf8(o.stdout).unwrap(),
         o.status.code().unwrap_or(-1),

@@ -237,11 +237,10 @@ fn a_hanging_engine_loses_on_time() {
     }
 }
 
-/// Nonsense and illegal moves lose with a located reason; the refusal
-/// names the rule.
-#[test]
-fn garbage_and_illegal_moves_lose_with_the_reason() {
-    let dir = scratch_dir("garbage");
+/// The record of one game of chinese 5×5: the faulty engine `kind` as
+/// black against GNU Go (the match itself goes on: exit 0).
+fn faulty_black_game(kind: &str) -> Rec {
+    let dir = scratch_dir(kind);
     let o = run_match(
         "chinese",
         "5",
@@ -249,14 +248,21 @@ fn garbage_and_illegal_moves_lose_with_the_reason() {
             "--games",
             "1",
             "--black",
-            &faulty("garbage"),
+            &faulty(kind),
             "--white",
             &gnugo_cmd(),
         ],
         &dir,
     );
     assert_code(&o, 0);
-    let r = &results(&dir)[0];
+    results(&dir).swap_remove(0)
+}
+
+/// Nonsense and illegal moves lose with a located reason; the refusal
+/// names the rule.
+#[test]
+fn garbage_and_illegal_moves_lose_with_the_reason() {
+    let r = &faulty_black_game("garbage");
     assert_eq!(
         (r.end.as_str(), r.result.as_deref()),
         ("not GTP", Some("W+F"))
@@ -264,44 +270,14 @@ fn garbage_and_illegal_moves_lose_with_the_reason() {
     assert!(r.reason.contains("`hello, referee`"), "{r:?}");
 
     // An answer that never ends is cut off at 1 MiB.
-    let dir = scratch_dir("flood");
-    let o = run_match(
-        "chinese",
-        "5",
-        &[
-            "--games",
-            "1",
-            "--black",
-            &faulty("flood"),
-            "--white",
-            &gnugo_cmd(),
-        ],
-        &dir,
-    );
-    assert_code(&o, 0);
-    let r = &results(&dir)[0];
+    let r = &faulty_black_game("flood");
     assert_eq!(
         (r.end.as_str(), r.result.as_deref()),
         ("not GTP", Some("W+F"))
     );
     assert!(r.reason.contains("longer than 1048576 bytes"), "{r:?}");
 
-    let dir = scratch_dir("illegal");
-    let o = run_match(
-        "chinese",
-        "5",
-        &[
-            "--games",
-            "1",
-            "--black",
-            &faulty("illegal"),
-            "--white",
-            &gnugo_cmd(),
-        ],
-        &dir,
-    );
-    assert_code(&o, 0);
-    let r = &results(&dir)[0];
+    let r = &faulty_black_game("illegal");
     assert_eq!(
         (r.end.as_str(), r.result.as_deref()),
         ("illegal move", Some("W+F"))

@@ -261,81 +261,57 @@ const ONLY_FORBID: &[(Context, &str)] = &[
     ),
 ];
 
+/// The contexts outside forbid rules, each refusing values about the
+/// judged move (with `$extra` contexts appended): one list for both tables
+/// below.
+macro_rules! judged_only {
+    ($($extra:expr),* $(,)?) => {
+        &[
+            (
+                Context::PhaseWhen,
+                "values about the move being judged exist only in forbid rules' `when`",
+            ),
+            (
+                Context::ActionGuard,
+                "values about the move being judged exist only in forbid rules' `when`; to refuse moves by it, write a forbid rule naming their kind (e.g. `moves: [slide]`)",
+            ),
+            (
+                Context::Removals,
+                "values about the move being judged exist only in forbid rules' `when`",
+            ),
+            (
+                Context::Removable,
+                "values about the move being judged exist only in forbid rules' `when`",
+            ),
+            (
+                Context::End,
+                "values about the move being judged exist only in forbid rules' `when`",
+            ),
+            (
+                Context::RemoveAction,
+                "values about the move being judged exist only in forbid rules' `when`; to refuse removals by it, write a forbid rule naming `remove`",
+            ),
+            (
+                Context::LineCounts,
+                "values about the move being judged exist only in forbid rules' `when`",
+            ),
+            (
+                Context::TurnEnd,
+                "values about the move being judged exist only in forbid rules' `when`",
+            ),
+            $($extra,)*
+        ]
+    };
+}
+
 /// Values about the judged move that are not counts of lines: forbid
 /// rules only (and the per-line conditions inside them).
-const ONLY_JUDGED: &[(Context, &str)] = &[
-    (
-        Context::PhaseWhen,
-        "values about the move being judged exist only in forbid rules' `when`",
-    ),
-    (
-        Context::ActionGuard,
-        "values about the move being judged exist only in forbid rules' `when`; to refuse moves by it, write a forbid rule naming their kind (e.g. `moves: [slide]`)",
-    ),
-    (
-        Context::Removals,
-        "values about the move being judged exist only in forbid rules' `when`",
-    ),
-    (
-        Context::Removable,
-        "values about the move being judged exist only in forbid rules' `when`",
-    ),
-    (
-        Context::End,
-        "values about the move being judged exist only in forbid rules' `when`",
-    ),
-    (
-        Context::RemoveAction,
-        "values about the move being judged exist only in forbid rules' `when`; to refuse removals by it, write a forbid rule naming `remove`",
-    ),
-    (
-        Context::LineCounts,
-        "values about the move being judged exist only in forbid rules' `when`",
-    ),
-    (
-        Context::TurnEnd,
-        "values about the move being judged exist only in forbid rules' `when`",
-    ),
-];
+const ONLY_JUDGED: &[(Context, &str)] = judged_only!();
 /// Counts of lines meeting a condition: forbid rules, not nested.
-const ONLY_JUDGED_OUTERMOST: &[(Context, &str)] = &[
-    (
-        Context::PhaseWhen,
-        "values about the move being judged exist only in forbid rules' `when`",
-    ),
-    (
-        Context::ActionGuard,
-        "values about the move being judged exist only in forbid rules' `when`; to refuse moves by it, write a forbid rule naming their kind (e.g. `moves: [slide]`)",
-    ),
-    (
-        Context::Removals,
-        "values about the move being judged exist only in forbid rules' `when`",
-    ),
-    (
-        Context::Removable,
-        "values about the move being judged exist only in forbid rules' `when`",
-    ),
-    (
-        Context::End,
-        "values about the move being judged exist only in forbid rules' `when`",
-    ),
-    (
-        Context::RemoveAction,
-        "values about the move being judged exist only in forbid rules' `when`; to refuse removals by it, write a forbid rule naming `remove`",
-    ),
-    (
-        Context::LineCounts,
-        "values about the move being judged exist only in forbid rules' `when`",
-    ),
-    (
-        Context::TurnEnd,
-        "values about the move being judged exist only in forbid rules' `when`",
-    ),
-    (
-        Context::EachLine,
-        "a condition judged for each line cannot count lines by a condition in turn",
-    ),
-];
+const ONLY_JUDGED_OUTERMOST: &[(Context, &str)] = judged_only!((
+    Context::EachLine,
+    "a condition judged for each line cannot count lines by a condition in turn",
+));
 
 const P: &[Type] = &[Type::Player];
 

@@ -25,6 +25,30 @@ pub fn run_in(dir: &Path, args: &[&str]) -> Output {
         .expect("the morrigo binary runs")
 }
 
+/// Run `morrigo ARGS` in `dir` with `input` on stdin (a pipe, as when a
+/// script or a GUI drives it).
+pub fn piped_in(dir: &Path, args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_morrigo"))
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the morrigo binary runs");
+    // Write from another thread: a long input must not block on a full
+    // stdout pipe, and the program may end (closing stdin) before it is all read.
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let input = input.to_string();
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let output = child.wait_with_output().expect("the morrigo binary ends");
+    writer.join().expect("the stdin writer ends");
+    output
+}
+
 /// A fresh, empty directory under the temp directory, unique to this test
 /// file (`CARGO_CRATE_NAME` is the test target's name), this process and `tag`.
 pub fn scratch_dir(tag: &str) -> PathBuf {
