@@ -88,6 +88,11 @@ impl<const W: usize> Machine<W> {
                     pos.lines_formed = 0;
                 }
                 pos.removed_this_turn = true;
+                if let Some(x) = &self.choose {
+                    if s.choice.now.active() {
+                        self.chose(x, s, m.to);
+                    }
+                }
             }
             MoveKind::Play => {
                 undo.placed = Some((m.to, s.placed_at[m.to as usize]));
@@ -104,25 +109,26 @@ impl<const W: usize> Machine<W> {
                 class = self.rules.passes.kinds[m.to as usize];
             }
         }
-        if !self.captures.is_empty()
-            && matches!(
-                m.kind,
-                MoveKind::Place | MoveKind::Slide | MoveKind::Fly | MoveKind::Leap
-            )
-        {
-            self.take_move_captures(s, &saved, m);
-        }
         // A board play's stone may be gone (a removed suicide): no line then.
         let forms_lines = match m.kind {
             MoveKind::Place | MoveKind::Slide | MoveKind::Fly | MoveKind::Leap => true,
             MoveKind::Play => s.pos.occ[me].has(m.to as usize),
             MoveKind::Remove | MoveKind::Pass => false,
         };
-        if forms_lines {
+        if !self.captures.is_empty()
+            && matches!(
+                m.kind,
+                MoveKind::Place | MoveKind::Slide | MoveKind::Fly | MoveKind::Leap
+            )
+        {
+            // Takes the captures, then judges the lines.
+            self.take_move_captures(s, &saved, m);
+        } else if forms_lines {
             self.after_line_move(s, me, m.from, m.to);
         }
         if s.pos.pending > 0 && !self.any_removable(s) {
             s.pos.pending = 0;
+            self.close_choice(s);
         }
         if s.pos.pending == 0 {
             if self.record_moves {
@@ -223,10 +229,15 @@ impl<const W: usize> Machine<W> {
             s.placed_at[at as usize] = prev;
         }
         s.pos = u.pos;
-        // Only the line-rule extras keep logs of their own.
-        if self.mills.is_some() {
-            s.lines.undo_after(s.pos.ply);
-            s.marks.undo_after(s.pos.ply);
+        // Only the line-rule extras and capture choices keep logs of their own.
+        if self.logs {
+            if self.mills.is_some() {
+                s.lines.undo_after(s.pos.ply);
+                s.marks.undo_after(s.pos.ply);
+            }
+            if self.choose.is_some() {
+                s.choice.undo_after(s.pos.ply);
+            }
         }
         if u.pushed {
             if let Some(h) = s.history.pop() {

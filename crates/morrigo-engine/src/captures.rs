@@ -152,15 +152,23 @@ impl<const W: usize> Machine<W> {
         s.pos = *before;
         let armed = self.armed_captures(s);
         s.pos = after;
-        if armed == 0 {
-            return;
-        }
         let me = s.pos.to_move as usize;
-        if m.kind == crate::machine::MoveKind::Leap {
-            let over = self.leaped(s, m.from as usize, m.to, armed & self.leap_rules);
-            self.take_pieces(s, me ^ 1, over);
+        if armed != 0 {
+            if m.kind == crate::machine::MoveKind::Leap {
+                let over = self.leaped(s, m.from as usize, m.to, armed & self.leap_rules);
+                self.take_pieces(s, me ^ 1, over);
+            }
+            self.take_captures(s, me, m.to, armed & !self.by_removal());
         }
-        self.take_captures(s, me, m.to, armed);
+        self.after_line_move(s, me, m.from, m.to);
+        if let Some(x) = &self.choose {
+            self.open_choice(x, s, m.to, armed);
+        }
+    }
+
+    /// Bits of the capture rules taking by removals (0 without them).
+    fn by_removal(&self) -> u64 {
+        self.choose.as_ref().map_or(0, |x| x.rules)
     }
 
     /// Take the pieces the move that just put `me`'s piece on `to` captures
@@ -225,7 +233,11 @@ impl<const W: usize> Machine<W> {
             theirs = theirs.without(over);
         }
         mine.set(m.to as usize);
-        count + self.flanked(&mine, &theirs, m.to, armed).count()
+        // Captures by removal take nothing with the move itself.
+        count
+            + self
+                .flanked(&mine, &theirs, m.to, armed & !self.by_removal())
+                .count()
     }
 
     /// Moves of pieces when leap rules are armed: the leaps, then slides

@@ -196,6 +196,8 @@ pub struct State<const W: usize> {
     /// Marks of delayed removals, kept outside [`Position`] (with their own
     /// undo log) so the position every undo copies stays small.
     pub(crate) marks: crate::mills::Marks<W>,
+    /// Removals a capture by removal owes (`captures.*.take`), with its log.
+    pub(crate) choice: crate::choose::ChoiceLog<W>,
 }
 
 impl<const W: usize> State<W> {
@@ -283,6 +285,10 @@ pub struct Machine<const W: usize> {
     pub(crate) turns: crate::turns::TurnOrder,
     /// Line-rule extras (counting lines, removals from hand, marks).
     pub(crate) mills: Option<crate::mills::MillExtras>,
+    /// Capture rules taking by removals the player chooses.
+    pub(crate) choose: Option<crate::choose::ChooseRules>,
+    /// Some state outside `Position` keeps an undo log (line extras, choices).
+    pub(crate) logs: bool,
 }
 
 /// A forbid rule: the classes named, the condition, whether it reads
@@ -418,6 +424,8 @@ impl<const W: usize> Machine<W> {
         let z_hand = [(); 2].map(|_| splitmix(&mut seed));
         let z_side = splitmix(&mut seed);
         let mills = crate::mills::MillExtras::of(&rules, n, &mut || splitmix(&mut seed));
+        let choose = crate::choose::ChooseRules::of(&rules, n, &mut || splitmix(&mut seed));
+        let logs = mills.is_some() || choose.is_some();
         let record_moves = rules.play.is_some() || !rules.passes.kinds.is_empty();
         let reads = Reads::of(&rules);
         let turns = crate::turns::TurnOrder::of(&rules);
@@ -443,6 +451,8 @@ impl<const W: usize> Machine<W> {
             reads,
             turns,
             mills,
+            choose,
+            logs,
             rules,
         }
     }
@@ -524,6 +534,7 @@ impl<const W: usize> Machine<W> {
                 _ => Default::default(),
             },
             marks: crate::mills::Marks::default(),
+            choice: Default::default(),
         };
         if self.rules.repetition.superko != morrigo_rules::Superko::None {
             let key = self.superko_key(pos.board_key, to_move);
@@ -562,7 +573,8 @@ impl<const W: usize> Machine<W> {
             Some(x) => s.marks.now.iter().fold(0, |k, p| k ^ x.z_mark[p]),
             None => 0,
         };
-        self.full_hash(&pos) ^ marks
+        let choice = self.choose.as_ref().map_or(0, |x| x.key(&s.choice.now));
+        self.full_hash(&pos) ^ marks ^ choice
     }
 
     /// The hash key of `player` holding `count` pieces: the player's seed

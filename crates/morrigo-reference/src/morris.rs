@@ -50,6 +50,20 @@
 //!   longer holds for the next player, every mark goes.
 
 //!
+//! Captures by removal (`captures.*.take: choose | choose_one`):
+//! - such a rule takes nothing with the move; after the move's lines are
+//!   judged, its targets are: custodian — each flanked opposing piece that
+//!   the line rule's `removable` allows (any, without a line rule);
+//!   intervention — both ends of each line centred on the moved piece whose
+//!   ends are opposing pieces, either of them allowed so;
+//! - the mover then owes the largest of: the line's removals, the custodian
+//!   targets (one if an armed custodian rule says `choose_one`), two for an
+//!   intervention; the first removal picks an intervention target (then the
+//!   one more removal must be its partner on a line with it), a custodian
+//!   target (then the rest of what the custodian earns, from its targets),
+//!   or another piece the line lets it remove (then the line's removals as
+//!   usual); when no target is left, nothing more is owed.
+//!
 //! Forbid rules:
 //! - a move (removals included) is not legal when a forbid rule naming its
 //!   kind (`place`, `slide`, `fly`, `remove`) holds, its `when` reading the
@@ -58,7 +72,9 @@
 
 use morrigo_dsl::{BinOp, Expr};
 use morrigo_engine::{Move, MoveKind, Outcome, Point, Unit, NO_POINT};
-use morrigo_rules::{ActionKind, CaptureKind, CaptureRule, MoveClass, Prim, Rules, Verdict};
+use morrigo_rules::{
+    ActionKind, CaptureKind, CaptureRule, CaptureTake, MoveClass, Prim, Rules, Verdict,
+};
 
 /// What decides a repetition: the board, both hands and the player to move.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -100,6 +116,23 @@ pub struct RefGame<'r> {
     pub marked: Vec<bool>,
     /// Every line formed or traded so far, oldest first.
     pub line_events: Vec<LineEvent>,
+    /// The removals a capture by removal owes this turn.
+    choice: Option<RefChoice>,
+}
+
+/// What a capture by removal left to remove (see the module notes).
+#[derive(Clone, Debug)]
+struct RefChoice {
+    /// No removal made yet.
+    open: bool,
+    /// Custodian targets still removable.
+    custodian: Vec<usize>,
+    /// Intervention targets still removable.
+    intervention: Vec<usize>,
+    /// The intervened lines' ends.
+    pairs: Vec<(usize, usize)>,
+    line_owes: u32,
+    custodian_owes: u32,
 }
 
 /// A line formed or traded by a player on a turn.
@@ -226,6 +259,7 @@ impl<'r> RefGame<'r> {
             marked: vec![false; rules.topology.len()],
             previous: vec![start],
             line_events: Vec::new(),
+            choice: None,
         }
     }
 
@@ -663,6 +697,20 @@ impl<'r> RefGame<'r> {
     }
 
     fn removal_targets(&self) -> Vec<Move> {
+        if let Some(c) = &self.choice {
+            let mut targets: Vec<usize> = c.custodian.clone();
+            targets.extend(&c.intervention);
+            if c.open && c.line_owes > 0 {
+                targets.extend((0..self.board.len()).filter(|&p| self.removable(p as Point)));
+            }
+            targets.sort_unstable();
+            targets.dedup();
+            return targets
+                .into_iter()
+                .map(|p| Move::remove(p as Point))
+                .filter(|&m| self.forbidden_by(m).is_none())
+                .collect();
+        }
         (0..self.board.len() as Point)
             .filter(|&p| self.removable(p))
             .map(Move::remove)
@@ -770,6 +818,7 @@ impl<'r> RefGame<'r> {
                     self.lines_formed = 0;
                 }
                 self.removed_this_turn = true;
+                self.chose(to);
             }
             MoveKind::Play | MoveKind::Pass => unreachable!("{GO_FAMILY}"),
         }
@@ -838,10 +887,14 @@ impl<'r> RefGame<'r> {
                 }
             }
         }
+        if m.kind != MoveKind::Remove {
+            self.open_choice(&armed, m.to as usize);
+        }
         if self.pending > 0 && self.removal_targets().is_empty() {
             self.pending = 0;
         }
         if self.pending == 0 {
+            self.choice = None;
             self.turns_without_removal = if self.removed_this_turn {
                 0
             } else {
@@ -876,7 +929,8 @@ impl<'r> RefGame<'r> {
         let to = to as usize;
         let at = |p: usize| self.board[p];
         let mut taken: Vec<usize> = Vec::new();
-        for rule in armed {
+        // Rules taking by removals take nothing here (`open_choice`).
+        for rule in armed.iter().filter(|r| r.take == CaptureTake::All) {
             for [a, b, c] in self.triples(rule) {
                 match rule.kind {
                     CaptureKind::Custodian => {
@@ -903,6 +957,108 @@ impl<'r> RefGame<'r> {
             self.board[p] = None;
             self.lost[(1 - self.to_move) as usize] += 1;
             self.removed_this_turn = true;
+        }
+    }
+
+    /// After a move to `to` and its lines: the targets of the armed rules
+    /// taking by removals, and what the mover owes.
+    fn open_choice(&mut self, armed: &[&CaptureRule], to: usize) {
+        let me = Some(self.to_move);
+        let opp = Some(1 - self.to_move);
+        let allowed = |g: &Self, p: usize| g.rules.line_rule.is_none() || g.removable(p as Point);
+        let mut custodian = Vec::new();
+        let mut pairs = Vec::new();
+        let mut one = false;
+        for rule in armed.iter().filter(|r| r.take != CaptureTake::All) {
+            for [a, b, c] in self.triples(rule) {
+                match rule.kind {
+                    CaptureKind::Custodian => {
+                        one |= rule.take == CaptureTake::ChooseOne;
+                        let ends =
+                            (a == to && self.board[c] == me) || (c == to && self.board[a] == me);
+                        if ends
+                            && self.board[b] == opp
+                            && allowed(self, b)
+                            && !custodian.contains(&b)
+                        {
+                            custodian.push(b);
+                        }
+                    }
+                    CaptureKind::Intervention => {
+                        let ends = self.board[a] == opp && self.board[c] == opp;
+                        if b == to
+                            && ends
+                            && (allowed(self, a) || allowed(self, c))
+                            && !pairs.contains(&(a, c))
+                        {
+                            pairs.push((a, c));
+                        }
+                    }
+                    CaptureKind::Leap => {}
+                }
+            }
+        }
+        if custodian.is_empty() && pairs.is_empty() {
+            return;
+        }
+        let custodian_owes = if one {
+            custodian.len().min(1)
+        } else {
+            custodian.len()
+        } as u32;
+        let intervention_owes = if pairs.is_empty() { 0 } else { 2 };
+        let line_owes = self.pending;
+        self.pending = line_owes.max(custodian_owes).max(intervention_owes);
+        let intervention = pairs.iter().flat_map(|&(a, c)| [a, c]).collect();
+        self.choice = Some(RefChoice {
+            open: true,
+            custodian,
+            intervention,
+            pairs,
+            line_owes,
+            custodian_owes,
+        });
+    }
+
+    /// The removal on `at` was made (`pending` lowered): the first one
+    /// decides what the turn takes.
+    fn chose(&mut self, at: usize) {
+        let Some(mut c) = self.choice.take() else {
+            return;
+        };
+        if c.open {
+            c.open = false;
+            if c.intervention.contains(&at) {
+                let partners: Vec<usize> = c
+                    .pairs
+                    .iter()
+                    .filter_map(|&(a, b)| match () {
+                        _ if a == at => Some(b),
+                        _ if b == at => Some(a),
+                        _ => None,
+                    })
+                    .collect();
+                c.intervention = partners;
+                c.custodian.clear();
+                self.pending = u32::from(!c.intervention.is_empty());
+            } else if c.custodian.contains(&at) {
+                c.custodian.retain(|&p| p != at);
+                c.intervention.clear();
+                self.pending = c.custodian_owes - 1;
+            } else {
+                // The line's removals, as usual from here on.
+                self.pending = c.line_owes - 1;
+                return;
+            }
+        } else {
+            c.custodian.retain(|&p| p != at);
+            c.intervention.retain(|&p| p != at);
+            if c.custodian.is_empty() && c.intervention.is_empty() {
+                self.pending = 0;
+            }
+        }
+        if self.pending > 0 {
+            self.choice = Some(c);
         }
     }
 

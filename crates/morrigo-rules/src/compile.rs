@@ -152,7 +152,7 @@ impl Compiler<'_> {
             line_rule.is_some(),
             topology.as_ref(),
         );
-        let captures = self.capture_rules(env, &phases, topology.as_ref());
+        let captures = self.capture_rules(env, &phases, topology.as_ref(), line_rule.as_ref());
         let repetition = self.repetition();
         let mut end = self.synthesized_end_rules(play.as_ref(), &repetition);
         end.extend(self.end_rules(env));
@@ -1584,6 +1584,7 @@ impl Compiler<'_> {
         env: RuleEnv<'_>,
         phases: &[PhaseRule],
         topology: Option<&morrigo_board::Topology>,
+        line_rule: Option<&crate::LineRule>,
     ) -> Vec<CaptureRule> {
         use morrigo_board::LineDirection;
         let Some(file) = self.loaded.file.captures.as_ref() else {
@@ -1701,15 +1702,64 @@ impl Compiler<'_> {
                     at: self.loaded.key_at(&["captures", &name]),
                 },
             };
+            let take = self.capture_take(&name, rule, kind, line_rule);
             out.push(CaptureRule {
                 name,
                 kind,
                 directions,
                 when,
+                take,
                 doc: rule.doc.clone(),
             });
         }
         out
+    }
+
+    /// `captures.NAME.take`: refused where it has no reading — a leap takes
+    /// what it jumps as part of the move, an intervention by removals takes
+    /// one line's two ends, and removals a line rule takes from the hand or
+    /// delays leave no removal to choose against.
+    fn capture_take(
+        &mut self,
+        name: &str,
+        rule: &crate::schema::CaptureFile,
+        kind: CaptureKind,
+        line_rule: Option<&crate::LineRule>,
+    ) -> crate::CaptureTake {
+        use crate::schema::CaptureTakeFile;
+        use crate::CaptureTake;
+        let take = match rule.take {
+            None | Some(CaptureTakeFile::All) => return CaptureTake::All,
+            Some(CaptureTakeFile::Choose) => CaptureTake::Choose,
+            Some(CaptureTakeFile::ChooseOne) => CaptureTake::ChooseOne,
+        };
+        let path = ["captures", name, "take"];
+        let refuse = |why: String, expected: &str| Diagnostic::new(why).expected(expected);
+        if kind == CaptureKind::Leap {
+            let d = refuse(
+                format!("capture rule `{name}` is a leap, which takes the piece it jumps as part of the move: `take: {}` does not apply", take.name()),
+                "`take: all` or no `take`",
+            );
+            self.error_value(&path, d);
+        } else if kind == CaptureKind::Intervention && take == CaptureTake::ChooseOne {
+            let d = refuse(
+                format!("capture rule `{name}` is an intervention: taken by removals it takes the two ends of one line, never one piece"),
+                "`take: choose` or `take: all`",
+            );
+            self.error_value(&path, d);
+        }
+        if let Some(l) = line_rule {
+            for (key, cond) in [("from_hand", &l.from_hand), ("delay", &l.delay)] {
+                if cond.is_some() {
+                    let d = refuse(
+                        format!("capture rule `{name}` is taken by removals chosen against the line rule's, but `on_line_formed.{key}` changes what those removals are"),
+                        &format!("`take: all`, or no `on_line_formed.{key}`"),
+                    );
+                    self.error_value(&path, d);
+                }
+            }
+        }
+        take
     }
 
     fn repetition(&mut self) -> RepetitionRule {
