@@ -158,9 +158,9 @@ pub fn refusal<const W: usize>(m: &Machine<W>, s: &State<W>, mv: Move, why: Ille
                 ""
             };
             Refusal::plain(format!(
-                "{who} takes a capture by removal: the piece on {} is not one of its pieces ({}){also}",
-                name(mv.to),
-                targets.join(", ")
+                "{who}'s capture made {} removable, and the piece on {} is not one of them{also}",
+                targets.join(", "),
+                name(mv.to)
             ))
         }
         Illegal::RemovalOwed => Refusal {
