@@ -832,3 +832,97 @@ fn captures_by_removal_are_exercised() {
         assert!(t.partner_forced > 0, "{name}: {t:?}");
     }
 }
+
+// ----- passes in the Morris family (a blocked player passes) ------------------
+
+/// A blocked player passes instead of losing: the probe file on Nine Men's
+/// Morris, and Achi, where blocked positions come often.
+const PASS_CASES: &[(&str, &str)] = &[
+    (
+        "nmm-blocked-passes",
+        include_str!("../../../tests/rulesets/nmm-blocked-passes.yaml"),
+    ),
+    (
+        "achi-blocked-passes",
+        r#"
+name: achi-blocked-passes
+extends: achi
+passes: { kinds: [P] }
+phases:
+  moving:
+    actions:
+      pass: true
+forbid:
+  pass_only_when_blocked:
+    moves: [P]
+    when: "not no_legal_move"
+end:
+  blocked: null
+"#,
+    ),
+];
+
+#[test]
+fn blocked_passes_in_lockstep() {
+    for (name, text) in PASS_CASES {
+        let t = run_lockstep_text(name, text, 300);
+        assert_eq!(t.games, 300, "{name}: {t:?}");
+    }
+}
+
+/// Perft with passes: the fast engine and the reference agree to depth 4
+/// from the start and depth 3 from mid-game positions.
+#[test]
+fn perft_with_blocked_passes() {
+    for (name, text) in PASS_CASES {
+        let rules = Arc::new(morrigo_rules::rules_from_text(name, text).expect("compiles"));
+        let any = AnyMachine::new(rules.clone()).expect("fits");
+        with_machine!(&any, m => {
+            let fast = perft(m, &mut m.initial(), 4, Unit::Ply);
+            assert_eq!(fast, RefGame::new(&rules).perft(4, Unit::Ply), "{name}: from the start");
+            for &(plies, seed) in POSITIONS {
+                let (mut s, r, played) = random_position(m, &rules, plies, seed);
+                let fast = perft(m, &mut s, 3, Unit::Ply);
+                let at = record(&rules, &played);
+                assert_eq!(fast, r.perft(3, Unit::Ply), "{name}: after `{at}`");
+            }
+        });
+    }
+}
+
+/// The random games of the lock-step test do pass: the reference's passes
+/// are exercised, not only its other moves.
+#[test]
+fn blocked_passes_are_exercised() {
+    let (name, text) = PASS_CASES[1];
+    let rules = Arc::new(morrigo_rules::rules_from_text(name, text).expect("compiles"));
+    let mut passes = 0;
+    for g in 0..300u64 {
+        let mut rng = SmallRng::seed_from_u64(0xC0FFEEu64.wrapping_mul(1_000_003).wrapping_add(g));
+        let mut r = RefGame::new(&rules);
+        for _ in 0..MAX_PLIES {
+            let (moves, outcome) = r.legal_moves();
+            if outcome.is_some() || moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.random_range(0..moves.len())];
+            if mv.kind == MoveKind::Pass {
+                // Passing is allowed only when nothing else is.
+                assert_eq!(moves.len(), 1, "a pass beside other moves");
+                passes += 1;
+            }
+            r.apply(mv);
+        }
+    }
+    assert!(passes > 0, "no pass in 300 random games of {name}");
+    println!("{name}: {passes} passes");
+}
+
+/// A forbid rule on removals reading `target` (the piece the removal
+/// takes), against the reference.
+#[test]
+fn forbid_reading_the_removal_target_in_lockstep() {
+    let text = include_str!("../../../tests/rulesets/lang-remove-target.yaml");
+    let t = run_lockstep_text("lang-remove-target", text, 200);
+    assert_eq!(t.games, 200, "{t:?}");
+}

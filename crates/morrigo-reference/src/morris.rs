@@ -28,6 +28,9 @@
 //!   which its condition holds, the move removing it (`no_legal_move` there:
 //!   the phase allows no placement, slide or fly); such a removal ends the
 //!   turn and forms no line;
+//! - a phase's `pass` action adds a pass of each kind no forbid rule
+//!   forbids (see `pass_moves` for `no_legal_move` there); a pass ends the
+//!   turn and changes nothing else;
 //! - when a turn ends (counters updated), the next player is the opponent,
 //!   or the mover if the phase the turn began in has an `extra_turn` that
 //!   holds (`me` the mover, `lines_formed` the turn's lines); then, if the
@@ -217,13 +220,14 @@ pub(crate) fn eval_expr(
 }
 
 /// This reference covers rulesets without board plays or passes.
-const GO_FAMILY: &str = "the Morris reference does not implement board plays or passes";
+const GO_FAMILY: &str =
+    "the Morris reference does not implement board plays, pass stones or move-history patterns";
 
 impl<'r> RefGame<'r> {
     /// The start of a game: empty board, full hands, the first player to move.
     pub fn new(rules: &'r Rules) -> Self {
         assert!(
-            rules.play.is_none() && rules.passes.kinds.is_empty(),
+            rules.play.is_none() && rules.patterns.is_empty() && rules.passes.stones == 0,
             "{GO_FAMILY}"
         );
         // The set-up stones (`setup.stones`) and the first to move.
@@ -261,6 +265,11 @@ impl<'r> RefGame<'r> {
             line_events: Vec::new(),
             choice: None,
         }
+    }
+
+    /// The phase the current turn began in (`None` at a turn's start).
+    pub fn turn_phase(&self) -> Option<usize> {
+        self.turn_phase
     }
 
     /// The repetition key of the current position.
@@ -468,19 +477,69 @@ impl<'r> RefGame<'r> {
         }) as i64
     }
 
-    /// The first forbid rule naming the kind of `m` whose `when` holds.
-    pub fn forbidden_by(&self, m: Move) -> Option<usize> {
-        let class = match m.kind {
+    /// The class forbid rules name a move by.
+    fn class(m: Move) -> MoveClass {
+        match m.kind {
             MoveKind::Place => MoveClass::Place,
             MoveKind::Slide => MoveClass::Slide,
             MoveKind::Fly => MoveClass::Fly,
             MoveKind::Leap => MoveClass::Leap,
             MoveKind::Remove => MoveClass::Remove,
-            MoveKind::Play | MoveKind::Pass => unreachable!("{GO_FAMILY}"),
+            MoveKind::Pass => MoveClass::Pass(m.to as u8),
+            MoveKind::Play => unreachable!("{GO_FAMILY}"),
+        }
+    }
+
+    /// The passes of a turn whose other moves are `others`: each pass kind,
+    /// when the phase allows `pass` and no forbid rule naming it holds. A
+    /// forbid rule reading `no_legal_move` reads it as: no move in `others`
+    /// and no other pass kind (one no rule without `no_legal_move` forbids)
+    /// is outside the rule's own kinds.
+    fn pass_moves(&self, phase: usize, others: &[Move]) -> Vec<Move> {
+        if !self.allowed(phase, ActionKind::Pass) {
+            return Vec::new();
+        }
+        let kinds = self.rules.passes.kinds.len();
+        let ctx = |k: usize, no_legal_move: Option<bool>| Ctx {
+            phase: Some(phase),
+            no_legal_move,
+            mv: Some(Move::pass(k as u8)),
+            ..Ctx::default()
         };
+        let plainly_forbidden = |k: usize| {
+            self.rules.forbid.iter().any(|f| {
+                f.moves.contains(&MoveClass::Pass(k as u8))
+                    && !f.when.uses(Prim::NoLegalMove)
+                    && self.eval(&f.when.expr, ctx(k, None)) != 0
+            })
+        };
+        let forbidden = |k: usize| {
+            self.rules.forbid.iter().any(|f| {
+                if !f.moves.contains(&MoveClass::Pass(k as u8)) {
+                    return false;
+                }
+                let blocked = f.when.uses(Prim::NoLegalMove).then(|| {
+                    let outside = |c: MoveClass| !f.moves.contains(&c);
+                    !(others.iter().any(|&o| outside(Self::class(o)))
+                        || (0..kinds)
+                            .any(|j| outside(MoveClass::Pass(j as u8)) && !plainly_forbidden(j)))
+                });
+                self.eval(&f.when.expr, ctx(k, blocked)) != 0
+            })
+        };
+        (0..kinds)
+            .filter(|&k| !forbidden(k))
+            .map(|k| Move::pass(k as u8))
+            .collect()
+    }
+
+    /// The first forbid rule naming the kind of `m` whose `when` holds.
+    pub fn forbidden_by(&self, m: Move) -> Option<usize> {
+        let class = Self::class(m);
         let c = Ctx {
             phase: Some(self.phase()),
             mv: Some(m),
+            target: (m.kind == MoveKind::Remove).then_some(m.to),
             ..Ctx::default()
         };
         self.rules
@@ -726,6 +785,8 @@ impl<'r> RefGame<'r> {
         let phase = self.phase();
         let mut moves = self.turn_moves(phase);
         moves.extend(self.removal_moves(phase));
+        let passes = self.pass_moves(phase, &moves);
+        moves.extend(passes);
         let c = Ctx {
             phase: Some(phase),
             no_legal_move: Some(moves.is_empty()),
@@ -762,7 +823,7 @@ impl<'r> RefGame<'r> {
             self.turn_phase = Some(self.phase());
         }
         // Capture rules are judged for the mover before the move.
-        let armed = if m.kind == MoveKind::Remove {
+        let armed = if matches!(m.kind, MoveKind::Remove | MoveKind::Pass) {
             Vec::new()
         } else {
             self.armed(self.phase(), None)
@@ -820,11 +881,16 @@ impl<'r> RefGame<'r> {
                 self.removed_this_turn = true;
                 self.chose(to);
             }
-            MoveKind::Play | MoveKind::Pass => unreachable!("{GO_FAMILY}"),
+            MoveKind::Pass => {
+                // A pass ends the turn and changes nothing on the board.
+                assert_eq!(self.pending, 0, "{m:?}: a removal is owed");
+                assert!((m.to as usize) < self.rules.passes.kinds.len(), "{m:?}");
+            }
+            MoveKind::Play => unreachable!("{GO_FAMILY}"),
         }
         self.capture(&armed, m.to);
         self.ply += 1;
-        if m.kind != MoveKind::Remove {
+        if !matches!(m.kind, MoveKind::Remove | MoveKind::Pass) {
             let complete: Vec<usize> = (0..self.rules.topology.lines.len())
                 .filter(|&l| {
                     let line = &self.rules.topology.lines[l];
@@ -887,7 +953,7 @@ impl<'r> RefGame<'r> {
                 }
             }
         }
-        if m.kind != MoveKind::Remove {
+        if !matches!(m.kind, MoveKind::Remove | MoveKind::Pass) {
             self.open_choice(&armed, m.to as usize);
         }
         if self.pending > 0 && self.removal_targets().is_empty() {

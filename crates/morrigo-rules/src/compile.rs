@@ -1544,6 +1544,16 @@ impl Compiler<'_> {
         steps_checked: &mut bool,
     ) {
         let name = rule.name.as_str();
+        if rule.when.uses(Prim::Target) && rule.moves.iter().any(|m| *m != MoveClass::Remove) {
+            self.error_key(
+                &["forbid", name, "when"],
+                Diagnostic::new(format!(
+                    "forbid rule `{name}` reads `target`, the piece a removal takes, but names moves that are not removals"
+                ))
+                .expected("`moves: [remove]` in a forbid rule reading `target`")
+                .note("split it into two rules"),
+            );
+        }
         if rule.per_move() && rule.when.uses(Prim::NoLegalMove) {
             self.error_key(
                 &["forbid", name, "when"],
