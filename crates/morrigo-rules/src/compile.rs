@@ -1263,13 +1263,8 @@ impl Compiler<'_> {
             .filter_map(|(v, t)| t.map(|t| (v, t)))
             .collect();
             let [(verdict, text)] = verdicts[..] else {
-                self.error_key(
-                    &["end", name],
-                    Diagnostic::new(format!(
-                        "end rule `{name}` must say exactly one of `lose`, `win`, `draw`, `score`, `compare_captures`, `no_result`"
-                    ))
-                    .expected("`{ lose: \"condition\" }`, `{ win: … }`, `{ draw: … }`, `{ score: … }` or `{ no_result: … }`"),
-                );
+                let verdicts: Vec<Verdict> = verdicts.iter().map(|(v, _)| *v).collect();
+                self.too_many_verdicts(name, &verdicts);
                 continue;
             };
             let when = self.cond_at(
@@ -1289,6 +1284,48 @@ impl Compiler<'_> {
             ));
         }
         self.order_end_rules(out)
+    }
+
+    /// An end rule with no verdict or several. Several may come from
+    /// different files of an `extends` chain (the mappings merge): the
+    /// error points at the verdict written in the most derived file (the
+    /// later one within a file), and notes where the others are written.
+    fn too_many_verdicts(&mut self, name: &str, verdicts: &[Verdict]) {
+        let diag = Diagnostic::new(format!(
+            "end rule `{name}` must say exactly one of `lose`, `win`, `draw`, `score`, `compare_captures`, `no_result`"
+        ))
+        .expected("`{ lose: \"condition\" }`, `{ win: … }`, `{ draw: … }`, `{ score: … }` or `{ no_result: … }`");
+        let keys: Vec<(&str, crate::yaml::Pos)> = verdicts
+            .iter()
+            .filter_map(|v| {
+                let node = self.loaded.node(&["end", name])?;
+                let (k, _) = node.entry(v.key())?;
+                Some((v.key(), k.pos))
+            })
+            .collect();
+        // The root file is the first of the chain: the most derived.
+        let Some(&(key, pos)) = keys
+            .iter()
+            .min_by_key(|(_, p)| (p.file, std::cmp::Reverse(p.start)))
+        else {
+            self.error_key(&["end", name], diag);
+            return;
+        };
+        let mut diag = diag;
+        for &(other, p) in keys.iter().filter(|(k, _)| *k != key) {
+            if let Some(at) = self.loaded.location(p) {
+                diag = diag.note(format!("`{other}` is written at {at}"));
+            }
+        }
+        if keys.iter().any(|(_, p)| p.file != pos.file) {
+            diag = diag.note(format!(
+                "an inherited verdict stays unless the variant removes it: `{}: null`",
+                keys.iter()
+                    .find(|(_, p)| p.file != pos.file)
+                    .map_or("lose", |(k, _)| k)
+            ));
+        }
+        self.errors.push(diag.at_opt(self.loaded.location(pos)));
     }
 
     fn play_rule(&mut self) -> Option<PlayRule> {
