@@ -267,7 +267,7 @@ fn territory_and_no_result_settings_are_checked() {
         (
             "two.yaml",
             "name: c\nextends: chinese\nend:\n  x: { no_result: \"turn > 3\", draw: \"turn > 4\" }\n",
-            "two.yaml:4:3: error: end rule `x` must say exactly one of `lose`, `win`, `draw`, `score`, `compare_captures`, `no_result`",
+            "two.yaml:4:31: error: end rule `x` must say exactly one of `lose`, `win`, `draw`, `score`, `compare_captures`, `no_result`",
         ),
         (
             "typo.yaml",

@@ -272,7 +272,8 @@ fn phase_before_an_inherited_phase_is_tried_first() {
     assert!(stdout(&o).contains("4 passed, 0 failed"), "{}", stdout(&o));
 }
 
-/// Names a forbid rule cannot use are refused with the forbid rule's own
+/// `target` in a forbid rule is the piece a judged removal takes: a rule
+/// reading it that names other moves is refused with the forbid rule's own
 /// reason (not an action condition's).
 #[test]
 fn forbid_rules_refuse_target_with_their_own_reason() {
@@ -283,11 +284,11 @@ fn forbid_rules_refuse_target_with_their_own_reason() {
     let err = refused(
         &o,
         "forbid-target.yaml",
-        "6:20",
-        "`target` cannot be used here",
+        "6:5",
+        "reads `target`, the piece a removal takes, but names moves that are not removals",
     );
     assert!(
-        err.contains("`target` exists only in `on_line_formed.removable`"),
+        err.contains("expected `moves: [remove]` in a forbid rule reading `target`"),
         "{err}"
     );
 }

@@ -114,6 +114,11 @@ impl<const W: usize> Machine<W> {
                     pos.lines_formed = 0;
                 }
                 pos.removed_this_turn = true;
+                if let Some(x) = &self.choose {
+                    if s.choice.now.active() {
+                        self.chose(x, s, m.to);
+                    }
+                }
             }
             MoveKind::Play => {
                 undo.placed = Some((m.to, s.placed_at[m.to as usize]));
@@ -141,8 +146,15 @@ impl<const W: usize> Machine<W> {
         if forms_lines {
             self.after_line_move::<EXTRAS>(s, me, m.from, m.to);
         }
+        if EXTRAS && armed != 0 {
+            if let Some(x) = &self.choose {
+                // Captures by removal owe their removals after the lines'.
+                self.open_choice(x, s, m.to, armed);
+            }
+        }
         if s.pos.pending > 0 && !self.any_removable(s) {
             s.pos.pending = 0;
+            self.close_choice(s);
         }
         if s.pos.pending == 0 {
             if self.record_moves {
@@ -251,11 +263,16 @@ impl<const W: usize> Machine<W> {
             s.placed_at[at as usize] = prev;
         }
         s.pos = u.pos;
-        // Only the line-rule extras keep logs of their own.
-        if self.mills.is_some() {
-            s.lines.undo_after(s.pos.ply);
-            s.marks.undo_after(s.pos.ply);
-            s.phase_lines.undo_after(s.pos.ply);
+        // Only the line-rule extras and capture choices keep logs of their own.
+        if self.logs {
+            if self.mills.is_some() {
+                s.lines.undo_after(s.pos.ply);
+                s.marks.undo_after(s.pos.ply);
+                s.phase_lines.undo_after(s.pos.ply);
+            }
+            if self.choose.is_some() {
+                s.choice.undo_after(s.pos.ply);
+            }
         }
         if u.pushed {
             if let Some(h) = s.history.pop() {

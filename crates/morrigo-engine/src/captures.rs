@@ -140,7 +140,7 @@ impl<const W: usize> Machine<W> {
     /// The captures of move `m`, just applied to `s`, under the rules
     /// `armed` before it (judged on the mover's phase and counts before the
     /// move): a leap takes what it jumps, then every armed custodian and
-    /// intervention rule takes around `m.to`.
+    /// intervention rule taking at once takes around `m.to`.
     #[inline(never)]
     pub(crate) fn take_move_captures(&self, s: &mut State<W>, armed: u64, m: crate::machine::Move) {
         let me = s.pos.to_move as usize;
@@ -148,7 +148,13 @@ impl<const W: usize> Machine<W> {
             let over = self.leaped(s, m.from as usize, m.to, armed & self.leap_rules);
             self.take_pieces(s, me ^ 1, over);
         }
-        self.take_captures(s, me, m.to, armed);
+        // Captures by removal take nothing here (`open_choice` owes them).
+        self.take_captures(s, me, m.to, armed & !self.by_removal());
+    }
+
+    /// Bits of the capture rules taking by removals (0 without them).
+    fn by_removal(&self) -> u64 {
+        self.choose.as_ref().map_or(0, |x| x.rules)
     }
 
     /// Take the pieces the move that just put `me`'s piece on `to` captures
@@ -213,7 +219,11 @@ impl<const W: usize> Machine<W> {
             theirs = theirs.without(over);
         }
         mine.set(m.to as usize);
-        count + self.flanked(&mine, &theirs, m.to, armed).count()
+        // Captures by removal take nothing with the move itself.
+        count
+            + self
+                .flanked(&mine, &theirs, m.to, armed & !self.by_removal())
+                .count()
     }
 
     /// Moves of pieces when leap rules are armed: the leaps, then slides

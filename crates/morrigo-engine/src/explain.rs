@@ -179,6 +179,22 @@ pub fn refusal<const W: usize>(m: &Machine<W>, s: &State<W>, mv: Move, why: Ille
                 &rule.when,
             )
         }
+        Illegal::RemovalOwed if m.capture_owed(s) => Refusal::plain(format!(
+            "{who} made a capture and must first remove a piece it allows (write `x<point>`)"
+        )),
+        Illegal::NotCaptureTarget => {
+            let targets: Vec<String> = m.capture_targets(s).iter().map(|p| name(p as u16)).collect();
+            let also = if m.capture_owed_lines(s) {
+                ", or a piece the completed line lets it remove"
+            } else {
+                ""
+            };
+            Refusal::plain(format!(
+                "{who}'s capture made {} removable, and the piece on {} is not one of them{also}",
+                targets.join(", "),
+                name(mv.to)
+            ))
+        }
         Illegal::RemovalOwed => Refusal {
             reason: format!(
                 "{who} completed a line and must first remove an opposing piece (write `x<point>`)"

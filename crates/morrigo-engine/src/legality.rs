@@ -20,6 +20,9 @@ pub enum Illegal {
     RemoveOwn,
     /// The line rule's `removable` does not hold for this piece.
     NotRemovable,
+    /// A capture by removal is owed (`captures.*.take`) and this piece is
+    /// not one it allows.
+    NotCaptureTarget,
     /// The phase's `remove` action does not allow removing this piece now.
     RemoveGuardFails { phase: usize },
     /// The phase (index into `Rules::phases`) has no such action.
@@ -72,6 +75,15 @@ impl<const W: usize> Machine<W> {
             return match s.owner(m.to) {
                 None => Err(Illegal::RemoveEmpty),
                 Some(o) if o == s.pos.to_move => Err(Illegal::RemoveOwn),
+                Some(_) if self.choose.is_some() && s.choice.now.active() => {
+                    let mut targets = Vec::new();
+                    self.choice_targets(s, &mut targets);
+                    if targets.contains(&m) {
+                        self.judged(s, m)
+                    } else {
+                        Err(Illegal::NotCaptureTarget)
+                    }
+                }
                 Some(_) if !self.removable(s, m.to as usize) => Err(Illegal::NotRemovable),
                 Some(_) => self.judged(s, m),
             };

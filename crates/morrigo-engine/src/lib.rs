@@ -8,6 +8,7 @@ mod apply;
 mod bits;
 mod captures;
 mod chains;
+mod choose;
 mod compiled;
 mod end_rules;
 mod eval;

@@ -198,6 +198,8 @@ pub struct State<const W: usize> {
     pub(crate) marks: crate::mills::Marks<W>,
     /// `lines_formed_in` counts (empty unless a rule reads them).
     pub(crate) phase_lines: crate::phase_lines::PhaseLines,
+    /// Removals a capture by removal owes (`captures.*.take`), with its log.
+    pub(crate) choice: crate::choose::ChoiceLog<W>,
 }
 
 impl<const W: usize> State<W> {
@@ -289,6 +291,10 @@ pub struct Machine<const W: usize> {
     /// rules, line-rule extras, forbid rules judged per move): `apply` and
     /// move generation run a copy with these checks only when it is set.
     pub(crate) extras: bool,
+    /// Capture rules taking by removals the player chooses.
+    pub(crate) choose: Option<crate::choose::ChooseRules>,
+    /// Some state outside `Position` keeps an undo log (line extras, choices).
+    pub(crate) logs: bool,
 }
 
 /// A forbid rule: the classes named, the condition, whether it reads
@@ -424,6 +430,8 @@ impl<const W: usize> Machine<W> {
         let z_hand = [(); 2].map(|_| splitmix(&mut seed));
         let z_side = splitmix(&mut seed);
         let mills = crate::mills::MillExtras::of(&rules, n, &mut || splitmix(&mut seed));
+        let choose = crate::choose::ChooseRules::of(&rules, n, &mut || splitmix(&mut seed));
+        let logs = mills.is_some() || choose.is_some();
         let record_moves = rules.play.is_some() || !rules.passes.kinds.is_empty();
         let reads = Reads::of(&rules);
         let turns = crate::turns::TurnOrder::of(&rules);
@@ -460,6 +468,8 @@ impl<const W: usize> Machine<W> {
             turns,
             mills,
             extras,
+            choose,
+            logs,
             rules,
         }
     }
@@ -545,6 +555,7 @@ impl<const W: usize> Machine<W> {
                 Some(x) if x.phase_lines => crate::phase_lines::PhaseLines::new(self.phases.len()),
                 _ => Default::default(),
             },
+            choice: Default::default(),
         };
         if self.rules.repetition.superko != morrigo_rules::Superko::None {
             let key = self.superko_key(pos.board_key, to_move);
@@ -583,7 +594,8 @@ impl<const W: usize> Machine<W> {
             Some(x) => s.marks.now.iter().fold(0, |k, p| k ^ x.z_mark[p]),
             None => 0,
         };
-        self.full_hash(&pos) ^ marks
+        let choice = self.choose.as_ref().map_or(0, |x| x.key(&s.choice.now));
+        self.full_hash(&pos) ^ marks ^ choice
     }
 
     /// The hash key of `player` holding `count` pieces: the player's seed

@@ -59,6 +59,8 @@ impl<const W: usize> Machine<W> {
         let class = class_of(m);
         let ctx = Ctx {
             mv: m,
+            // A forbid rule reading `target` names only removals.
+            target: m.to,
             ..Ctx::turn(s.pos.to_move, NO_PHASE)
         };
         self.forbid.iter().position(|f| {

@@ -401,6 +401,11 @@ impl<const W: usize> Machine<W> {
     pub(crate) fn removal_targets(&self, s: &State<W>, out: &mut Vec<Move>) {
         let opp = (s.pos.to_move ^ 1) as usize;
         let start = out.len();
+        if self.choose.is_some() && s.choice.now.active() {
+            self.choice_targets(s, out);
+            self.drop_forbidden(s, out, start);
+            return;
+        }
         for p in s.pos.occ[opp].iter() {
             if self.removable(s, p) {
                 out.push(Move::remove(p as Point));
@@ -410,6 +415,11 @@ impl<const W: usize> Machine<W> {
     }
 
     pub(crate) fn any_removable(&self, s: &State<W>) -> bool {
+        if self.choose.is_some() && s.choice.now.active() {
+            let mut out = Vec::new();
+            self.removal_targets(s, &mut out);
+            return !out.is_empty();
+        }
         let opp = (s.pos.to_move ^ 1) as usize;
         s.pos.occ[opp].iter().any(|p| {
             self.removable(s, p)

@@ -5,7 +5,8 @@ use crate::machine::{Machine, State};
 use std::collections::{HashSet, VecDeque};
 
 /// How many distinct boards (colour of every point) and positions (board,
-/// hands, player to move, removal step) a search reached.
+/// hands, player to move, removal step and what the turn's removals
+/// depend on) a search reached.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StateCount {
     pub boards: u64,
@@ -54,8 +55,23 @@ pub fn count_states_with<const W: usize>(
     limit: u64,
     progress: &mut dyn FnMut(StatesProgress) -> bool,
 ) -> StateCount {
-    type Key<const W: usize> = ([Bits<W>; 2], [u32; 2], u8, u16);
-    let key = |s: &State<W>| -> Key<W> { (s.pos.occ, s.pos.in_hand, s.pos.to_move, s.pos.pending) };
+    // The position key (board, marks, hands, player to move and an open
+    // capture choice) and, while removals are owed, what decides how the
+    // turn goes on: the phase it began in and the lines its move formed
+    // (extra turns, `first` and the line rule read them).
+    // (Each only when some rule reads it, so equal positions stay one.)
+    type Key<const W: usize> = ([Bits<W>; 2], [u32; 2], u8, u16, u64, u8, u16);
+    let lines_read = m.rules.uses(morrigo_rules::Prim::LinesFormed);
+    let key = |s: &State<W>| -> Key<W> {
+        let p = &s.pos;
+        let (phase, lines) = if p.pending > 0 {
+            // `turn_phase` is kept (else 0) only when a rule reads it.
+            (p.turn_phase, if lines_read { p.lines_formed } else { 0 })
+        } else {
+            (0, 0)
+        };
+        (p.occ, p.in_hand, p.to_move, p.pending, p.hash, phase, lines)
+    };
     let mut positions: HashSet<Key<W>> = HashSet::new();
     let mut boards: HashSet<[Bits<W>; 2]> = HashSet::new();
     let mut queue = VecDeque::new();

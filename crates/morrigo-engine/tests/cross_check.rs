@@ -845,3 +845,259 @@ fn el_filja_perft_through_the_removals() {
         }
     });
 }
+
+// ----- captures taken by removals (`captures.*.take: choose | choose_one`) ---
+
+/// Rulesets with captures by removal: the probe file, one removal per
+/// custodian, both kinds on the diagonals of Twelve Men's Morris (a full
+/// board, so mills and captures meet often) mixed with a capture taken at
+/// once, and a grid.
+const CHOOSE_CASES: &[(&str, &str)] = &[
+    (
+        "choose-nmm",
+        include_str!("../../../tests/rulesets/nmm-capture-choose.yaml"),
+    ),
+    (
+        "choose-one-nmm",
+        r#"
+name: choose-one-nmm
+extends: nine-mens-morris
+captures:
+  flank: { kind: custodian, take: choose_one }
+  between: { kind: intervention, directions: [side, cross], take: choose }
+"#,
+    ),
+    (
+        "choose-twelve",
+        r#"
+name: choose-twelve
+extends: twelve-mens-morris
+captures:
+  flank: { kind: custodian, directions: [side, diagonal], take: choose }
+  between: { kind: intervention, take: choose, when: "on_board(me) <= 9" }
+  sweep: { kind: intervention, directions: [cross], when: "phase == moving" }
+"#,
+    ),
+    (
+        "choose-grid",
+        r#"
+name: choose-grid
+extends: nine-mens-morris
+board:
+  nested_squares: null
+  grid: { width: 5, height: 5, diagonals: alternate, lines: 3 }
+setup: { in_hand: 8 }
+captures:
+  flank: { kind: custodian, directions: [horizontal, vertical], take: choose }
+  between: { kind: intervention, directions: [diagonal], take: choose }
+"#,
+    ),
+];
+
+#[test]
+fn captures_by_removal_in_lockstep() {
+    for (name, text) in CHOOSE_CASES {
+        let t = run_lockstep_text(name, text, 150);
+        assert_eq!(t.games, 150, "{name}: {t:?}");
+    }
+}
+
+/// Perft with captures by removal: the fast engine and the reference agree
+/// to depth 4 from the start and depth 3 from mid-game positions, per ply
+/// and per turn.
+#[test]
+fn perft_with_captures_by_removal() {
+    for (name, text) in &CHOOSE_CASES[..3] {
+        let rules = Arc::new(morrigo_rules::rules_from_text(name, text).expect("compiles"));
+        let any = AnyMachine::new(rules.clone()).expect("fits");
+        with_machine!(&any, m => {
+            for unit in [Unit::Ply, Unit::Turn] {
+                let fast = perft(m, &mut m.initial(), 4, unit);
+                assert_eq!(fast, RefGame::new(&rules).perft(4, unit), "{name}: from the start");
+                for &(plies, seed) in POSITIONS {
+                    let (mut s, r, played) = random_position(m, &rules, plies, seed);
+                    let fast = perft(m, &mut s, 3, unit);
+                    let at = record(&rules, &played);
+                    assert_eq!(fast, r.perft(3, unit), "{name} ({unit:?}): after `{at}`");
+                }
+            }
+        });
+    }
+}
+
+/// How often each reading of a capture by removal came up in random games.
+#[derive(Debug, Default)]
+struct ChoiceTally {
+    /// Moves that left a capture by removal owing.
+    opened: usize,
+    /// Of those, with one target / with two or more.
+    one_target: usize,
+    several_targets: usize,
+    /// Also completing a line: the first removal took the capture / the line's.
+    took_capture_over_line: usize,
+    took_line_over_capture: usize,
+    /// Intervention: the second removal was forced to the first's partner.
+    partner_forced: usize,
+}
+
+fn choice_tally<const W: usize>(m: &Machine<W>, games: u64) -> ChoiceTally {
+    let mut t = ChoiceTally::default();
+    let mut rng = SmallRng::seed_from_u64(0xC401CE);
+    for _ in 0..games {
+        let mut s = m.initial();
+        let mut both_open = false;
+        let mut intervention_first = None;
+        for _ in 0..MAX_PLIES {
+            let (moves, outcome) = fast_moves(m, &s);
+            if outcome.is_some() || moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.random_range(0..moves.len())];
+            let targets = m.capture_targets(&s);
+            if let Some(first) = intervention_first.take() {
+                // Only the partner of the first intervention removal is offered.
+                if moves.len() == 1 && mv.kind == MoveKind::Remove && mv.to != first {
+                    t.partner_forced += 1;
+                }
+            }
+            if both_open && mv.kind == MoveKind::Remove {
+                if targets.has(mv.to as usize) {
+                    t.took_capture_over_line += 1;
+                } else {
+                    t.took_line_over_capture += 1;
+                }
+            }
+            let was_open = m.capture_owed(&s) && both_open;
+            m.apply(&mut s, mv);
+            both_open = false;
+            if mv.kind != MoveKind::Remove && m.capture_owed(&s) {
+                t.opened += 1;
+                match m.capture_targets(&s).count() {
+                    1 => t.one_target += 1,
+                    _ => t.several_targets += 1,
+                }
+                both_open = m.capture_owed_lines(&s);
+            } else if mv.kind == MoveKind::Remove && !was_open && m.capture_owed(&s) {
+                // A removal left exactly one more capture target: an
+                // intervention partner (custodian targets shrink by one).
+                if m.capture_targets(&s).count() == 1 && s.pos.pending == 1 {
+                    intervention_first = Some(mv.to);
+                }
+            }
+        }
+    }
+    t
+}
+
+/// Each case of the capture-by-removal reading happens in the probe
+/// rulesets' random games: one flanked piece, several, a capture chosen
+/// over a completed line's removal and the other way round, and a forced
+/// intervention partner.
+#[test]
+fn captures_by_removal_are_exercised() {
+    for (name, text) in &CHOOSE_CASES[1..3] {
+        let rules = Arc::new(morrigo_rules::rules_from_text(name, text).expect("compiles"));
+        let any = AnyMachine::new(rules).expect("fits");
+        let t = with_machine!(&any, m => choice_tally(m, 200));
+        println!("{name}: {t:?}");
+        assert!(t.one_target > 0, "{name}: {t:?}");
+        assert!(t.several_targets > 0, "{name}: {t:?}");
+        assert!(t.took_capture_over_line > 0, "{name}: {t:?}");
+        assert!(t.took_line_over_capture > 0, "{name}: {t:?}");
+        assert!(t.partner_forced > 0, "{name}: {t:?}");
+    }
+}
+
+// ----- passes in the Morris family (a blocked player passes) ------------------
+
+/// A blocked player passes instead of losing: the probe file on Nine Men's
+/// Morris, and Achi, where blocked positions come often.
+const PASS_CASES: &[(&str, &str)] = &[
+    (
+        "nmm-blocked-passes",
+        include_str!("../../../tests/rulesets/nmm-blocked-passes.yaml"),
+    ),
+    (
+        "achi-blocked-passes",
+        r#"
+name: achi-blocked-passes
+extends: achi
+passes: { kinds: [P] }
+phases:
+  moving:
+    actions:
+      pass: true
+forbid:
+  pass_only_when_blocked:
+    moves: [P]
+    when: "not no_legal_move"
+end:
+  blocked: null
+"#,
+    ),
+];
+
+#[test]
+fn blocked_passes_in_lockstep() {
+    for (name, text) in PASS_CASES {
+        let t = run_lockstep_text(name, text, 300);
+        assert_eq!(t.games, 300, "{name}: {t:?}");
+    }
+}
+
+/// Perft with passes: the fast engine and the reference agree to depth 4
+/// from the start and depth 3 from mid-game positions.
+#[test]
+fn perft_with_blocked_passes() {
+    for (name, text) in PASS_CASES {
+        let rules = Arc::new(morrigo_rules::rules_from_text(name, text).expect("compiles"));
+        let any = AnyMachine::new(rules.clone()).expect("fits");
+        with_machine!(&any, m => {
+            let fast = perft(m, &mut m.initial(), 4, Unit::Ply);
+            assert_eq!(fast, RefGame::new(&rules).perft(4, Unit::Ply), "{name}: from the start");
+            for &(plies, seed) in POSITIONS {
+                let (mut s, r, played) = random_position(m, &rules, plies, seed);
+                let fast = perft(m, &mut s, 3, Unit::Ply);
+                let at = record(&rules, &played);
+                assert_eq!(fast, r.perft(3, Unit::Ply), "{name}: after `{at}`");
+            }
+        });
+    }
+}
+
+/// The random games of the lock-step test do pass: the reference's passes
+/// are exercised, not only its other moves.
+#[test]
+fn blocked_passes_are_exercised() {
+    let (name, text) = PASS_CASES[1];
+    let rules = Arc::new(morrigo_rules::rules_from_text(name, text).expect("compiles"));
+    let mut passes = 0;
+    for g in 0..300u64 {
+        let mut rng = SmallRng::seed_from_u64(0xC0FFEEu64.wrapping_mul(1_000_003).wrapping_add(g));
+        let mut r = RefGame::new(&rules);
+        for _ in 0..MAX_PLIES {
+            let (moves, outcome) = r.legal_moves();
+            if outcome.is_some() || moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.random_range(0..moves.len())];
+            if mv.kind == MoveKind::Pass {
+                // Passing is allowed only when nothing else is.
+                assert_eq!(moves.len(), 1, "a pass beside other moves");
+                passes += 1;
+            }
+            r.apply(mv);
+        }
+    }
+    assert!(passes > 0, "no pass in 300 random games of {name}");
+    println!("{name}: {passes} passes");
+}
+
+/// A forbid rule on removals reading `target` (the piece the removal
+/// takes), against the reference.
+#[test]
+fn forbid_reading_the_removal_target_in_lockstep() {
+    let text = include_str!("../../../tests/rulesets/lang-remove-target.yaml");
+    let t = run_lockstep_text("lang-remove-target", text, 200);
+    assert_eq!(t.games, 200, "{t:?}");
+}

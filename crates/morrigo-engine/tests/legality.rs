@@ -161,6 +161,8 @@ fn capture_rulesets_legal_moves_check_move_and_explain_agree() {
         "../../tests/rulesets/nmm-leap.yaml",
         "../../tests/rulesets/nmm-custodian.yaml",
         "../../tests/rulesets/nmm-leap-flying.yaml",
+        "../../tests/rulesets/nmm-capture-choose.yaml",
+        "../../tests/rulesets/nmm-capture-choose-one.yaml",
     ] {
         run(name, None, 6, 150);
     }

@@ -409,23 +409,41 @@ fn play<const W: usize>(
                     notes.push(format!("takes {}", names.join(", ")));
                 }
             }
+            // A capture by removal (`take: choose`): what it made removable.
+            let by_removal = mv.kind != MoveKind::Remove && m.capture_owed(s);
+            if by_removal {
+                let names: Vec<&str> = m
+                    .capture_targets(s)
+                    .iter()
+                    .map(|p| rules.topology.name(p as u16))
+                    .collect();
+                notes.push(format!("captures by removal: {}", names.join(", ")));
+            }
             if mv.kind != MoveKind::Remove && s.pos.lines_formed > 0 {
                 let lines = match s.pos.lines_formed {
                     1 => "completes a line".to_string(),
                     k => format!("completes {k} lines"),
                 };
-                // `from_hand` removals: the opponent's hand shrank.
-                let taken = hand_before - s.pos.in_hand[me ^ 1];
-                let opp = &rules.players[me ^ 1];
-                notes.push(match (&rules.line_rule, taken, s.pos.pending) {
-                    (None, _, _) => lines,
-                    (Some(_), 0, 0) => format!("{lines}: no removal"),
-                    (Some(_), 0, k) => format!("{lines}: removes {k}"),
-                    (Some(_), t, 0) => format!("{lines}: takes {t} from {opp}'s hand"),
-                    (Some(_), t, k) => {
-                        format!("{lines}: takes {t} from {opp}'s hand, removes {k}")
-                    }
-                });
+                if by_removal {
+                    notes.push(if m.capture_owed_lines(s) {
+                        format!("{lines}: its removals or the capture, the first removal chooses")
+                    } else {
+                        format!("{lines}: no removal")
+                    });
+                } else {
+                    // `from_hand` removals: the opponent's hand shrank.
+                    let taken = hand_before - s.pos.in_hand[me ^ 1];
+                    let opp = &rules.players[me ^ 1];
+                    notes.push(match (&rules.line_rule, taken, s.pos.pending) {
+                        (None, _, _) => lines,
+                        (Some(_), 0, 0) => format!("{lines}: no removal"),
+                        (Some(_), 0, k) => format!("{lines}: removes {k}"),
+                        (Some(_), t, 0) => format!("{lines}: takes {t} from {opp}'s hand"),
+                        (Some(_), t, k) => {
+                            format!("{lines}: takes {t} from {opp}'s hand, removes {k}")
+                        }
+                    });
+                }
             }
             let on_board = matches!(
                 mv.kind,

@@ -31,6 +31,9 @@
 //!   mover's own pieces (the removed piece counts in its owner's `lost`);
 //! - `lines_formed_in(phase, player)` adds up the `lines_formed` of every
 //!   move the player made in a turn begun in that phase;
+//! - a phase's `pass` action adds a pass of each kind no forbid rule
+//!   forbids (see `pass_moves` for `no_legal_move` there); a pass ends the
+//!   turn and changes nothing else;
 //! - when a turn ends (counters updated), the next player is the opponent,
 //!   or the mover if the phase the turn began in has an `extra_turn` that
 //!   holds (`me` the mover, `lines_formed` the turn's lines); then, if the
@@ -53,6 +56,20 @@
 //!   longer holds for the next player, every mark goes.
 
 //!
+//! Captures by removal (`captures.*.take: choose | choose_one`):
+//! - such a rule takes nothing with the move; after the move's lines are
+//!   judged, its targets are: custodian — each flanked opposing piece that
+//!   the line rule's `removable` allows (any, without a line rule);
+//!   intervention — both ends of each line centred on the moved piece whose
+//!   ends are opposing pieces, either of them allowed so;
+//! - the mover then owes the largest of: the line's removals, the custodian
+//!   targets (one if an armed custodian rule says `choose_one`), two for an
+//!   intervention; the first removal picks an intervention target (then the
+//!   one more removal must be its partner on a line with it), a custodian
+//!   target (then the rest of what the custodian earns, from its targets),
+//!   or another piece the line lets it remove (then the line's removals as
+//!   usual); when no target is left, nothing more is owed.
+//!
 //! Forbid rules:
 //! - a move (removals included) is not legal when a forbid rule naming its
 //!   kind (`place`, `slide`, `fly`, `leap`, `remove`) holds, its `when` reading the
@@ -61,7 +78,9 @@
 
 use morrigo_dsl::{BinOp, Expr};
 use morrigo_engine::{Move, MoveKind, Outcome, Point, Unit, NO_POINT};
-use morrigo_rules::{ActionKind, CaptureKind, CaptureRule, MoveClass, Prim, Rules, Verdict};
+use morrigo_rules::{
+    ActionKind, CaptureKind, CaptureRule, CaptureTake, MoveClass, Prim, Rules, Verdict,
+};
 
 /// What decides a repetition: the board, both hands and the player to move.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -106,6 +125,23 @@ pub struct RefGame<'r> {
     /// (player, phase the turn began in, lines_formed) of every move that
     /// completed a counting line.
     pub formed_in: Vec<(u8, usize, u32)>,
+    /// The removals a capture by removal owes this turn.
+    choice: Option<RefChoice>,
+}
+
+/// What a capture by removal left to remove (see the module notes).
+#[derive(Clone, Debug)]
+struct RefChoice {
+    /// No removal made yet.
+    open: bool,
+    /// Custodian targets still removable.
+    custodian: Vec<usize>,
+    /// Intervention targets still removable.
+    intervention: Vec<usize>,
+    /// The intervened lines' ends.
+    pairs: Vec<(usize, usize)>,
+    line_owes: u32,
+    custodian_owes: u32,
 }
 
 /// A line formed or traded by a player on a turn.
@@ -197,13 +233,14 @@ pub(crate) fn eval_expr(
 }
 
 /// This reference covers rulesets without board plays or passes.
-const GO_FAMILY: &str = "the Morris reference does not implement board plays or passes";
+const GO_FAMILY: &str =
+    "the Morris reference does not implement board plays, pass stones or move-history patterns";
 
 impl<'r> RefGame<'r> {
     /// The start of a game: empty board, full hands, the first player to move.
     pub fn new(rules: &'r Rules) -> Self {
         assert!(
-            rules.play.is_none() && rules.passes.kinds.is_empty(),
+            rules.play.is_none() && rules.patterns.is_empty() && rules.passes.stones == 0,
             "{GO_FAMILY}"
         );
         // The set-up stones (`setup.stones`) and the first to move.
@@ -240,7 +277,13 @@ impl<'r> RefGame<'r> {
             previous: vec![start],
             line_events: Vec::new(),
             formed_in: Vec::new(),
+            choice: None,
         }
+    }
+
+    /// The phase the current turn began in (`None` at a turn's start).
+    pub fn turn_phase(&self) -> Option<usize> {
+        self.turn_phase
     }
 
     /// The repetition key of the current position.
@@ -520,19 +563,69 @@ impl<'r> RefGame<'r> {
         }) as i64
     }
 
-    /// The first forbid rule naming the kind of `m` whose `when` holds.
-    pub fn forbidden_by(&self, m: Move) -> Option<usize> {
-        let class = match m.kind {
+    /// The class forbid rules name a move by.
+    fn class(m: Move) -> MoveClass {
+        match m.kind {
             MoveKind::Place => MoveClass::Place,
             MoveKind::Slide => MoveClass::Slide,
             MoveKind::Fly => MoveClass::Fly,
             MoveKind::Leap => MoveClass::Leap,
             MoveKind::Remove => MoveClass::Remove,
-            MoveKind::Play | MoveKind::Pass => unreachable!("{GO_FAMILY}"),
+            MoveKind::Pass => MoveClass::Pass(m.to as u8),
+            MoveKind::Play => unreachable!("{GO_FAMILY}"),
+        }
+    }
+
+    /// The passes of a turn whose other moves are `others`: each pass kind,
+    /// when the phase allows `pass` and no forbid rule naming it holds. A
+    /// forbid rule reading `no_legal_move` reads it as: no move in `others`
+    /// and no other pass kind (one no rule without `no_legal_move` forbids)
+    /// is outside the rule's own kinds.
+    fn pass_moves(&self, phase: usize, others: &[Move]) -> Vec<Move> {
+        if !self.allowed(phase, ActionKind::Pass) {
+            return Vec::new();
+        }
+        let kinds = self.rules.passes.kinds.len();
+        let ctx = |k: usize, no_legal_move: Option<bool>| Ctx {
+            phase: Some(phase),
+            no_legal_move,
+            mv: Some(Move::pass(k as u8)),
+            ..Ctx::default()
         };
+        let plainly_forbidden = |k: usize| {
+            self.rules.forbid.iter().any(|f| {
+                f.moves.contains(&MoveClass::Pass(k as u8))
+                    && !f.when.uses(Prim::NoLegalMove)
+                    && self.eval(&f.when.expr, ctx(k, None)) != 0
+            })
+        };
+        let forbidden = |k: usize| {
+            self.rules.forbid.iter().any(|f| {
+                if !f.moves.contains(&MoveClass::Pass(k as u8)) {
+                    return false;
+                }
+                let blocked = f.when.uses(Prim::NoLegalMove).then(|| {
+                    let outside = |c: MoveClass| !f.moves.contains(&c);
+                    !(others.iter().any(|&o| outside(Self::class(o)))
+                        || (0..kinds)
+                            .any(|j| outside(MoveClass::Pass(j as u8)) && !plainly_forbidden(j)))
+                });
+                self.eval(&f.when.expr, ctx(k, blocked)) != 0
+            })
+        };
+        (0..kinds)
+            .filter(|&k| !forbidden(k))
+            .map(|k| Move::pass(k as u8))
+            .collect()
+    }
+
+    /// The first forbid rule naming the kind of `m` whose `when` holds.
+    pub fn forbidden_by(&self, m: Move) -> Option<usize> {
+        let class = Self::class(m);
         let c = Ctx {
             phase: Some(self.phase()),
             mv: Some(m),
+            target: (m.kind == MoveKind::Remove).then_some(m.to),
             ..Ctx::default()
         };
         self.rules
@@ -762,6 +855,20 @@ impl<'r> RefGame<'r> {
     }
 
     fn removal_targets(&self) -> Vec<Move> {
+        if let Some(c) = &self.choice {
+            let mut targets: Vec<usize> = c.custodian.clone();
+            targets.extend(&c.intervention);
+            if c.open && c.line_owes > 0 {
+                targets.extend((0..self.board.len()).filter(|&p| self.removable(p as Point)));
+            }
+            targets.sort_unstable();
+            targets.dedup();
+            return targets
+                .into_iter()
+                .map(|p| Move::remove(p as Point))
+                .filter(|&m| self.forbidden_by(m).is_none())
+                .collect();
+        }
         (0..self.board.len() as Point)
             .filter(|&p| self.removable(p))
             .map(Move::remove)
@@ -777,6 +884,8 @@ impl<'r> RefGame<'r> {
         let phase = self.phase();
         let mut moves = self.turn_moves(phase);
         moves.extend(self.removal_moves(phase));
+        let passes = self.pass_moves(phase, &moves);
+        moves.extend(passes);
         let c = Ctx {
             phase: Some(phase),
             no_legal_move: Some(moves.is_empty()),
@@ -813,7 +922,7 @@ impl<'r> RefGame<'r> {
             self.turn_phase = Some(self.phase());
         }
         // Capture rules are judged for the mover before the move.
-        let armed = if m.kind == MoveKind::Remove {
+        let armed = if matches!(m.kind, MoveKind::Remove | MoveKind::Pass) {
             Vec::new()
         } else {
             self.armed(self.phase(), None)
@@ -874,12 +983,18 @@ impl<'r> RefGame<'r> {
                     self.lines_formed = 0;
                 }
                 self.removed_this_turn = true;
+                self.chose(to);
             }
-            MoveKind::Play | MoveKind::Pass => unreachable!("{GO_FAMILY}"),
+            MoveKind::Pass => {
+                // A pass ends the turn and changes nothing on the board.
+                assert_eq!(self.pending, 0, "{m:?}: a removal is owed");
+                assert!((m.to as usize) < self.rules.passes.kinds.len(), "{m:?}");
+            }
+            MoveKind::Play => unreachable!("{GO_FAMILY}"),
         }
         self.capture(&armed, m.to);
         self.ply += 1;
-        if m.kind != MoveKind::Remove {
+        if !matches!(m.kind, MoveKind::Remove | MoveKind::Pass) {
             let complete: Vec<usize> = (0..self.rules.topology.lines.len())
                 .filter(|&l| {
                     let line = &self.rules.topology.lines[l];
@@ -946,10 +1061,14 @@ impl<'r> RefGame<'r> {
                 }
             }
         }
+        if !matches!(m.kind, MoveKind::Remove | MoveKind::Pass) {
+            self.open_choice(&armed, m.to as usize);
+        }
         if self.pending > 0 && self.removal_targets().is_empty() {
             self.pending = 0;
         }
         if self.pending == 0 {
+            self.choice = None;
             self.turns_without_removal = if self.removed_this_turn {
                 0
             } else {
@@ -984,7 +1103,8 @@ impl<'r> RefGame<'r> {
         let to = to as usize;
         let at = |p: usize| self.board[p];
         let mut taken: Vec<usize> = Vec::new();
-        for rule in armed {
+        // Rules taking by removals take nothing here (`open_choice`).
+        for rule in armed.iter().filter(|r| r.take == CaptureTake::All) {
             for [a, b, c] in self.triples(rule) {
                 match rule.kind {
                     CaptureKind::Custodian => {
@@ -1011,6 +1131,108 @@ impl<'r> RefGame<'r> {
             self.board[p] = None;
             self.lost[(1 - self.to_move) as usize] += 1;
             self.removed_this_turn = true;
+        }
+    }
+
+    /// After a move to `to` and its lines: the targets of the armed rules
+    /// taking by removals, and what the mover owes.
+    fn open_choice(&mut self, armed: &[&CaptureRule], to: usize) {
+        let me = Some(self.to_move);
+        let opp = Some(1 - self.to_move);
+        let allowed = |g: &Self, p: usize| g.rules.line_rule.is_none() || g.removable(p as Point);
+        let mut custodian = Vec::new();
+        let mut pairs = Vec::new();
+        let mut one = false;
+        for rule in armed.iter().filter(|r| r.take != CaptureTake::All) {
+            for [a, b, c] in self.triples(rule) {
+                match rule.kind {
+                    CaptureKind::Custodian => {
+                        one |= rule.take == CaptureTake::ChooseOne;
+                        let ends =
+                            (a == to && self.board[c] == me) || (c == to && self.board[a] == me);
+                        if ends
+                            && self.board[b] == opp
+                            && allowed(self, b)
+                            && !custodian.contains(&b)
+                        {
+                            custodian.push(b);
+                        }
+                    }
+                    CaptureKind::Intervention => {
+                        let ends = self.board[a] == opp && self.board[c] == opp;
+                        if b == to
+                            && ends
+                            && (allowed(self, a) || allowed(self, c))
+                            && !pairs.contains(&(a, c))
+                        {
+                            pairs.push((a, c));
+                        }
+                    }
+                    CaptureKind::Leap => {}
+                }
+            }
+        }
+        if custodian.is_empty() && pairs.is_empty() {
+            return;
+        }
+        let custodian_owes = if one {
+            custodian.len().min(1)
+        } else {
+            custodian.len()
+        } as u32;
+        let intervention_owes = if pairs.is_empty() { 0 } else { 2 };
+        let line_owes = self.pending;
+        self.pending = line_owes.max(custodian_owes).max(intervention_owes);
+        let intervention = pairs.iter().flat_map(|&(a, c)| [a, c]).collect();
+        self.choice = Some(RefChoice {
+            open: true,
+            custodian,
+            intervention,
+            pairs,
+            line_owes,
+            custodian_owes,
+        });
+    }
+
+    /// The removal on `at` was made (`pending` lowered): the first one
+    /// decides what the turn takes.
+    fn chose(&mut self, at: usize) {
+        let Some(mut c) = self.choice.take() else {
+            return;
+        };
+        if c.open {
+            c.open = false;
+            if c.intervention.contains(&at) {
+                let partners: Vec<usize> = c
+                    .pairs
+                    .iter()
+                    .filter_map(|&(a, b)| match () {
+                        _ if a == at => Some(b),
+                        _ if b == at => Some(a),
+                        _ => None,
+                    })
+                    .collect();
+                c.intervention = partners;
+                c.custodian.clear();
+                self.pending = u32::from(!c.intervention.is_empty());
+            } else if c.custodian.contains(&at) {
+                c.custodian.retain(|&p| p != at);
+                c.intervention.clear();
+                self.pending = c.custodian_owes - 1;
+            } else {
+                // The line's removals, as usual from here on.
+                self.pending = c.line_owes - 1;
+                return;
+            }
+        } else {
+            c.custodian.retain(|&p| p != at);
+            c.intervention.retain(|&p| p != at);
+            if c.custodian.is_empty() && c.intervention.is_empty() {
+                self.pending = 0;
+            }
+        }
+        if self.pending > 0 {
+            self.choice = Some(c);
         }
     }
 

@@ -153,7 +153,7 @@ impl Compiler<'_> {
             line_rule.is_some(),
             topology.as_ref(),
         );
-        let captures = self.capture_rules(env, &phases, topology.as_ref());
+        let captures = self.capture_rules(env, &phases, topology.as_ref(), line_rule.as_ref());
         let repetition = self.repetition();
         let mut end = self.synthesized_end_rules(play.as_ref(), &repetition);
         end.extend(self.end_rules(env));
@@ -1294,13 +1294,8 @@ impl Compiler<'_> {
             .filter_map(|(v, t)| t.map(|t| (v, t)))
             .collect();
             let [(verdict, text)] = verdicts[..] else {
-                self.error_key(
-                    &["end", name],
-                    Diagnostic::new(format!(
-                        "end rule `{name}` must say exactly one of `lose`, `win`, `draw`, `score`, `compare_captures`, `no_result`"
-                    ))
-                    .expected("`{ lose: \"condition\" }`, `{ win: … }`, `{ draw: … }`, `{ score: … }` or `{ no_result: … }`"),
-                );
+                let verdicts: Vec<Verdict> = verdicts.iter().map(|(v, _)| *v).collect();
+                self.too_many_verdicts(name, &verdicts);
                 continue;
             };
             let when = self.cond_at(
@@ -1320,6 +1315,48 @@ impl Compiler<'_> {
             ));
         }
         self.order_end_rules(out)
+    }
+
+    /// An end rule with no verdict or several. Several may come from
+    /// different files of an `extends` chain (the mappings merge): the
+    /// error points at the verdict written in the most derived file (the
+    /// later one within a file), and notes where the others are written.
+    fn too_many_verdicts(&mut self, name: &str, verdicts: &[Verdict]) {
+        let diag = Diagnostic::new(format!(
+            "end rule `{name}` must say exactly one of `lose`, `win`, `draw`, `score`, `compare_captures`, `no_result`"
+        ))
+        .expected("`{ lose: \"condition\" }`, `{ win: … }`, `{ draw: … }`, `{ score: … }` or `{ no_result: … }`");
+        let keys: Vec<(&str, crate::yaml::Pos)> = verdicts
+            .iter()
+            .filter_map(|v| {
+                let node = self.loaded.node(&["end", name])?;
+                let (k, _) = node.entry(v.key())?;
+                Some((v.key(), k.pos))
+            })
+            .collect();
+        // The root file is the first of the chain: the most derived.
+        let Some(&(key, pos)) = keys
+            .iter()
+            .min_by_key(|(_, p)| (p.file, std::cmp::Reverse(p.start)))
+        else {
+            self.error_key(&["end", name], diag);
+            return;
+        };
+        let mut diag = diag;
+        for &(other, p) in keys.iter().filter(|(k, _)| *k != key) {
+            if let Some(at) = self.loaded.location(p) {
+                diag = diag.note(format!("`{other}` is written at {at}"));
+            }
+        }
+        if keys.iter().any(|(_, p)| p.file != pos.file) {
+            diag = diag.note(format!(
+                "an inherited verdict stays unless the variant removes it: `{}: null`",
+                keys.iter()
+                    .find(|(_, p)| p.file != pos.file)
+                    .map_or("lose", |(k, _)| k)
+            ));
+        }
+        self.errors.push(diag.at_opt(self.loaded.location(pos)));
     }
 
     fn play_rule(&mut self) -> Option<PlayRule> {
@@ -1575,6 +1612,16 @@ impl Compiler<'_> {
         steps_checked: &mut bool,
     ) {
         let name = rule.name.as_str();
+        if rule.when.uses(Prim::Target) && rule.moves.iter().any(|m| *m != MoveClass::Remove) {
+            self.error_key(
+                &["forbid", name, "when"],
+                Diagnostic::new(format!(
+                    "forbid rule `{name}` reads `target`, the piece a removal takes, but names moves that are not removals"
+                ))
+                .expected("`moves: [remove]` in a forbid rule reading `target`")
+                .note("split it into two rules"),
+            );
+        }
         if rule.per_move() && rule.when.uses(Prim::NoLegalMove) {
             self.error_key(
                 &["forbid", name, "when"],
@@ -1615,6 +1662,7 @@ impl Compiler<'_> {
         env: RuleEnv<'_>,
         phases: &[PhaseRule],
         topology: Option<&morrigo_board::Topology>,
+        line_rule: Option<&crate::LineRule>,
     ) -> Vec<CaptureRule> {
         use morrigo_board::LineDirection;
         let Some(file) = self.loaded.file.captures.as_ref() else {
@@ -1732,15 +1780,64 @@ impl Compiler<'_> {
                     at: self.loaded.key_at(&["captures", &name]),
                 },
             };
+            let take = self.capture_take(&name, rule, kind, line_rule);
             out.push(CaptureRule {
                 name,
                 kind,
                 directions,
                 when,
+                take,
                 doc: rule.doc.clone(),
             });
         }
         out
+    }
+
+    /// `captures.NAME.take`: refused where it has no reading — a leap takes
+    /// what it jumps as part of the move, an intervention by removals takes
+    /// one line's two ends, and removals a line rule takes from the hand or
+    /// delays leave no removal to choose against.
+    fn capture_take(
+        &mut self,
+        name: &str,
+        rule: &crate::schema::CaptureFile,
+        kind: CaptureKind,
+        line_rule: Option<&crate::LineRule>,
+    ) -> crate::CaptureTake {
+        use crate::schema::CaptureTakeFile;
+        use crate::CaptureTake;
+        let take = match rule.take {
+            None | Some(CaptureTakeFile::All) => return CaptureTake::All,
+            Some(CaptureTakeFile::Choose) => CaptureTake::Choose,
+            Some(CaptureTakeFile::ChooseOne) => CaptureTake::ChooseOne,
+        };
+        let path = ["captures", name, "take"];
+        let refuse = |why: String, expected: &str| Diagnostic::new(why).expected(expected);
+        if kind == CaptureKind::Leap {
+            let d = refuse(
+                format!("capture rule `{name}` is a leap, which takes the piece it jumps as part of the move: `take: {}` does not apply", take.name()),
+                "`take: all` or no `take`",
+            );
+            self.error_value(&path, d);
+        } else if kind == CaptureKind::Intervention && take == CaptureTake::ChooseOne {
+            let d = refuse(
+                format!("capture rule `{name}` is an intervention: taken by removals it takes the two ends of one line, never one piece"),
+                "`take: choose` or `take: all`",
+            );
+            self.error_value(&path, d);
+        }
+        if let Some(l) = line_rule {
+            for (key, cond) in [("from_hand", &l.from_hand), ("delay", &l.delay)] {
+                if cond.is_some() {
+                    let d = refuse(
+                        format!("capture rule `{name}` is taken by removals chosen against the line rule's, but `on_line_formed.{key}` changes what those removals are"),
+                        &format!("`take: all`, or no `on_line_formed.{key}`"),
+                    );
+                    self.error_value(&path, d);
+                }
+            }
+        }
+        take
     }
 
     fn repetition(&mut self) -> RepetitionRule {

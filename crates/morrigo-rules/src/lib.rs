@@ -210,7 +210,36 @@ pub struct CaptureRule {
     pub directions: Vec<morrigo_board::LineDirection>,
     /// Judged for the mover before the move.
     pub when: Cond,
+    /// How the captured pieces leave the board.
+    pub take: CaptureTake,
     pub doc: Option<String>,
+}
+
+/// How a custodian or intervention capture takes its pieces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum CaptureTake {
+    /// Every captured piece leaves at once, as part of the move.
+    #[default]
+    All,
+    /// The captured pieces become removals the mover makes, one ply each
+    /// (custodian: every flanked piece; intervention: the two ends of one
+    /// line, the first removal fixing the line). When the move also
+    /// completes a line, the first removal chooses between the captures
+    /// and the line's removals.
+    Choose,
+    /// As `Choose`, but a custodian capture earns one removal: one of the
+    /// flanked pieces.
+    ChooseOne,
+}
+
+impl CaptureTake {
+    pub fn name(self) -> &'static str {
+        match self {
+            CaptureTake::All => "all",
+            CaptureTake::Choose => "choose",
+            CaptureTake::ChooseOne => "choose_one",
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -679,6 +708,11 @@ impl fmt::Display for Rules {
                 )?;
                 if !c.when.is_always() {
                     write!(f, " when {}", c.when.text)?;
+                }
+                match c.take {
+                    CaptureTake::All => {}
+                    CaptureTake::Choose => write!(f, ", taken by removals the player chooses")?,
+                    CaptureTake::ChooseOne => write!(f, ", one flanked piece taken by a removal")?,
                 }
                 writeln!(f)?;
             }

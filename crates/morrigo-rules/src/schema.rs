@@ -142,7 +142,19 @@ pub struct CaptureFile {
     pub directions: Option<Vec<String>>,
     /// When it applies, judged for the mover before the move.
     pub when: Option<Text>,
+    /// How the captured pieces leave: `all` at once (the default),
+    /// `choose` as removals the player makes (and chooses against a
+    /// line's removals), `choose_one` one flanked piece so.
+    pub take: Option<CaptureTakeFile>,
     pub doc: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CaptureTakeFile {
+    All,
+    Choose,
+    ChooseOne,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize)]

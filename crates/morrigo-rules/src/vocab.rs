@@ -165,10 +165,6 @@ const ONLY_REMOVABLE: &[(Context, &str)] = &[
         "`target` exists only in `on_line_formed.removable` and in a `remove` action's condition",
     ),
     (
-        Context::Forbid,
-        "`target` exists only in `on_line_formed.removable` and in a `remove` action's condition",
-    ),
-    (
         Context::TurnEnd,
         "`target` exists only in `on_line_formed.removable` and in a `remove` action's condition",
     ),
@@ -327,7 +323,7 @@ pub const VOCABULARY: &[Entry] = &[
     Entry { name: "turns_without_line", prim: Prim::TurnsWithoutLine, params: &[], ty: Type::Int, doc: "turns played by both sides together since a line was last formed", not_in: &[] },
     Entry { name: "turn", prim: Prim::Turn, params: &[], ty: Type::Int, doc: "turns played so far in the game", not_in: &[] },
     Entry { name: "empty_points", prim: Prim::EmptyPoints, params: &[], ty: Type::Int, doc: "number of empty points on the board", not_in: &[] },
-    Entry { name: "target", prim: Prim::Target, params: &[], ty: Type::Point, doc: "the piece considered for removal (in `on_line_formed.removable` and a `remove` action's condition: an opposing piece; in a `remove_own` action's condition: one of the mover's own)", not_in: ONLY_REMOVABLE },
+    Entry { name: "target", prim: Prim::Target, params: &[], ty: Type::Point, doc: "the piece considered for removal (in `on_line_formed.removable`, a `remove` action's condition, and a forbid rule naming only `remove`: an opposing piece, the one the judged removal takes; in a `remove_own` action's condition: one of the mover's own)", not_in: ONLY_REMOVABLE },
     Entry { name: "lines_formed", prim: Prim::LinesFormed, params: &[], ty: Type::Int, doc: "lines the move just completed through the moved piece (in `extra_turn` and `first`: the lines the turn's move completed; in a forbid rule: the lines the move being judged would complete through its destination)", not_in: ONLY_LINE_RULE },
     Entry { name: "captures", prim: Prim::Captures, params: &[], ty: Type::Int, doc: "in a forbid rule: opposing pieces the move being judged would take by itself (a board play: the stones it captures; a placement, slide, fly or leap: what the ruleset's `captures:` rules would take; removals a line earns are not counted)", not_in: ONLY_FORBID },
     Entry { name: "lines_formed", prim: Prim::LinesFormedWhere, params: &[Type::Bool], ty: Type::Int, doc: "in a forbid rule: the lines the move being judged would complete through its destination for which the condition holds, judged for each as `line` on the position before the move (`lines_formed(turns_since_traded(line) <= 2)`)", not_in: ONLY_JUDGED_OUTERMOST },

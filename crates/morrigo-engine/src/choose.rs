@@ -1,0 +1,313 @@
+//! Captures taken by removals the player chooses (`captures.*.take:
+//! choose | choose_one`, the reading of the Sanmill app): a custodian or
+//! intervention pattern takes nothing by itself; its pieces become the
+//! targets of removals the mover makes as further plies of the turn.
+//!
+//! - custodian: the flanked pieces a removal could take (the line rule's
+//!   `removable`; any piece without a line rule) are the targets, one
+//!   removal each (`choose_one`: one removal);
+//! - intervention: both ends of each line the piece landed in the middle
+//!   of, when either end could be removed; two removals, the second being
+//!   the first one's partner on its line;
+//! - when the move also completes a line that owes removals, the mover owes
+//!   the larger count, and the first removal decides: a custodian target
+//!   takes the custodian capture, an intervention target the intervention,
+//!   any other removable piece the line's removals (the captures lapse).
+//!
+//! The open choice is kept outside [`crate::machine::Position`] with a
+//! ply-tagged log (as the marks), and enters the position key. A ruleset
+//! without such rules has no [`ChooseRules`] and never reaches this module.
+
+use crate::bits::Bits;
+use crate::captures::CompiledCapture;
+use crate::machine::{Machine, Move, Point, State, NO_POINT};
+use morrigo_rules::{CaptureKind, CaptureTake, Rules};
+
+/// The capture rules taking by removals, and their hash keys.
+#[derive(Debug)]
+pub(crate) struct ChooseRules {
+    /// Bits (as in [`Machine::armed_captures`]) of the rules taking by removals.
+    pub(crate) rules: u64,
+    /// Of those, the custodian rules earning one removal (`choose_one`).
+    one: u64,
+    /// Of those, the custodian rules.
+    custodian: u64,
+    z_cust: Vec<u64>,
+    z_inter: Vec<u64>,
+    z_open: u64,
+}
+
+impl ChooseRules {
+    /// `None` when every capture rule takes its pieces at once. `key` draws
+    /// the next hash key (drawn after every other key).
+    pub(crate) fn of(rules: &Rules, points: usize, key: &mut dyn FnMut() -> u64) -> Option<Self> {
+        let mask = |f: &dyn Fn(&morrigo_rules::CaptureRule) -> bool| {
+            rules
+                .captures
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| f(c))
+                .fold(0u64, |m, (i, _)| m | 1 << i)
+        };
+        let by_removal = mask(&|c| c.take != CaptureTake::All);
+        if by_removal == 0 {
+            return None;
+        }
+        Some(ChooseRules {
+            rules: by_removal,
+            one: mask(&|c| c.take == CaptureTake::ChooseOne),
+            custodian: by_removal & mask(&|c| c.kind == CaptureKind::Custodian),
+            z_cust: (0..points).map(|_| key()).collect(),
+            z_inter: (0..points).map(|_| key()).collect(),
+            z_open: key(),
+        })
+    }
+
+    /// The part of the position key the choice adds.
+    pub(crate) fn key<const W: usize>(&self, c: &Choice<W>) -> u64 {
+        let mut k = c.cust.iter().fold(0, |k, p| k ^ self.z_cust[p]);
+        k = c.inter.iter().fold(k, |k, p| k ^ self.z_inter[p]);
+        if c.open {
+            k ^= self.z_open ^ u64::from(c.line).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+        k
+    }
+}
+
+/// The removals a capture by removal left owing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Choice<const W: usize> {
+    /// Custodian targets not yet taken.
+    pub(crate) cust: Bits<W>,
+    /// Intervention targets not yet taken (after the first: its partners).
+    pub(crate) inter: Bits<W>,
+    /// Removals the completed lines owe (while the choice is open).
+    line: u16,
+    /// Removals the custodian capture earns.
+    cust_owed: u16,
+    /// Where the capturing piece landed.
+    centre: Point,
+    /// The intervention rules armed for the move (to find partners).
+    armed: u64,
+    /// No removal made yet: captures and the line's removals both open.
+    pub(crate) open: bool,
+}
+
+impl<const W: usize> Choice<W> {
+    pub(crate) const NONE: Self = Choice {
+        cust: Bits::EMPTY,
+        inter: Bits::EMPTY,
+        line: 0,
+        cust_owed: 0,
+        centre: NO_POINT,
+        armed: 0,
+        open: false,
+    };
+
+    pub(crate) fn active(&self) -> bool {
+        self.open || !self.cust.or(self.inter).is_empty()
+    }
+}
+
+/// The current choice and a log of earlier values tagged by the ply that
+/// changed them (undo restores the ply, then takes back later changes).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ChoiceLog<const W: usize> {
+    pub(crate) now: Choice<W>,
+    log: Vec<(u32, Choice<W>)>,
+}
+
+impl<const W: usize> Default for ChoiceLog<W> {
+    fn default() -> Self {
+        ChoiceLog {
+            now: Choice::NONE,
+            log: Vec::new(),
+        }
+    }
+}
+
+impl<const W: usize> ChoiceLog<W> {
+    pub(crate) fn undo_after(&mut self, ply: u32) {
+        while let Some(&(at, old)) = self.log.last() {
+            if at <= ply {
+                break;
+            }
+            self.now = old;
+            self.log.pop();
+        }
+    }
+}
+
+impl<const W: usize> Machine<W> {
+    /// Replace the choice (and its part of the position key).
+    fn set_choice(&self, x: &ChooseRules, s: &mut State<W>, new: Choice<W>) {
+        let old = s.choice.now;
+        if old == new {
+            return;
+        }
+        s.pos.hash ^= x.key(&old) ^ x.key(&new);
+        s.choice.log.push((s.pos.ply, old));
+        s.choice.now = new;
+    }
+
+    /// Whether a capture by removal may target the opposing piece on `p`.
+    fn capture_removable(&self, s: &State<W>, p: usize) -> bool {
+        self.removals.is_none() || self.removable(s, p)
+    }
+
+    /// After a move to `to` (its lines judged, `pending` what they owe):
+    /// open the choice the capture rules of `armed` taking by removals make.
+    pub(crate) fn open_choice(&self, x: &ChooseRules, s: &mut State<W>, to: Point, armed: u64) {
+        let armed = armed & x.rules;
+        if armed == 0 {
+            return;
+        }
+        let me = s.pos.to_move as usize;
+        let (mine, theirs) = (s.pos.occ[me], s.pos.occ[me ^ 1]);
+        let mut cust = Bits::EMPTY;
+        let mut inter = Bits::EMPTY;
+        for (i, c) in self.captures.iter().enumerate() {
+            if armed & (1 << i) == 0 {
+                continue;
+            }
+            for (a, b) in pairs_at(c, to) {
+                let (a, b) = (a as usize, b as usize);
+                match c.kind {
+                    CaptureKind::Custodian => {
+                        if theirs.has(a) && mine.has(b) && self.capture_removable(s, a) {
+                            cust.set(a);
+                        }
+                    }
+                    CaptureKind::Intervention => {
+                        let either =
+                            || self.capture_removable(s, a) || self.capture_removable(s, b);
+                        if theirs.has(a) && theirs.has(b) && either() {
+                            inter.set(a);
+                            inter.set(b);
+                        }
+                    }
+                    CaptureKind::Leap => {}
+                }
+            }
+        }
+        if cust.is_empty() && inter.is_empty() {
+            return;
+        }
+        let cust_owed = if armed & x.custodian & x.one != 0 {
+            cust.count().min(1)
+        } else {
+            cust.count()
+        } as u16;
+        let inter_owed = if inter.is_empty() { 0 } else { 2 };
+        let line = s.pos.pending;
+        s.pos.pending = line.max(cust_owed).max(inter_owed);
+        let choice = Choice {
+            cust,
+            inter,
+            line,
+            cust_owed,
+            centre: to,
+            armed: armed & !x.custodian,
+            open: true,
+        };
+        self.set_choice(x, s, choice);
+    }
+
+    /// The removal moves while a choice is owed (before forbid rules).
+    pub(crate) fn choice_targets(&self, s: &State<W>, out: &mut Vec<Move>) {
+        let c = &s.choice.now;
+        let targets = c.cust.or(c.inter);
+        out.extend(targets.iter().map(|p| Move::remove(p as Point)));
+        if c.open && c.line > 0 {
+            let opp = (s.pos.to_move ^ 1) as usize;
+            for p in s.pos.occ[opp].without(targets).iter() {
+                if self.removable(s, p) {
+                    out.push(Move::remove(p as Point));
+                }
+            }
+        }
+    }
+
+    /// The removal of the piece on `at` was just made (`pending` already
+    /// lowered): the first one decides which capture the turn takes.
+    pub(crate) fn chose(&self, x: &ChooseRules, s: &mut State<W>, at: Point) {
+        let mut c = s.choice.now;
+        let at = at as usize;
+        if c.open {
+            c.open = false;
+            if c.inter.has(at) {
+                // The partner: the other end of a line centred where the
+                // capturing piece landed.
+                let mut partners = Bits::EMPTY;
+                for (i, rule) in self.captures.iter().enumerate() {
+                    if c.armed & (1 << i) == 0 {
+                        continue;
+                    }
+                    for (a, b) in pairs_at(rule, c.centre) {
+                        let (a, b) = (a as usize, b as usize);
+                        if a == at && c.inter.has(b) {
+                            partners.set(b);
+                        } else if b == at && c.inter.has(a) {
+                            partners.set(a);
+                        }
+                    }
+                }
+                c.inter = partners;
+                c.cust = Bits::EMPTY;
+                s.pos.pending = u16::from(!partners.is_empty());
+            } else if c.cust.has(at) {
+                c.cust.clear(at);
+                c.inter = Bits::EMPTY;
+                s.pos.pending = c.cust_owed - 1;
+            } else {
+                // The line's removals: ordinary ones from here on.
+                s.pos.pending = c.line - 1;
+                c = Choice::NONE;
+            }
+        } else {
+            c.cust.clear(at);
+            c.inter.clear(at);
+            if !c.active() {
+                // No target left for what is owed (never with the counts
+                // above; kept so a removal is never left unbounded).
+                s.pos.pending = 0;
+            }
+        }
+        if s.pos.pending == 0 {
+            c = Choice::NONE;
+        }
+        self.set_choice(x, s, c);
+    }
+
+    /// Nothing more is owed (no target left): drop the choice.
+    pub(crate) fn close_choice(&self, s: &mut State<W>) {
+        if let Some(x) = &self.choose {
+            self.set_choice(x, s, Choice::NONE);
+        }
+    }
+
+    /// Whether the removals owed now are a capture's (its choice still
+    /// open or made).
+    pub fn capture_owed(&self, s: &State<W>) -> bool {
+        self.choose.is_some() && s.choice.now.active()
+    }
+
+    /// Whether the open choice also lets the line's removals be taken.
+    pub fn capture_owed_lines(&self, s: &State<W>) -> bool {
+        s.choice.now.open && s.choice.now.line > 0
+    }
+
+    /// The pieces a capture by removal has made removable now, custodian
+    /// and intervention targets together (empty when none is owed).
+    pub fn capture_targets(&self, s: &State<W>) -> Bits<W> {
+        let c = &s.choice.now;
+        c.cust.or(c.inter)
+    }
+}
+
+/// A capture rule's table pairs at point `p` (see [`CompiledCapture`]).
+fn pairs_at(c: &CompiledCapture, p: Point) -> impl Iterator<Item = (Point, Point)> + '_ {
+    c.pairs[c.start[p as usize] as usize..c.start[p as usize + 1] as usize]
+        .iter()
+        .copied()
+}
