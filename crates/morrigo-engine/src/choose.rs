@@ -228,6 +228,23 @@ impl<const W: usize> Machine<W> {
         }
     }
 
+    /// Whether some removal `choice_targets` lists passes `allowed`
+    /// (without building the list).
+    pub(crate) fn any_choice_target(&self, s: &State<W>, allowed: impl Fn(usize) -> bool) -> bool {
+        let c = &s.choice.now;
+        let targets = c.cust.or(c.inter);
+        if targets.iter().any(&allowed) {
+            return true;
+        }
+        let opp = (s.pos.to_move ^ 1) as usize;
+        c.open
+            && c.line > 0
+            && s.pos.occ[opp]
+                .without(targets)
+                .iter()
+                .any(|p| self.removable(s, p) && allowed(p))
+    }
+
     /// The removal of the piece on `at` was just made (`pending` already
     /// lowered): the first one decides which capture the turn takes.
     pub(crate) fn chose(&self, x: &ChooseRules, s: &mut State<W>, at: Point) {

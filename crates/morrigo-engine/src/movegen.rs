@@ -415,17 +415,16 @@ impl<const W: usize> Machine<W> {
     }
 
     pub(crate) fn any_removable(&self, s: &State<W>) -> bool {
-        if self.choose.is_some() && s.choice.now.active() {
-            let mut out = Vec::new();
-            self.removal_targets(s, &mut out);
-            return !out.is_empty();
-        }
         let opp = (s.pos.to_move ^ 1) as usize;
-        s.pos.occ[opp].iter().any(|p| {
-            self.removable(s, p)
-                && self
-                    .move_forbidden_by(s, Move::remove(p as Point))
-                    .is_none()
-        })
+        let allowed = |p: usize| {
+            self.move_forbidden_by(s, Move::remove(p as Point))
+                .is_none()
+        };
+        if self.choose.is_some() && s.choice.now.active() {
+            return self.any_choice_target(s, allowed);
+        }
+        s.pos.occ[opp]
+            .iter()
+            .any(|p| self.removable(s, p) && allowed(p))
     }
 }
