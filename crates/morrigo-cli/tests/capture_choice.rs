@@ -2,16 +2,9 @@
 //! the command line: how `show`, `replay` and refused moves word them, and
 //! the combinations `check` refuses (located, exit 1).
 
+#[macro_use]
 mod common;
 use common::{assert_code, check, morrigo, stderr, stdout, variant};
-
-macro_rules! snap {
-    ($name:expr, $value:expr) => {
-        insta::with_settings!({ omit_expression => true }, {
-            insta::assert_snapshot!($name, $value);
-        })
-    };
-}
 
 const PROBE: &str = "tests/rulesets/nmm-capture-choose.yaml";
 

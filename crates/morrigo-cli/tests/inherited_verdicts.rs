@@ -2,16 +2,9 @@
 //! mappings): `check` points at the verdict the variant wrote, in the
 //! variant's file, and says where the inherited one is written.
 
+#[macro_use]
 mod common;
 use common::{assert_code, run_in, scratch_dir, stderr};
-
-macro_rules! snap {
-    ($name:expr, $value:expr) => {
-        insta::with_settings!({ omit_expression => true }, {
-            insta::assert_snapshot!($name, $value);
-        })
-    };
-}
 
 #[test]
 fn a_second_verdict_from_a_variant_is_located_in_the_variant() {

@@ -3,16 +3,9 @@
 //! `replay`, `test` and `check` present them (El Filja), and the errors a
 //! ruleset can make with them (located, exit 1).
 
+#[macro_use]
 mod common;
 use common::{assert_code, check, morrigo, refused, stderr, stdout, variant};
-
-macro_rules! snap {
-    ($name:expr, $value:expr) => {
-        insta::with_settings!({ omit_expression => true }, {
-            insta::assert_snapshot!($name, $value);
-        })
-    };
-}
 
 /// Twelve pieces each with no mill on either side (El Filja).
 const NO_MILLS: &str = "d1 f2 d2 c4 c3 a7 a4 a1 d6 d3 c5 f4 e4 d7 b4 b2 g7 d5 e3 b6 f6 g4 g1 e5";

@@ -3,16 +3,9 @@
 //! `test` and `check` present them, and the errors a ruleset can make with
 //! them (located, exit 1).
 
+#[macro_use]
 mod common;
 use common::{assert_code, check, morrigo, stderr, stdout, variant};
-
-macro_rules! snap {
-    ($name:expr, $value:expr) => {
-        insta::with_settings!({ omit_expression => true }, {
-            insta::assert_snapshot!($name, $value);
-        })
-    };
-}
 
 /// `show` states each turn-order rule in words under its phase.
 #[test]

@@ -109,45 +109,20 @@ impl<const W: usize> Choice<W> {
     }
 }
 
-/// The current choice and a log of earlier values tagged by the ply that
-/// changed them (undo restores the ply, then takes back later changes).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct ChoiceLog<const W: usize> {
-    pub(crate) now: Choice<W>,
-    log: Vec<(u32, Choice<W>)>,
-}
+/// The current choice, logged outside the position.
+pub(crate) type ChoiceLog<const W: usize> = crate::ply_log::PlyLog<Choice<W>>;
 
-impl<const W: usize> Default for ChoiceLog<W> {
+impl<const W: usize> Default for Choice<W> {
     fn default() -> Self {
-        ChoiceLog {
-            now: Choice::NONE,
-            log: Vec::new(),
-        }
-    }
-}
-
-impl<const W: usize> ChoiceLog<W> {
-    pub(crate) fn undo_after(&mut self, ply: u32) {
-        while let Some(&(at, old)) = self.log.last() {
-            if at <= ply {
-                break;
-            }
-            self.now = old;
-            self.log.pop();
-        }
+        Choice::NONE
     }
 }
 
 impl<const W: usize> Machine<W> {
     /// Replace the choice (and its part of the position key).
     fn set_choice(&self, x: &ChooseRules, s: &mut State<W>, new: Choice<W>) {
-        let old = s.choice.now;
-        if old == new {
-            return;
-        }
-        s.pos.hash ^= x.key(&old) ^ x.key(&new);
-        s.choice.log.push((s.pos.ply, old));
-        s.choice.now = new;
+        s.pos.hash ^= x.key(&s.choice.now) ^ x.key(&new);
+        s.choice.set(s.pos.ply, new);
     }
 
     /// Whether a capture by removal may target the opposing piece on `p`.

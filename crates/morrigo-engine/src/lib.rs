@@ -24,6 +24,7 @@ mod movegen;
 pub mod notation;
 mod perft;
 mod phase_lines;
+mod ply_log;
 mod records;
 mod scoring;
 mod states;

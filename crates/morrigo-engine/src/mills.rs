@@ -76,42 +76,9 @@ pub(crate) struct LineHistory {
     pub(crate) log: Vec<(u32, u32, u32)>,
 }
 
-/// The marks of delayed removals, with a log of earlier values tagged by
-/// the ply that changed them (as [`LineHistory`]): undo takes back exactly
-/// the later changes, and `Position` (copied by every undo) stays small.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Marks<const W: usize> {
-    pub(crate) now: crate::bits::Bits<W>,
-    /// (ply of the change, value before it).
-    log: Vec<(u32, crate::bits::Bits<W>)>,
-}
-
-impl<const W: usize> Default for Marks<W> {
-    fn default() -> Self {
-        Marks {
-            now: crate::bits::Bits::EMPTY,
-            log: Vec::new(),
-        }
-    }
-}
-
-impl<const W: usize> Marks<W> {
-    pub(crate) fn change(&mut self, ply: u32, f: impl FnOnce(&mut crate::bits::Bits<W>)) {
-        self.log.push((ply, self.now));
-        f(&mut self.now);
-    }
-
-    /// Undo the changes made by plies after `ply`.
-    pub(crate) fn undo_after(&mut self, ply: u32) {
-        while let Some(&(at, old)) = self.log.last() {
-            if at <= ply {
-                break;
-            }
-            self.now = old;
-            self.log.pop();
-        }
-    }
-}
+/// The marks of delayed removals, logged (as [`LineHistory`]) outside the
+/// position.
+pub(crate) type Marks<const W: usize> = crate::ply_log::PlyLog<crate::bits::Bits<W>>;
 
 /// `turns_since_…` of a line that never had the event: longer ago than any game.
 const NEVER: i64 = u32::MAX as i64;

@@ -176,10 +176,28 @@ fn run_lockstep(name: &str, games: u64) {
 }
 
 fn run_perft(name: &str, depth: u32, positions: &[(usize, u64)], pos_depth: u32) {
-    let rules = load(name);
+    let units = [Unit::Ply, Unit::Turn];
+    perft_agrees(name, load(name), depth, positions, pos_depth, &units);
+}
+
+/// Rules given as text (a probe of the file or the test).
+fn rules_of(name: &str, text: &str) -> Arc<morrigo_rules::Rules> {
+    Arc::new(morrigo_rules::rules_from_text(name, text).expect("compiles"))
+}
+
+/// Perft `depth` from the start and `pos_depth` from each random position
+/// of `positions`, in both implementations, counted in each of `units`.
+fn perft_agrees(
+    name: &str,
+    rules: Arc<morrigo_rules::Rules>,
+    depth: u32,
+    positions: &[(usize, u64)],
+    pos_depth: u32,
+    units: &[Unit],
+) {
     let any = AnyMachine::new(rules.clone()).expect("fits");
     with_machine!(&any, m => {
-        for unit in [Unit::Ply, Unit::Turn] {
+        for &unit in units {
             let fast = perft(m, &mut m.initial(), depth, unit);
             let slow = RefGame::new(&rules).perft(depth, unit);
             assert_eq!(fast, slow, "{name}: perft {depth} ({unit:?}) from the start");
@@ -557,18 +575,10 @@ captures:
   between: { kind: intervention }
   jump: { kind: leap, directions: [side, cross] }
 "#;
-    let rules = Arc::new(morrigo_rules::rules_from_text("cap-perft", text).expect("compiles"));
-    let any = AnyMachine::new(rules.clone()).expect("fits");
-    with_machine!(&any, m => {
-        let fast = perft(m, &mut m.initial(), 4, Unit::Ply);
-        assert_eq!(fast, RefGame::new(&rules).perft(4, Unit::Ply), "from the start");
-        for &(plies, seed) in POSITIONS {
-            let (mut s, r, played) = random_position(m, &rules, plies, seed);
-            let fast = perft(m, &mut s, 3, Unit::Ply);
-            assert_eq!(fast, r.perft(3, Unit::Ply), "after `{}`", record(&rules, &played));
-        }
-    });
+    let rules = rules_of("cap-perft", text);
+    perft_agrees("cap-perft", rules, 4, POSITIONS, 3, &[Unit::Ply]);
 }
+
 // ----- turn order: extra turns, `first`, removals as moves -------------------
 
 /// Achi (blocked positions are common) where a blocked player removes an
@@ -769,7 +779,7 @@ fn probe_phase_lines_in_lockstep() {
     let text = include_str!("../../../tests/rulesets/lang-phase-lines.yaml");
     let t = run_lockstep_text("lang-phase-lines", text, 300);
     assert_eq!(t.games, 300);
-    let rules = Arc::new(morrigo_rules::rules_from_text("lang-phase-lines", text).expect("ok"));
+    let rules = rules_of("lang-phase-lines", text);
     let three = rules
         .end
         .iter()
@@ -802,18 +812,9 @@ fn probe_phase_lines_in_lockstep() {
         black_first >= 20,
         "black starting the moving phase: {black_first}"
     );
-    with_machine!(&any, m => {
-        for unit in [Unit::Ply, Unit::Turn] {
-            let fast = perft(m, &mut m.initial(), 4, unit);
-            let slow = RefGame::new(&rules).perft(4, unit);
-            assert_eq!(fast, slow, "perft 4 ({unit:?})");
-            for &(plies, seed) in &[(24, 7), (30, 8), (40, 9)] {
-                let (mut s, r, played) = random_position(m, &rules, plies, seed);
-                let fast = perft(m, &mut s, 3, unit);
-                assert_eq!(fast, r.perft(3, unit), "perft 3 after `{}`", record(&rules, &played));
-            }
-        }
-    });
+    let positions = [(24, 7), (30, 8), (40, 9)];
+    let units = [Unit::Ply, Unit::Turn];
+    perft_agrees("lang-phase-lines", rules, 4, &positions, 3, &units);
 }
 
 /// El Filja from the end of placing (the four branches of the mill
@@ -908,20 +909,8 @@ fn captures_by_removal_in_lockstep() {
 #[test]
 fn perft_with_captures_by_removal() {
     for (name, text) in &CHOOSE_CASES[..3] {
-        let rules = Arc::new(morrigo_rules::rules_from_text(name, text).expect("compiles"));
-        let any = AnyMachine::new(rules.clone()).expect("fits");
-        with_machine!(&any, m => {
-            for unit in [Unit::Ply, Unit::Turn] {
-                let fast = perft(m, &mut m.initial(), 4, unit);
-                assert_eq!(fast, RefGame::new(&rules).perft(4, unit), "{name}: from the start");
-                for &(plies, seed) in POSITIONS {
-                    let (mut s, r, played) = random_position(m, &rules, plies, seed);
-                    let fast = perft(m, &mut s, 3, unit);
-                    let at = record(&rules, &played);
-                    assert_eq!(fast, r.perft(3, unit), "{name} ({unit:?}): after `{at}`");
-                }
-            }
-        });
+        let units = [Unit::Ply, Unit::Turn];
+        perft_agrees(name, rules_of(name, text), 4, POSITIONS, 3, &units);
     }
 }
 
@@ -996,7 +985,7 @@ fn choice_tally<const W: usize>(m: &Machine<W>, games: u64) -> ChoiceTally {
 #[test]
 fn captures_by_removal_are_exercised() {
     for (name, text) in &CHOOSE_CASES[1..3] {
-        let rules = Arc::new(morrigo_rules::rules_from_text(name, text).expect("compiles"));
+        let rules = rules_of(name, text);
         let any = AnyMachine::new(rules).expect("fits");
         let t = with_machine!(&any, m => choice_tally(m, 200));
         println!("{name}: {t:?}");
@@ -1050,18 +1039,7 @@ fn blocked_passes_in_lockstep() {
 #[test]
 fn perft_with_blocked_passes() {
     for (name, text) in PASS_CASES {
-        let rules = Arc::new(morrigo_rules::rules_from_text(name, text).expect("compiles"));
-        let any = AnyMachine::new(rules.clone()).expect("fits");
-        with_machine!(&any, m => {
-            let fast = perft(m, &mut m.initial(), 4, Unit::Ply);
-            assert_eq!(fast, RefGame::new(&rules).perft(4, Unit::Ply), "{name}: from the start");
-            for &(plies, seed) in POSITIONS {
-                let (mut s, r, played) = random_position(m, &rules, plies, seed);
-                let fast = perft(m, &mut s, 3, Unit::Ply);
-                let at = record(&rules, &played);
-                assert_eq!(fast, r.perft(3, Unit::Ply), "{name}: after `{at}`");
-            }
-        });
+        perft_agrees(name, rules_of(name, text), 4, POSITIONS, 3, &[Unit::Ply]);
     }
 }
 
@@ -1070,7 +1048,7 @@ fn perft_with_blocked_passes() {
 #[test]
 fn blocked_passes_are_exercised() {
     let (name, text) = PASS_CASES[1];
-    let rules = Arc::new(morrigo_rules::rules_from_text(name, text).expect("compiles"));
+    let rules = rules_of(name, text);
     let mut passes = 0;
     for g in 0..300u64 {
         let mut rng = SmallRng::seed_from_u64(0xC0FFEEu64.wrapping_mul(1_000_003).wrapping_add(g));

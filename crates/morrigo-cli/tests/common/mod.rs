@@ -1,6 +1,17 @@
 //! What every CLI test file needs to run `morrigo` and read a finished run.
 #![allow(dead_code)] // each test file uses its own part of it
 
+/// An insta snapshot without the expression in its header (the tests
+/// name what they snapshot). Files using it declare `#[macro_use] mod common;`.
+#[allow(unused_macros)]
+macro_rules! snap {
+    ($name:expr, $value:expr) => {
+        insta::with_settings!({ omit_expression => true }, {
+            insta::assert_snapshot!($name, $value);
+        })
+    };
+}
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
