@@ -264,10 +264,8 @@ pub struct AgentBody {
 
 /// Largest Monte Carlo budget of one move (MAX_AGENT_PLAYOUTS).
 pub const MAX_AGENT_PLAYOUTS: u32 = 20_000;
-/// Deepest alpha-beta search of one move (MAX_AGENT_DEPTH).
-pub const MAX_AGENT_DEPTH: u32 = 8;
-/// Time budget of every alpha-beta search (MAX_AGENT_MS): the deepest
-/// completed iteration plays.
+/// Time budget of every alpha-beta search (MAX_AGENT_MS): the search stops
+/// then, whatever its depth, and the deepest completed iteration plays.
 pub const MAX_AGENT_MS: u64 = 5000;
 
 /// An agent the playground may run: bounded work, no files.
@@ -279,10 +277,6 @@ pub fn agent_spec(text: &str) -> Result<AgentSpec, ApiError> {
         AgentSpec::Mcts(p) if p.playouts > MAX_AGENT_PLAYOUTS => Err(ApiError::bad(format!(
             "agent `{text}`: {} playouts a move is more than the playground's limit of {MAX_AGENT_PLAYOUTS} (MAX_AGENT_PLAYOUTS)",
             p.playouts
-        ))),
-        AgentSpec::AlphaBeta(p) if p.depth > MAX_AGENT_DEPTH => Err(ApiError::bad(format!(
-            "agent `{text}`: depth {} is more than the playground's limit of {MAX_AGENT_DEPTH} (MAX_AGENT_DEPTH)",
-            p.depth
         ))),
         AgentSpec::AlphaBeta(p) if p.time_ms.is_some_and(|t| t > MAX_AGENT_MS) => {
             Err(ApiError::bad(format!(
