@@ -148,9 +148,12 @@ try {
   });
 
   await test("05-jk-pass-refused", page, async () => {
-    await page.locator("#size").fill("5");
     await page.locator("#builtin").selectOption("jk-final");
     await page.locator("#title", { hasText: "JK" }).waitFor();
+    await page.waitForFunction(() => document.querySelectorAll("#board [data-point]").length === 361);
+    // --size 5, as on the command line: the board is redrawn.
+    await page.locator("#size").fill("5");
+    await page.locator("#size").press("Enter");
     await page.waitForFunction(() => document.querySelectorAll("#board [data-point]").length === 25);
     await page.locator("#new-game").click();
     await page.waitForFunction(() => document.querySelectorAll("#moves li").length === 0);

@@ -3,7 +3,7 @@
 import { EditorView, basicSetup } from "codemirror";
 import { EditorState } from "@codemirror/state";
 import { yaml } from "@codemirror/lang-yaml";
-import { linter, lintGutter, forceLinting } from "@codemirror/lint";
+import { linter, lintGutter, setDiagnostics } from "@codemirror/lint";
 import { get, post, ApiError } from "./api.js";
 import { drawBoard } from "./board.js";
 import { outcomesChart, lengthsChart, rulesChart } from "./charts.js";
@@ -226,8 +226,10 @@ function showDiagnostics(ds, ok) {
       ...(d.notes || []).map((n) => h("div", { class: "note" }, n)))));
 }
 
-function recheck() {
-  forceLinting(app.editor);
+// Size or komi changed: the text did not, so the linter would not run.
+async function recheck() {
+  const diagnostics = await checkSource(app.editor);
+  app.editor.dispatch(setDiagnostics(app.editor.state, diagnostics));
 }
 
 // The rules compiled: redraw the summary and board, keep the game if its
