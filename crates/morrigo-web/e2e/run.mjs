@@ -175,6 +175,27 @@ try {
     expect((await movesText()).includes("pass:E E"), "pass:E is played with class E");
   });
 
+  await test("05b-jk-d-mark", page, async () => {
+    // The triple ko of tests/scenarios/go/jk-final-kos.yaml, built from the
+    // empty 7x7 board, then its four ko captures: a D (JK Art. 2.7).
+    await page.locator("#size").fill("7");
+    await page.locator("#size").press("Enter");
+    await page.waitForFunction(() => document.querySelectorAll("#board [data-point]").length === 49);
+    await page.locator("#record").fill("C2 A1 D1 B2 C6 C1 D7 A7 G3 B6 F4 C7 G5 F5 E4 G6 B1 G4 B7 C1");
+    await page.locator("#load-record").click();
+    await page.waitForFunction(() => document.querySelectorAll("#moves li").length === 20);
+    const last = page.locator("#moves li").last();
+    expect((await last.locator(".class").innerText()).trim() === "C", "the last move is a ko capture C");
+    expect((await last.locator(".dmark").count()) === 1, "the fourth ko capture ends a D");
+    expect((await page.locator("#moves .dmark").count()) === 1, "only that move carries the D mark");
+    // JK Art. 2.7.1: no pass just after D P.
+    await page.locator('#passes button[data-pass="pass:P"]').click();
+    await page.waitForFunction(() => document.querySelectorAll("#moves li").length === 21);
+    await page.locator('#passes button[data-pass="pass:E"]').click();
+    await page.locator("#refusal.shown").waitFor();
+    expect((await page.locator("#refusal").innerText()).includes("no_pass_after_d"), "the pass after DP is refused by no_pass_after_d");
+  });
+
   await test("06-compare", page, async () => {
     await page.locator("#cmp-editor").uncheck();
     await page.locator("#cmp-builtins").selectOption(["three-mens-morris", "six-mens-morris"]);
