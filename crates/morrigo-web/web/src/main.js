@@ -415,10 +415,13 @@ async function maybeAgent() {
   try {
     const r = await post("/api/agent", { ruleset: rulesetRef(), record: app.record, agent, seed: pos.transcript.plies.length });
     app.thinking = false;
-    if (gen !== app.generation) return;
+    // A new game or an undo came meanwhile: drop this move, and let the
+    // agent (if any) move in the new position.
+    if (gen !== app.generation) return maybeAgent();
     setPosition(r.position);
   } catch (e) {
     app.thinking = false;
+    if (gen !== app.generation) return maybeAgent();
     refusal({ text: e.message });
     render();
   }
