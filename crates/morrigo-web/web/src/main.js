@@ -295,7 +295,10 @@ function targetsOf(from) {
 function render() {
   const pos = app.pos, show = app.show;
   if (!pos || !show) return;
-  const marks = { selected: app.selected, targets: app.selected ? targetsOf(app.selected) : new Set() };
+  // Targets: where the selected piece may go; while a removal is owed,
+  // the pieces that may be removed.
+  const removals = new Set(pos.legal.filter((m) => m.kind === "remove").map((m) => m.to));
+  const marks = { selected: app.selected, targets: app.selected ? targetsOf(app.selected) : removals };
   drawBoard($("#board"), show, pos, marks, clickPoint);
   const pl = show.players;
   let status;
