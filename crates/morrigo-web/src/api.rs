@@ -268,6 +268,27 @@ pub const MAX_AGENT_PLAYOUTS: u32 = 20_000;
 /// then, whatever its depth, and the deepest completed iteration plays.
 pub const MAX_AGENT_MS: u64 = 5000;
 
+/// Largest board on which `perfect` plays (MAX_PERFECT_POINTS): it solves
+/// the game first, which takes minutes on a 16-point board before the
+/// solver can even say that the game is too large.
+pub const MAX_PERFECT_POINTS: usize = 12;
+
+/// `perfect` only where solving it is quick.
+pub fn check_perfect(rules: &morrigo_rules::Rules, spec: &AgentSpec) -> Result<(), ApiError> {
+    let n = rules.topology.len();
+    if matches!(spec, AgentSpec::Perfect(_)) && n > MAX_PERFECT_POINTS {
+        return Err(ApiError::bad(format!(
+            "agent `perfect`: {} has {n} points, and the playground solves games only on boards of at most {MAX_PERFECT_POINTS} points (MAX_PERFECT_POINTS)",
+            rules.name
+        ))
+        .expected(format!(
+            "another agent, or `morrigo solve {} --save FILE` then `morrigo play {} --agent perfect:table=FILE`",
+            rules.name, rules.name
+        )));
+    }
+    Ok(())
+}
+
 /// An agent the playground may run: bounded work, no files.
 pub fn agent_spec(text: &str) -> Result<AgentSpec, ApiError> {
     let spec: AgentSpec = text
@@ -308,6 +329,7 @@ pub async fn agent(State(state): St, ApiJson(body): ApiJson<AgentBody>) -> ApiRe
     blocking(move || {
         let _permit = permit;
         let any = body.ruleset.load(&state)?;
+        check_perfect(any.rules(), &spec)?;
         morrigo_play::prepare_agents(any.rules(), &[spec], morrigo_play::ON_THE_FLY_MEMORY)
             .map_err(ApiError::bad)?;
         with_machine!(&*any, m => {

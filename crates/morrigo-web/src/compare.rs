@@ -142,6 +142,9 @@ pub async fn start(
                 pairings.clone()
             };
             for p in rows {
+                for a in &p {
+                    crate::api::check_perfect(any.rules(), a)?;
+                }
                 morrigo_play::prepare_agents(any.rules(), &p, morrigo_play::ON_THE_FLY_MEMORY)
                     .map_err(ApiError::bad)?;
                 runs.push((any.clone(), p));

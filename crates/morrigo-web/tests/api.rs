@@ -527,6 +527,28 @@ async fn agent_moves_are_played_and_bounded() {
         .await,
         "reads no table files",
     );
+    // `perfect` solves the game first: quick on 3×3, refused on larger boards.
+    let (status, r) = post(
+        &app,
+        "/api/agent",
+        json!({ "ruleset": { "builtin": "three-mens-morris" }, "agent": "perfect" }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{r}");
+    assert_eq!(r["move"], "b2", "the centre wins Three Men's Morris");
+    refused(
+        post(
+            &app,
+            "/api/agent",
+            json!({ "ruleset": { "builtin": "six-mens-morris" }, "agent": "perfect" }),
+        )
+        .await,
+        "MAX_PERFECT_POINTS",
+    );
+    refused(
+        post(&app, "/api/compare", json!({ "rulesets": [{ "builtin": "six-mens-morris" }], "pairings": [["perfect", "random"]], "games": 1 })).await,
+        "MAX_PERFECT_POINTS",
+    );
     refused(
         post(
             &app,
