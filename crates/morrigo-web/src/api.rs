@@ -262,8 +262,9 @@ pub struct AgentBody {
     seed: u64,
 }
 
-/// Largest Monte Carlo budget of one move (MAX_AGENT_PLAYOUTS).
-pub const MAX_AGENT_PLAYOUTS: u32 = 20_000;
+/// Largest Monte Carlo budget of one move (MAX_AGENT_PLAYOUTS): about two
+/// seconds on 19×19 Go with the release build.
+pub const MAX_AGENT_PLAYOUTS: u32 = 5_000;
 /// Time budget of every alpha-beta search (MAX_AGENT_MS): the search stops
 /// then, whatever its depth, and the deepest completed iteration plays.
 pub const MAX_AGENT_MS: u64 = 5000;
