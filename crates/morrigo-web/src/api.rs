@@ -262,8 +262,9 @@ pub struct AgentBody {
     seed: u64,
 }
 
-/// Largest Monte Carlo budget of one move (MAX_AGENT_PLAYOUTS): about two
-/// seconds on 19×19 Go with the release build.
+/// Largest Monte Carlo budget of one move (MAX_AGENT_PLAYOUTS); MCTS has no
+/// time budget, so its playouts are bounded (an estimate from the README's
+/// playout rates: seconds on 19×19 Go with the release build).
 pub const MAX_AGENT_PLAYOUTS: u32 = 5_000;
 /// Time budget of every alpha-beta search (MAX_AGENT_MS): the search stops
 /// then, whatever its depth, and the deepest completed iteration plays.
