@@ -6,7 +6,7 @@
 
 import { chromium } from "playwright-core";
 import { spawn } from "node:child_process";
-import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -112,6 +112,14 @@ try {
     await page.screenshot({ path: join(shots, "02-typo-tooltip.png") });
     await typeOver("fly:", "on_bord", "on_board");
     await page.locator("#check-status", { hasText: "checks" }).waitFor();
+  });
+
+  await test("02b-save", page, async () => {
+    await page.locator("#save-name").fill("my-morris.yaml");
+    await page.locator("#save").click();
+    await page.locator("#save-status", { hasText: "saved" }).waitFor();
+    expect(readFileSync(join(rulesetDir, "my-morris.yaml"), "utf8").includes("on_board(me) == fly_at"), "the file holds the editor's text");
+    expect(await page.locator("#file").inputValue() === "my-morris.yaml", "the file list offers it");
   });
 
   await test("03-mill-and-removal", page, async () => {
