@@ -111,8 +111,9 @@ impl Topology {
         out
     }
 
-    /// Pixel position of each point (y down, as SVG has it).
-    fn svg_positions(&self) -> Vec<(f64, f64)> {
+    /// Pixel position of each point (y down, as SVG has it); the drawing
+    /// spans these plus a margin of 36 on every side.
+    pub fn svg_positions(&self) -> Vec<(f64, f64)> {
         if !self.has_coords {
             return self.circle_positions();
         }

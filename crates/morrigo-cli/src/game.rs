@@ -4,7 +4,7 @@
 use crate::fail::Failure;
 use clap::Args;
 use morrigo_diag::{Diagnostic, SourceFile};
-use morrigo_engine::notation::{self, Intent};
+use morrigo_engine::notation;
 use morrigo_engine::{AnyMachine, Bits, Machine, Move, Outcome, State};
 use morrigo_rules::load::Overrides;
 use morrigo_rules::{load_rules_with, Rules, Verdict};
@@ -305,21 +305,7 @@ fn moves_of(rules: &Rules, t: &morrigo_record::Transcript) -> Result<Vec<Move>, 
     Ok(out)
 }
 
-/// The move an intent names (the kind of a placement is settled by the
-/// ruleset: a board play where there are board plays).
-pub fn intent_move(rules: &Rules, intent: Intent) -> Move {
-    match intent {
-        Intent::Place(p) if rules.play.is_some() => Move::play(p),
-        Intent::Place(p) => Move::place(p),
-        Intent::Move(f, t) => Move {
-            kind: morrigo_engine::MoveKind::Slide,
-            from: f,
-            to: t,
-        },
-        Intent::Remove(p) => Move::remove(p),
-        Intent::Pass(k) => Move::pass(k),
-    }
-}
+pub use morrigo_engine::notation::intent_move;
 
 /// The legal moves as text, removals included (`d1 d2 …` or `xd2 xa4`).
 pub fn legal_text<const W: usize>(m: &Machine<W>, moves: &[Move]) -> String {

@@ -26,6 +26,7 @@ Examples:
   morrigo solve three-mens-morris
   morrigo solve jk-final --size 3x1 --komi 0
   morrigo compare jk-final chinese --size 9 --games 200
+  morrigo serve                           the web playground on http://127.0.0.1:8080/
 
 A ruleset is a path to a .yaml file or the name of a built-in ruleset;
 `--size 9` / `--size 7x5` and `--komi 6.5` change a grid or scored ruleset.
@@ -58,6 +59,7 @@ enum Command {
     Rulesets(cmd::rulesets::RulesetsArgs),
     Gtp(cmd::gtp::GtpArgs),
     Match(cmd::gtp_match::MatchArgs),
+    Serve(cmd::serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -77,6 +79,7 @@ fn main() -> ExitCode {
         Command::Rulesets(a) => cmd::rulesets::run(a),
         Command::Gtp(a) => cmd::gtp::run(a),
         Command::Match(a) => cmd::gtp_match::run(a),
+        Command::Serve(a) => cmd::serve::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

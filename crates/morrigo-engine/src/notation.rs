@@ -227,3 +227,20 @@ pub fn format_move_in(rules: &Rules, m: &Move) -> String {
         _ => format_move(&rules.topology, m),
     }
 }
+
+/// The move an intent names (the kind of a placement is settled by the
+/// ruleset: a board play where there are board plays; a move between two
+/// points as a slide, which the engine matches to a fly as well).
+pub fn intent_move(rules: &Rules, intent: Intent) -> Move {
+    match intent {
+        Intent::Place(p) if rules.play.is_some() => Move::play(p),
+        Intent::Place(p) => Move::place(p),
+        Intent::Move(f, t) => Move {
+            kind: MoveKind::Slide,
+            from: f,
+            to: t,
+        },
+        Intent::Remove(p) => Move::remove(p),
+        Intent::Pass(k) => Move::pass(k),
+    }
+}

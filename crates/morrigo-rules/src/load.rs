@@ -245,6 +245,23 @@ pub fn load_text(name: &str, text: &str) -> Result<Loaded, Diagnostic> {
     finish(vec![(source, value)], parent_origin)
 }
 
+/// Load ruleset text that stands for the file at `path` (an editor's
+/// unsaved buffer): `extends` finds files next to `path`, then built-ins.
+pub fn load_text_at(path: &Path, text: &str) -> Result<Loaded, Diagnostic> {
+    let source = SourceFile::new(path.display().to_string(), text);
+    let (value, parent) = read_one(&source, 0)?;
+    let origin = Origin::File(path.to_path_buf());
+    let parent_origin = parent
+        .map(|p| resolve_parent(&source, Some(&origin), &p))
+        .transpose()?;
+    finish(vec![(source, value)], parent_origin)
+}
+
+/// Load a built-in ruleset (never a file of the same name).
+pub fn load_builtin(b: &builtin::Builtin) -> Result<Loaded, Diagnostic> {
+    load_chain(Origin::Builtin(b.path))
+}
+
 fn load_chain(origin: Origin) -> Result<Loaded, Diagnostic> {
     let source = read_origin(&origin)?;
     let (value, parent) = read_one(&source, 0)?;

@@ -39,6 +39,7 @@
 //! records as move records instead.
 
 pub mod scan;
+pub mod transcript;
 
 use morrigo_diag::{Diagnostic, Location, SourceFile};
 use morrigo_engine::{Bits, Machine, Move, MoveKind, Outcome, State};

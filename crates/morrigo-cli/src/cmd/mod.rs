@@ -9,6 +9,7 @@ pub mod perft;
 pub mod play;
 pub mod replay;
 pub mod rulesets;
+pub mod serve;
 pub mod show;
 pub mod sim_args;
 pub mod simulate;

@@ -355,7 +355,7 @@ fn apply_sgf_result<const W: usize>(
         }
     }
     // The game is over: does the record agree with the ruleset?
-    let got = transcript_result(m, s, t).unwrap_or(GameResult::Ongoing);
+    let got = morrigo_sgf::transcript::transcript_result(m, s, t).unwrap_or(GameResult::Ongoing);
     let agree = match (&recorded, &got) {
         (
             GameResult::Win {
@@ -430,83 +430,11 @@ fn sgf_of<const W: usize>(
     from: Option<&SgfGame>,
 ) -> Result<String, Failure> {
     let rules = &m.rules;
-    let mut moves = Vec::new();
-    for p in &t.plies {
-        if is_session_end(&p.mv) {
-            continue;
-        }
-        for intent in morrigo_engine::notation::parse_token_in(rules, &p.mv, None)? {
-            moves.push(game::intent_move(rules, intent));
-        }
-    }
-    let result = transcript_result(m, s, t)?;
     let (setup, first) = match from {
         Some(g) => (g.setup.clone(), g.first_player),
         None => (rules.start.stones.clone(), rules.start.to_move),
     };
-    Ok(morrigo_sgf::export_game(
-        rules, &setup, first, &moves, &result,
+    Ok(morrigo_sgf::transcript::export_transcript_from(
+        m, s, t, &setup, first,
     )?)
-}
-
-fn is_session_end(mv: &str) -> bool {
-    let lower = mv.to_ascii_lowercase();
-    lower == "resign" || lower == "agree" || lower.starts_with("agree:")
-}
-
-/// The SGF result of a replayed game: resignations and agreements from
-/// the record, otherwise the engine's outcome.
-fn transcript_result<const W: usize>(
-    m: &Machine<W>,
-    s: &State<W>,
-    t: &Transcript,
-) -> Result<GameResult, Failure> {
-    let rules = &m.rules;
-    if t.result.status == Status::Ongoing {
-        return Ok(GameResult::Ongoing);
-    }
-    let winner = t
-        .result
-        .winner
-        .as_ref()
-        .and_then(|w| rules.players.iter().position(|p| p == w))
-        .map(|i| i as u8);
-    let last = t.plies.last().map(|p| p.mv.to_ascii_lowercase());
-    let resigned = t.result.reason.as_deref() == Some("resignation");
-    match last.as_deref() {
-        _ if resigned => Ok(match winner {
-            Some(player) => GameResult::Win {
-                player,
-                margin: Margin::Resign,
-            },
-            None => GameResult::Draw,
-        }),
-        Some(agree) if agree == "agree" || agree.starts_with("agree:") => {
-            let mut dead = Bits::EMPTY;
-            if let Some((_, list)) = agree.split_once(':') {
-                for name in list.split(',') {
-                    let p = rules
-                        .topology
-                        .points()
-                        .find(|&p| rules.topology.name(p).eq_ignore_ascii_case(name));
-                    if let Some(p) = p {
-                        dead.set(p as usize);
-                    }
-                }
-            }
-            let score = m.score(s, &dead);
-            Ok(match morrigo_engine::winner(score) {
-                Some(player) => GameResult::Win {
-                    player,
-                    margin: Margin::Score((score[0] - score[1]).abs()),
-                },
-                None => GameResult::Draw,
-            })
-        }
-        _ => {
-            let mut buf = Vec::new();
-            let outcome = m.legal_moves(s, &mut buf);
-            Ok(morrigo_sgf::result_of(m, s, outcome))
-        }
-    }
 }

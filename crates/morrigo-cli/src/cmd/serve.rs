@@ -1,0 +1,59 @@
+use crate::fail::{Failure, Outcome};
+use clap::Args;
+use morrigo_diag::Diagnostic;
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+
+/// Serve the web playground: edit a ruleset, see the board, play, compare.
+///
+/// A local web server whose page (embedded in the binary; no network needed)
+/// has a ruleset editor checked as you type, the compiled summary, the board
+/// to play on by clicking against a person or any built-in agent, and a
+/// compare panel. The JSON API it uses is under /api/ (described at
+/// /api/openapi.yaml). With RULESET_DIR, its .yaml files are listed and the
+/// editor saves into it. Stop it with Ctrl-C.
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Examples:
+  morrigo serve                         http://127.0.0.1:8080/
+  morrigo serve my-rulesets --port 9000
+  morrigo serve --port 0                 (any free port; the address is printed)")]
+pub struct ServeArgs {
+    /// Directory of ruleset files to list, open and save into.
+    #[arg(value_name = "RULESET_DIR")]
+    pub dir: Option<PathBuf>,
+    /// Port to listen on (0: any free port).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Address to listen on (the default serves this machine only).
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: IpAddr,
+}
+
+pub fn run(args: ServeArgs) -> Outcome {
+    if let Some(dir) = &args.dir {
+        if !dir.is_dir() {
+            return Err(Failure::game(
+                Diagnostic::new(format!("`{}` is not a directory", dir.display()))
+                    .expected("a directory of ruleset .yaml files"),
+            ));
+        }
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::game(Diagnostic::new(format!("cannot start the server: {e}"))))?;
+    let addr = SocketAddr::new(args.host, args.port);
+    let state = morrigo_web::AppState::new(args.dir);
+    runtime
+        .block_on(morrigo_web::serve(state, addr, |at| {
+            // One line, flushed: scripts wait for it to learn the port.
+            println!("morrigo playground: http://{at}/");
+        }))
+        .map_err(|e| {
+            Failure::game(
+                Diagnostic::new(format!("cannot serve on {addr}: {e}"))
+                    .expected("a free port (`--port 0` picks one)"),
+            )
+        })
+}

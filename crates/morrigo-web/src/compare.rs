@@ -1,0 +1,270 @@
+//! `compare` from the page: a job on the blocking pool, polled for its
+//! progress, so the server keeps answering while the games run.
+
+use crate::api::compare_machine;
+use crate::error::{ApiError, ApiJson, ApiResult};
+use crate::ruleset::RulesetRef;
+use crate::AppState;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::Json;
+use indicatif::ProgressBar;
+use morrigo_play::{
+    compare_table, default_pairings, simulate, AgentSpec, Format, SimConfig, SimReport,
+};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::sync::{Arc, Mutex};
+
+/// Most rows (rulesets × pairings) of one compare (MAX_COMPARE_ROWS).
+pub const MAX_COMPARE_ROWS: usize = 12;
+/// Most games of one compare, all rows together, when only `uniform`,
+/// `random` and `greedy` play (MAX_COMPARE_GAMES).
+pub const MAX_COMPARE_GAMES: u64 = 5000;
+/// Most games of one compare when `alphabeta`, `mcts` or `perfect` plays
+/// (MAX_COMPARE_SEARCH_GAMES).
+pub const MAX_COMPARE_SEARCH_GAMES: u64 = 120;
+/// Budget of a searching agent in a compare: Monte Carlo playouts a move
+/// (MAX_COMPARE_PLAYOUTS) and alpha-beta depth (MAX_COMPARE_DEPTH).
+pub const MAX_COMPARE_PLAYOUTS: u32 = 1000;
+pub const MAX_COMPARE_DEPTH: u32 = 4;
+/// Compare jobs kept for polling, finished ones dropped oldest first
+/// (MAX_COMPARE_JOBS).
+pub const MAX_COMPARE_JOBS: usize = 16;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompareBody {
+    rulesets: Vec<RulesetRef>,
+    /// Pairings `[first seat, second seat]` of agent specs; none: the
+    /// CLI's default pairing.
+    #[serde(default)]
+    pairings: Vec<[String; 2]>,
+    games: u32,
+    #[serde(default = "one")]
+    seed: u64,
+    max_plies: Option<u32>,
+}
+
+fn one() -> u64 {
+    1
+}
+
+enum JobState {
+    Running,
+    Done(Vec<SimReport>),
+    Failed(String),
+}
+
+pub struct Job {
+    id: u64,
+    total: u64,
+    rows: Vec<String>,
+    bar: ProgressBar,
+    state: JobState,
+}
+
+#[derive(Default)]
+pub struct Jobs {
+    next: u64,
+    list: Vec<Arc<Mutex<Job>>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// A compare's agent: as in a game, with a smaller search budget.
+fn compare_agent(text: &str) -> Result<AgentSpec, ApiError> {
+    let spec: AgentSpec = text
+        .parse()
+        .map_err(|e: String| ApiError::bad(format!("agent `{text}`: {e}")))?;
+    match spec {
+        AgentSpec::Mcts(p) if p.playouts > MAX_COMPARE_PLAYOUTS => Err(ApiError::bad(format!(
+            "agent `{text}`: a compare allows at most {MAX_COMPARE_PLAYOUTS} playouts a move (MAX_COMPARE_PLAYOUTS)"
+        ))),
+        AgentSpec::AlphaBeta(p) if p.depth > MAX_COMPARE_DEPTH || p.time_ms.is_some() => {
+            Err(ApiError::bad(format!(
+                "agent `{text}`: a compare allows alpha-beta to depth {MAX_COMPARE_DEPTH} (MAX_COMPARE_DEPTH) and no time budget (results must not depend on the machine)"
+            )))
+        }
+        AgentSpec::Perfect(p) if p.table.is_some() => Err(ApiError::bad(format!(
+            "agent `{text}`: the playground reads no table files"
+        ))),
+        other => Ok(other),
+    }
+}
+
+fn searching(a: &AgentSpec) -> bool {
+    matches!(
+        a,
+        AgentSpec::AlphaBeta(_) | AgentSpec::Mcts(_) | AgentSpec::Perfect(_)
+    )
+}
+
+/// POST /api/compare: start a compare; 202 with the job to poll.
+pub async fn start(
+    State(state): State<Arc<AppState>>,
+    ApiJson(body): ApiJson<CompareBody>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    if body.rulesets.is_empty() {
+        return Err(ApiError::bad("`rulesets` is empty: nothing to compare"));
+    }
+    if body.games == 0 {
+        return Err(ApiError::bad("`games` is 0").expected("1 or more games per row"));
+    }
+    let max_plies = body.max_plies.unwrap_or(morrigo_play::DEFAULT_MAX_PLIES);
+    if max_plies == 0 || max_plies > morrigo_play::DEFAULT_MAX_PLIES {
+        return Err(ApiError::bad(format!(
+            "`max_plies` must be from 1 to {}",
+            morrigo_play::DEFAULT_MAX_PLIES
+        )));
+    }
+    let pairings: Vec<[AgentSpec; 2]> = body
+        .pairings
+        .iter()
+        .map(|[a, b]| Ok([compare_agent(a)?, compare_agent(b)?]))
+        .collect::<Result<_, ApiError>>()?;
+    let permit = state.heavy.clone().try_acquire_owned().map_err(|_| {
+        ApiError::busy(format!(
+            "the server is running {} searches or compares already (HEAVY_SLOTS); try again when one ends",
+            crate::HEAVY_SLOTS
+        ))
+    })?;
+    let st = state.clone();
+    let runs = crate::blocking(move || {
+        let mut runs = Vec::new();
+        for r in &body.rulesets {
+            let any = compare_machine(&st, r)?;
+            let rows = if pairings.is_empty() {
+                default_pairings(any.rules())
+            } else {
+                pairings.clone()
+            };
+            for p in rows {
+                for a in &p {
+                    crate::api::check_perfect(any.rules(), a)?;
+                }
+                morrigo_play::prepare_agents(any.rules(), &p, morrigo_play::ON_THE_FLY_MEMORY)
+                    .map_err(ApiError::bad)?;
+                runs.push((any.clone(), p));
+            }
+        }
+        Ok(runs)
+    })
+    .await?;
+    if runs.len() > MAX_COMPARE_ROWS {
+        return Err(ApiError::bad(format!(
+            "{} rows (rulesets × pairings) is more than the limit of {MAX_COMPARE_ROWS} (MAX_COMPARE_ROWS)",
+            runs.len()
+        )));
+    }
+    let total = u64::from(body.games) * runs.len() as u64;
+    let (limit, name) = if runs.iter().any(|(_, p)| p.iter().any(searching)) {
+        (MAX_COMPARE_SEARCH_GAMES, "MAX_COMPARE_SEARCH_GAMES")
+    } else {
+        (MAX_COMPARE_GAMES, "MAX_COMPARE_GAMES")
+    };
+    if total > limit {
+        return Err(ApiError::bad(format!(
+            "{total} games in all is more than the playground's limit of {limit} ({name}; `morrigo compare` has none)"
+        )));
+    }
+    let rows: Vec<String> = runs
+        .iter()
+        .map(|(any, p)| format!("{} ({} vs {})", any.rules().name, p[0], p[1]))
+        .collect();
+    let bar = ProgressBar::hidden();
+    bar.set_length(total);
+    let job = {
+        let mut jobs = lock(&state.jobs);
+        if jobs.list.len() >= MAX_COMPARE_JOBS {
+            let done = jobs
+                .list
+                .iter()
+                .position(|j| !matches!(lock(j).state, JobState::Running));
+            match done {
+                Some(i) => {
+                    jobs.list.remove(i);
+                }
+                None => return Err(ApiError::busy("too many compares are running")),
+            }
+        }
+        jobs.next += 1;
+        let job = Arc::new(Mutex::new(Job {
+            id: jobs.next,
+            total,
+            rows,
+            bar: bar.clone(),
+            state: JobState::Running,
+        }));
+        jobs.list.push(job.clone());
+        job
+    };
+    let id = lock(&job).id;
+    let games = body.games;
+    let seed = body.seed;
+    tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            runs.iter()
+                .map(|(any, agents)| {
+                    let cfg = SimConfig {
+                        games,
+                        seed,
+                        max_plies,
+                        agents: *agents,
+                        threads: None,
+                    };
+                    simulate(any, &cfg, Some(&bar))
+                })
+                .collect::<Vec<_>>()
+        }));
+        lock(&job).state = match result {
+            Ok(reports) => JobState::Done(reports),
+            Err(_) => JobState::Failed("the compare stopped on an internal error".to_string()),
+        };
+    });
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(json!({ "job": id, "total": total, "poll": format!("/api/compare/{id}") })),
+    ))
+}
+
+/// GET /api/compare/{id}: progress, then the reports.
+pub async fn poll(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> ApiResult {
+    let id: u64 = id
+        .parse()
+        .map_err(|_| ApiError::bad(format!("`{id}` is not a job number")))?;
+    let job = lock(&state.jobs)
+        .list
+        .iter()
+        .find(|j| lock(j).id == id)
+        .cloned()
+        .ok_or_else(|| ApiError::not_found(format!("no compare job {id} (finished jobs are kept while fewer than {MAX_COMPARE_JOBS} are held)")))?;
+    let job = lock(&job);
+    let (status, reports, table, error) = match &job.state {
+        JobState::Running => ("running", Value::Null, Value::Null, Value::Null),
+        JobState::Done(r) => (
+            "done",
+            serde_json::to_value(r).unwrap_or(Value::Null),
+            json!(compare_table(r, Format::Markdown)),
+            Value::Null,
+        ),
+        JobState::Failed(e) => ("failed", Value::Null, Value::Null, json!(e)),
+    };
+    let done = match &job.state {
+        JobState::Done(_) => job.total,
+        _ => job.bar.position().min(job.total),
+    };
+    Ok(Json(json!({
+        "job": job.id,
+        "status": status,
+        "done": done,
+        "total": job.total,
+        "rows": job.rows,
+        "reports": reports,
+        "table": table,
+        "error": error,
+    })))
+}

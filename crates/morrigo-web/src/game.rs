@@ -1,0 +1,204 @@
+//! Positions as the page sees them: a move record replayed on the rules
+//! (the same replay as `morrigo replay`), with the board, the legal moves
+//! as clickable data and the passes with the rule refusing each.
+
+use crate::error::{ApiError, ApiResult};
+use morrigo_diag::{Diagnostic, SourceFile};
+use morrigo_engine::notation::{self, format_move_in};
+use morrigo_engine::{explain, Machine, MoveKind, State, NO_POINT};
+use morrigo_record::{replay_from, Transcript};
+use morrigo_rules::Rules;
+use serde_json::{json, Value};
+
+/// The most moves (tokens) a record may have in one request
+/// (MAX_RECORD_MOVES): every request replays its record from the start.
+pub const MAX_RECORD_MOVES: usize = 5000;
+
+/// The source name record errors are located in.
+const RECORD: &str = "record";
+
+/// Replay `record` from the start.
+pub fn replay<const W: usize>(
+    m: &Machine<W>,
+    record: &str,
+) -> Result<(Transcript, State<W>), ApiError> {
+    let count = notation::tokens(record).len();
+    if count > MAX_RECORD_MOVES {
+        return Err(ApiError::bad(format!(
+            "the record has {count} moves, more than the playground's limit of {MAX_RECORD_MOVES} (MAX_RECORD_MOVES)"
+        ))
+        .expected("a shorter record (`morrigo replay` takes longer ones)"));
+    }
+    let file = SourceFile::new(RECORD, record);
+    replay_from(m, m.initial(), record, &file, 0).map_err(|e| ApiError::diag(&e.diagnostic))
+}
+
+/// The canonical record of a transcript: one ply per token.
+pub fn record_of(t: &Transcript) -> String {
+    t.plies
+        .iter()
+        .map(|p| p.mv.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn kind_name(k: MoveKind) -> &'static str {
+    match k {
+        MoveKind::Place => "place",
+        MoveKind::Slide => "slide",
+        MoveKind::Fly => "fly",
+        MoveKind::Remove => "remove",
+        MoveKind::Play => "play",
+        MoveKind::Pass => "pass",
+        MoveKind::Leap => "leap",
+    }
+}
+
+/// The position after a replayed record.
+pub fn position<const W: usize>(m: &Machine<W>, t: &Transcript, s: &State<W>) -> Value {
+    let rules = &m.rules;
+    let topo = &rules.topology;
+    let board: Vec<Value> = topo
+        .points()
+        .map(|p| match s.owner(p) {
+            None => Value::Null,
+            Some(u8::MAX) => json!("mark"),
+            Some(o) => json!(o),
+        })
+        .collect();
+    let mut moves = Vec::new();
+    let ended = m.legal_moves(s, &mut moves);
+    let over = ended.is_some() || t.result.status == morrigo_record::Status::Over;
+    if over {
+        moves.clear();
+    }
+    let name = |p: u16| (p != NO_POINT).then(|| topo.name(p).to_string());
+    let legal: Vec<Value> = moves
+        .iter()
+        .map(|mv| {
+            let pass = mv.kind == MoveKind::Pass;
+            json!({
+                "text": format_move_in(rules, mv),
+                "kind": kind_name(mv.kind),
+                "from": if pass { None } else { name(mv.from) },
+                "to": if pass { None } else { name(mv.to) },
+            })
+        })
+        .collect();
+    let passes: Vec<Value> = (0..rules.passes.kinds.len())
+        .map(|k| {
+            let text = notation::pass_text(rules, k as u8);
+            let allowed = moves.contains(&morrigo_engine::Move::pass(k as u8));
+            let by = (!allowed && !over)
+                .then(|| m.pass_forbidden_by(s, k))
+                .flatten()
+                .and_then(|i| rules.forbid.get(i))
+                .map(|f| f.name.clone());
+            json!({ "text": text, "legal": allowed, "forbidden_by": by })
+        })
+        .collect();
+    let phase = if s.pos.pending > 0 {
+        "removing".to_string()
+    } else {
+        rules
+            .phases
+            .get(m.phase(s))
+            .map_or_else(|| "?".to_string(), |p| p.name.clone())
+    };
+    json!({
+        "record": record_of(t),
+        "transcript": t.to_json(),
+        "result": {
+            "status": t.result.status.as_str(),
+            "summary": t.result.summary(),
+            "winner": t.result.winner,
+            "reason": t.result.reason,
+            "rule": t.result.rule,
+            "rule_at": t.result.rule_at,
+            "doc": t.result.doc,
+        },
+        "over": over,
+        "to_move": s.pos.to_move,
+        "phase": phase,
+        "pending": s.pos.pending,
+        "in_hand": s.pos.in_hand,
+        "on_board": [s.pos.occ[0].count(), s.pos.occ[1].count()],
+        "captured": s.pos.captured,
+        "pass_stones": s.pos.pass_stones,
+        "board": board,
+        "legal": legal,
+        "passes": passes,
+    })
+}
+
+/// Why `token` is refused on `s`, with the rule that decides it and the
+/// line it is written on (for the page to quote).
+pub fn refusal_json<const W: usize>(
+    m: &Machine<W>,
+    s: &State<W>,
+    token: &str,
+    d: &Diagnostic,
+) -> Value {
+    let mut d = d.clone();
+    // One move at a time: the ply number and the record's place say
+    // nothing the player does not know (as `morrigo play` says it).
+    if let Some(rest) = d.message.strip_prefix("ply ") {
+        if let Some((_, msg)) = rest.split_once(": ") {
+            d.message = msg.to_string();
+        }
+    }
+    d.location = None;
+    let rule = match notation::parse_token_in(&m.rules, token, None).as_deref() {
+        Ok([intent]) => explain(m, s, *intent)
+            .rule
+            .map(|(text, at)| rule_json(&m.rules, &text, at.as_deref())),
+        _ => None,
+    };
+    json!({
+        "move": token,
+        "message": d.message,
+        "expected": d.expected,
+        "notes": d.notes,
+        "text": d.to_string(),
+        "rule": rule,
+    })
+}
+
+/// A rule's text and place (`file:line:col`), with the source line.
+pub fn rule_json(rules: &Rules, text: &str, at: Option<&str>) -> Value {
+    let place = at.and_then(|at| {
+        let mut parts = at.rsplitn(3, ':');
+        let col: usize = parts.next()?.parse().ok()?;
+        let line: usize = parts.next()?.parse().ok()?;
+        let file = parts.next()?.to_string();
+        Some((file, line, col))
+    });
+    let source_line = place.as_ref().and_then(|(file, line, _)| {
+        rules
+            .sources
+            .iter()
+            .find(|s| &*s.name == file)
+            .and_then(|s| s.text.lines().nth(line - 1).map(str::to_string))
+    });
+    json!({
+        "text": text,
+        "at": at,
+        "file": place.as_ref().map(|p| &p.0),
+        "line": place.as_ref().map(|p| p.1),
+        "col": place.as_ref().map(|p| p.2),
+        "source_line": source_line,
+    })
+}
+
+/// One token, no whitespace: the move a click or a button sends.
+pub fn one_move(token: &str) -> ApiResult<()> {
+    let toks = notation::tokens(token);
+    if toks.len() != 1 {
+        return Err(ApiError::bad(format!(
+            "`move` must be one move, found {} tokens",
+            toks.len()
+        ))
+        .expected("a move such as `d1`, `d1-d2`, `xd2`, `D4` or `pass:E`"));
+    }
+    Ok(())
+}
