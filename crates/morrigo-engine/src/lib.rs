@@ -10,6 +10,7 @@ mod captures;
 mod chains;
 mod compiled;
 mod end_rules;
+mod estimate;
 mod eval;
 mod explain;
 mod grid;
@@ -30,6 +31,7 @@ mod turns;
 
 pub use bits::Bits;
 pub use chains::PlayEffect;
+pub use estimate::{estimate_leaves, ESTIMATE_PATHS};
 pub use explain::{explain, refusal, Refusal};
 pub use legality::Illegal;
 pub use machine::{
