@@ -225,17 +225,20 @@ impl PyGame {
 
     /// Leaf count of the move tree of ``depth`` plies from the start
     /// (``unit="turn"``: a move and its removals are one level), as
-    /// ``morrigo perft`` counts it. Runs without the GIL.
-    #[pyo3(signature = (depth, unit = "ply"))]
-    fn perft(&self, py: Python<'_>, depth: u32, unit: &str) -> PyResult<u64> {
+    /// ``morrigo perft`` counts it. A depth whose tree is estimated at more
+    /// than ``max_nodes`` leaves is refused (``ValueError``), as the CLI's
+    /// ``--max-nodes`` does. Runs without the GIL.
+    #[pyo3(signature = (depth, unit = "ply", max_nodes = DEFAULT_MAX_NODES))]
+    fn perft(&self, py: Python<'_>, depth: u32, unit: &str, max_nodes: u64) -> PyResult<u64> {
         let unit = parse_unit(unit)?;
         let core = self.core.clone();
-        Ok(py.detach(move || {
+        py.detach(move || {
             with_machine!(&core.machine, m => {
                 let mut s = m.initial();
-                morrigo_engine::perft(m, &mut s, depth, unit)
+                bounded_perft(m, &mut s, depth, unit, max_nodes)
             })
-        }))
+        })
+        .map_err(PyValueError::new_err)
     }
 
     /// Every built-in ruleset (see :func:`morrigo.rulesets`).
@@ -253,6 +256,27 @@ impl PyGame {
             r.topology.len()
         )
     }
+}
+
+/// The CLI's default `--max-nodes` of `perft`.
+pub const DEFAULT_MAX_NODES: u64 = 10_000_000_000;
+
+/// `perft`, refused when the tree is estimated at more than `max_nodes`
+/// leaves (the CLI's check: a count that would run for hours).
+pub fn bounded_perft<const W: usize>(
+    m: &morrigo_engine::Machine<W>,
+    s: &mut morrigo_engine::State<W>,
+    depth: u32,
+    unit: Unit,
+    max_nodes: u64,
+) -> Result<u64, String> {
+    let estimate = morrigo_engine::estimate_leaves(m, s, depth, unit);
+    if estimate > max_nodes as f64 {
+        return Err(format!(
+            "perft {depth}: the tree has an estimated {estimate:.1e} leaves, more than the limit of {max_nodes} (max_nodes)"
+        ));
+    }
+    Ok(morrigo_engine::perft(m, s, depth, unit))
 }
 
 pub fn parse_unit(unit: &str) -> PyResult<Unit> {

@@ -2,7 +2,7 @@
 //! the engine's own apply, undo, legality and explanation.
 
 use crate::errors::{illegal_move, refusal_parts, split_location, unreadable_move};
-use crate::game::{parse_unit, GameCore, PyGame};
+use crate::game::{bounded_perft, parse_unit, GameCore, PyGame, DEFAULT_MAX_NODES};
 use morrigo_diag::SourceFile;
 use morrigo_engine::notation::{self, Intent};
 use morrigo_engine::{explain, refusal, Bits, Machine, Move, MoveKind, Outcome, State, Undo};
@@ -694,16 +694,18 @@ impl PyState {
     }
 
     /// Leaf count of the move tree of ``depth`` plies from this position
-    /// (``unit="turn"``: a move and its removals are one level). Runs
+    /// (``unit="turn"``: a move and its removals are one level); refused
+    /// above ``max_nodes`` estimated leaves, as :meth:`Game.perft`. Runs
     /// without the GIL.
-    #[pyo3(signature = (depth, unit = "ply"))]
-    fn perft(&self, py: Python<'_>, depth: u32, unit: &str) -> PyResult<u64> {
+    #[pyo3(signature = (depth, unit = "ply", max_nodes = DEFAULT_MAX_NODES))]
+    fn perft(&self, py: Python<'_>, depth: u32, unit: &str, max_nodes: u64) -> PyResult<u64> {
         let unit = parse_unit(unit)?;
         let game = self.game.clone();
         let mut inner = self.inner.clone();
-        Ok(py.detach(move || {
-            with_core!(game, &mut inner, m, c => morrigo_engine::perft(m, &mut c.s, depth, unit))
-        }))
+        py.detach(move || {
+            with_core!(game, &mut inner, m, c => bounded_perft(m, &mut c.s, depth, unit, max_nodes))
+        })
+        .map_err(PyValueError::new_err)
     }
 
     /// Play ``count`` random moves and take them back, ``count`` times

@@ -343,3 +343,26 @@ def test_simulate_releases_the_gil():
     t.join()
     assert len(result["records"]) == 3000
     assert ticks > 5, "the main thread did not run while simulate did"
+
+
+def test_perft_refuses_a_tree_too_large():
+    """The CLI's perft limit (10^10 estimated leaves, `max_nodes`) holds
+    from Python too: the count is refused before it starts."""
+    game = morrigo.load("nine-mens-morris")
+    with pytest.raises(ValueError, match="max_nodes"):
+        game.perft(12)
+    with pytest.raises(ValueError, match="max_nodes"):
+        game.new_state().perft(4, max_nodes=1000)
+    assert game.new_state().perft(2, unit="turn") == 552
+
+
+def test_doc_examples():
+    """The examples in the package's docstrings run as written."""
+    import doctest
+
+    import morrigo.gym_env
+    import morrigo.pettingzoo_env
+
+    for module in (morrigo, morrigo.pettingzoo_env, morrigo.gym_env):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module.__name__
