@@ -223,6 +223,26 @@ impl PyState {
     }
 }
 
+/// The legal move an intent names, if there is one: the first of its
+/// forms the engine's legality check accepts (`check_move` is `Ok` exactly
+/// for the moves `legal_moves` lists), without generating every move.
+fn resolve<const W: usize>(m: &Machine<W>, s: &State<W>, intent: Intent) -> Option<Move> {
+    let between = |from, to| {
+        [MoveKind::Slide, MoveKind::Fly, MoveKind::Leap].map(|kind| Move { kind, from, to })
+    };
+    let (forms, count) = match intent {
+        Intent::Place(p) => ([Move::place(p), Move::play(p), Move::place(p)], 2),
+        Intent::Move(from, to) => (between(from, to), 3),
+        Intent::Remove(p) => ([Move::remove(p); 3], 1),
+        Intent::Pass(k) => ([Move::pass(k); 3], 1),
+    };
+    let forms = &forms[..count];
+    forms
+        .iter()
+        .copied()
+        .find(|mv| m.check_move(s, *mv).is_ok())
+}
+
 /// Apply the plies of `given`, all or nothing; the plies played.
 fn apply_given<const W: usize>(
     game: &GameCore,
@@ -241,8 +261,7 @@ fn apply_given<const W: usize>(
         Given::Intents(intents, text) => {
             let mut played = Vec::with_capacity(intents.len());
             for intent in intents {
-                m.legal_moves(&c.s, &mut c.scratch);
-                match c.scratch.iter().copied().find(|mv| intent.matches(mv)) {
+                match resolve(m, &c.s, *intent) {
                     Some(mv) => {
                         c.push(m, mv);
                         played.push(mv);
@@ -502,9 +521,7 @@ impl PyState {
                             let mut probe = c.clone();
                             let mut why = None;
                             for intent in intents {
-                                probe.scratch.clear();
-                                m.legal_moves(&probe.s, &mut probe.scratch);
-                                match probe.scratch.iter().copied().find(|mv| intent.matches(mv)) {
+                                match resolve(m, &probe.s, *intent) {
                                     Some(mv) => probe.push(m, mv),
                                     None => {
                                         why = Some(explain(m, &probe.s, *intent));

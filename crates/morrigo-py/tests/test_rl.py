@@ -100,3 +100,43 @@ def test_gym_seeded_episodes_repeat():
         return moves, e.state_.history
 
     assert episode(11) == episode(11)
+
+
+@pytest.mark.parametrize(
+    "ruleset,size",
+    [
+        ("nine-mens-morris", None),
+        ("el-filja", None),
+        ("dara", None),
+        ("tests/rulesets/nmm-leap-flying.yaml", None),
+        ("jk-final", 5),
+    ],
+)
+def test_every_action_is_legal_exactly_when_masked(ruleset, size, root):
+    """Along a random game, each action of the whole space is accepted by
+    `apply` exactly when the mask marks it, and then plays the same ply as
+    the Move it stands for."""
+    if ruleset.startswith("tests/"):
+        ruleset = str(root / ruleset)
+    game = morrigo.load(ruleset, size=size)
+    s = game.new_state()
+    rng = np.random.default_rng(5)
+    kinds = set()
+    while not s.is_over() and s.ply < 120:
+        mask = s.action_mask()
+        by_action = {m.action: m for m in s.legal_moves()}
+        assert set(np.flatnonzero(mask).tolist()) == set(by_action)
+        for a in range(game.action_size):
+            probe = s.copy()
+            if mask[a]:
+                probe.apply(a)
+                moved = s.copy()
+                moved.apply(by_action[a])
+                assert probe.zobrist() == moved.zobrist() and probe.history == moved.history
+            else:
+                with pytest.raises(morrigo.IllegalMoveError):
+                    probe.apply(a)
+        mv = by_action[int(rng.choice(list(by_action)))]
+        kinds.add(mv.kind)
+        s.apply(mv)
+    assert len(kinds) >= 2, kinds
