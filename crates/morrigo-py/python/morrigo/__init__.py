@@ -51,6 +51,10 @@ __all__ = [
 
 __version__ = "0.1.0"
 
+# Sweeps over rulesets × parameters × agents on Ray (issue 10, item 3) are
+# a separate piece of work: `morrigo/sweep.py`, built on the Rust crate
+# `morrigo-sweep`, exported from here once it lands.
+
 Size = Union[int, str, Tuple[int, int], None]
 Agents = Union[str, Sequence[str], None]
 

@@ -103,6 +103,8 @@ class MorrigoEnv(gymnasium.Env):
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
     ) -> Tuple[Dict[str, np.ndarray], Dict[str, Any]]:
+        """Start a game; the opponent plays first when the learner's seat is
+        the second. The opponent's seed comes from ``seed``."""
         super().reset(seed=seed)
         agent_seed = int(self.np_random.integers(0, 2**63 - 1))
         self._opponent = morrigo.Agent(self.game, self.opponent_spec, agent_seed)
@@ -116,6 +118,7 @@ class MorrigoEnv(gymnasium.Env):
     def step(
         self, action: int
     ) -> Tuple[Dict[str, np.ndarray], float, bool, bool, Dict[str, Any]]:
+        """Play the learner's ``action``, then the opponent's answers."""
         try:
             self.state_.apply(int(action))
         except morrigo.IllegalMoveError as e:
@@ -131,6 +134,7 @@ class MorrigoEnv(gymnasium.Env):
         return self._obs(), reward, terminated, truncated, info
 
     def render(self) -> Optional[str]:
+        """The board as text (``ansi``: returned; ``human``: printed)."""
         if self.render_mode is None:
             return None
         text = str(self.state_)

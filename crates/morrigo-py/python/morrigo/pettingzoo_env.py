@@ -98,9 +98,11 @@ class MorrigoAECEnv(AECEnv):
         self.state_: Optional[morrigo.State] = None
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+        """The agent's observation space (the same object at every call)."""
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> gymnasium.spaces.Space:
+        """``Discrete(game.action_size)`` (the same object at every call)."""
         return self.action_spaces[agent]
 
     def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
@@ -121,6 +123,8 @@ class MorrigoAECEnv(AECEnv):
             self._finish()
 
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
+        """The planes seen by ``agent`` and its action mask (zeros unless it
+        is the agent to move)."""
         seat = self._seat[agent]
         obs = self.state_.observation(seat)
         if agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent]):
@@ -130,6 +134,8 @@ class MorrigoAECEnv(AECEnv):
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Optional[int]) -> None:
+        """Play ``action`` for the agent to move (``None`` for an agent that
+        is done, as PettingZoo steps it out)."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -159,6 +165,7 @@ class MorrigoAECEnv(AECEnv):
                 self.infos[a] = {"result": result}
 
     def render(self) -> Optional[str]:
+        """The board as text (``ansi``: returned; ``human``: printed)."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode")
             return None
@@ -169,4 +176,4 @@ class MorrigoAECEnv(AECEnv):
         return None
 
     def close(self) -> None:
-        pass
+        """Nothing to release."""
