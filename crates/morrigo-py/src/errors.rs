@@ -1,7 +1,7 @@
 //! The Python exceptions: a bad ruleset (`RulesetError`, located) and a
 //! refused move (`IllegalMoveError`, naming the rule that refuses it).
 
-use morrigo_diag::{Diagnostic, Diagnostics, Location};
+use morrigo_diag::{Diagnostic, Diagnostics};
 use morrigo_engine::Refusal;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -30,21 +30,12 @@ pyo3::create_exception!(
      ``file``, ``line``, ``column``."
 );
 
-fn location_dict<'py>(
-    py: Python<'py>,
-    d: &Bound<'py, PyDict>,
-    loc: Option<&Location>,
-) -> PyResult<()> {
-    d.set_item("file", loc.map(|l| l.file.to_string()))?;
-    d.set_item("line", loc.map(|l| l.line))?;
-    d.set_item("column", loc.map(|l| l.col))?;
-    let _ = py;
-    Ok(())
-}
-
 fn diagnostic_dict<'py>(py: Python<'py>, d: &Diagnostic) -> PyResult<Bound<'py, PyDict>> {
     let out = PyDict::new(py);
-    location_dict(py, &out, d.location.as_ref())?;
+    let loc = d.location.as_ref();
+    out.set_item("file", loc.map(|l| l.file.to_string()))?;
+    out.set_item("line", loc.map(|l| l.line))?;
+    out.set_item("column", loc.map(|l| l.col))?;
     out.set_item("message", &d.message)?;
     out.set_item("expected", d.expected.as_deref())?;
     out.set_item("notes", d.notes.clone())?;

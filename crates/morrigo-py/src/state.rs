@@ -245,7 +245,6 @@ fn resolve<const W: usize>(m: &Machine<W>, s: &State<W>, intent: Intent) -> Opti
 
 /// Apply the plies of `given`, all or nothing; the plies played.
 fn apply_given<const W: usize>(
-    game: &GameCore,
     m: &Machine<W>,
     c: &mut Core<W>,
     given: &Given,
@@ -277,7 +276,6 @@ fn apply_given<const W: usize>(
                     }
                 }
             }
-            let _ = game;
             Ok(played)
         }
     }
@@ -324,11 +322,9 @@ pub fn planes<const W: usize>(
         fill(&mut out, 5, (s.pos.in_hand[me] as f32 / full).min(1.0));
         fill(&mut out, 6, (s.pos.in_hand[me ^ 1] as f32 / full).min(1.0));
     }
-    if s.pos.pending == 0 || !rules.phases.is_empty() {
-        let phase = m.phase(s);
-        if phase < rules.phases.len() {
-            fill(&mut out, FIXED_PLANES + phase, 1.0);
-        }
+    let phase = m.phase(s);
+    if phase < rules.phases.len() {
+        fill(&mut out, FIXED_PLANES + phase, 1.0);
     }
     out
 }
@@ -414,7 +410,7 @@ impl PyState {
     fn apply_move(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<Vec<PyMove>> {
         let given = self.given(mv)?;
         let game = self.game.clone();
-        let played = with_core!(game, &mut self.inner, m, c => apply_given(&game, m, c, &given))?;
+        let played = with_core!(game, &mut self.inner, m, c => apply_given(m, c, &given))?;
         Ok(played
             .into_iter()
             .map(|mv| PyMove::new(&game, mv))
@@ -511,27 +507,21 @@ impl PyState {
                     Ok(()) => (true, None, text.clone()),
                     Err(why) => (false, Some(refusal(m, &c.s, *mv, why)), text.clone()),
                 },
-                Given::Intents(_, text) => {
-                    // Judged on a copy, ply by ply.
-                    let mut scratch = c.clone();
-                    match apply_given(&game, m, &mut scratch, &given) {
-                        Ok(_) => (true, None, text.clone()),
-                        Err(_) => {
-                            let Given::Intents(intents, _) = &given else { unreachable!() };
-                            let mut probe = c.clone();
-                            let mut why = None;
-                            for intent in intents {
-                                match resolve(m, &probe.s, *intent) {
-                                    Some(mv) => probe.push(m, mv),
-                                    None => {
-                                        why = Some(explain(m, &probe.s, *intent));
-                                        break;
-                                    }
-                                }
+                Given::Intents(intents, text) => {
+                    // Judged ply by ply on a copy (`g1xd2`: the removal
+                    // after the mill).
+                    let mut probe = c.clone();
+                    let mut why = None;
+                    for intent in intents {
+                        match resolve(m, &probe.s, *intent) {
+                            Some(mv) => probe.push(m, mv),
+                            None => {
+                                why = Some(explain(m, &probe.s, *intent));
+                                break;
                             }
-                            (false, why, text.clone())
                         }
                     }
+                    (why.is_none(), why, text.clone())
                 }
             }
         });
