@@ -715,10 +715,11 @@ impl PyState {
         .map_err(PyValueError::new_err)
     }
 
-    /// Play ``count`` random moves and take them back, ``count`` times
-    /// apply + undo in the engine (a measure of the engine's own speed,
-    /// without the GIL, to compare with :meth:`apply` from Python).
-    /// Returns the plies applied.
+    /// A random walk of ``plies`` plies from a copy of this position, run in
+    /// the engine without the GIL: per ply the legal moves, then apply,
+    /// undo and apply again of a random one (a finished game starts over).
+    /// The engine's own speed, to compare with the same loop driven from
+    /// Python (``bench/bench.py``). Returns the plies walked.
     #[pyo3(signature = (plies, seed = 0))]
     fn bench_apply_undo(&self, py: Python<'_>, plies: u64, seed: u64) -> u64 {
         use rand::{Rng, SeedableRng};
