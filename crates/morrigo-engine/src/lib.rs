@@ -11,6 +11,7 @@ mod chains;
 mod choose;
 mod compiled;
 mod end_rules;
+mod estimate;
 mod eval;
 mod explain;
 mod grid;
@@ -32,6 +33,7 @@ mod turns;
 
 pub use bits::Bits;
 pub use chains::PlayEffect;
+pub use estimate::{estimate_leaves, ESTIMATE_PATHS};
 pub use explain::{explain, refusal, Refusal};
 pub use legality::Illegal;
 pub use machine::{

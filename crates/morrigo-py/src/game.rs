@@ -1,0 +1,290 @@
+//! `Game`: a compiled ruleset, and loading one.
+
+use crate::layout::Layout;
+use crate::state::{AnyState, Core, PyState};
+use morrigo_diag::Diagnostics;
+use morrigo_engine::{with_machine, AnyMachine, Unit};
+use morrigo_rules::load::{self, Overrides};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use std::sync::Arc;
+
+/// What every state of a game shares: the machine and the action layout.
+#[derive(Debug)]
+pub struct GameCore {
+    pub machine: AnyMachine,
+    pub layout: Layout,
+    /// Number of observation planes (see [`crate::state::planes`]).
+    pub planes: usize,
+}
+
+impl GameCore {
+    pub fn new(machine: AnyMachine) -> Self {
+        let rules = machine.rules();
+        let layout = Layout::of(rules);
+        let planes = crate::state::FIXED_PLANES + rules.phases.len();
+        GameCore {
+            machine,
+            layout,
+            planes,
+        }
+    }
+
+    pub fn rules(&self) -> &morrigo_rules::Rules {
+        self.machine.rules()
+    }
+}
+
+/// The board size a caller gives: `9`, `"7x5"` or `(7, 5)`.
+pub fn size_of(size: Option<&Bound<'_, PyAny>>) -> PyResult<Option<(u32, u32)>> {
+    let Some(obj) = size else { return Ok(None) };
+    if obj.is_none() {
+        return Ok(None);
+    }
+    let text = if let Ok(n) = obj.extract::<i64>() {
+        n.to_string()
+    } else if let Ok((w, h)) = obj.extract::<(i64, i64)>() {
+        format!("{w}x{h}")
+    } else if let Ok(t) = obj.extract::<String>() {
+        t
+    } else {
+        return Err(PyValueError::new_err(
+            "size must be an int (9), a string (\"7x5\") or a (columns, rows) tuple",
+        ));
+    };
+    Overrides::parse_size(&text)
+        .map(Some)
+        .map_err(PyValueError::new_err)
+}
+
+/// Load and compile a ruleset: a path, a built-in name, or YAML text.
+pub fn load_core(spec: &str, overrides: &Overrides) -> Result<GameCore, Diagnostics> {
+    let is_named =
+        std::path::Path::new(spec).exists() || morrigo_rules::builtin::find(spec).is_some();
+    // Text with a line break or a `key:` is a ruleset, not a name.
+    let is_text = !is_named && (spec.contains('\n') || spec.contains(": "));
+    let rules = if is_text {
+        let loaded = load::with_overrides(load::load_text("<ruleset text>", spec)?, overrides)?;
+        morrigo_rules::compile(&loaded)?
+    } else {
+        morrigo_rules::load_rules_with(spec, overrides)?
+    };
+    let machine = AnyMachine::new(Arc::new(rules))?;
+    Ok(GameCore::new(machine))
+}
+
+/// A compiled ruleset: its board, players, action space, and states.
+///
+/// Made by :func:`morrigo.load`. A game is immutable and may be shared
+/// between threads; each :class:`State` belongs to the game that made it.
+#[pyclass(name = "Game", module = "morrigo", frozen)]
+pub struct PyGame {
+    pub core: Arc<GameCore>,
+}
+
+#[pymethods]
+impl PyGame {
+    /// The ruleset's name (``nine-mens-morris``).
+    #[getter]
+    fn name(&self) -> String {
+        self.core.rules().name.clone()
+    }
+
+    /// The ruleset's title (``Nine Men's Morris``).
+    #[getter]
+    fn title(&self) -> String {
+        self.core.rules().title.clone()
+    }
+
+    /// The players' names, first to move first (``["white", "black"]``).
+    #[getter]
+    fn players(&self) -> Vec<String> {
+        self.core.rules().players.clone()
+    }
+
+    /// The names of the board's points, in point order (the order of
+    /// :meth:`State.board`, the observation planes and the action blocks).
+    #[getter]
+    fn points(&self) -> Vec<String> {
+        self.core.rules().topology.names.clone()
+    }
+
+    /// Number of points of the board.
+    #[getter]
+    fn num_points(&self) -> usize {
+        self.core.rules().topology.len()
+    }
+
+    /// Drawing coordinates of each point, ``(x, y)`` with y up (grid
+    /// boards: column and row from 0).
+    #[getter]
+    fn coords(&self) -> Vec<(i32, i32)> {
+        self.core.rules().topology.coords.clone()
+    }
+
+    /// Each point's adjacent points (by index).
+    #[getter]
+    fn neighbours(&self) -> Vec<Vec<u16>> {
+        self.core.rules().topology.neighbours.clone()
+    }
+
+    /// The board's lines (mills), each a list of point indices.
+    #[getter]
+    fn lines(&self) -> Vec<Vec<u16>> {
+        self.core.rules().topology.lines.clone()
+    }
+
+    /// The phases' names, in ruleset order.
+    #[getter]
+    fn phases(&self) -> Vec<String> {
+        self.core
+            .rules()
+            .phases
+            .iter()
+            .map(|p| p.name.clone())
+            .collect()
+    }
+
+    /// The pass kinds' letters (``["P", "E"]`` under JK rules; ``[]`` without passes).
+    #[getter]
+    fn pass_kinds(&self) -> Vec<String> {
+        self.core.rules().passes.names()
+    }
+
+    /// Whether the ruleset is Go-style (board plays with captures).
+    #[getter]
+    fn is_go(&self) -> bool {
+        self.core.rules().play.is_some()
+    }
+
+    /// Size of the fixed action space (see :attr:`action_blocks`).
+    #[getter]
+    fn action_size(&self) -> usize {
+        self.core.layout.size
+    }
+
+    /// The blocks of the action space: ``[(kind, start, length), ...]``
+    /// with kind ``drop`` (N: place or board play on a point), ``move``
+    /// (N×N: ``from * N + to``; slide, fly or leap), ``remove`` (N) and
+    /// ``pass`` (one per pass kind), each present only when the ruleset has
+    /// such moves, in that order.
+    #[getter]
+    fn action_blocks(&self) -> Vec<(&'static str, usize, usize)> {
+        self.core.layout.blocks()
+    }
+
+    /// Shape of :meth:`State.observation`: ``(planes, points)``.
+    #[getter]
+    fn observation_shape(&self) -> (usize, usize) {
+        (self.core.planes, self.core.rules().topology.len())
+    }
+
+    /// The names of the observation planes, in order.
+    #[getter]
+    fn observation_planes(&self) -> Vec<String> {
+        let mut names: Vec<String> = crate::state::PLANE_NAMES
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        names.extend(
+            self.core
+                .rules()
+                .phases
+                .iter()
+                .map(|p| format!("phase {}", p.name)),
+        );
+        names
+    }
+
+    /// The state at the start of the game.
+    fn new_state(&self) -> PyState {
+        let inner = with_machine!(&self.core.machine, m => AnyState::from(Core::new(m.initial())));
+        PyState {
+            game: self.core.clone(),
+            inner,
+        }
+    }
+
+    /// The move text of an action (``"d1"``, ``"a1-a4"``, ``"xd2"``, ``"pass:E"``).
+    fn action_text(&self, action: usize) -> PyResult<String> {
+        let intent = self.core.layout.intent(action).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "action {action} is outside the action space of {} (0 to {})",
+                self.core.rules().name,
+                self.core.layout.size.saturating_sub(1)
+            ))
+        })?;
+        let rules = self.core.rules();
+        Ok(match intent {
+            morrigo_engine::notation::Intent::Pass(k) => {
+                morrigo_engine::notation::pass_text(rules, k)
+            }
+            i => i.format(&rules.topology),
+        })
+    }
+
+    /// Leaf count of the move tree of ``depth`` plies from the start
+    /// (``unit="turn"``: a move and its removals are one level), as
+    /// ``morrigo perft`` counts it. A depth whose tree is estimated at more
+    /// than ``max_nodes`` leaves is refused (``ValueError``), as the CLI's
+    /// ``--max-nodes`` does. Runs without the GIL.
+    #[pyo3(signature = (depth, unit = "ply", max_nodes = DEFAULT_MAX_NODES))]
+    fn perft(&self, py: Python<'_>, depth: u32, unit: &str, max_nodes: u64) -> PyResult<u64> {
+        let unit = parse_unit(unit)?;
+        let core = self.core.clone();
+        py.detach(move || {
+            with_machine!(&core.machine, m => {
+                let mut s = m.initial();
+                bounded_perft(m, &mut s, depth, unit, max_nodes)
+            })
+        })
+        .map_err(PyValueError::new_err)
+    }
+
+    /// Every built-in ruleset (see :func:`morrigo.rulesets`).
+    #[staticmethod]
+    fn rulesets(py: Python<'_>) -> PyResult<Vec<Bound<'_, pyo3::types::PyDict>>> {
+        crate::rulesets(py)
+    }
+
+    fn __repr__(&self) -> String {
+        let r = self.core.rules();
+        format!(
+            "<morrigo.Game {} ({}), {} points>",
+            r.name,
+            r.title,
+            r.topology.len()
+        )
+    }
+}
+
+/// The CLI's default `--max-nodes` of `perft`.
+pub const DEFAULT_MAX_NODES: u64 = 10_000_000_000;
+
+/// `perft`, refused when the tree is estimated at more than `max_nodes`
+/// leaves (the CLI's check: a count that would run for hours).
+pub fn bounded_perft<const W: usize>(
+    m: &morrigo_engine::Machine<W>,
+    s: &mut morrigo_engine::State<W>,
+    depth: u32,
+    unit: Unit,
+    max_nodes: u64,
+) -> Result<u64, String> {
+    let estimate = morrigo_engine::estimate_leaves(m, s, depth, unit);
+    if estimate > max_nodes as f64 {
+        return Err(format!(
+            "perft {depth}: the tree has an estimated {estimate:.1e} leaves, more than the limit of {max_nodes} (max_nodes)"
+        ));
+    }
+    Ok(morrigo_engine::perft(m, s, depth, unit))
+}
+
+pub fn parse_unit(unit: &str) -> PyResult<Unit> {
+    match unit {
+        "ply" => Ok(Unit::Ply),
+        "turn" => Ok(Unit::Turn),
+        other => Err(PyValueError::new_err(format!(
+            "unknown perft unit `{other}`: expected \"ply\" or \"turn\""
+        ))),
+    }
+}

@@ -1,0 +1,82 @@
+//! `morrigo._native`: the Rust half of the `morrigo` Python package.
+//!
+//! Everything here calls the engine's crates (loading and compiling in
+//! morrigo-rules, apply/undo/explain/notation/perft in morrigo-engine,
+//! agents and playouts in morrigo-play, transcripts in morrigo-record): no
+//! rule is implemented twice. The pure-Python half (`python/morrigo/`) adds
+//! the record flattening for pandas and the PettingZoo and Gymnasium
+//! environments.
+
+mod errors;
+mod game;
+mod layout;
+mod sim;
+mod state;
+
+use errors::{ruleset_error, IllegalMoveError, RulesetError};
+use game::{load_core, size_of, PyGame};
+use morrigo_rules::load::Overrides;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::sync::Arc;
+
+/// Load and compile a ruleset: a built-in name (``"nine-mens-morris"``), a
+/// path to a YAML file, or the YAML text itself. ``size`` (``9``,
+/// ``"7x5"`` or ``(7, 5)``) and ``komi`` change a grid board's size and the
+/// komi, as ``--size``/``--komi`` do on the command line.
+///
+/// Raises :class:`RulesetError` (with ``file``, ``line``, ``column``) when
+/// the ruleset has an error.
+#[pyfunction]
+#[pyo3(signature = (ruleset, size = None, komi = None))]
+fn load(ruleset: &str, size: Option<&Bound<'_, PyAny>>, komi: Option<f64>) -> PyResult<PyGame> {
+    let overrides = Overrides {
+        size: size_of(size)?,
+        komi,
+    };
+    let core = load_core(ruleset, &overrides).map_err(ruleset_error)?;
+    Ok(PyGame {
+        core: Arc::new(core),
+    })
+}
+
+/// The built-in rulesets: dicts with ``name``, ``title``, ``family``
+/// (``morris`` or ``go``) and ``path`` (inside the repository).
+#[pyfunction]
+fn rulesets(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
+    morrigo_rules::builtin::all()
+        .iter()
+        .map(|b| {
+            let d = PyDict::new(py);
+            d.set_item("name", b.name)?;
+            let title = morrigo_rules::load_rules(b.name)
+                .map(|r| r.title)
+                .unwrap_or_default();
+            d.set_item("title", title)?;
+            let family = b
+                .path
+                .strip_prefix("rulesets/")
+                .and_then(|p| p.split_once('/'))
+                .map_or("", |(f, _)| f);
+            d.set_item("family", family)?;
+            d.set_item("path", b.path)?;
+            Ok(d)
+        })
+        .collect()
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_function(wrap_pyfunction!(load, m)?)?;
+    m.add_function(wrap_pyfunction!(rulesets, m)?)?;
+    m.add_function(wrap_pyfunction!(sim::simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(sim::simulate_report_json, m)?)?;
+    m.add_class::<PyGame>()?;
+    m.add_class::<state::PyState>()?;
+    m.add_class::<state::PyMove>()?;
+    m.add_class::<sim::PyAgent>()?;
+    m.add("RulesetError", py.get_type::<RulesetError>())?;
+    m.add("IllegalMoveError", py.get_type::<IllegalMoveError>())?;
+    Ok(())
+}

@@ -1,0 +1,774 @@
+//! `State` and `Move`: a game position with its undo stack, driven through
+//! the engine's own apply, undo, legality and explanation.
+
+use crate::errors::{illegal_move, refusal_parts, split_location, unreadable_move};
+use crate::game::{bounded_perft, parse_unit, GameCore, PyGame, DEFAULT_MAX_NODES};
+use morrigo_diag::SourceFile;
+use morrigo_engine::notation::{self, Intent};
+use morrigo_engine::{explain, refusal, Bits, Machine, Move, MoveKind, Outcome, State, Undo};
+use morrigo_rules::Verdict;
+use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use std::sync::Arc;
+
+/// A position, the moves that led to it (for undo), and scratch space for
+/// move generation (so no call allocates it anew).
+#[derive(Clone, Debug)]
+pub struct Core<const W: usize> {
+    pub s: State<W>,
+    pub stack: Vec<(Move, Undo<W>)>,
+    pub scratch: Vec<Move>,
+}
+
+impl<const W: usize> Core<W> {
+    pub fn new(s: State<W>) -> Self {
+        Core {
+            s,
+            stack: Vec::new(),
+            scratch: Vec::with_capacity(64),
+        }
+    }
+
+    pub fn push(&mut self, m: &Machine<W>, mv: Move) {
+        let u = m.apply(&mut self.s, mv);
+        self.stack.push((mv, u));
+    }
+}
+
+/// A [`Core`] of the width its game's machine has.
+#[derive(Clone, Debug)]
+pub enum AnyState {
+    W1(Core<1>),
+    W2(Core<2>),
+    W4(Core<4>),
+    W6(Core<6>),
+    W10(Core<10>),
+}
+
+macro_rules! from_core {
+    ($($w:literal => $v:ident),*) => {$(
+        impl From<Core<$w>> for AnyState {
+            fn from(c: Core<$w>) -> Self {
+                AnyState::$v(c)
+            }
+        }
+    )*};
+}
+from_core!(1 => W1, 2 => W2, 4 => W4, 6 => W6, 10 => W10);
+
+/// Run width-generic code on a game's machine and a state of it.
+macro_rules! with_core {
+    ($game:expr, $state:expr, $m:ident, $c:ident => $body:expr) => {
+        match (&$game.machine, $state) {
+            (morrigo_engine::AnyMachine::W1($m), $crate::state::AnyState::W1($c)) => $body,
+            (morrigo_engine::AnyMachine::W2($m), $crate::state::AnyState::W2($c)) => $body,
+            (morrigo_engine::AnyMachine::W4($m), $crate::state::AnyState::W4($c)) => $body,
+            (morrigo_engine::AnyMachine::W6($m), $crate::state::AnyState::W6($c)) => $body,
+            (morrigo_engine::AnyMachine::W10($m), $crate::state::AnyState::W10($c)) => $body,
+            _ => unreachable!("a state has the width of its game's machine"),
+        }
+    };
+}
+pub(crate) use with_core;
+
+/// Planes every observation has before the phase planes.
+pub const PLANE_NAMES: [&str; 7] = [
+    "own pieces",
+    "opponent pieces",
+    "empty",
+    "marked",
+    "removal owed",
+    "own hand",
+    "opponent hand",
+];
+pub const FIXED_PLANES: usize = PLANE_NAMES.len();
+
+/// One ply: its kind and points, its text and its action.
+///
+/// ``str(move)`` is its notation (``d1``, ``d1-d2``, ``xd2``, ``D4``,
+/// ``pass:E``), which :meth:`State.apply` also accepts. Moves compare equal
+/// when they are the same engine move.
+#[pyclass(name = "Move", module = "morrigo", frozen, eq, hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PyMove {
+    pub mv: Move,
+    /// The move's notation.
+    #[pyo3(get)]
+    pub text: String,
+    /// ``place``, ``play``, ``slide``, ``fly``, ``leap``, ``remove`` or ``pass``.
+    #[pyo3(get)]
+    pub kind: &'static str,
+    /// The point a piece leaves (slides, flies, leaps), else ``None``.
+    #[pyo3(get)]
+    pub from_point: Option<String>,
+    /// The point the move is about (``None`` for a pass).
+    #[pyo3(get)]
+    pub to_point: Option<String>,
+    /// The pass kind's letter for a pass, else ``None``.
+    #[pyo3(get)]
+    pub pass_kind: Option<String>,
+    /// The move's index in the game's action space.
+    #[pyo3(get)]
+    pub action: usize,
+}
+
+pub fn kind_name(k: MoveKind) -> &'static str {
+    match k {
+        MoveKind::Place => "place",
+        MoveKind::Slide => "slide",
+        MoveKind::Fly => "fly",
+        MoveKind::Remove => "remove",
+        MoveKind::Play => "play",
+        MoveKind::Pass => "pass",
+        MoveKind::Leap => "leap",
+    }
+}
+
+impl PyMove {
+    pub fn new(game: &GameCore, mv: Move) -> Self {
+        let rules = game.rules();
+        let t = &rules.topology;
+        let is_pass = mv.kind == MoveKind::Pass;
+        PyMove {
+            mv,
+            text: notation::format_move_in(rules, &mv),
+            kind: kind_name(mv.kind),
+            from_point: matches!(mv.kind, MoveKind::Slide | MoveKind::Fly | MoveKind::Leap)
+                .then(|| t.name(mv.from).to_string()),
+            to_point: (!is_pass).then(|| t.name(mv.to).to_string()),
+            pass_kind: is_pass
+                .then(|| {
+                    rules
+                        .passes
+                        .kinds
+                        .get(mv.to as usize)
+                        .map(|k| (*k as char).to_string())
+                })
+                .flatten(),
+            action: game
+                .layout
+                .action(&mv)
+                .expect("the layout has a block for every move kind of the ruleset"),
+        }
+    }
+}
+
+#[pymethods]
+impl PyMove {
+    fn __str__(&self) -> String {
+        self.text.clone()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<morrigo.Move {} ({}, action {})>",
+            self.text, self.kind, self.action
+        )
+    }
+}
+
+/// What a caller passes as a move.
+pub enum Given {
+    /// A move object: checked with the engine's legality check.
+    Move(Move, String),
+    /// Notation or an action: the plies it asks for.
+    Intents(Vec<Intent>, String),
+}
+
+/// A position of a game, with the moves that led to it.
+///
+/// Made by :meth:`Game.new_state`. :meth:`apply` and :meth:`undo` change it
+/// in place; :meth:`copy` gives an independent copy.
+#[pyclass(name = "State", module = "morrigo")]
+pub struct PyState {
+    pub game: Arc<GameCore>,
+    pub inner: AnyState,
+}
+
+impl PyState {
+    /// Read a move argument: a `Move`, notation text or an action number.
+    fn given(&self, mv: &Bound<'_, PyAny>) -> PyResult<Given> {
+        let rules = self.game.rules();
+        if let Ok(m) = mv.cast::<PyMove>() {
+            let m = m.get();
+            return Ok(Given::Move(m.mv, m.text.clone()));
+        }
+        if let Ok(text) = mv.extract::<String>() {
+            return match notation::parse_token_in(rules, text.trim(), None) {
+                Ok(intents) => Ok(Given::Intents(intents, text)),
+                Err(d) => Err(unreadable_move(&text, &d)),
+            };
+        }
+        if let Ok(a) = mv.extract::<i64>() {
+            let intent = usize::try_from(a)
+                .ok()
+                .and_then(|a| self.game.layout.intent(a))
+                .ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "action {a} is outside the action space of {} (0 to {})",
+                        rules.name,
+                        self.game.layout.size.saturating_sub(1)
+                    ))
+                })?;
+            let text = match intent {
+                Intent::Pass(k) => notation::pass_text(rules, k),
+                i => i.format(&rules.topology),
+            };
+            return Ok(Given::Intents(vec![intent], text));
+        }
+        Err(PyTypeError::new_err(
+            "a move is a morrigo.Move, its text (\"d1\", \"g1xd2\", \"D4\", \"pass:E\") or an action number",
+        ))
+    }
+}
+
+/// The legal move an intent names, if there is one: the first of its
+/// forms the engine's legality check accepts (`check_move` is `Ok` exactly
+/// for the moves `legal_moves` lists), without generating every move.
+fn resolve<const W: usize>(m: &Machine<W>, s: &State<W>, intent: Intent) -> Option<Move> {
+    let between = |from, to| {
+        [MoveKind::Slide, MoveKind::Fly, MoveKind::Leap].map(|kind| Move { kind, from, to })
+    };
+    let (forms, count) = match intent {
+        Intent::Place(p) => ([Move::place(p), Move::play(p), Move::place(p)], 2),
+        Intent::Move(from, to) => (between(from, to), 3),
+        Intent::Remove(p) => ([Move::remove(p); 3], 1),
+        Intent::Pass(k) => ([Move::pass(k); 3], 1),
+    };
+    let forms = &forms[..count];
+    forms
+        .iter()
+        .copied()
+        .find(|mv| m.check_move(s, *mv).is_ok())
+}
+
+/// Apply the plies of `given`, all or nothing; the plies played.
+fn apply_given<const W: usize>(
+    m: &Machine<W>,
+    c: &mut Core<W>,
+    given: &Given,
+) -> PyResult<Vec<Move>> {
+    match given {
+        Given::Move(mv, text) => match m.check_move(&c.s, *mv) {
+            Ok(()) => {
+                c.push(m, *mv);
+                Ok(vec![*mv])
+            }
+            Err(why) => Err(illegal_move(text, &refusal(m, &c.s, *mv, why))),
+        },
+        Given::Intents(intents, text) => {
+            let mut played = Vec::with_capacity(intents.len());
+            for intent in intents {
+                match resolve(m, &c.s, *intent) {
+                    Some(mv) => {
+                        c.push(m, mv);
+                        played.push(mv);
+                    }
+                    None => {
+                        let why = explain(m, &c.s, *intent);
+                        for _ in &played {
+                            if let Some((_, u)) = c.stack.pop() {
+                                m.undo(&mut c.s, u);
+                            }
+                        }
+                        return Err(illegal_move(text, &why));
+                    }
+                }
+            }
+            Ok(played)
+        }
+    }
+}
+
+/// The outcome of the position, if the game is over.
+fn outcome_of<const W: usize>(m: &Machine<W>, c: &mut Core<W>) -> Option<Outcome> {
+    m.legal_moves(&c.s, &mut c.scratch)
+}
+
+/// The observation planes from `seat`'s view, row-major `(planes, points)`.
+pub fn planes<const W: usize>(
+    game: &GameCore,
+    m: &Machine<W>,
+    s: &State<W>,
+    seat: usize,
+) -> Vec<f32> {
+    let rules = game.rules();
+    let n = rules.topology.len();
+    let mut out = vec![0f32; game.planes * n];
+    let marked = if rules.line_rule.as_ref().is_some_and(|l| l.delay.is_some()) {
+        m.marked(s)
+    } else {
+        Bits::EMPTY
+    };
+    let me = seat & 1;
+    for p in 0..n {
+        let own = s.pos.occ[me].has(p);
+        let opp = s.pos.occ[me ^ 1].has(p);
+        out[p] = own as u8 as f32;
+        out[n + p] = opp as u8 as f32;
+        out[2 * n + p] = (!own && !opp) as u8 as f32;
+        out[3 * n + p] = marked.has(p) as u8 as f32;
+    }
+    let fill = |out: &mut [f32], plane: usize, v: f32| {
+        out[plane * n..(plane + 1) * n]
+            .iter_mut()
+            .for_each(|x| *x = v);
+    };
+    let owed = s.pos.pending > 0 && s.pos.to_move as usize == me;
+    fill(&mut out, 4, owed as u8 as f32);
+    if !rules.unlimited_hand && rules.in_hand > 0 {
+        let full = rules.in_hand as f32;
+        fill(&mut out, 5, (s.pos.in_hand[me] as f32 / full).min(1.0));
+        fill(&mut out, 6, (s.pos.in_hand[me ^ 1] as f32 / full).min(1.0));
+    }
+    let phase = m.phase(s);
+    if phase < rules.phases.len() {
+        fill(&mut out, FIXED_PLANES + phase, 1.0);
+    }
+    out
+}
+
+fn f32_bytes(v: &[f32]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(v.len() * 4);
+    for x in v {
+        out.extend_from_slice(&x.to_ne_bytes());
+    }
+    out
+}
+
+/// A NumPy array of `dtype` and `shape` holding `bytes` (a copy, writable).
+pub fn numpy_array<'py>(
+    py: Python<'py>,
+    bytes: &[u8],
+    dtype: &str,
+    shape: Option<(usize, usize)>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let np = py.import("numpy")?;
+    let arr = np.call_method1("frombuffer", (PyBytes::new(py, bytes), dtype))?;
+    let arr = match shape {
+        Some(s) => arr.call_method1("reshape", s)?,
+        None => arr,
+    };
+    arr.call_method0("copy")
+}
+
+#[pymethods]
+impl PyState {
+    /// The game this state belongs to.
+    #[getter]
+    fn game(&self) -> PyGame {
+        PyGame {
+            core: self.game.clone(),
+        }
+    }
+
+    /// The legal moves, in the engine's generation order (empty when the
+    /// game is over). While a removal is owed, the removals.
+    fn legal_moves(&mut self) -> Vec<PyMove> {
+        let game = self.game.clone();
+        with_core!(game, &mut self.inner, m, c => {
+            m.legal_moves(&c.s, &mut c.scratch);
+            c.scratch.iter().map(|mv| PyMove::new(&game, *mv)).collect()
+        })
+    }
+
+    /// The actions of the legal moves (see :attr:`Game.action_blocks`).
+    fn legal_actions(&mut self) -> Vec<usize> {
+        let game = self.game.clone();
+        with_core!(game, &mut self.inner, m, c => {
+            m.legal_moves(&c.s, &mut c.scratch);
+            c.scratch.iter().filter_map(|mv| game.layout.action(mv)).collect()
+        })
+    }
+
+    /// The legal actions as a mask: a NumPy ``int8`` array of
+    /// :attr:`Game.action_size`, 1 where the action is legal.
+    fn action_mask<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let game = self.game.clone();
+        let mask = with_core!(game, &mut self.inner, m, c => {
+            m.legal_moves(&c.s, &mut c.scratch);
+            let mut mask = vec![0u8; game.layout.size];
+            for mv in &c.scratch {
+                if let Some(a) = game.layout.action(mv) {
+                    mask[a] = 1;
+                }
+            }
+            mask
+        });
+        numpy_array(py, &mask, "int8", None)
+    }
+
+    /// Play a move: a :class:`Move`, its text (``"d1"``, ``"d1-d2"``,
+    /// ``"xd2"``, ``"g1xd2"`` for a move and its removal, ``"D4"``,
+    /// ``"pass"``, ``"pass:E"``) or an action number. A text of several
+    /// plies is played all or nothing. Returns the plies played.
+    ///
+    /// Raises :class:`IllegalMoveError` naming the rule that refuses the
+    /// move (and where the ruleset writes it) when the move is not legal.
+    #[pyo3(name = "apply")]
+    fn apply_move(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<Vec<PyMove>> {
+        let given = self.given(mv)?;
+        let game = self.game.clone();
+        let played = with_core!(game, &mut self.inner, m, c => apply_given(m, c, &given))?;
+        Ok(played
+            .into_iter()
+            .map(|mv| PyMove::new(&game, mv))
+            .collect())
+    }
+
+    /// Take back the last ply; returns it. Raises ``IndexError`` at the
+    /// start of the game.
+    fn undo(&mut self) -> PyResult<PyMove> {
+        let game = self.game.clone();
+        let mv = with_core!(game, &mut self.inner, m, c => {
+            let (mv, u) = c
+                .stack
+                .pop()
+                .ok_or_else(|| PyIndexError::new_err("no move to undo: this is the start of the game"))?;
+            m.undo(&mut c.s, u);
+            mv
+        });
+        Ok(PyMove::new(&game, mv))
+    }
+
+    /// Whether an end rule has decided the game.
+    fn is_over(&mut self) -> bool {
+        let game = self.game.clone();
+        with_core!(game, &mut self.inner, m, c => outcome_of(m, c).is_some())
+    }
+
+    /// How the game stands, as a dict: ``over`` (bool), ``winner`` (a
+    /// player's name, ``None`` for a draw, no result, or an ongoing game),
+    /// ``winner_seat`` (0 first player, 1 second), ``draw``, ``no_result``,
+    /// ``reason`` (the end rule's name), ``rule`` (its condition text),
+    /// ``location`` (``file:line:col`` of the rule), ``doc`` (its
+    /// description), ``score`` (``{player: points}`` when the game was
+    /// counted, komi included), and ``stuck`` (no legal move and no end rule
+    /// decides).
+    fn result<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let game = self.game.clone();
+        let rules = game.rules();
+        let d = PyDict::new(py);
+        let (outcome, stuck, score) = with_core!(game, &mut self.inner, m, c => {
+            let o = outcome_of(m, c);
+            let stuck = o.is_none() && c.scratch.is_empty();
+            let scored = o.is_some_and(|o| {
+                o.rule == Outcome::AGREEMENT
+                    || rules.end.get(o.rule as usize).is_some_and(|e| e.verdict == Verdict::Score)
+            });
+            let score = (scored && rules.scoring.is_some()).then(|| m.score(&c.s, &Bits::EMPTY));
+            (o, stuck, score)
+        });
+        d.set_item("over", outcome.is_some())?;
+        let winner = outcome.and_then(|o| o.winner);
+        d.set_item("winner", winner.map(|w| rules.players[w as usize].clone()))?;
+        d.set_item("winner_seat", winner)?;
+        let no_result = outcome.is_some_and(|o| o.is_no_result(rules));
+        d.set_item("draw", outcome.is_some() && winner.is_none() && !no_result)?;
+        d.set_item("no_result", no_result)?;
+        d.set_item("reason", outcome.map(|o| o.rule_name(rules).to_string()))?;
+        let rule = outcome.and_then(|o| rules.end.get(o.rule as usize));
+        d.set_item("rule", rule.map(|r| r.when.text.clone()))?;
+        d.set_item(
+            "location",
+            rule.and_then(|r| r.when.at.as_ref().map(|l| l.to_string())),
+        )?;
+        d.set_item("doc", rule.and_then(|r| r.doc.clone()))?;
+        match score {
+            Some(sc) => {
+                let s = PyDict::new(py);
+                s.set_item(&rules.players[0], sc[0])?;
+                s.set_item(&rules.players[1], sc[1])?;
+                d.set_item("score", s)?;
+            }
+            None => d.set_item("score", py.None())?,
+        }
+        d.set_item("stuck", stuck)?;
+        Ok(d)
+    }
+
+    /// Why a move is legal or not, as a dict: ``move``, ``legal`` (bool),
+    /// ``reason`` (in words), ``rule`` (the text of the rule that refuses
+    /// it, quoted from the ruleset, or ``None``), ``location``
+    /// (``file:line:col`` where the ruleset writes that rule) and its parts
+    /// ``file``, ``line``, ``column``. A text of several plies (``g1xd2``)
+    /// is judged ply by ply; the first refused ply is explained.
+    fn explain<'py>(
+        &mut self,
+        py: Python<'py>,
+        mv: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let given = self.given(mv)?;
+        let game = self.game.clone();
+        let (legal, r, text) = with_core!(game, &mut self.inner, m, c => {
+            match &given {
+                Given::Move(mv, text) => match m.check_move(&c.s, *mv) {
+                    Ok(()) => (true, None, text.clone()),
+                    Err(why) => (false, Some(refusal(m, &c.s, *mv, why)), text.clone()),
+                },
+                Given::Intents(intents, text) => {
+                    // Judged ply by ply on a copy (`g1xd2`: the removal
+                    // after the mill).
+                    let mut probe = c.clone();
+                    let mut why = None;
+                    for intent in intents {
+                        match resolve(m, &probe.s, *intent) {
+                            Some(mv) => probe.push(m, mv),
+                            None => {
+                                why = Some(explain(m, &probe.s, *intent));
+                                break;
+                            }
+                        }
+                    }
+                    (why.is_none(), why, text.clone())
+                }
+            }
+        });
+        let d = PyDict::new(py);
+        d.set_item("move", text.clone())?;
+        d.set_item("legal", legal)?;
+        let reason = match &r {
+            Some(r) => r.reason.clone(),
+            None => format!("`{text}` is legal here"),
+        };
+        d.set_item("reason", reason)?;
+        let (rule, at) = r.as_ref().map_or((None, None), refusal_parts);
+        let (file, line, col) = at.as_deref().map_or((None, None, None), split_location);
+        d.set_item("rule", rule)?;
+        d.set_item("location", at)?;
+        d.set_item("file", file)?;
+        d.set_item("line", line)?;
+        d.set_item("column", col)?;
+        Ok(d)
+    }
+
+    /// The game so far as transcript JSON (the schema of ``morrigo replay
+    /// --json``: plies with players, phases and notes, the result, the
+    /// board), by replaying the moves through ``morrigo-record``.
+    fn to_json(&self) -> PyResult<String> {
+        let game = self.game.clone();
+        let rules = game.rules();
+        with_core!(game, &self.inner, m, c => {
+            let record: Vec<String> = c
+                .stack
+                .iter()
+                .map(|(mv, _)| notation::format_move_in(rules, mv))
+                .collect();
+            let record = record.join(" ");
+            let source = SourceFile::new("state", record.as_str());
+            match morrigo_record::replay_from(m, m.initial(), &record, &source, 0) {
+                Ok((t, _)) => serde_json::to_string(&t.to_json())
+                    .map_err(|e| PyValueError::new_err(e.to_string())),
+                Err(e) => Err(PyValueError::new_err(e.diagnostic.to_string())),
+            }
+        })
+    }
+
+    /// An independent copy (the moves played included, so it can undo).
+    fn copy(&self) -> PyState {
+        PyState {
+            game: self.game.clone(),
+            inner: self.inner.clone(),
+        }
+    }
+
+    fn __copy__(&self) -> PyState {
+        self.copy()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyState {
+        self.copy()
+    }
+
+    /// The board as a NumPy ``int8`` array over the points (in
+    /// :attr:`Game.points` order): 0 empty, 1 a piece of the first
+    /// player, 2 of the second.
+    fn board<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let game = self.game.clone();
+        let cells: Vec<u8> = with_core!(game, &self.inner, m, c => {
+            (0..m.points())
+                .map(|p| c.s.owner(p as u16).map_or(0, |o| o + 1))
+                .collect()
+        });
+        numpy_array(py, &cells, "int8", None)
+    }
+
+    /// The observation planes as a NumPy ``float32`` array of shape
+    /// :attr:`Game.observation_shape`, seen by ``seat`` (default: the player
+    /// to move): own pieces, opponent pieces, empty points, marked points
+    /// (delayed removals), a removal owed by ``seat`` (all ones), the
+    /// pieces in hand of ``seat`` and of the opponent (as a fraction of the
+    /// starting hand; 0 for unlimited hands), then one plane per phase (all
+    /// ones for the phase of the player to move).
+    #[pyo3(signature = (seat = None))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Option<usize>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let game = self.game.clone();
+        let shape = (game.planes, game.rules().topology.len());
+        let v = with_core!(game, &self.inner, m, c => {
+            planes(&game, m, &c.s, seat.unwrap_or(c.s.pos.to_move as usize))
+        });
+        numpy_array(py, &f32_bytes(&v), "float32", Some(shape))
+    }
+
+    /// The position's Zobrist key (board, hands and player to move).
+    fn zobrist(&self) -> u64 {
+        let game = self.game.clone();
+        with_core!(game, &self.inner, _m, c => c.s.pos.hash)
+    }
+
+    /// Seat of the player to move (0 first player, 1 second).
+    #[getter]
+    fn to_move(&self) -> u8 {
+        let game = self.game.clone();
+        with_core!(game, &self.inner, _m, c => c.s.pos.to_move)
+    }
+
+    /// Name of the player to move.
+    #[getter]
+    fn player(&self) -> String {
+        let seat = self.to_move() as usize;
+        self.game.rules().players[seat].clone()
+    }
+
+    /// The phase of the player to move (``removing`` while a removal is owed).
+    #[getter]
+    fn phase(&self) -> String {
+        let game = self.game.clone();
+        with_core!(game, &self.inner, m, c => {
+            if c.s.pos.pending > 0 {
+                "removing".to_string()
+            } else {
+                m.rules.phases.get(m.phase(&c.s)).map_or_else(|| "?".to_string(), |p| p.name.clone())
+            }
+        })
+    }
+
+    /// Plies played since the start.
+    #[getter]
+    fn ply(&self) -> u32 {
+        let game = self.game.clone();
+        with_core!(game, &self.inner, _m, c => c.s.pos.ply)
+    }
+
+    /// Turns completed since the start.
+    #[getter]
+    fn turn(&self) -> u32 {
+        let game = self.game.clone();
+        with_core!(game, &self.inner, _m, c => c.s.pos.turn)
+    }
+
+    /// Pieces in hand per seat.
+    #[getter]
+    fn in_hand(&self) -> [u32; 2] {
+        let game = self.game.clone();
+        with_core!(game, &self.inner, _m, c => c.s.pos.in_hand)
+    }
+
+    /// Pieces on the board per seat.
+    #[getter]
+    fn on_board(&self) -> [u32; 2] {
+        let game = self.game.clone();
+        with_core!(game, &self.inner, _m, c => [c.s.pos.occ[0].count(), c.s.pos.occ[1].count()])
+    }
+
+    /// Prisoners each seat has captured (board plays).
+    #[getter]
+    fn captured(&self) -> [u32; 2] {
+        let game = self.game.clone();
+        with_core!(game, &self.inner, _m, c => c.s.pos.captured)
+    }
+
+    /// Removals the player to move still owes this turn.
+    #[getter]
+    fn pending_removals(&self) -> u16 {
+        let game = self.game.clone();
+        with_core!(game, &self.inner, _m, c => c.s.pos.pending)
+    }
+
+    /// The plies played since the start, as move texts.
+    #[getter]
+    fn history(&self) -> Vec<String> {
+        let game = self.game.clone();
+        let rules = game.rules();
+        with_core!(game, &self.inner, _m, c => {
+            c.stack.iter().map(|(mv, _)| notation::format_move_in(rules, mv)).collect()
+        })
+    }
+
+    /// Leaf count of the move tree of ``depth`` plies from this position
+    /// (``unit="turn"``: a move and its removals are one level); refused
+    /// above ``max_nodes`` estimated leaves, as :meth:`Game.perft`. Runs
+    /// without the GIL.
+    #[pyo3(signature = (depth, unit = "ply", max_nodes = DEFAULT_MAX_NODES))]
+    fn perft(&self, py: Python<'_>, depth: u32, unit: &str, max_nodes: u64) -> PyResult<u64> {
+        let unit = parse_unit(unit)?;
+        let game = self.game.clone();
+        let mut inner = self.inner.clone();
+        py.detach(move || {
+            with_core!(game, &mut inner, m, c => bounded_perft(m, &mut c.s, depth, unit, max_nodes))
+        })
+        .map_err(PyValueError::new_err)
+    }
+
+    /// A random walk of ``plies`` plies from a copy of this position, run in
+    /// the engine without the GIL: per ply the legal moves, then apply,
+    /// undo and apply again of a random one (a finished game starts over).
+    /// The engine's own speed, to compare with the same loop driven from
+    /// Python (``bench/bench.py``). Returns the plies walked.
+    #[pyo3(signature = (plies, seed = 0))]
+    fn bench_apply_undo(&self, py: Python<'_>, plies: u64, seed: u64) -> u64 {
+        use rand::{Rng, SeedableRng};
+        let game = self.game.clone();
+        let mut inner = self.inner.clone();
+        py.detach(move || {
+            with_core!(game, &mut inner, m, c => {
+                let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+                let start = c.stack.len();
+                let mut done = 0;
+                while done < plies {
+                    m.legal_moves(&c.s, &mut c.scratch);
+                    if c.scratch.is_empty() {
+                        while c.stack.len() > start {
+                            let (_, u) = c.stack.pop().expect("above start");
+                            m.undo(&mut c.s, u);
+                        }
+                        if c.stack.len() == start {
+                            m.legal_moves(&c.s, &mut c.scratch);
+                            if c.scratch.is_empty() {
+                                break;
+                            }
+                        }
+                        continue;
+                    }
+                    let mv = c.scratch[rng.random_range(0..c.scratch.len())];
+                    c.push(m, mv);
+                    let (_, u) = c.stack.pop().expect("just pushed");
+                    m.undo(&mut c.s, u);
+                    c.push(m, mv);
+                    done += 1;
+                }
+                done
+            })
+        })
+    }
+
+    /// The board drawn as text (``morrigo show``'s drawing).
+    fn __str__(&self) -> String {
+        let game = self.game.clone();
+        with_core!(game, &self.inner, m, c => morrigo_record::render_board(m, &c.s))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<morrigo.State {} ply {}, {} to move>",
+            self.game.rules().name,
+            self.ply(),
+            self.player()
+        )
+    }
+}
