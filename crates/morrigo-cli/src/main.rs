@@ -58,6 +58,7 @@ enum Command {
     Rulesets(cmd::rulesets::RulesetsArgs),
     Gtp(cmd::gtp::GtpArgs),
     Match(cmd::gtp_match::MatchArgs),
+    Sweep(cmd::sweep::SweepArgs),
 }
 
 fn main() -> ExitCode {
@@ -77,6 +78,7 @@ fn main() -> ExitCode {
         Command::Rulesets(a) => cmd::rulesets::run(a),
         Command::Gtp(a) => cmd::gtp::run(a),
         Command::Match(a) => cmd::gtp_match::run(a),
+        Command::Sweep(a) => cmd::sweep::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

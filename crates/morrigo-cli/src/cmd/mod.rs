@@ -15,4 +15,5 @@ pub mod simulate;
 pub mod solve;
 pub mod solve_history;
 pub mod states;
+pub mod sweep;
 pub mod test;
