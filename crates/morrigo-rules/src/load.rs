@@ -151,10 +151,10 @@ pub fn with_params(loaded: Loaded, params: &[(String, i64)]) -> Result<Loaded, D
         if !known.contains(&key.as_str()) {
             let d = Diagnostic::new(format!("ruleset `{name}` has no param `{key}`")).expected(
                 if known.is_empty() {
-                    "`size` or `komi` (this ruleset has no `params:`)".to_string()
+                    "a ruleset with `params:` (this one has none)".to_string()
                 } else {
                     format!(
-                        "`size`, `komi` or one of its params: {}",
+                        "one of its params: {}",
                         known
                             .iter()
                             .map(|k| format!("`{k}`"))

@@ -416,11 +416,13 @@ fn locate_load_error(
     match param {
         Some(p) => {
             let mut d = d;
-            d.message = format!(
-                "param `{}` of ruleset `{name}`: {}",
-                p.name,
-                d.message.trim_start_matches("--")
-            );
+            // The command line's words (`--size applies to …`) in the spec's.
+            if let Some(rest) = d.message.strip_prefix(&format!("--{}", p.name)) {
+                d.message = format!("param `{}`{rest}", p.name);
+            }
+            if !d.message.contains(name) {
+                d.message = format!("ruleset `{name}`: {}", d.message);
+            }
             d.at_opt(param_at(&p.name))
         }
         None => d.at_opt(ruleset_at.clone()),

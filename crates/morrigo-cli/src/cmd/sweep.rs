@@ -170,7 +170,7 @@ fn on_ray(spec: &Path, address: &str, dir: &Path) -> Outcome {
             Diagnostic::new(format!(
                 "--ray needs the morrigo Python package with Ray (`{python} -m morrigo.sweep`): {why}"
             ))
-            .expected("the wheel of crates/morrigo-py installed (`pip install morrigo[ray]`), or a sweep without --ray"),
+            .expected("the morrigo wheel (crates/morrigo-py) and ray installed for that Python (`MORRIGO_PYTHON` names another interpreter), or a sweep without --ray"),
         )
     };
     let probe = std::process::Command::new(&python)
