@@ -19,6 +19,7 @@
 //! let merged = collect(dir).unwrap();
 //! ```
 
+pub mod layered;
 mod plan;
 mod run;
 mod spec;
