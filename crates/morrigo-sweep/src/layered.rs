@@ -86,6 +86,13 @@ pub struct Layered {
     machine: Arc<AnyMachine>,
 }
 
+/// The positions of one layer (codes, sorted) and their values.
+pub struct SolvedLayer {
+    pub layer: LayerId,
+    pub codes: Vec<u64>,
+    pub values: Vec<u16>,
+}
+
 /// Counts of a finished solve.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LayeredSummary {
@@ -348,8 +355,9 @@ impl Layered {
             return Ok(0);
         }
         if let Some(why) = self.blocked(u)? {
-            return Err(err(format!("{u} cannot run yet: {why}"))
-                .expected("the units `morrigo solve --shards DIR --ready` lists, in its order"));
+            return Err(err(format!("{u} cannot run yet: {why}")).expected(
+                "a unit `morrigo solve FILE --shards DIR --ready` lists (units run in that order)",
+            ));
         }
         with_machine!(self.machine.as_ref(), m => self.run_on(m, u))
     }
@@ -461,15 +469,15 @@ impl Layered {
         Ok(Some(s))
     }
 
-    /// Every solved position: (layer, code, value), layer by layer.
-    pub fn values(&self) -> Result<Vec<(LayerId, Vec<u64>, Vec<u16>)>, Diagnostic> {
+    /// Every solved position, layer by layer.
+    pub fn values(&self) -> Result<Vec<SolvedLayer>, Diagnostic> {
         let mut out = Vec::new();
-        for l in self.known()? {
-            out.push((
-                l,
-                read_codes(&self.codes_path(l))?,
-                read_values(&self.values_path(l))?,
-            ));
+        for layer in self.known()? {
+            out.push(SolvedLayer {
+                layer,
+                codes: read_codes(&self.codes_path(layer))?,
+                values: read_values(&self.values_path(layer))?,
+            });
         }
         Ok(out)
     }

@@ -34,8 +34,9 @@ fn same_as_single<const W: usize>(m: &Machine<W>, l: &Layered) -> u64 {
     let coder = Coder::new(m);
     let mut s = m.initial();
     let mut n = 0;
-    for (layer, codes, values) in l.values().unwrap() {
-        for (c, v) in codes.iter().zip(values) {
+    for solved in l.values().unwrap() {
+        let layer = solved.layer;
+        for (c, v) in solved.codes.iter().zip(solved.values) {
             coder.decode(m, layer, *c, &mut s).unwrap();
             assert_eq!(
                 table.value(&s.pos),
