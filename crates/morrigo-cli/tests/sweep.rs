@@ -444,3 +444,11 @@ fn ray_without_the_python_package_is_a_clear_error() {
     insta::assert_snapshot!(err);
     assert!(shard_files(&dir).is_empty());
 }
+
+#[test]
+fn sweep_help_has_examples() {
+    let o = morrigo(&["sweep", "--help"]);
+    assert_code(&o, 0);
+    assert!(stdout(&o).contains("Examples:"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("--shard"), "{}", stdout(&o));
+}

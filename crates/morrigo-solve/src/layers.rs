@@ -30,7 +30,7 @@ use crate::layout::{Layout, SegKey};
 use crate::solve::{set_position, MAX_DISTANCE};
 use morrigo_engine::{Machine, Move, Position, State};
 use rayon::prelude::*;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// The pieces in hand and on the board of each player.
@@ -158,6 +158,17 @@ impl Coder {
         )
     }
 
+    /// The segment of the codes of `layer` whose bits above the rank are `hi`.
+    fn segment(&self, layer: LayerId, hi: u32) -> Option<crate::layout::Segment> {
+        self.layout.segment_for(SegKey {
+            on_board: layer.on_board,
+            in_hand: layer.in_hand,
+            to_move: (hi >> 31) as u8,
+            pending: ((hi >> 16) & 0x7FFF) as u16,
+            lines_formed: (hi & 0xFFFF) as u16,
+        })
+    }
+
     /// Put the position `code` of `layer` into `s`.
     pub fn decode<const W: usize>(
         &self,
@@ -208,8 +219,16 @@ pub fn explore_layer<const W: usize>(
     entries: &[u64],
 ) -> Result<LayerReach, LayerError> {
     let coder = Coder::new(m);
-    let mut seen: HashSet<u64> = entries.iter().copied().collect();
-    let mut frontier: Vec<u64> = seen.iter().copied().collect();
+    let mut seen = CodeSet::default();
+    let mut frontier: Vec<u64> = Vec::new();
+    for &c in entries {
+        if seen
+            .insert(&coder, layer, c)
+            .ok_or(LayerError::Code { layer })?
+        {
+            frontier.push(c);
+        }
+    }
     frontier.sort_unstable();
     let mut out = LayerReach::default();
     let mut lower: BTreeMap<LayerId, Vec<u64>> = BTreeMap::new();
@@ -250,7 +269,10 @@ pub fn explore_layer<const W: usize>(
             let (same, other, edges) = part?;
             out.edges += edges;
             for c in same {
-                if seen.insert(c) {
+                if seen
+                    .insert(&coder, layer, c)
+                    .ok_or(LayerError::Code { layer })?
+                {
                     next.push(c);
                 }
             }
@@ -265,8 +287,7 @@ pub fn explore_layer<const W: usize>(
         codes.par_sort_unstable();
         codes.dedup();
     }
-    out.codes = seen.into_iter().collect();
-    out.codes.par_sort_unstable();
+    out.codes = seen.codes();
     out.children = lower;
     Ok(out)
 }
@@ -301,6 +322,7 @@ pub fn solve_layer<const W: usize>(
     lower: &(dyn Fn(LayerId, u64) -> Option<u16> + Sync),
 ) -> Result<Vec<u16>, LayerError> {
     let coder = Coder::new(m);
+    let index = CodeIndex::new(codes);
     let parts: Vec<Result<Expanded, LayerError>> = codes
         .par_chunks(CHUNK)
         .enumerate()
@@ -338,9 +360,9 @@ pub fn solve_layer<const W: usize>(
                     let child = coder.encode(&s.pos).ok_or(LayerError::Code { layer: to })?;
                     m.undo(&mut s, u);
                     if to == layer {
-                        let slot = codes
-                            .binary_search(&child)
-                            .map_err(|_| LayerError::MissingChild { layer, child: to })?;
+                        let slot = index
+                            .slot(child)
+                            .ok_or(LayerError::MissingChild { layer, child: to })?;
                         x.edges.push((slot as u32, me | (u32::from(same) << 31)));
                     } else {
                         let v = lower(to, child)
@@ -445,5 +467,91 @@ fn decide(
             value[q] = l;
             next.push(q as u32);
         }
+    }
+}
+
+/// A set of codes of one layer: a bitset over the ranks of each segment
+/// (the part of a code above the rank), as the single solve marks reached
+/// positions, so membership costs no hashing.
+#[derive(Default)]
+struct CodeSet {
+    segments: BTreeMap<u32, Vec<u64>>,
+}
+
+impl CodeSet {
+    /// Add a code; whether it was new (`None`: not a code of the layer).
+    fn insert(&mut self, coder: &Coder, layer: LayerId, code: u64) -> Option<bool> {
+        let hi = (code >> 32) as u32;
+        let rank = code & 0xFFFF_FFFF;
+        let bits = match self.segments.entry(hi) {
+            std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::btree_map::Entry::Vacant(e) => {
+                let seg = coder.segment(layer, hi)?;
+                e.insert(vec![0; seg.size.div_ceil(64) as usize])
+            }
+        };
+        let word = bits.get_mut((rank / 64) as usize)?;
+        let bit = 1u64 << (rank % 64);
+        let new = *word & bit == 0;
+        *word |= bit;
+        Some(new)
+    }
+
+    /// The codes, sorted.
+    fn codes(&self) -> Vec<u64> {
+        let mut out = Vec::new();
+        for (&hi, words) in &self.segments {
+            for (w, &word) in words.iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let rank = (w * 64) as u64 + u64::from(bits.trailing_zeros());
+                    bits &= bits - 1;
+                    out.push((u64::from(hi) << 32) | rank);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Slots of sorted codes, found without searching: per segment, the first
+/// slot and a bitset of ranks with a count of the bits before each word.
+pub struct CodeIndex {
+    segments: BTreeMap<u32, (u32, Vec<u64>, Vec<u32>)>,
+}
+
+impl CodeIndex {
+    /// The index of `codes` (sorted, each once).
+    pub fn new(codes: &[u64]) -> Self {
+        let mut segments: BTreeMap<u32, (u32, Vec<u64>, Vec<u32>)> = BTreeMap::new();
+        for (slot, &code) in codes.iter().enumerate() {
+            let hi = (code >> 32) as u32;
+            let rank = (code & 0xFFFF_FFFF) as usize;
+            let (_, words, _) = segments
+                .entry(hi)
+                .or_insert_with(|| (slot as u32, Vec::new(), Vec::new()));
+            if words.len() <= rank / 64 {
+                words.resize(rank / 64 + 1, 0);
+            }
+            words[rank / 64] |= 1 << (rank % 64);
+        }
+        for (_, words, dir) in segments.values_mut() {
+            let mut sum = 0;
+            for w in words.iter() {
+                dir.push(sum);
+                sum += w.count_ones();
+            }
+        }
+        CodeIndex { segments }
+    }
+
+    /// The slot of `code` among the codes, if it is one of them.
+    #[inline]
+    pub fn slot(&self, code: u64) -> Option<usize> {
+        let (first, words, dir) = self.segments.get(&((code >> 32) as u32))?;
+        let rank = (code & 0xFFFF_FFFF) as usize;
+        let w = *words.get(rank / 64)?;
+        let bit = 1u64 << (rank % 64);
+        (w & bit != 0).then(|| (first + dir[rank / 64] + (w & (bit - 1)).count_ones()) as usize)
     }
 }

@@ -17,7 +17,7 @@
 use morrigo_diag::Diagnostic;
 use morrigo_engine::{with_machine, AnyMachine, Machine};
 use morrigo_rules::load::Overrides;
-use morrigo_solve::layers::{explore_layer, solve_layer, Coder, LayerId};
+use morrigo_solve::layers::{explore_layer, solve_layer, CodeIndex, Coder, LayerId};
 use morrigo_solve::Value;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -398,19 +398,17 @@ impl Layered {
             }
             Unit::Solve(l) => {
                 let codes = read_codes(&self.codes_path(l))?;
-                let mut lower: BTreeMap<LayerId, (Vec<u64>, Vec<u16>)> = BTreeMap::new();
+                let mut lower: BTreeMap<LayerId, (CodeIndex, Vec<u16>)> = BTreeMap::new();
                 for c in self.children(l)? {
+                    let codes = read_codes(&self.codes_path(c))?;
                     lower.insert(
                         c,
-                        (
-                            read_codes(&self.codes_path(c))?,
-                            read_values(&self.values_path(c))?,
-                        ),
+                        (CodeIndex::new(&codes), read_values(&self.values_path(c))?),
                     );
                 }
                 let look = |c: LayerId, code: u64| -> Option<u16> {
-                    let (codes, values) = lower.get(&c)?;
-                    codes.binary_search(&code).ok().map(|i| values[i])
+                    let (index, values) = lower.get(&c)?;
+                    index.slot(code).and_then(|i| values.get(i).copied())
                 };
                 let values = solve_layer(m, l, &codes, &look).map_err(|e| err(e.to_string()))?;
                 let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();

@@ -76,12 +76,12 @@ fn three_mens_morris_layer_by_layer_equals_the_single_solve() {
     check("three-mens-morris", "three");
 }
 
-/// With removals (mills take pieces: moves that lower the board count)
-/// and flying: Twelve Men's Morris's rules on a small board, a built-in
-/// ruleset solvable in a test.
+/// With removals (a mill takes a piece: moves into a lower layer from the
+/// moving phase too): Six Men's Morris with three pieces each, small
+/// enough for a test.
 #[test]
 fn a_ruleset_with_removals_layer_by_layer_equals_the_single_solve() {
-    let text = "name: small-removals\nextends: six-mens-morris\nsetup: { in_hand: 4 }\n";
+    let text = "name: small-removals\nextends: six-mens-morris\nsetup: { in_hand: 3 }\n";
     let dir = scratch("small-spec");
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("small.yaml");

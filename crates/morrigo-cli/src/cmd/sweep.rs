@@ -16,8 +16,10 @@ use rayon::prelude::*;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Run a sweep: every ruleset × param values × agent pairing of a spec
-/// file, `games` games each, split into shards.
+/// Play a sweep spec (rulesets × params × agents × games) in resumable shards.
+///
+/// Every ruleset × param values × agent pairing of the spec plays `games`
+/// games, split into shards.
 ///
 /// Game i of each cell is game i of `simulate`/`compare` with the spec's
 /// seed, so the report equals theirs whatever the schedule, however many
