@@ -60,6 +60,7 @@ enum Command {
     Gtp(cmd::gtp::GtpArgs),
     Match(cmd::gtp_match::MatchArgs),
     Serve(cmd::serve::ServeArgs),
+    Sweep(cmd::sweep::SweepArgs),
 }
 
 fn main() -> ExitCode {
@@ -80,6 +81,7 @@ fn main() -> ExitCode {
         Command::Gtp(a) => cmd::gtp::run(a),
         Command::Match(a) => cmd::gtp_match::run(a),
         Command::Serve(a) => cmd::serve::run(a),
+        Command::Sweep(a) => cmd::sweep::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -13,6 +13,7 @@
 mod agent;
 mod bench;
 mod counters;
+mod games;
 mod mcts;
 mod perfect;
 mod playout;
@@ -28,14 +29,15 @@ pub use bench::{
     bench_playouts_with, bench_search, bench_search_with, BenchResult, PerftBench, SearchBench,
 };
 pub use counters::{CountPlan, RuleEvent};
+pub use games::{play_games, GameSum, PlayedGame};
 pub use mcts::{fills_own_eye, playout_move, Mcts, MCTS_PLAYOUT_PLIES};
 pub use morrigo_engine::Unit;
 pub use perfect::{prepare_agents, ON_THE_FLY_MEMORY};
 pub use playout::{playout, playout_counted, playout_with, GameRecord};
 pub use search::{evaluate, AlphaBeta, EvalWeights, SearchInfo, TT_ENTRIES, WIN};
 pub use sim::{
-    default_pairings, game_rng, play_game, simulate, splitmix64, EndOutcome, SimConfig, SimReport,
-    DEFAULT_MAX_PLIES,
+    default_pairings, game_rng, play_game, simulate, splitmix64, EndOutcome, ReportHeader,
+    SimConfig, SimReport, DEFAULT_MAX_PLIES,
 };
 pub use spec::{AgentSpec, AlphaBetaParams, MctsParams, PerfectParams, AGENT_NAMES};
 pub use stats::{wilson, LengthStats, Z95};

@@ -6,7 +6,7 @@ use crate::playout::{playout, playout_counted, GameRecord};
 use crate::spec::AgentSpec;
 use crate::stats::{wilson, LengthStats};
 use indicatif::ProgressBar;
-use morrigo_engine::{with_machine, AnyMachine, Machine};
+use morrigo_engine::{with_machine, AnyMachine, Machine, State};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use rayon::prelude::*;
@@ -198,7 +198,7 @@ pub fn game_rng(seed: u64, index: u64) -> SmallRng {
 
 /// Sums over games; integer-only, so any grouping gives the same totals.
 #[derive(Clone, Debug, Default)]
-struct Tally {
+pub(crate) struct Tally {
     wins: [u32; 2],
     draws: u32,
     no_results: u32,
@@ -212,15 +212,15 @@ struct Tally {
     /// Per end rule: first-seat wins, second-seat wins, draws.
     by_rule: Vec<[u32; 3]>,
     /// Rule event counters (see [`CountPlan`]).
-    counts: Vec<u64>,
+    pub(crate) counts: Vec<u64>,
     /// Game length in plies → games.
     lengths: BTreeMap<u32, u32>,
     /// Summed time of the games (not deterministic; reported apart).
-    nanos: u128,
+    pub(crate) nanos: u128,
 }
 
 impl Tally {
-    fn new(rules: usize, plan: &CountPlan) -> Self {
+    pub(crate) fn new(rules: usize, plan: &CountPlan) -> Self {
         Tally {
             by_rule: vec![[0; 3]; rules],
             counts: plan.counters(),
@@ -228,7 +228,15 @@ impl Tally {
         }
     }
 
-    fn add(&mut self, g: &GameRecord) {
+    /// Empty sums for a ruleset of `rules` end rules, without event counters.
+    pub(crate) fn with_end_rules(rules: usize) -> Self {
+        Tally {
+            by_rule: vec![[0; 3]; rules],
+            ..Tally::default()
+        }
+    }
+
+    pub(crate) fn add(&mut self, g: &GameRecord) {
         match (g.end_rule, g.winner) {
             (None, _) => self.unfinished += 1,
             (Some(_), Some(w)) => self.wins[w as usize & 1] += 1,
@@ -309,7 +317,63 @@ pub fn simulate(any: &AnyMachine, cfg: &SimConfig, progress: Option<&ProgressBar
     };
     let elapsed_secs = started.elapsed().as_secs_f64();
     let rules = any.rules();
-    let plan = CountPlan::new(rules);
+    let events = CountPlan::new(rules).events(rules, &tally.counts);
+    report(&ReportHeader::of(rules), cfg, &tally, events, elapsed_secs)
+}
+
+/// What a report says of its ruleset, whatever games were played: enough
+/// to sum games played elsewhere (a sweep's shards) into the report
+/// [`simulate`] gives.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReportHeader {
+    pub ruleset: String,
+    pub title: String,
+    pub players: [String; 2],
+    /// End rule names, in the ruleset's order.
+    pub end_rules: Vec<String>,
+    /// Some end rule has the `no_result` verdict.
+    pub no_result: bool,
+    /// The rule events the ruleset can produce, in report order.
+    pub events: Vec<String>,
+}
+
+impl ReportHeader {
+    pub fn of(rules: &morrigo_rules::Rules) -> Self {
+        let plan = CountPlan::new(rules);
+        let player = |i: usize| {
+            rules
+                .players
+                .get(i)
+                .cloned()
+                .unwrap_or_else(|| format!("player {}", i + 1))
+        };
+        ReportHeader {
+            ruleset: rules.name.clone(),
+            title: rules.title.clone(),
+            players: [player(0), player(1)],
+            end_rules: rules.end.iter().map(|e| e.name.clone()).collect(),
+            no_result: rules
+                .end
+                .iter()
+                .any(|e| e.verdict == morrigo_rules::Verdict::NoResult),
+            events: plan
+                .events(rules, &plan.counters())
+                .into_iter()
+                .map(|e| e.event)
+                .collect(),
+        }
+    }
+}
+
+/// The report of the games summed in `tally` (`events`: the rule events
+/// with their counts).
+pub(crate) fn report(
+    h: &ReportHeader,
+    cfg: &SimConfig,
+    tally: &Tally,
+    events: Vec<RuleEvent>,
+    elapsed_secs: f64,
+) -> SimReport {
     let ci = |w: u32| {
         // Percent to 4 decimals: short decimals survive a JSON round trip.
         let (lo, hi) = wilson(w, cfg.games);
@@ -322,28 +386,17 @@ pub fn simulate(any: &AnyMachine, cfg: &SimConfig, progress: Option<&ProgressBar
             total as f64 / cfg.games as f64
         }
     };
-    let player = |i: usize| {
-        rules
-            .players
-            .get(i)
-            .cloned()
-            .unwrap_or_else(|| format!("player {}", i + 1))
-    };
     SimReport {
-        ruleset: rules.name.clone(),
-        title: rules.title.clone(),
-        players: [player(0), player(1)],
+        ruleset: h.ruleset.clone(),
+        title: h.title.clone(),
+        players: h.players.clone(),
         agents: cfg.agents,
         seed: cfg.seed,
         max_plies: cfg.max_plies,
         games: cfg.games,
         wins: tally.wins,
         draws: tally.draws,
-        no_results: rules
-            .end
-            .iter()
-            .any(|e| e.verdict == morrigo_rules::Verdict::NoResult)
-            .then_some(tally.no_results),
+        no_results: h.no_result.then_some(tally.no_results),
         unfinished: tally.unfinished,
         stuck: tally.stuck,
         counted: tally.counted,
@@ -355,27 +408,27 @@ pub fn simulate(any: &AnyMachine, cfg: &SimConfig, progress: Option<&ProgressBar
         captured: tally.captured,
         mean_plies: mean(tally.plies),
         mean_turns: mean(tally.turns),
-        end_rules: rules
-            .end
+        end_rules: h
+            .end_rules
             .iter()
             .zip(&tally.by_rule)
-            .map(|(e, c)| (e.name.clone(), c.iter().sum()))
+            .map(|(e, c)| (e.clone(), c.iter().sum()))
             .collect(),
         total_plies: tally.plies,
         total_turns: tally.turns,
         wins_ci95: [ci(tally.wins[0]), ci(tally.wins[1])],
-        outcomes: rules
-            .end
+        outcomes: h
+            .end_rules
             .iter()
             .zip(&tally.by_rule)
             .map(|(e, c)| EndOutcome {
-                rule: e.name.clone(),
+                rule: e.clone(),
                 wins: [c[0], c[1]],
                 draws: c[2],
             })
             .collect(),
         length: LengthStats::of(&tally.lengths),
-        events: plan.events(rules, &tally.counts),
+        events,
         elapsed_secs,
         secs_per_game: if cfg.games == 0 {
             0.0
@@ -407,17 +460,15 @@ fn run_on<const W: usize>(
             },
             |(mut tally, mut moves, mut players), index| {
                 let started = Instant::now();
-                let mut rng = game_rng(cfg.seed, index as u64);
-                let mut s = initial.clone();
-                players.iter_mut().for_each(Player::new_game);
-                let g = playout_counted(
+                let g = counted_game(
                     m,
-                    &mut s,
+                    &initial,
+                    cfg,
+                    index as u64,
                     &mut players,
-                    &mut rng,
-                    cfg.max_plies,
                     &mut moves,
-                    Some((&plan, &mut tally.counts)),
+                    &plan,
+                    &mut tally.counts,
                 );
                 tally.add(&g);
                 tally.nanos += started.elapsed().as_nanos();
@@ -429,4 +480,32 @@ fn run_on<const W: usize>(
         )
         .map(|(tally, _, _)| tally)
         .reduce(|| Tally::new(rules, &plan), Tally::merge)
+}
+
+/// Game `index` of a run from `initial`, its rule events added to `counts`:
+/// the one place a simulated game is set up ([`simulate`], a sweep's shards).
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub(crate) fn counted_game<const W: usize>(
+    m: &Machine<W>,
+    initial: &State<W>,
+    cfg: &SimConfig,
+    index: u64,
+    players: &mut [Player; 2],
+    moves: &mut Vec<morrigo_engine::Move>,
+    plan: &CountPlan,
+    counts: &mut [u64],
+) -> GameRecord {
+    let mut rng = game_rng(cfg.seed, index);
+    let mut s = initial.clone();
+    players.iter_mut().for_each(Player::new_game);
+    playout_counted(
+        m,
+        &mut s,
+        players,
+        &mut rng,
+        cfg.max_plies,
+        moves,
+        Some((plan, counts)),
+    )
 }

@@ -133,6 +133,55 @@ pub fn with_overrides(loaded: Loaded, o: &Overrides) -> Result<Loaded, Diagnosti
     })
 }
 
+/// Set named numbers of the ruleset's `params:` (a sweep's parameter grid),
+/// merged on top like one more variant. A name the ruleset has no param of
+/// is refused, with the nearest name and the list of its params.
+pub fn with_params(loaded: Loaded, params: &[(String, i64)]) -> Result<Loaded, Diagnostic> {
+    if params.is_empty() {
+        return Ok(loaded);
+    }
+    let name = loaded.file.name.clone().unwrap_or_default();
+    let known: Vec<&str> = loaded
+        .merged
+        .get("params")
+        .map(|p| p.entries().iter().filter_map(|(k, _)| k.as_str()).collect())
+        .unwrap_or_default();
+    let mut layer = Vec::new();
+    for (key, value) in params {
+        if !known.contains(&key.as_str()) {
+            let d = Diagnostic::new(format!("ruleset `{name}` has no param `{key}`")).expected(
+                if known.is_empty() {
+                    "a ruleset with `params:` (this one has none)".to_string()
+                } else {
+                    format!(
+                        "one of its params: {}",
+                        known
+                            .iter()
+                            .map(|k| format!("`{k}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                },
+            );
+            return Err(
+                match morrigo_diag::did_you_mean(key, known.iter().copied()) {
+                    Some(k) => d.note(format!("did you mean `{k}`?")),
+                    None => d,
+                },
+            );
+        }
+        layer.push((key.as_str(), typed(value.to_string())));
+    }
+    let mut merged = loaded.merged;
+    yaml::merge(&mut merged, mapping(vec![("params", mapping(layer))]));
+    let file: RulesetFile = yaml::from_node(&merged).map_err(|e| e.to_diagnostic(&loaded.chain))?;
+    Ok(Loaded {
+        chain: loaded.chain,
+        file,
+        merged,
+    })
+}
+
 impl Loaded {
     /// Where `needle` (a name or a rule's text) is written, searching the
     /// file first and then its parents; `key` narrows the search to lines
@@ -400,6 +449,17 @@ fn resolve_parent(
 pub fn parse_yaml<T: serde::de::DeserializeOwned>(source: &SourceFile) -> Result<T, Diagnostic> {
     let node = yaml::parse(source, 0)?;
     yaml::from_node(&node).map_err(|e| e.to_diagnostic(std::slice::from_ref(source)))
+}
+
+/// [`parse_yaml`] that also gives the located tree, so the caller can
+/// point at a value its own checks refuse (a sweep spec's unknown ruleset).
+pub fn parse_yaml_located<T: serde::de::DeserializeOwned>(
+    source: &SourceFile,
+) -> Result<(T, Node), Diagnostic> {
+    let node = yaml::parse(source, 0)?;
+    let value =
+        yaml::from_node(&node).map_err(|e| e.to_diagnostic(std::slice::from_ref(source)))?;
+    Ok((value, node))
 }
 
 #[cfg(test)]

@@ -125,6 +125,23 @@ impl Layout {
         Some(id)
     }
 
+    /// The segment of `key` outside any index space (`base` 0), for ranks
+    /// alone (the layered solve); `None` when it does not fit in 32 bits.
+    pub fn segment_for(&self, key: SegKey) -> Option<Segment> {
+        let [a, b] = key.on_board.map(usize::from);
+        if a + b > self.n {
+            return None;
+        }
+        let inner = self.c(self.n - a, b);
+        let size = self.c(self.n, a).checked_mul(inner)?;
+        (size <= 1 << 32).then_some(Segment {
+            key,
+            base: 0,
+            inner,
+            size,
+        })
+    }
+
     /// Rank of a position's points within its segment.
     #[inline]
     pub fn rank<const W: usize>(&self, seg: &Segment, occ: &[Bits<W>; 2]) -> u64 {

@@ -14,6 +14,7 @@
 
 mod applies;
 pub mod history;
+pub mod layers;
 mod layout;
 mod line;
 mod solve;

@@ -15,5 +15,7 @@ pub mod sim_args;
 pub mod simulate;
 pub mod solve;
 pub mod solve_history;
+pub mod solve_layers;
 pub mod states;
+pub mod sweep;
 pub mod test;

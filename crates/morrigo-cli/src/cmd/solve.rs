@@ -69,6 +69,21 @@ pub struct SolveArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_PLIES,
           value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub max_plies: u32,
+    /// Solve layer by layer (pieces in hand and on the board), each layer
+    /// a unit of work whose files go to this directory; a re-run resumes.
+    #[arg(long, value_name = "DIR")]
+    pub shards: Option<std::path::PathBuf>,
+    /// With --shards: run this one unit (`explore:h6-6b0-0`,
+    /// `solve:h0-0b3-3`), what a cluster worker runs.
+    #[arg(long, value_name = "UNIT", requires = "shards")]
+    pub shard: Option<String>,
+    /// With --shards: list the units ready to run, one a line, and run none.
+    #[arg(long, requires = "shards", conflicts_with = "shard")]
+    pub ready: bool,
+    /// With --shards: units run at a time (default: one per core).
+    #[arg(long, value_name = "N", requires = "shards",
+          value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
     #[command(flatten)]
     pub budget: BudgetOptions,
     #[command(flatten)]
@@ -80,6 +95,9 @@ pub struct SolveArgs {
 pub const LINE_LIMIT: usize = 1000;
 
 pub fn run(args: SolveArgs) -> Outcome {
+    if let Some(dir) = &args.shards {
+        return super::solve_layers::run(&args, dir);
+    }
     let rules = game::rules(&args.file, &args.ruleset)?;
     if morrigo_solve::retrograde_applies(&rules).is_err() {
         if args.save.is_some() {
@@ -284,7 +302,12 @@ fn run_on<const W: usize>(
 
 /// The start's value in words: for the whole game, who wins; from a
 /// position, for the player to move.
-fn value_text<const W: usize>(rules: &Rules, s: &State<W>, v: Value, whole_game: bool) -> String {
+pub(crate) fn value_text<const W: usize>(
+    rules: &Rules,
+    s: &State<W>,
+    v: Value,
+    whole_game: bool,
+) -> String {
     let me = game::player_name(rules, s.pos.to_move);
     let other = game::player_name(rules, s.pos.to_move ^ 1);
     let seat = |p: u8| {

@@ -1,0 +1,162 @@
+//! `morrigo solve FILE --shards DIR`: the solve a layer at a time gives
+//! the single solve's value and counts; units run one by one (`--shard`,
+//! as cluster workers do, in the order `--ready` lists them) give the same
+//! files; a unit whose dependencies are missing is refused.
+
+use std::process::Output;
+
+mod common;
+use common::{assert_code, morrigo, scratch_dir, stderr, stdout};
+
+fn line<'a>(text: &'a str, key: &str) -> &'a str {
+    text.lines()
+        .find(|l| l.trim_start().starts_with(key))
+        .unwrap_or_else(|| panic!("no `{key}` line in\n{text}"))
+        .trim_start()
+        .trim_start_matches(key)
+        .trim()
+}
+
+fn ok(o: &Output) -> String {
+    assert_code(o, 0);
+    stdout(o)
+}
+
+/// Rule: the layered solve's value of the start and its counts of won,
+/// lost and drawn positions are the single solve's.
+#[test]
+fn the_layered_solve_equals_the_single_solve() {
+    let dir = scratch_dir("three");
+    let layered = ok(&morrigo(&[
+        "solve",
+        "three-mens-morris",
+        "--shards",
+        &dir.display().to_string(),
+    ]));
+    let single = ok(&morrigo(&["solve", "three-mens-morris"]));
+    assert_eq!(line(&layered, "value"), line(&single, "value"));
+    assert_eq!(line(&layered, "moves"), line(&single, "moves"));
+    // "5390 reachable (index space …)" and "5390 reachable in 7 layers (2997 won, …)".
+    let count = |t: &str| line(t, "positions").split(' ').next().unwrap().to_string();
+    assert_eq!(count(&layered), count(&single));
+    assert!(
+        line(&layered, "positions").ends_with(&format!(
+            "({} for the player to move)",
+            line(&single, "reachable").trim_end_matches(" for the player to move")
+        )),
+        "{layered}\n{single}"
+    );
+    let mut redacted = layered.clone();
+    redacted = redacted.replace(&dir.display().to_string(), "[dir]");
+    let redacted: String = redacted
+        .lines()
+        .map(|l| {
+            if l.trim_start().starts_with("units") {
+                "  units      [units and time]".to_string()
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    insta::assert_snapshot!(redacted);
+}
+
+/// Rule: units run one at a time by separate processes, in the order
+/// `--ready` gives them, produce the same solve (the same digest).
+#[test]
+fn units_run_one_by_one_give_the_same_solve() {
+    let whole = scratch_dir("whole");
+    let all = ok(&morrigo(&[
+        "solve",
+        "three-mens-morris",
+        "--shards",
+        &whole.display().to_string(),
+        "--jobs",
+        "1",
+    ]));
+    let dir = scratch_dir("units");
+    let d = dir.display().to_string();
+    let mut runs = 0;
+    loop {
+        let ready = ok(&morrigo(&[
+            "solve",
+            "three-mens-morris",
+            "--shards",
+            &d,
+            "--ready",
+        ]));
+        if ready.trim().is_empty() {
+            break;
+        }
+        for unit in ready.lines() {
+            let o = ok(&morrigo(&[
+                "solve",
+                "three-mens-morris",
+                "--shards",
+                &d,
+                "--shard",
+                unit,
+            ]));
+            assert!(o.starts_with(&format!("{unit}: ")), "{o}");
+            runs += 1;
+        }
+    }
+    assert_eq!(runs, 14, "7 layers, explored then solved");
+    let after = ok(&morrigo(&["solve", "three-mens-morris", "--shards", &d]));
+    assert_eq!(line(&after, "digest"), line(&all, "digest"));
+    assert_eq!(
+        line(&after, "units"),
+        "0 run now".to_string() + &line(&after, "units")[9..]
+    );
+}
+
+#[test]
+fn a_unit_before_its_dependencies_is_refused() {
+    let dir = scratch_dir("early");
+    let o = morrigo(&[
+        "solve",
+        "three-mens-morris",
+        "--shards",
+        &dir.display().to_string(),
+        "--shard",
+        "solve:h0-0b3-3",
+    ]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(
+        err.contains("solve:h0-0b3-3 cannot run yet: layer"),
+        "{err}"
+    );
+    insta::assert_snapshot!(err);
+    let o = morrigo(&[
+        "solve",
+        "three-mens-morris",
+        "--shards",
+        &dir.display().to_string(),
+        "--shard",
+        "solve:layer-one",
+    ]);
+    assert_code(&o, 2);
+    insta::assert_snapshot!("bad_unit", stderr(&o));
+}
+
+/// A ruleset whose moves read the history cannot be solved by layers.
+#[test]
+fn a_history_ruleset_is_refused() {
+    let dir = scratch_dir("history");
+    let o = morrigo(&[
+        "solve",
+        "tromp-taylor",
+        "--size",
+        "2x1",
+        "--shards",
+        &dir.display().to_string(),
+    ]);
+    assert_code(&o, 1);
+    assert!(
+        stderr(&o).contains("a layered solve is a retrograde solve"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -1,0 +1,447 @@
+//! Sweep spec files: which rulesets, params, agents and games, read through
+//! `morrigo_rules::load` (the one place that reads YAML) and checked here
+//! with every refusal located in the spec.
+
+use indexmap::IndexMap;
+use morrigo_diag::{Diagnostic, Diagnostics, SourceFile};
+use morrigo_engine::AnyMachine;
+use morrigo_play::{AgentSpec, ReportHeader, DEFAULT_MAX_PLIES};
+use morrigo_rules::load::{self, Overrides};
+use morrigo_rules::yaml::Node;
+use morrigo_rules::Rules;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Games per shard when the spec does not say.
+pub const DEFAULT_SHARD_GAMES: u32 = 50;
+
+/// Most cells (ruleset × params × pairing) a spec may have.
+pub const MAX_CELLS: usize = 10_000;
+
+/// Most games a sweep may have in all.
+pub const MAX_GAMES: u64 = 1_000_000_000;
+
+/// The file as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SpecFile {
+    name: Option<String>,
+    rulesets: Vec<String>,
+    #[serde(default)]
+    params: IndexMap<String, Vec<serde_json::Value>>,
+    #[serde(default)]
+    agents: Vec<String>,
+    games: u32,
+    #[serde(default = "default_seed")]
+    seed: u64,
+    #[serde(default = "default_max_plies")]
+    max_plies: u32,
+    #[serde(default = "default_shard_games")]
+    shard_games: u32,
+}
+
+fn default_seed() -> u64 {
+    1
+}
+fn default_max_plies() -> u32 {
+    DEFAULT_MAX_PLIES
+}
+fn default_shard_games() -> u32 {
+    DEFAULT_SHARD_GAMES
+}
+
+/// One ruleset setting of a cell: `size`, `komi`, or a name of the
+/// ruleset's `params:`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Param {
+    pub name: String,
+    /// As written (`9`, `7x5`, `6.5`, `3`).
+    pub value: String,
+}
+
+/// One ruleset × params × pairing of a sweep, played `games` times.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cell {
+    /// The ruleset as loaded: a built-in name or a file path.
+    pub ruleset: String,
+    pub params: Vec<Param>,
+    /// Agents of the first and second player.
+    pub agents: [AgentSpec; 2],
+    /// The ruleset's names (players, end rules, rule events) for reports.
+    pub header: ReportHeader,
+}
+
+impl Cell {
+    /// `nine-mens-morris`, or `jk-final size=9 komi=6.5` with params.
+    pub fn label(&self) -> String {
+        let mut s = self.header.ruleset.clone();
+        for p in &self.params {
+            s += &format!(" {}={}", p.name, p.value);
+        }
+        s
+    }
+
+    /// The ruleset's title, with the params as in [`Cell::label`].
+    pub fn titled(&self) -> String {
+        let mut s = self.header.title.clone();
+        for p in &self.params {
+            s += &format!(" {}={}", p.name, p.value);
+        }
+        s
+    }
+
+    /// Load and compile the cell's ruleset with its params.
+    pub fn rules(&self) -> Result<Rules, Diagnostics> {
+        load_cell(&self.ruleset, &self.params)
+    }
+
+    pub fn machine(&self) -> Result<AnyMachine, Diagnostics> {
+        Ok(AnyMachine::new(Arc::new(self.rules()?))?)
+    }
+}
+
+/// A checked sweep: every cell's ruleset loads with its params, every
+/// agent parses.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Spec {
+    pub name: String,
+    /// Games of each cell.
+    pub games: u32,
+    pub seed: u64,
+    pub max_plies: u32,
+    pub shard_games: u32,
+    /// Rulesets (outer) × param combinations × pairings (inner).
+    pub cells: Vec<Cell>,
+}
+
+/// The param names the loader handles itself (not in a ruleset's `params:`).
+const OVERRIDES: [&str; 2] = ["size", "komi"];
+
+/// Load a ruleset with sweep params: `size`/`komi` as the command line's
+/// overrides, the others into the ruleset's `params:`.
+fn load_cell(ruleset: &str, params: &[Param]) -> Result<Rules, Diagnostics> {
+    let mut o = Overrides::default();
+    let mut named = Vec::new();
+    for p in params {
+        match p.name.as_str() {
+            "size" => o.size = Some(Overrides::parse_size(&p.value).map_err(Diagnostic::new)?),
+            "komi" => o.komi = Some(parse_komi(&p.value).map_err(Diagnostic::new)?),
+            _ => named.push((
+                p.name.clone(),
+                parse_int(&p.value).map_err(Diagnostic::new)?,
+            )),
+        }
+    }
+    let loaded = load::with_overrides(load::load(ruleset)?, &o)?;
+    let loaded = load::with_params(loaded, &named)?;
+    morrigo_rules::compile(&loaded)
+}
+
+fn parse_komi(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(k) if k.is_finite() => Ok(k),
+        _ => Err(format!("komi `{text}` is not a finite number of points")),
+    }
+}
+
+fn parse_int(text: &str) -> Result<i64, String> {
+    text.trim()
+        .parse::<i64>()
+        .map_err(|_| format!("`{text}` is not a whole number"))
+}
+
+impl Spec {
+    /// Read and check a spec file; rulesets named by a relative path are
+    /// looked up next to the file first.
+    pub fn read(path: &Path) -> Result<Spec, Diagnostics> {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            Diagnostic::new(format!(
+                "cannot read the sweep spec `{}`: {e}",
+                path.display()
+            ))
+        })?;
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "sweep".into());
+        Spec::parse(
+            SourceFile::new(path.display().to_string(), text),
+            path.parent(),
+            &stem,
+        )
+    }
+
+    /// Check spec text (YAML or JSON); `dir` is where relative ruleset
+    /// paths are looked up first; `default_name` names a spec with no `name:`.
+    pub fn parse(
+        source: SourceFile,
+        dir: Option<&Path>,
+        default_name: &str,
+    ) -> Result<Spec, Diagnostics> {
+        let expected = "a mapping with `rulesets:`, `games:` and optionally `name:`, `params:`, `agents:`, `seed:`, `max_plies:`, `shard_games:`";
+        let (file, tree): (SpecFile, Node) = load::parse_yaml_located(&source).map_err(|d| {
+            if d.expected.is_some() {
+                d
+            } else {
+                d.expected(expected)
+            }
+        })?;
+        let at = |keys: &[&str]| tree.path(keys).map(|n| source.location(n.pos.start));
+        let item = |key: &str, i: usize| {
+            tree.get(key)
+                .and_then(|n| n.items().get(i))
+                .map(|n| source.location(n.pos.start))
+        };
+        let mut errors = Vec::new();
+        if file.rulesets.is_empty() {
+            errors.push(
+                Diagnostic::new("`rulesets` is empty")
+                    .at_opt(at(&["rulesets"]))
+                    .expected("a list of built-in ruleset names or ruleset files"),
+            );
+        }
+        if file.games == 0 {
+            errors.push(
+                Diagnostic::new("`games` is 0")
+                    .at_opt(at(&["games"]))
+                    .expected("the games of each ruleset, params and pairing: 1 or more"),
+            );
+        }
+        if file.shard_games == 0 {
+            errors.push(
+                Diagnostic::new("`shard_games` is 0")
+                    .at_opt(at(&["shard_games"]))
+                    .expected("games per shard: 1 or more"),
+            );
+        }
+        if file.max_plies == 0 {
+            errors.push(
+                Diagnostic::new("`max_plies` is 0")
+                    .at_opt(at(&["max_plies"]))
+                    .expected("a ply cap of 1 or more"),
+            );
+        }
+        // Params: each value checked for its kind, located at the value.
+        let mut axes: Vec<Vec<Param>> = Vec::new();
+        for (i, (name, values)) in file.params.iter().enumerate() {
+            let key_at = tree
+                .get("params")
+                .and_then(|p| p.entries().get(i))
+                .map(|(k, _)| source.location(k.pos.start));
+            if values.is_empty() {
+                errors.push(
+                    Diagnostic::new(format!("param `{name}` has no values"))
+                        .at_opt(key_at.clone())
+                        .expected("a list of values, such as `[7, 9]`"),
+                );
+            }
+            let mut axis = Vec::new();
+            for (j, v) in values.iter().enumerate() {
+                let value_at = tree
+                    .get("params")
+                    .and_then(|p| p.entries().get(i))
+                    .and_then(|(_, list)| list.items().get(j))
+                    .map(|n| source.location(n.pos.start));
+                let text = match v {
+                    serde_json::Value::String(s) => s.clone(),
+                    serde_json::Value::Number(n) => n.to_string(),
+                    other => {
+                        errors.push(
+                            Diagnostic::new(format!("param `{name}`: found {other}"))
+                                .at_opt(value_at)
+                                .expected("a number (or a size such as `7x5`)"),
+                        );
+                        continue;
+                    }
+                };
+                let checked = match name.as_str() {
+                    "size" => Overrides::parse_size(&text).map(|_| ()),
+                    "komi" => parse_komi(&text).map(|_| ()),
+                    _ => parse_int(&text).map(|_| ()),
+                };
+                if let Err(e) = checked {
+                    errors.push(
+                        Diagnostic::new(format!("param `{name}`: {e}"))
+                            .at_opt(value_at)
+                            .expected(match name.as_str() {
+                                "size" => "a board size: `9` or `7x5`, each from 1 to 25",
+                                "komi" => "points, such as 6.5",
+                                _ => "a whole number (ruleset params are whole numbers)",
+                            }),
+                    );
+                    continue;
+                }
+                axis.push(Param {
+                    name: name.clone(),
+                    value: text,
+                });
+            }
+            axes.push(axis);
+        }
+        // Pairings: one or two agents each.
+        let mut pairings: Vec<Option<[AgentSpec; 2]>> = Vec::new();
+        for (i, text) in file.agents.iter().enumerate() {
+            let parsed = AgentSpec::parse_list(text).and_then(|list| match list.as_slice() {
+                [a] => Ok([*a, *a]),
+                [a, b] => Ok([*a, *b]),
+                more => Err(format!(
+                    "{} agents given; expected one or two (first player, second player)",
+                    more.len()
+                )),
+            });
+            match parsed {
+                Ok(p) => pairings.push(Some(p)),
+                Err(e) => errors.push(
+                    Diagnostic::new(format!("agents: {e}"))
+                        .at_opt(item("agents", i))
+                        .expected("an agent pairing such as `random`, `greedy,random` or `mcts:playouts=100`"),
+                ),
+            }
+        }
+        if pairings.is_empty() {
+            pairings.push(None);
+        }
+        if !errors.is_empty() {
+            return Err(Diagnostics(errors));
+        }
+        let combos = combinations(&axes);
+        let cells_count = file.rulesets.len() * combos.len() * pairings.len();
+        if cells_count > MAX_CELLS {
+            return Err(Diagnostic::new(format!(
+                "the sweep has {cells_count} cells (rulesets × param combinations × pairings), more than the limit of {MAX_CELLS}"
+            ))
+            .at_opt(at(&["rulesets"]))
+            .expected("fewer rulesets, param values or pairings; or several sweeps")
+            .into());
+        }
+        let total = cells_count as u64 * u64::from(file.games);
+        if total > MAX_GAMES {
+            return Err(Diagnostic::new(format!(
+                "the sweep has {total} games, more than the limit of {MAX_GAMES}"
+            ))
+            .at_opt(at(&["games"]))
+            .expected("fewer games per cell or fewer cells")
+            .into());
+        }
+        let mut cells = Vec::new();
+        for (i, name) in file.rulesets.iter().enumerate() {
+            let ruleset = resolve(dir, name);
+            for combo in &combos {
+                let rules = match load_cell(&ruleset, combo) {
+                    Ok(r) => r,
+                    Err(Diagnostics(ds)) => {
+                        errors.extend(ds.into_iter().map(|d| {
+                            locate_load_error(d, name, combo, &item("rulesets", i), &|p| {
+                                let k = tree.get("params").and_then(|n| {
+                                    n.entries().iter().find(|(k, _)| k.as_str() == Some(p))
+                                })?;
+                                Some(source.location(k.0.pos.start))
+                            })
+                        }));
+                        continue;
+                    }
+                };
+                for p in &pairings {
+                    let agents = p.unwrap_or_else(|| morrigo_play::default_pairings(&rules)[0]);
+                    if let Err(e) = morrigo_play::prepare_agents(
+                        &rules,
+                        &agents,
+                        morrigo_play::ON_THE_FLY_MEMORY,
+                    ) {
+                        errors.push(Diagnostic::new(e).at_opt(at(&["agents"])));
+                        continue;
+                    }
+                    cells.push(Cell {
+                        ruleset: ruleset.clone(),
+                        params: combo.clone(),
+                        agents,
+                        header: ReportHeader::of(&rules),
+                    });
+                }
+                // The first failing combination says it all for a ruleset.
+                if !errors.is_empty() {
+                    break;
+                }
+            }
+        }
+        if !errors.is_empty() {
+            errors.dedup_by(|a, b| a.to_string() == b.to_string());
+            return Err(Diagnostics(errors));
+        }
+        Ok(Spec {
+            name: file.name.unwrap_or_else(|| default_name.to_string()),
+            games: file.games,
+            seed: file.seed,
+            max_plies: file.max_plies,
+            shard_games: file.shard_games,
+            cells,
+        })
+    }
+}
+
+/// A ruleset named in a spec: a file next to the spec, else as given (a
+/// path from the working directory or a built-in name).
+fn resolve(dir: Option<&Path>, name: &str) -> String {
+    if let Some(d) = dir {
+        let candidate: PathBuf = d.join(name);
+        if candidate.is_file() {
+            return candidate.to_string_lossy().into_owned();
+        }
+    }
+    name.to_string()
+}
+
+/// An error loading a cell's ruleset: errors inside a ruleset file keep
+/// their place; the others (unknown name, a param the ruleset lacks, a
+/// size on a board that is not a grid) point into the spec.
+fn locate_load_error(
+    d: Diagnostic,
+    name: &str,
+    combo: &[Param],
+    ruleset_at: &Option<morrigo_diag::Location>,
+    param_at: &dyn Fn(&str) -> Option<morrigo_diag::Location>,
+) -> Diagnostic {
+    if d.location.is_some() {
+        return d;
+    }
+    let about = |key: &str| {
+        d.message.contains(&format!("`{key}`")) || d.message.contains(&format!("--{key}"))
+    };
+    let param = combo.iter().find(|p| about(&p.name)).or_else(|| {
+        combo
+            .iter()
+            .find(|p| !OVERRIDES.contains(&p.name.as_str()) && d.message.contains("no param"))
+    });
+    match param {
+        Some(p) => {
+            let mut d = d;
+            // The command line's words (`--size applies to …`) in the spec's.
+            if let Some(rest) = d.message.strip_prefix(&format!("--{}", p.name)) {
+                d.message = format!("param `{}`{rest}", p.name);
+            }
+            if !d.message.contains(name) {
+                d.message = format!("ruleset `{name}`: {}", d.message);
+            }
+            d.at_opt(param_at(&p.name))
+        }
+        None => d.at_opt(ruleset_at.clone()),
+    }
+}
+
+/// Every combination of one value per axis, the first axis outermost.
+fn combinations(axes: &[Vec<Param>]) -> Vec<Vec<Param>> {
+    let mut out = vec![Vec::new()];
+    for axis in axes {
+        let mut next = Vec::new();
+        for prefix in &out {
+            for v in axis {
+                let mut c = prefix.clone();
+                c.push(v.clone());
+                next.push(c);
+            }
+        }
+        out = next;
+    }
+    out
+}
