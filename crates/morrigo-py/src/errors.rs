@@ -3,7 +3,7 @@
 
 use morrigo_diag::{Diagnostic, Diagnostics};
 use morrigo_engine::Refusal;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -28,6 +28,14 @@ pyo3::create_exception!(
      ``rule`` (the text of the rule that refuses it, or ``None``), ``location``\n\
      (``file:line:col`` of that rule in the ruleset, or ``None``), and its parts\n\
      ``file``, ``line``, ``column``."
+);
+
+pyo3::create_exception!(
+    morrigo,
+    SweepError,
+    PyRuntimeError,
+    "A sweep that cannot go on: a results directory that cannot be written or\n\
+     holds another sweep's plan, a shard file that is not what the plan says."
 );
 
 fn diagnostic_dict<'py>(py: Python<'py>, d: &Diagnostic) -> PyResult<Bound<'py, PyDict>> {

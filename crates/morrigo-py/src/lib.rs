@@ -12,8 +12,9 @@ mod game;
 mod layout;
 mod sim;
 mod state;
+mod sweep;
 
-use errors::{ruleset_error, IllegalMoveError, RulesetError};
+use errors::{ruleset_error, IllegalMoveError, RulesetError, SweepError};
 use game::{load_core, size_of, PyGame};
 use morrigo_rules::load::Overrides;
 use pyo3::prelude::*;
@@ -72,11 +73,17 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rulesets, m)?)?;
     m.add_function(wrap_pyfunction!(sim::simulate, m)?)?;
     m.add_function(wrap_pyfunction!(sim::simulate_report_json, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::sweep_plan, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::sweep_prepare, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::sweep_finished, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::sweep_run_shard, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::sweep_collect_json, m)?)?;
     m.add_class::<PyGame>()?;
     m.add_class::<state::PyState>()?;
     m.add_class::<state::PyMove>()?;
     m.add_class::<sim::PyAgent>()?;
     m.add("RulesetError", py.get_type::<RulesetError>())?;
     m.add("IllegalMoveError", py.get_type::<IllegalMoveError>())?;
+    m.add("SweepError", py.get_type::<SweepError>())?;
     Ok(())
 }
