@@ -29,6 +29,7 @@ from ._native import (
     Move,
     RulesetError,
     State,
+    SweepError,
     load,
     rulesets,
     simulate,
@@ -42,18 +43,17 @@ __all__ = [
     "Move",
     "RulesetError",
     "State",
+    "SweepError",
     "compare",
     "load",
     "rulesets",
     "simulate",
     "simulate_report",
+    "sweep",
 ]
 
 __version__ = "0.1.0"
 
-# Sweeps over rulesets × parameters × agents on Ray (issue 10, item 3) are
-# a separate piece of work: `morrigo/sweep.py`, built on the Rust crate
-# `morrigo-sweep`, exported from here once it lands.
 
 Size = Union[int, str, Tuple[int, int], None]
 Agents = Union[str, Sequence[str], None]
@@ -182,3 +182,8 @@ def compare(
             )
             rows.append(_flatten(report))
     return rows
+
+
+# Last: morrigo.sweep uses _flatten above. The function shadows the module
+# name as an attribute; `python -m morrigo.sweep` still runs the module.
+from .sweep import sweep  # noqa: E402

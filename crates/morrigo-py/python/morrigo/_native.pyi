@@ -160,3 +160,21 @@ def simulate_report_json(
     size: Size = None,
     komi: Optional[float] = None,
 ) -> str: ...
+
+class SweepError(RuntimeError):
+    """A sweep that cannot go on (a results directory holding another sweep's plan, unwritable, a bad shard file)."""
+
+def sweep_plan(spec_path: str) -> str:
+    """Read a sweep spec and split it into shards: the plan as JSON. Raises RulesetError."""
+
+def sweep_prepare(plan_json: str, dir: str) -> None:
+    """Create the results directory and write the plan, or check the one there is this plan."""
+
+def sweep_finished(plan_json: str, dir: str) -> List[bool]:
+    """Whether each shard of the plan has its file in the results directory."""
+
+def sweep_run_shard(plan_json: str, k: int, dir: str) -> int:
+    """Play shard ``k`` (without the GIL) and write its file whole; the number of games."""
+
+def sweep_collect_json(dir: str) -> str:
+    """The merged results as JSON: ``{"name", "reports", "missing", "shards"}``."""
