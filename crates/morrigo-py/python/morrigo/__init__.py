@@ -184,6 +184,6 @@ def compare(
     return rows
 
 
-# Last: morrigo.sweep uses _flatten above. The function shadows the module
-# name as an attribute; `python -m morrigo.sweep` still runs the module.
-from .sweep import sweep  # noqa: E402
+# Last: it uses _flatten above. `morrigo.sweep` is the function; the module
+# `morrigo/sweep.py` is only the `python -m morrigo.sweep` entry point.
+from ._sweep import sweep  # noqa: E402

@@ -1,0 +1,263 @@
+"""Sweeps on Ray: every ruleset × params × agent pairing × game of a spec,
+split into seeded shards (morrigo-sweep, the engine of ``morrigo sweep``),
+each shard one Ray task that plays it and writes its file whole to the
+results directory. A worker killed mid-shard leaves no file; Ray retries the
+task (``max_retries``), and a re-run plays only the shards with no file. The
+results are those of a single-process run with the same seed: game *i* of a
+cell depends on the seed and *i* only.
+
+>>> import morrigo
+>>> out = morrigo.sweep("tests/sweeps/flying.yaml", results="flying.results")  # doctest: +SKIP
+>>> out["records"][0]["ruleset"]  # doctest: +SKIP
+'nine-mens-morris fly_at=3'
+
+From the shell (what ``morrigo sweep SPEC --ray ADDRESS`` runs)::
+
+    python -m morrigo.sweep SPEC --address ADDRESS --results DIR
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pathlib
+import sys
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+
+from . import _native
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def _ray():
+    try:
+        import ray
+    except ImportError as e:
+        raise ImportError(
+            "morrigo.sweep runs shards as Ray tasks and Ray is not installed: "
+            "`pip install ray` (or run `morrigo sweep SPEC --jobs N` on one machine)"
+        ) from e
+    return ray
+
+
+def _run_shard(plan_json: str, k: int, results: str) -> Dict[str, int]:
+    """One Ray task: play shard ``k`` and write its file (no GIL held)."""
+    games = _native.sweep_run_shard(plan_json, k, results)
+    return {"shard": k, "games": games, "pid": os.getpid()}
+
+
+class _Progress:
+    """tqdm when installed, else one line rewritten on stderr."""
+
+    def __init__(self, total: int, done: int, show: bool) -> None:
+        self.total, self.done, self.show, self.bar = total, done, show, None
+        if not show:
+            return
+        try:
+            from tqdm.auto import tqdm
+
+            self.bar = tqdm(total=total, initial=done, unit="shard", desc="sweep")
+        except ImportError:
+            self._line()
+
+    def _line(self) -> None:
+        end = "\n" if self.done >= self.total else ""
+        print(f"\rsweep: {self.done}/{self.total} shards", end=end, file=sys.stderr, flush=True)
+
+    def step(self) -> None:
+        self.done += 1
+        if self.bar is not None:
+            self.bar.update(1)
+        elif self.show:
+            self._line()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _spec_file(
+    results: Optional[PathLike],
+    rulesets: Sequence[str],
+    params: Optional[Mapping[str, Sequence[Any]]],
+    agents: Optional[Sequence[str]],
+    games: Optional[int],
+    seed: Optional[int],
+    shard_games: Optional[int],
+    max_plies: Optional[int],
+    name: Optional[str],
+) -> tuple:
+    """Write the keyword form of a sweep as a spec file in the results
+    directory (JSON is YAML), so the Rust side checks it like any spec."""
+    spec: Dict[str, Any] = {"name": name or "sweep", "rulesets": list(rulesets)}
+    if params:
+        spec["params"] = {k: list(v) for k, v in params.items()}
+    if agents is not None:
+        spec["agents"] = [agents] if isinstance(agents, str) else list(agents)
+    for key, value in (
+        ("games", games),
+        ("seed", seed),
+        ("shard_games", shard_games),
+        ("max_plies", max_plies),
+    ):
+        if value is not None:
+            spec[key] = value
+    out = pathlib.Path(results if results is not None else f"{spec['name']}.results")
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "spec.yaml"
+    path.write_text(json.dumps(spec, indent=2) + "\n")
+    return path, out
+
+
+def sweep(
+    spec: Optional[PathLike] = None,
+    *,
+    results: Optional[PathLike] = None,
+    address: Optional[str] = None,
+    rulesets: Optional[Sequence[str]] = None,
+    params: Optional[Mapping[str, Sequence[Any]]] = None,
+    agents: Union[str, Sequence[str], None] = None,
+    games: Optional[int] = None,
+    seed: Optional[int] = None,
+    shard_games: Optional[int] = None,
+    max_plies: Optional[int] = None,
+    name: Optional[str] = None,
+    max_retries: int = 3,
+    num_cpus: Optional[int] = None,
+    progress: bool = True,
+) -> Dict[str, Any]:
+    """Run a sweep as Ray tasks and return its merged results.
+
+    ``spec`` is a sweep spec file (README: Sweeps); or give its keys as
+    arguments (``rulesets=[...]``, ``params={name: [values]}``,
+    ``agents=[...]``, ``games=``, ``seed=``, ``shard_games=``,
+    ``max_plies=``), written as ``spec.yaml`` in the results directory.
+    ``results`` defaults to ``<name>.results``. ``address`` is a Ray
+    cluster's (``"10.0.0.1:6379"``, ``"auto"``); by default a local Ray is
+    started (``num_cpus`` workers). A shard whose worker dies is retried up to
+    ``max_retries`` times; shards already in the directory are not played.
+
+    Returns a dict: ``records`` (one flat row per ruleset × params ×
+    pairing, as :func:`morrigo.compare` returns, for
+    ``pandas.DataFrame``), ``reports`` (``morrigo compare --json``'s nested
+    reports), ``results`` (the directory; its ``shard-*.jsonl`` files hold
+    one line per game), ``shards``, ``played`` (shards run now) and
+    ``missing`` (shards with no file: empty unless a task failed for good).
+
+    Raises :class:`RulesetError` for a bad spec, :class:`SweepError` for a
+    results directory holding another sweep, ImportError without Ray.
+    """
+    if spec is None:
+        if not rulesets:
+            raise TypeError("sweep() needs a spec file or rulesets=[...]")
+        spec_path, out = _spec_file(
+            results, rulesets, params, agents, games, seed, shard_games, max_plies, name
+        )
+    else:
+        given = {
+            "rulesets": rulesets,
+            "params": params,
+            "agents": agents,
+            "games": games,
+            "seed": seed,
+            "shard_games": shard_games,
+            "max_plies": max_plies,
+            "name": name,
+        }
+        extra = [k for k, v in given.items() if v is not None]
+        if extra:
+            raise TypeError(f"sweep() takes a spec file or {', '.join(extra)}=, not both")
+        spec_path, out = pathlib.Path(spec), None
+    plan_json = _native.sweep_plan(str(spec_path))
+    if out is None:
+        default = f"{json.loads(plan_json)['spec']['name']}.results"
+        out = pathlib.Path(results if results is not None else default)
+    _native.sweep_prepare(plan_json, str(out))
+    done = _native.sweep_finished(plan_json, str(out))
+    todo = [k for k, d in enumerate(done) if not d]
+    played = 0
+    if todo:
+        ray = _ray()
+        started = False
+        if not ray.is_initialized():
+            if address is None:
+                # "local": a new Ray here, never one a `ray start` left behind.
+                ray.init(
+                    address="local",
+                    num_cpus=num_cpus,
+                    include_dashboard=False,
+                    logging_level="ERROR",
+                )
+            else:
+                ray.init(address=address, logging_level="ERROR")
+            started = True
+        try:
+            task = ray.remote(_run_shard).options(max_retries=max_retries, num_cpus=1)
+            plan_ref = ray.put(plan_json)
+            directory = str(out.resolve())
+            pending = [task.remote(plan_ref, k, directory) for k in todo]
+            bar = _Progress(len(done), len(done) - len(todo), progress)
+            try:
+                while pending:
+                    ready, pending = ray.wait(pending, num_returns=1)
+                    ray.get(ready)
+                    played += 1
+                    bar.step()
+            finally:
+                bar.close()
+        finally:
+            if started:
+                ray.shutdown()
+    merged = json.loads(_native.sweep_collect_json(str(out)))
+    from . import _flatten
+
+    return {
+        "records": [_flatten(r) for r in merged["reports"]],
+        "reports": merged["reports"],
+        "results": str(out),
+        "shards": merged["shards"],
+        "played": played,
+        "missing": merged["missing"],
+    }
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """``python -m morrigo.sweep SPEC [--address ADDR] [--results DIR]``."""
+    p = argparse.ArgumentParser(
+        prog="python -m morrigo.sweep",
+        description="Run a Morrigo sweep spec as Ray tasks (README: Sweeps).",
+    )
+    p.add_argument("spec", help="the sweep spec (YAML)")
+    p.add_argument("--address", help="a Ray cluster's address (default: a local Ray)")
+    p.add_argument("--results", help="the results directory (default: NAME.results)")
+    p.add_argument("--num-cpus", type=int, help="workers of a local Ray")
+    p.add_argument("--max-retries", type=int, default=3, help="retries of a shard whose worker dies")
+    p.add_argument("--json", action="store_true", help="print the reports as JSON")
+    args = p.parse_args(argv)
+    from . import RulesetError, SweepError
+
+    try:
+        out = sweep(
+            args.spec,
+            results=args.results,
+            address=args.address,
+            num_cpus=args.num_cpus,
+            max_retries=args.max_retries,
+        )
+    except (RulesetError, SweepError) as e:
+        # The diagnostic starts with `error:` itself.
+        print(e, file=sys.stderr)
+        return 1
+    except (ImportError, ConnectionError) as e:
+        # No Ray, or no cluster at the address.
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    if out["missing"]:
+        print(f"error: shards with no results: {out['missing']}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(out["reports"], indent=2))
+    else:
+        print(f"{out['shards']} shards in {out['results']} ({out['played']} played now)")
+    return 0
