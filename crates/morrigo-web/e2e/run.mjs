@@ -119,6 +119,11 @@ try {
     await page.locator("#save").click();
     await page.locator("#save-status", { hasText: "saved" }).waitFor();
     expect(readFileSync(join(rulesetDir, "my-morris.yaml"), "utf8").includes("on_board(me) == fly_at"), "the file holds the editor's text");
+    // The file list is fetched again after the save: wait for it (a fixed
+    // read raced the fetch).
+    await page
+      .waitForFunction(() => document.querySelector("#file")?.value === "my-morris.yaml", null, { timeout: 5000 })
+      .catch(() => {});
     expect(await page.locator("#file").inputValue() === "my-morris.yaml", "the file list offers it");
   });
 
