@@ -36,6 +36,21 @@ pub enum MoveKind {
     Leap,
 }
 
+impl MoveKind {
+    /// The kind's name in JSON output (the Python and web APIs).
+    pub fn name(self) -> &'static str {
+        match self {
+            MoveKind::Place => "place",
+            MoveKind::Slide => "slide",
+            MoveKind::Fly => "fly",
+            MoveKind::Remove => "remove",
+            MoveKind::Play => "play",
+            MoveKind::Pass => "pass",
+            MoveKind::Leap => "leap",
+        }
+    }
+}
+
 /// One ply. `from` is [`NO_POINT`] except for slides and flies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Move {

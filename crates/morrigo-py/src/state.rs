@@ -113,18 +113,6 @@ pub struct PyMove {
     pub action: usize,
 }
 
-pub fn kind_name(k: MoveKind) -> &'static str {
-    match k {
-        MoveKind::Place => "place",
-        MoveKind::Slide => "slide",
-        MoveKind::Fly => "fly",
-        MoveKind::Remove => "remove",
-        MoveKind::Play => "play",
-        MoveKind::Pass => "pass",
-        MoveKind::Leap => "leap",
-    }
-}
-
 impl PyMove {
     pub fn new(game: &GameCore, mv: Move) -> Self {
         let rules = game.rules();
@@ -133,7 +121,7 @@ impl PyMove {
         PyMove {
             mv,
             text: notation::format_move_in(rules, &mv),
-            kind: kind_name(mv.kind),
+            kind: mv.kind.name(),
             from_point: matches!(mv.kind, MoveKind::Slide | MoveKind::Fly | MoveKind::Leap)
                 .then(|| t.name(mv.from).to_string()),
             to_point: (!is_pass).then(|| t.name(mv.to).to_string()),

@@ -27,7 +27,7 @@
 //! arrangement (32 bits).
 
 use crate::layout::{Layout, SegKey};
-use crate::solve::{set_position, MAX_DISTANCE};
+use crate::solve::{loss, set_position, win, MAX_DISTANCE};
 use morrigo_engine::{Machine, Move, Position, State};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -290,16 +290,6 @@ pub fn explore_layer<const W: usize>(
     out.codes = seen.codes();
     out.children = lower;
     Ok(out)
-}
-
-#[inline]
-fn win(d: u32) -> u16 {
-    (2 * d + 1) as u16
-}
-
-#[inline]
-fn loss(d: u32) -> u16 {
-    (2 * d + 2) as u16
 }
 
 /// What the moves of one position lead to.

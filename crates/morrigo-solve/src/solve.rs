@@ -182,12 +182,12 @@ pub(crate) fn set_position<const W: usize>(
 }
 
 #[inline]
-fn win(d: u32) -> u16 {
+pub(crate) fn win(d: u32) -> u16 {
     (2 * d + 1) as u16
 }
 
 #[inline]
-fn loss(d: u32) -> u16 {
+pub(crate) fn loss(d: u32) -> u16 {
     (2 * d + 2) as u16
 }
 

@@ -42,18 +42,6 @@ pub fn record_of(t: &Transcript) -> String {
         .join(" ")
 }
 
-fn kind_name(k: MoveKind) -> &'static str {
-    match k {
-        MoveKind::Place => "place",
-        MoveKind::Slide => "slide",
-        MoveKind::Fly => "fly",
-        MoveKind::Remove => "remove",
-        MoveKind::Play => "play",
-        MoveKind::Pass => "pass",
-        MoveKind::Leap => "leap",
-    }
-}
-
 /// The position after a replayed record.
 pub fn position<const W: usize>(m: &Machine<W>, t: &Transcript, s: &State<W>) -> Value {
     let rules = &m.rules;
@@ -79,7 +67,7 @@ pub fn position<const W: usize>(m: &Machine<W>, t: &Transcript, s: &State<W>) ->
             let pass = mv.kind == MoveKind::Pass;
             json!({
                 "text": format_move_in(rules, mv),
-                "kind": kind_name(mv.kind),
+                "kind": mv.kind.name(),
                 "from": if pass { None } else { name(mv.from) },
                 "to": if pass { None } else { name(mv.to) },
             })
