@@ -132,3 +132,15 @@ impl<const W: usize> Machine<W> {
         }
     }
 }
+
+impl<const W: usize> State<W> {
+    /// The move-class history patterns read, oldest first: each completed
+    /// turn's class letter (`N`, `C`, a pass kind; 0 for a turn of no
+    /// class) and whether a derived run (JK's `D`) ends with it. Empty
+    /// unless the ruleset has board plays or passes.
+    pub fn class_history(
+        &self,
+    ) -> impl DoubleEndedIterator<Item = (u8, bool)> + ExactSizeIterator + '_ {
+        self.moves.iter().map(|r| (r.class, r.d_start != NO_D))
+    }
+}

@@ -1,5 +1,6 @@
 //! `Game`: a compiled ruleset, and loading one.
 
+use crate::history::HistoryLayout;
 use crate::layout::Layout;
 use crate::state::{AnyState, Core, PyState};
 use morrigo_diag::Diagnostics;
@@ -16,6 +17,8 @@ pub struct GameCore {
     pub layout: Layout,
     /// Number of observation planes (see [`crate::state::planes`]).
     pub planes: usize,
+    /// The recent turns an observation shows.
+    pub history: HistoryLayout,
 }
 
 impl GameCore {
@@ -23,10 +26,12 @@ impl GameCore {
         let rules = machine.rules();
         let layout = Layout::of(rules);
         let planes = crate::state::FIXED_PLANES + rules.phases.len();
+        let history = HistoryLayout::of(rules, &layout);
         GameCore {
             machine,
             layout,
             planes,
+            history,
         }
     }
 
@@ -194,6 +199,22 @@ impl PyGame {
                 .map(|p| format!("phase {}", p.name)),
         );
         names
+    }
+
+    /// Shape of :meth:`State.history_observation`: ``(turns, features)``.
+    /// ``turns`` is the longest stretch of move-class history any of the
+    /// ruleset's patterns (``after('…')``) reads, when all are bounded;
+    /// else 8 (no pattern, or one with ``*``, ``+`` or a derived class).
+    #[getter]
+    fn history_shape(&self) -> (usize, usize) {
+        (self.core.history.turns, self.core.history.width)
+    }
+
+    /// The names of the history columns, in order (``own turn``, ``kind
+    /// drop``, …, ``class N``, …).
+    #[getter]
+    fn history_features(&self) -> Vec<String> {
+        self.core.history.features()
     }
 
     /// The state at the start of the game.

@@ -9,6 +9,7 @@
 
 mod errors;
 mod game;
+mod history;
 mod layout;
 mod sim;
 mod state;

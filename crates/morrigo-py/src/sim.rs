@@ -104,6 +104,36 @@ fn prepare(rules: &morrigo_rules::Rules, agents: &[AgentSpec]) -> PyResult<()> {
         .map_err(PyValueError::new_err)
 }
 
+/// The game and configuration of a simulation call, checked (the
+/// arguments of `simulate` and `simulate_report_json`).
+#[allow(clippy::too_many_arguments)]
+fn simulation(
+    ruleset: &Bound<'_, PyAny>,
+    games: u32,
+    seed: u64,
+    agents: Option<&Bound<'_, PyAny>>,
+    max_plies: u32,
+    threads: Option<usize>,
+    size: Option<&Bound<'_, PyAny>>,
+    komi: Option<f64>,
+) -> PyResult<(Arc<GameCore>, SimConfig)> {
+    check_threads(threads)?;
+    let core = machine_for(ruleset, size, komi)?;
+    let agents = match agents {
+        Some(a) => agents_of(a)?,
+        None => [AgentSpec::Random; 2],
+    };
+    prepare(core.rules(), &agents)?;
+    let cfg = SimConfig {
+        games,
+        seed,
+        max_plies,
+        agents,
+        threads,
+    };
+    Ok((core, cfg))
+}
+
 /// Play ``games`` games of ``ruleset`` between two built-in agents and
 /// return one record (a dict) per game, in game order, ready for
 /// ``pandas.DataFrame(records)``.
@@ -136,23 +166,10 @@ pub fn simulate<'py>(
     size: Option<&Bound<'py, PyAny>>,
     komi: Option<f64>,
 ) -> PyResult<Vec<Bound<'py, PyDict>>> {
-    check_threads(threads)?;
-    let core = machine_for(ruleset, size, komi)?;
-    let agents = match agents {
-        Some(a) => agents_of(a)?,
-        None => [AgentSpec::Random; 2],
-    };
-    prepare(core.rules(), &agents)?;
-    let cfg = SimConfig {
-        games,
-        seed,
-        max_plies,
-        agents,
-        threads,
-    };
+    let (core, cfg) = simulation(ruleset, games, seed, agents, max_plies, threads, size, komi)?;
+    let agents = cfg.agents;
     let records = {
         let core = core.clone();
-        let cfg = cfg.clone();
         py.detach(move || {
             run_in_pool(
                 threads,
@@ -160,8 +177,7 @@ pub fn simulate<'py>(
             )
         })
     };
-    let rules = core.rules();
-    records_of(py, rules, seed, agents, &records)
+    records_of(py, core.rules(), seed, agents, &records)
 }
 
 /// The per-game dicts. Keys and repeated values are made once as Python
@@ -271,20 +287,7 @@ pub fn simulate_report_json<'py>(
     size: Option<&Bound<'py, PyAny>>,
     komi: Option<f64>,
 ) -> PyResult<String> {
-    check_threads(threads)?;
-    let core = machine_for(ruleset, size, komi)?;
-    let agents = match agents {
-        Some(a) => agents_of(a)?,
-        None => [AgentSpec::Random; 2],
-    };
-    prepare(core.rules(), &agents)?;
-    let cfg = SimConfig {
-        games,
-        seed,
-        max_plies,
-        agents,
-        threads,
-    };
+    let (core, cfg) = simulation(ruleset, games, seed, agents, max_plies, threads, size, komi)?;
     let report = py.detach(move || morrigo_play::simulate(&core.machine, &cfg, None));
     serde_json::to_string(&report).map_err(|e| PyValueError::new_err(e.to_string()))
 }

@@ -17,8 +17,18 @@ use std::sync::Arc;
 #[derive(Clone, Debug)]
 pub struct Core<const W: usize> {
     pub s: State<W>,
-    pub stack: Vec<(Move, Undo<W>)>,
+    pub stack: Vec<Ply<W>>,
     pub scratch: Vec<Move>,
+}
+
+/// A ply played, with what undoes it and the turn it belongs to.
+#[derive(Clone, Debug)]
+pub struct Ply<const W: usize> {
+    pub mv: Move,
+    pub undo: Undo<W>,
+    /// The turn number and the seat that played it (the observation's history).
+    pub turn: u32,
+    pub mover: u8,
 }
 
 impl<const W: usize> Core<W> {
@@ -31,8 +41,21 @@ impl<const W: usize> Core<W> {
     }
 
     pub fn push(&mut self, m: &Machine<W>, mv: Move) {
-        let u = m.apply(&mut self.s, mv);
-        self.stack.push((mv, u));
+        let (turn, mover) = (self.s.pos.turn, self.s.pos.to_move);
+        let undo = m.apply(&mut self.s, mv);
+        self.stack.push(Ply {
+            mv,
+            undo,
+            turn,
+            mover,
+        });
+    }
+
+    /// Take back the last ply; `None` at the start.
+    pub fn pop(&mut self, m: &Machine<W>) -> Option<Move> {
+        let p = self.stack.pop()?;
+        m.undo(&mut self.s, p.undo);
+        Some(p.mv)
     }
 }
 
@@ -256,9 +279,7 @@ fn apply_given<const W: usize>(
                     None => {
                         let why = explain(m, &c.s, *intent);
                         for _ in &played {
-                            if let Some((_, u)) = c.stack.pop() {
-                                m.undo(&mut c.s, u);
-                            }
+                            c.pop(m);
                         }
                         return Err(illegal_move(text, &why));
                     }
@@ -410,12 +431,8 @@ impl PyState {
     fn undo(&mut self) -> PyResult<PyMove> {
         let game = self.game.clone();
         let mv = with_core!(game, &mut self.inner, m, c => {
-            let (mv, u) = c
-                .stack
-                .pop()
-                .ok_or_else(|| PyIndexError::new_err("no move to undo: this is the start of the game"))?;
-            m.undo(&mut c.s, u);
-            mv
+            c.pop(m)
+                .ok_or_else(|| PyIndexError::new_err("no move to undo: this is the start of the game"))?
         });
         Ok(PyMove::new(&game, mv))
     }
@@ -541,7 +558,7 @@ impl PyState {
             let record: Vec<String> = c
                 .stack
                 .iter()
-                .map(|(mv, _)| notation::format_move_in(rules, mv))
+                .map(|p| notation::format_move_in(rules, &p.mv))
                 .collect();
             let record = record.join(" ");
             let source = SourceFile::new("state", record.as_str());
@@ -588,7 +605,8 @@ impl PyState {
     /// (delayed removals), a removal owed by ``seat`` (all ones), the
     /// pieces in hand of ``seat`` and of the opponent (as a fraction of the
     /// starting hand; 0 for unlimited hands), then one plane per phase (all
-    /// ones for the phase of the player to move).
+    /// ones for the phase of the player to move). The recent turns are
+    /// :meth:`history_observation`.
     #[pyo3(signature = (seat = None))]
     fn observation<'py>(
         &self,
@@ -601,6 +619,31 @@ impl PyState {
             planes(&game, m, &c.s, seat.unwrap_or(c.s.pos.to_move as usize))
         });
         numpy_array(py, &f32_bytes(&v), "float32", Some(shape))
+    }
+
+    /// The recent turns as a NumPy ``float32`` array of shape
+    /// :attr:`Game.history_shape`, ``(turns, features)``, seen by ``seat``
+    /// (default: the player to move): row 0 the last completed turn, all
+    /// zeros before the first. Columns (:attr:`Game.history_features`):
+    /// ``own turn`` (``seat`` made it), ``kind drop``/``move``/``remove``/
+    /// ``pass`` (the action blocks of its plies; those the ruleset has),
+    /// then ``class X`` for each move class the ruleset's history patterns
+    /// may name (``N``, ``C``, the pass kinds: the class the engine
+    /// recorded for the turn; a derived class such as JK's ``D``: a run
+    /// ends with the turn). What ``after('…')`` rules read and the planes
+    /// cannot show (under JK rules, whether a pass is legal).
+    #[pyo3(signature = (seat = None))]
+    fn history_observation<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Option<usize>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let game = self.game.clone();
+        let h = &game.history;
+        let v = with_core!(game, &self.inner, _m, c => {
+            h.rows(c, seat.unwrap_or(c.s.pos.to_move as usize))
+        });
+        numpy_array(py, &f32_bytes(&v), "float32", Some((h.turns, h.width)))
     }
 
     /// The position's Zobrist key (board, hands and player to move).
@@ -684,7 +727,7 @@ impl PyState {
         let game = self.game.clone();
         let rules = game.rules();
         with_core!(game, &self.inner, _m, c => {
-            c.stack.iter().map(|(mv, _)| notation::format_move_in(rules, mv)).collect()
+            c.stack.iter().map(|p| notation::format_move_in(rules, &p.mv)).collect()
         })
     }
 
@@ -722,8 +765,7 @@ impl PyState {
                     m.legal_moves(&c.s, &mut c.scratch);
                     if c.scratch.is_empty() {
                         while c.stack.len() > start {
-                            let (_, u) = c.stack.pop().expect("above start");
-                            m.undo(&mut c.s, u);
+                            c.pop(m);
                         }
                         if c.stack.len() == start {
                             m.legal_moves(&c.s, &mut c.scratch);
@@ -735,8 +777,7 @@ impl PyState {
                     }
                     let mv = c.scratch[rng.random_range(0..c.scratch.len())];
                     c.push(m, mv);
-                    let (_, u) = c.stack.pop().expect("just pushed");
-                    m.undo(&mut c.s, u);
+                    c.pop(m);
                     c.push(m, mv);
                     done += 1;
                 }

@@ -90,17 +90,7 @@ impl Compiler<'_> {
         let play = self.play_rule();
         let ko_runs = play.as_ref().and_then(|p| p.ko_runs);
         let passes = self.passes(ko_runs.map(|r| r.letter));
-        // The classes patterns may name, as the ruleset declares them: the
-        // play classes, the pass kinds and the derived classes.
-        let mut classes = Vec::new();
-        if let Some(p) = &play {
-            classes.push(CLASS_NORMAL);
-            if p.ko_capture {
-                classes.push(CLASS_KO_CAPTURE);
-            }
-        }
-        classes.extend(&passes.kinds);
-        let derived: Vec<u8> = ko_runs.iter().map(|r| r.letter).collect();
+        let (classes, derived) = crate::history_classes(play.as_ref(), &passes);
         let patterns = RefCell::new(Vec::new());
         let env = RuleEnv {
             context: Context::End,

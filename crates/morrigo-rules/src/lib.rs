@@ -163,6 +163,22 @@ pub struct KoRuns {
 pub const CLASS_NORMAL: u8 = b'N';
 pub const CLASS_KO_CAPTURE: u8 = b'C';
 
+/// The classes history patterns may name, as a ruleset declares them:
+/// the plain ones (the play classes `N` and `C`, then the pass kinds) and
+/// the derived ones (`play.derived`).
+pub fn history_classes(play: Option<&PlayRule>, passes: &Passes) -> (Vec<u8>, Vec<u8>) {
+    let mut classes = Vec::new();
+    if let Some(p) = play {
+        classes.push(CLASS_NORMAL);
+        if p.ko_capture {
+            classes.push(CLASS_KO_CAPTURE);
+        }
+    }
+    classes.extend(&passes.kinds);
+    let derived = play.and_then(|p| p.ko_runs).map(|r| r.letter);
+    (classes, derived.into_iter().collect())
+}
+
 /// Pass kinds (letters) and the pass stones each pass gives the opponent.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Passes {

@@ -1,12 +1,15 @@
 """Type stubs of ``morrigo._native``, the Rust half of the package."""
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Final, List, Optional, Protocol, Sequence, Tuple, TypeVar, Union
 
 import numpy as np
 import numpy.typing as npt
 
 Size = Union[int, str, Tuple[int, int], None]
 MoveLike = Union["Move", str, int]
+
+# The attributes written `name: Final[T]` are read-only properties of the
+# Rust classes (a State's change as moves are played).
 
 class RulesetError(ValueError):
     """A ruleset that cannot be loaded or compiled; ``str(e)`` is the full diagnostic."""
@@ -33,54 +36,35 @@ class IllegalMoveError(ValueError):
 class Move:
     """One ply; ``str(move)`` is its notation."""
 
-    @property
-    def text(self) -> str: ...
-    @property
-    def kind(self) -> str: ...
-    @property
-    def from_point(self) -> Optional[str]: ...
-    @property
-    def to_point(self) -> Optional[str]: ...
-    @property
-    def pass_kind(self) -> Optional[str]: ...
-    @property
-    def action(self) -> int: ...
+    text: Final[str]
+    kind: Final[str]
+    from_point: Final[Optional[str]]
+    to_point: Final[Optional[str]]
+    pass_kind: Final[Optional[str]]
+    action: Final[int]
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
 class Game:
     """A compiled ruleset."""
 
-    @property
-    def name(self) -> str: ...
-    @property
-    def title(self) -> str: ...
-    @property
-    def players(self) -> List[str]: ...
-    @property
-    def points(self) -> List[str]: ...
-    @property
-    def num_points(self) -> int: ...
-    @property
-    def coords(self) -> List[Tuple[int, int]]: ...
-    @property
-    def neighbours(self) -> List[List[int]]: ...
-    @property
-    def lines(self) -> List[List[int]]: ...
-    @property
-    def phases(self) -> List[str]: ...
-    @property
-    def pass_kinds(self) -> List[str]: ...
-    @property
-    def is_go(self) -> bool: ...
-    @property
-    def action_size(self) -> int: ...
-    @property
-    def action_blocks(self) -> List[Tuple[str, int, int]]: ...
-    @property
-    def observation_shape(self) -> Tuple[int, int]: ...
-    @property
-    def observation_planes(self) -> List[str]: ...
+    name: Final[str]
+    title: Final[str]
+    players: Final[List[str]]
+    points: Final[List[str]]
+    num_points: Final[int]
+    coords: Final[List[Tuple[int, int]]]
+    neighbours: Final[List[List[int]]]
+    lines: Final[List[List[int]]]
+    phases: Final[List[str]]
+    pass_kinds: Final[List[str]]
+    is_go: Final[bool]
+    action_size: Final[int]
+    action_blocks: Final[List[Tuple[str, int, int]]]
+    observation_shape: Final[Tuple[int, int]]
+    observation_planes: Final[List[str]]
+    history_shape: Final[Tuple[int, int]]
+    history_features: Final[List[str]]
     def new_state(self) -> State: ...
     def action_text(self, action: int) -> str: ...
     def perft(self, depth: int, unit: str = "ply", max_nodes: int = 10_000_000_000) -> int: ...
@@ -90,28 +74,17 @@ class Game:
 class State:
     """A position of a game, with the moves that led to it."""
 
-    @property
-    def game(self) -> Game: ...
-    @property
-    def to_move(self) -> int: ...
-    @property
-    def player(self) -> str: ...
-    @property
-    def phase(self) -> str: ...
-    @property
-    def ply(self) -> int: ...
-    @property
-    def turn(self) -> int: ...
-    @property
-    def in_hand(self) -> Tuple[int, int]: ...
-    @property
-    def on_board(self) -> Tuple[int, int]: ...
-    @property
-    def captured(self) -> Tuple[int, int]: ...
-    @property
-    def pending_removals(self) -> int: ...
-    @property
-    def history(self) -> List[str]: ...
+    game: Final[Game]
+    to_move: Final[int]
+    player: Final[str]
+    phase: Final[str]
+    ply: Final[int]
+    turn: Final[int]
+    in_hand: Final[Tuple[int, int]]
+    on_board: Final[Tuple[int, int]]
+    captured: Final[Tuple[int, int]]
+    pending_removals: Final[int]
+    history: Final[List[str]]
     def legal_moves(self) -> List[Move]: ...
     def legal_actions(self) -> List[int]: ...
     def action_mask(self) -> npt.NDArray[np.int8]: ...
@@ -126,6 +99,9 @@ class State:
     def __deepcopy__(self, memo: Any) -> State: ...
     def board(self) -> npt.NDArray[np.int8]: ...
     def observation(self, seat: Optional[int] = None) -> npt.NDArray[np.float32]: ...
+    def history_observation(self, seat: Optional[int] = None) -> npt.NDArray[np.float32]:
+        """The last completed turns, ``Game.history_shape``: who made each,
+        its plies' action blocks, the move class the engine recorded."""
     def zobrist(self) -> int: ...
     def perft(self, depth: int, unit: str = "ply", max_nodes: int = 10_000_000_000) -> int: ...
     def bench_apply_undo(self, plies: int, seed: int = 0) -> int: ...
@@ -133,33 +109,32 @@ class State:
 class Agent:
     """A built-in agent of morrigo-play."""
 
+    spec: Final[str]
     def __init__(self, game: Game, spec: str = "random", seed: int = 0) -> None: ...
-    @property
-    def spec(self) -> str: ...
     def choose(self, state: State) -> Optional[Move]: ...
 
 def load(ruleset: str, size: Size = None, komi: Optional[float] = None) -> Game: ...
 def rulesets() -> List[Dict[str, str]]: ...
-def simulate(
-    ruleset: Union[str, Game],
-    games: int = 1000,
-    seed: int = 1,
-    agents: Union[str, Sequence[str], None] = None,
-    max_plies: int = 2000,
-    threads: Optional[int] = None,
-    size: Size = None,
-    komi: Optional[float] = None,
-) -> List[Dict[str, Any]]: ...
-def simulate_report_json(
-    ruleset: Union[str, Game],
-    games: int = 1000,
-    seed: int = 1,
-    agents: Union[str, Sequence[str], None] = None,
-    max_plies: int = 2000,
-    threads: Optional[int] = None,
-    size: Size = None,
-    komi: Optional[float] = None,
-) -> str: ...
+
+T = TypeVar("T", covariant=True)
+
+class _Simulation(Protocol[T]):
+    """The arguments of a simulation (see :func:`morrigo.simulate`)."""
+
+    def __call__(
+        self,
+        ruleset: Union[str, Game],
+        games: int = 1000,
+        seed: int = 1,
+        agents: Union[str, Sequence[str], None] = None,
+        max_plies: int = 2000,
+        threads: Optional[int] = None,
+        size: Size = None,
+        komi: Optional[float] = None,
+    ) -> T: ...
+
+simulate: _Simulation[List[Dict[str, Any]]]
+simulate_report_json: _Simulation[str]
 
 class SweepError(RuntimeError):
     """A sweep that cannot go on (a results directory holding another sweep's plan, unwritable, a bad shard file)."""

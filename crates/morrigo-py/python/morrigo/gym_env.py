@@ -8,8 +8,8 @@ against a built-in agent of morrigo-play.
 (9, 24)
 
 Observations and actions are those of :mod:`morrigo.pettingzoo_env` (a dict
-of ``observation`` planes and the legal ``action_mask``; one ``Discrete``
-action space per ruleset). The learner plays ``seat`` (0: the first player);
+of ``observation`` planes, the ``history`` of recent turns and the legal
+``action_mask``; one ``Discrete`` action space per ruleset). The learner plays ``seat`` (0: the first player);
 the opponent (``uniform``, ``random``, ``greedy``, ``alphabeta:depth=N``,
 ``mcts:playouts=N``, ``perfect``) answers inside :meth:`step`, seeded from
 the seed given to :meth:`reset`, so a seeded episode is reproducible.
@@ -30,11 +30,13 @@ import numpy as np
 
 import morrigo
 
+from . import _env
+
 
 class MorrigoEnv(gymnasium.Env):
     """One seat of a Morrigo game against a built-in agent."""
 
-    metadata = {"render_modes": ["human", "ansi"]}
+    metadata = {"render_modes": _env.RENDER_MODES}
 
     def __init__(
         self,
@@ -47,16 +49,12 @@ class MorrigoEnv(gymnasium.Env):
         illegal: str = "lose",
         render_mode: Optional[str] = None,
     ) -> None:
-        if isinstance(ruleset, morrigo.Game):
-            self.game = ruleset
-        else:
-            self.game = morrigo.load(ruleset, size=size, komi=komi)
+        self.game = _env.game_of(ruleset, size, komi)
         if seat not in (0, 1):
             raise ValueError(f"seat must be 0 (first player) or 1 (second player), not {seat!r}")
         if illegal not in ("lose", "raise"):
             raise ValueError(f"illegal must be 'lose' or 'raise', not {illegal!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"unknown render mode {render_mode!r}: expected 'human' or 'ansi'")
+        _env.check_render_mode(render_mode)
         # Checked now: a bad agent name fails here, not in the first reset.
         morrigo.Agent(self.game, opponent, 0)
         self.seat = seat
@@ -64,24 +62,13 @@ class MorrigoEnv(gymnasium.Env):
         self.max_plies = max_plies
         self.illegal = illegal
         self.render_mode = render_mode
-        n = self.game.action_size
-        self.observation_space = gymnasium.spaces.Dict(
-            {
-                "observation": gymnasium.spaces.Box(
-                    0.0, 1.0, shape=self.game.observation_shape, dtype=np.float32
-                ),
-                "action_mask": gymnasium.spaces.Box(0, 1, shape=(n,), dtype=np.int8),
-            }
-        )
-        self.action_space = gymnasium.spaces.Discrete(n)
+        self.observation_space = _env.observation_space(self.game)
+        self.action_space = gymnasium.spaces.Discrete(self.game.action_size)
         self.state_: Optional[morrigo.State] = None
         self._opponent: Optional[morrigo.Agent] = None
 
     def _obs(self) -> Dict[str, np.ndarray]:
-        return {
-            "observation": self.state_.observation(self.seat),
-            "action_mask": self.state_.action_mask(),
-        }
+        return _env.observe(self.state_, self.seat, True)
 
     def _opponent_moves(self) -> None:
         """The opponent plays until it is the learner's turn or the game ends."""
@@ -94,9 +81,7 @@ class MorrigoEnv(gymnasium.Env):
     def _outcome(self) -> Tuple[float, bool, bool, Dict[str, Any]]:
         result = self.state_.result()
         if result["over"]:
-            winner = result["winner_seat"]
-            reward = 0.0 if winner is None else (1.0 if winner == self.seat else -1.0)
-            return reward, True, False, {"result": result}
+            return float(_env.reward(result, self.seat)), True, False, {"result": result}
         truncated = result["stuck"] or self.state_.ply >= self.max_plies
         return 0.0, False, bool(truncated), ({"result": result} if truncated else {})
 
@@ -135,10 +120,4 @@ class MorrigoEnv(gymnasium.Env):
 
     def render(self) -> Optional[str]:
         """The board as text (``ansi``: returned; ``human``: printed)."""
-        if self.render_mode is None:
-            return None
-        text = str(self.state_)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return _env.render(self.state_, self.render_mode)

@@ -4,15 +4,16 @@
 >>> e = env("nine-mens-morris")
 >>> e.reset(seed=0)
 >>> obs, reward, terminated, truncated, info = e.last()
->>> obs["observation"].shape, obs["action_mask"].shape
-((9, 24), (624,))
+>>> obs["observation"].shape, obs["history"].shape, obs["action_mask"].shape
+((9, 24), (8, 4), (624,))
 
 Agents are the ruleset's players (``white``, ``black``), first to move
 first. The same agent may act several times in a row: a Morris player who
 closes a mill then removes a piece as a ply of its own, and rulesets may
 give extra turns.
 
-Observation (a dict, PettingZoo's convention for board games):
+Observation (a dict, PettingZoo's convention for board games; the same
+in :mod:`morrigo.gym_env`):
 
 * ``observation``: ``float32`` planes of shape ``(planes, points)`` over
   the board graph's points, seen by the observing agent
@@ -21,6 +22,15 @@ Observation (a dict, PettingZoo's convention for board games):
   empty points, marked points (delayed removals), a removal owed, own and
   opponent pieces in hand (fraction of the starting hand), one plane per
   phase.
+* ``history``: ``float32`` rows of the last completed turns, shape
+  ``(turns, features)`` (:meth:`morrigo.State.history_observation`, names
+  in :attr:`morrigo.Game.history_features`), row 0 the last: whether the
+  observing agent made it, the action blocks of its plies, and the move
+  class the engine recorded (``N``, ``C``, a pass kind, the end of a
+  derived run like JK's ``D``): what the ruleset's history patterns read,
+  so that e.g. when a JK pass is legal can be learned from the
+  observation. ``turns`` is how far back the patterns look when that is
+  bounded, else 8.
 * ``action_mask``: ``int8`` of :attr:`morrigo.Game.action_size`, 1 for the
   legal actions of the agent to move (all zeros for the other agent).
 
@@ -47,6 +57,8 @@ from pettingzoo import AECEnv
 
 import morrigo
 
+from . import _env
+
 
 def env(ruleset: Union[str, "morrigo.Game"], **kwargs: Any) -> "MorrigoAECEnv":
     """A :class:`MorrigoAECEnv` for ``ruleset`` (a :class:`morrigo.Game`, a
@@ -59,7 +71,7 @@ class MorrigoAECEnv(AECEnv):
     docs for observations, actions and rewards)."""
 
     metadata = {
-        "render_modes": ["human", "ansi"],
+        "render_modes": _env.RENDER_MODES,
         "name": "morrigo_v0",
         "is_parallelizable": False,
     }
@@ -73,27 +85,14 @@ class MorrigoAECEnv(AECEnv):
         render_mode: Optional[str] = None,
     ) -> None:
         super().__init__()
-        if isinstance(ruleset, morrigo.Game):
-            self.game = ruleset
-        else:
-            self.game = morrigo.load(ruleset, size=size, komi=komi)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"unknown render mode {render_mode!r}: expected 'human' or 'ansi'")
+        self.game = _env.game_of(ruleset, size, komi)
+        _env.check_render_mode(render_mode)
         self.render_mode = render_mode
         self.max_plies = max_plies
         self.possible_agents = list(self.game.players)
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        self.observation_spaces = {a: _env.observation_space(self.game) for a in self.possible_agents}
         n = self.game.action_size
-        planes = self.game.observation_shape
-        self.observation_spaces = {
-            a: gymnasium.spaces.Dict(
-                {
-                    "observation": gymnasium.spaces.Box(0.0, 1.0, shape=planes, dtype=np.float32),
-                    "action_mask": gymnasium.spaces.Box(0, 1, shape=(n,), dtype=np.int8),
-                }
-            )
-            for a in self.possible_agents
-        }
         self.action_spaces = {a: gymnasium.spaces.Discrete(n) for a in self.possible_agents}
         self.state_: Optional[morrigo.State] = None
 
@@ -123,15 +122,12 @@ class MorrigoAECEnv(AECEnv):
             self._finish()
 
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
-        """The planes seen by ``agent`` and its action mask (zeros unless it
-        is the agent to move)."""
-        seat = self._seat[agent]
-        obs = self.state_.observation(seat)
-        if agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent]):
-            mask = self.state_.action_mask()
-        else:
-            mask = np.zeros(self.game.action_size, dtype=np.int8)
-        return {"observation": obs, "action_mask": mask}
+        """The planes and recent turns seen by ``agent`` and its action
+        mask (zeros unless it is the agent to move)."""
+        to_act = agent == self.agent_selection and not (
+            self.terminations[agent] or self.truncations[agent]
+        )
+        return _env.observe(self.state_, self._seat[agent], to_act)
 
     def step(self, action: Optional[int]) -> None:
         """Play ``action`` for the agent to move (``None`` for an agent that
@@ -154,9 +150,8 @@ class MorrigoAECEnv(AECEnv):
         """Mark the game's end, if it has come, with its rewards."""
         result = self.state_.result()
         if result["over"]:
-            winner = result["winner_seat"]
             for a, seat in self._seat.items():
-                self.rewards[a] = 0 if winner is None else (1 if seat == winner else -1)
+                self.rewards[a] = _env.reward(result, seat)
                 self.terminations[a] = True
                 self.infos[a] = {"result": result}
         elif result["stuck"] or self.state_.ply >= self.max_plies:
@@ -168,12 +163,7 @@ class MorrigoAECEnv(AECEnv):
         """The board as text (``ansi``: returned; ``human``: printed)."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode")
-            return None
-        text = str(self.state_)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return _env.render(self.state_, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release."""
