@@ -457,7 +457,7 @@ pub fn solve_layer<const W: usize>(
 
 // A layer split into slot ranges, for a layer past one machine's memory:
 // each range is expanded on its own ([`expand_range`]), then the values
-// propagate one distance at a time ([`range_round`]), each range passing
+// propagate one distance at a time ([`range_inbound`], [`range_push`]), each range passing
 // the decisions it makes about other ranges' positions on to their next
 // round. The values are [`solve_layer`]'s: a round is one of its distances.
 
@@ -507,40 +507,54 @@ pub fn expand_range<const W: usize>(
 }
 
 /// The moves into a range's positions, by child: each child's parents
-/// (slot | same mover << 31), anywhere in the layer.
+/// (slot | same mover << 31), anywhere in the layer. Built in two passes
+/// over the same parts of the edges ([`RangeEdges::count`] each, then
+/// [`RangeEdges::place`] each), so no more than one part is held besides.
 pub struct RangeEdges {
     first: usize,
     offsets: Vec<u32>,
     parents: Vec<u32>,
+    cursor: Vec<u32>,
 }
 
 impl RangeEdges {
-    /// From edges (child slot, parent) whose children are all in the range
-    /// of `len` positions from slot `first`.
-    pub fn new(first: usize, len: usize, parts: &[Vec<(u32, u32)>]) -> Result<Self, LayerError> {
-        let mut offsets = vec![0u32; len + 1];
-        for &(child, _) in parts.iter().flatten() {
+    /// For the range of `len` positions from slot `first`.
+    pub fn new(first: usize, len: usize) -> Self {
+        RangeEdges {
+            first,
+            offsets: vec![0; len + 1],
+            parents: Vec::new(),
+            cursor: Vec::new(),
+        }
+    }
+
+    /// First pass: count a part's edges (child slot, parent), all into the range.
+    pub fn count(&mut self, part: &[(u32, u32)]) -> Result<(), LayerError> {
+        let len = self.offsets.len() - 1;
+        for &(child, _) in part {
             let at = (child as usize)
-                .checked_sub(first)
+                .checked_sub(self.first)
                 .filter(|&i| i < len)
                 .ok_or(LayerError::Range { slot: child })?;
-            offsets[at + 1] += 1;
+            self.offsets[at + 1] += 1;
         }
-        for i in 0..len {
-            offsets[i + 1] += offsets[i];
+        Ok(())
+    }
+
+    /// Second pass: place a part's edges, the parts in the order they were counted.
+    pub fn place(&mut self, part: &[(u32, u32)]) {
+        if self.cursor.is_empty() {
+            for i in 1..self.offsets.len() {
+                self.offsets[i] += self.offsets[i - 1];
+            }
+            self.parents = vec![0; *self.offsets.last().unwrap_or(&0) as usize];
+            self.cursor = self.offsets.clone();
         }
-        let mut cursor = offsets.clone();
-        let mut parents = vec![0u32; offsets[len] as usize];
-        for &(child, parent) in parts.iter().flatten() {
-            let at = &mut cursor[child as usize - first];
-            parents[*at as usize] = parent;
+        for &(child, parent) in part {
+            let at = &mut self.cursor[child as usize - self.first];
+            self.parents[*at as usize] = parent;
             *at += 1;
         }
-        Ok(RangeEdges {
-            first,
-            offsets,
-            parents,
-        })
     }
 }
 
@@ -554,33 +568,29 @@ pub struct RoundOut {
 }
 
 /// Round `d` of one range (`values` and `counts` of its positions, from
-/// slot `into.first`): first `inbound` (slot | good << 31), the decisions at
-/// distance `d` that other ranges' round `d - 1` and the lower layers'
-/// children at distance `d - 1` make; then the range's positions at distance
-/// `d` decide their parents at `d + 1`: those in the range at once, the
-/// others returned for their ranges' round `d + 1`.
-pub fn range_round(
+/// slot `first`), first part: `inbound` (slot | good << 31) are the
+/// decisions at distance `d` that other ranges' round `d - 1` and the lower
+/// layers' children at distance `d - 1` make. Returns the range's positions
+/// at distance `d` (their offsets in the range), which [`range_push`] takes.
+pub fn range_inbound(
+    first: usize,
     values: &mut [u16],
     counts: &mut [u16],
     d: u32,
     inbound: &[u32],
-    into: &RangeEdges,
-) -> Result<RoundOut, LayerError> {
-    let first = into.first;
+) -> Result<Vec<u32>, LayerError> {
     let len = values.len();
-    let local = |slot: u32| {
-        (slot as usize)
-            .checked_sub(first)
-            .filter(|&i| i < len)
-            .ok_or(LayerError::Range { slot })
-    };
     if !inbound.is_empty() {
         if d > MAX_DISTANCE {
             return Err(LayerError::TooDeep);
         }
         let mut ignored = Vec::new();
         for &e in inbound {
-            let q = local(e & 0x7FFF_FFFF)?;
+            let slot = e & 0x7FFF_FFFF;
+            let q = (slot as usize)
+                .checked_sub(first)
+                .filter(|&i| i < len)
+                .ok_or(LayerError::Range { slot })?;
             decide(
                 values,
                 counts,
@@ -591,12 +601,24 @@ pub fn range_round(
             );
         }
     }
-    let frontier: Vec<u32> = (0..len as u32)
+    Ok((0..len as u32)
         .filter(|&i| {
             let v = values[i as usize];
             v != 0 && u32::from(v - 1) / 2 == d
         })
-        .collect();
+        .collect())
+}
+
+/// Round `d` of one range, second part: its positions at distance `d`
+/// (`frontier`) decide their parents at `d + 1`, those in the range at
+/// once, the others returned for their ranges' round `d + 1`.
+pub fn range_push(
+    values: &mut [u16],
+    counts: &mut [u16],
+    d: u32,
+    frontier: &[u32],
+    into: &RangeEdges,
+) -> Result<RoundOut, LayerError> {
     let mut out = RoundOut::default();
     if frontier.is_empty() {
         return Ok(out);
@@ -604,9 +626,10 @@ pub fn range_round(
     if d + 1 > MAX_DISTANCE {
         return Err(LayerError::TooDeep);
     }
+    let (first, len) = (into.first, values.len());
     let (w, l) = (win(d + 1), loss(d + 1));
     let mut next = Vec::new();
-    for &p in &frontier {
+    for &p in frontier {
         let p_wins = values[p as usize] & 1 == 1;
         let (a, b) = (into.offsets[p as usize], into.offsets[p as usize + 1]);
         for &e in &into.parents[a as usize..b as usize] {

@@ -15,7 +15,7 @@
 //! With a unit size (`max_unit_positions`), a layer of more positions is
 //! solved in ranges of its sorted codes (slots), as even as they divide, none
 //! larger: `expand:L/R` expands range R, then `round:L/R/D` propagates the
-//! values of distance D within R (morrigo-solve's `range_round`), and
+//! values of distance D within R (morrigo-solve's `range_push`), and
 //! `solve:L` joins the last round's values:
 //!
 //! ```text
@@ -37,7 +37,8 @@ use morrigo_diag::Diagnostic;
 use morrigo_engine::{with_machine, AnyMachine, Machine};
 use morrigo_rules::load::Overrides;
 use morrigo_solve::layers::{
-    expand_range, explore_layer, range_round, solve_layer, CodeIndex, Coder, LayerId, RangeEdges,
+    expand_range, explore_layer, range_inbound, range_push, solve_layer, CodeIndex, Coder, LayerId,
+    RangeEdges, RoundOut,
 };
 use morrigo_solve::Value;
 use serde::{Deserialize, Serialize};
@@ -765,19 +766,27 @@ impl Layered {
         }
         let last_event = events.last().map(|e| e.0);
         drop(events);
-        let into = {
-            let mut parts = Vec::new();
-            for s in 0..k {
-                let p = self.edges_path(l, s, r);
-                if p.is_file() {
-                    parts.push(read_pairs(&p)?);
-                }
-            }
-            RangeEdges::new(a, b - a, &parts).map_err(|e| err(e.to_string()))?
-        };
-        let mut out = range_round(&mut values, &mut counts, d, &inbound, &into)
+        let frontier = range_inbound(a, &mut values, &mut counts, d, &inbound)
             .map_err(|e| err(e.to_string()))?;
-        drop(into);
+        drop(inbound);
+        let mut out = RoundOut::default();
+        if !frontier.is_empty() {
+            // The moves into the range, a file at a time, read twice (count, place).
+            let files: Vec<PathBuf> = (0..k)
+                .map(|s| self.edges_path(l, s, r))
+                .filter(|p| p.is_file())
+                .collect();
+            let mut into = RangeEdges::new(a, b - a);
+            for p in &files {
+                into.count(&read_pairs(p)?)
+                    .map_err(|e| err(e.to_string()))?;
+            }
+            for p in &files {
+                into.place(&read_pairs(p)?);
+            }
+            out = range_push(&mut values, &mut counts, d, &frontier, &into)
+                .map_err(|e| err(e.to_string()))?;
+        }
         out.outbound.sort_unstable_by_key(|e| e & 0x7FFF_FFFF);
         let mut rest = &out.outbound[..];
         while let Some(&e) = rest.first() {
