@@ -16,16 +16,22 @@ fn scratch(tag: &str) -> std::path::PathBuf {
 
 /// Run every unit, in the order `ready` gives them, one at a time.
 fn run_all(l: &Layered) -> Vec<Unit> {
+    run_all_then(l, |_| {})
+}
+
+/// As `run_all`, calling `after` with each batch `ready` gave, once run.
+fn run_all_then(l: &Layered, mut after: impl FnMut(&[Unit])) -> Vec<Unit> {
     let mut order = Vec::new();
     loop {
         let ready = l.ready().unwrap();
         if ready.is_empty() {
             return order;
         }
-        for u in ready {
+        for &u in &ready {
             l.run(u).unwrap();
             order.push(u);
         }
+        after(&ready);
     }
 }
 
@@ -172,14 +178,7 @@ fn a_killed_range_unit_reruns_to_the_same_solve() {
     let l =
         Layered::open_with("three-mens-morris", &Overrides::default(), &dir, Some(500)).unwrap();
     let (mut expand_killed, mut round_killed) = (false, false);
-    loop {
-        let ready = l.ready().unwrap();
-        if ready.is_empty() {
-            break;
-        }
-        for &u in &ready {
-            l.run(u).unwrap();
-        }
+    run_all_then(&l, |ready| {
         match ready[0] {
             Unit::Expand(layer, _) if !expand_killed => {
                 expand_killed = true;
@@ -209,7 +208,7 @@ fn a_killed_range_unit_reruns_to_the_same_solve() {
             }
             _ => {}
         }
-    }
+    });
     assert!(expand_killed && round_killed);
     assert_eq!(l.summary().unwrap().unwrap().digest, whole);
     // The directory keeps its unit size.
