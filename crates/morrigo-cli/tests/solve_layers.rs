@@ -62,11 +62,33 @@ fn the_layered_solve_equals_the_single_solve() {
     insta::assert_snapshot!(redacted);
 }
 
-/// Rule: units run one at a time by separate processes, in the order
-/// `--ready` gives them, produce the same solve (the same digest).
-#[test]
-fn units_run_one_by_one_give_the_same_solve() {
-    let whole = scratch_dir("whole");
+/// Run every unit of the layered solve in `dir` as its own process, in the
+/// order `--ready` lists them (as cluster workers do); `extra` goes to each
+/// call. Returns the units run.
+fn run_unit_by_unit(ruleset: &str, dir: &str, extra: &[&str]) -> Vec<String> {
+    let mut units = Vec::new();
+    let call = |more: &[&str]| {
+        let mut args = vec!["solve", ruleset, "--shards", dir];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(more);
+        ok(&morrigo(&args))
+    };
+    loop {
+        let ready = call(&["--ready"]);
+        if ready.trim().is_empty() {
+            return units;
+        }
+        for unit in ready.lines() {
+            let o = call(&["--shard", unit]);
+            assert!(o.starts_with(&format!("{unit}: ")), "{o}");
+            units.push(unit.to_string());
+        }
+    }
+}
+
+/// The digest of the whole layered solve of Three Men's Morris in one process.
+fn three_digest(tag: &str) -> String {
+    let whole = scratch_dir(tag);
     let all = ok(&morrigo(&[
         "solve",
         "three-mens-morris",
@@ -75,40 +97,71 @@ fn units_run_one_by_one_give_the_same_solve() {
         "--jobs",
         "1",
     ]));
+    line(&all, "digest").to_string()
+}
+
+/// Rule: units run one at a time by separate processes, in the order
+/// `--ready` gives them, produce the same solve (the same digest).
+#[test]
+fn units_run_one_by_one_give_the_same_solve() {
     let dir = scratch_dir("units");
     let d = dir.display().to_string();
-    let mut runs = 0;
-    loop {
-        let ready = ok(&morrigo(&[
-            "solve",
-            "three-mens-morris",
-            "--shards",
-            &d,
-            "--ready",
-        ]));
-        if ready.trim().is_empty() {
-            break;
-        }
-        for unit in ready.lines() {
-            let o = ok(&morrigo(&[
-                "solve",
-                "three-mens-morris",
-                "--shards",
-                &d,
-                "--shard",
-                unit,
-            ]));
-            assert!(o.starts_with(&format!("{unit}: ")), "{o}");
-            runs += 1;
-        }
-    }
-    assert_eq!(runs, 14, "7 layers, explored then solved");
+    let units = run_unit_by_unit("three-mens-morris", &d, &[]);
+    assert_eq!(units.len(), 14, "7 layers, explored then solved");
     let after = ok(&morrigo(&["solve", "three-mens-morris", "--shards", &d]));
-    assert_eq!(line(&after, "digest"), line(&all, "digest"));
+    assert_eq!(line(&after, "digest"), three_digest("whole"));
     assert_eq!(
         line(&after, "units"),
         "0 run now".to_string() + &line(&after, "units")[9..]
     );
+}
+
+/// Rule: with `--max-unit-positions`, a layer of more positions is solved
+/// in ranges (`expand:LAYER/RANGE`, then a `round:LAYER/RANGE/DISTANCE` per
+/// distance), each unit its own process, and the solve is the same (1100
+/// splits the 3040 positions of h0-0b3-3 into 1013, 1013 and 1014); the
+/// directory keeps its unit size.
+#[test]
+fn a_layer_split_into_ranges_gives_the_same_solve() {
+    let dir = scratch_dir("ranges");
+    let d = dir.display().to_string();
+    let units = run_unit_by_unit("three-mens-morris", &d, &["--max-unit-positions", "1100"]);
+    for unit in ["expand:h0-0b3-3/2", "round:h0-0b3-3/2/3", "solve:h0-0b3-3"] {
+        assert!(units.iter().any(|u| u == unit), "{unit} not in {units:?}");
+    }
+    // Without the setting, the directory's is used.
+    let after = ok(&morrigo(&["solve", "three-mens-morris", "--shards", &d]));
+    let whole = three_digest("ranges-whole");
+    assert_eq!(line(&after, "digest"), whole);
+    let other = scratch_dir("ranges-one");
+    let one = ok(&morrigo(&[
+        "solve",
+        "three-mens-morris",
+        "--shards",
+        &other.display().to_string(),
+        "--max-unit-positions",
+        "333",
+    ]));
+    assert_eq!(line(&one, "digest"), whole);
+    let o = morrigo(&[
+        "solve",
+        "three-mens-morris",
+        "--shards",
+        &d,
+        "--max-unit-positions",
+        "100",
+    ]);
+    assert_code(&o, 1);
+    insta::assert_snapshot!(stderr(&o).replace(&d, "[dir]"));
+    let o = morrigo(&[
+        "solve",
+        "three-mens-morris",
+        "--shards",
+        &d,
+        "--max-unit-positions",
+        "0",
+    ]);
+    assert_code(&o, 2);
 }
 
 #[test]

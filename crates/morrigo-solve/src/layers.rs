@@ -101,6 +101,8 @@ pub enum LayerError {
     TooDeep,
     /// A position with more legal moves than a counter holds.
     TooManyMovesAt { moves: usize },
+    /// A range's files name a position outside the range (files of another split).
+    Range { slot: u32 },
 }
 
 impl fmt::Display for LayerError {
@@ -125,6 +127,10 @@ impl fmt::Display for LayerError {
             LayerError::TooManyMovesAt { moves } => write!(
                 f,
                 "a position has {moves} legal moves, more than the 65535 the solver counts"
+            ),
+            LayerError::Range { slot } => write!(
+                f,
+                "a range's files name position {slot}, outside the range (files of another split of the layer)"
             ),
         }
     }
@@ -302,18 +308,20 @@ struct Expanded {
     start: Vec<(u32, u16, u16)>,
 }
 
-/// Values (as [`crate::Value::decode`] reads them) of the positions `codes`
-/// (sorted) of `layer`, given `lower`: the value of a position (by layer
-/// and code) of a lower layer, `None` when it is not known.
-pub fn solve_layer<const W: usize>(
+/// Expand the positions `codes` of `layer`, whose slots among the layer's
+/// codes start at `first`: their terminal values and move counts, their
+/// moves within the layer (`index` gives a child's slot) and the decided
+/// children they have in lower layers (`lower`, as for [`solve_layer`]).
+fn expand<const W: usize>(
     m: &Machine<W>,
     layer: LayerId,
     codes: &[u64],
+    first: usize,
+    index: &CodeIndex,
     lower: &(dyn Fn(LayerId, u64) -> Option<u16> + Sync),
-) -> Result<Vec<u16>, LayerError> {
+) -> Vec<Result<Expanded, LayerError>> {
     let coder = Coder::new(m);
-    let index = CodeIndex::new(codes);
-    let parts: Vec<Result<Expanded, LayerError>> = codes
+    codes
         .par_chunks(CHUNK)
         .enumerate()
         .map(|(c, chunk)| {
@@ -325,7 +333,7 @@ pub fn solve_layer<const W: usize>(
                 start: Vec::new(),
             };
             for (k, &code) in chunk.iter().enumerate() {
-                let me = (c * CHUNK + k) as u32;
+                let me = (first + c * CHUNK + k) as u32;
                 coder
                     .decode(m, layer, code, &mut s)
                     .ok_or(LayerError::Code { layer })?;
@@ -367,7 +375,20 @@ pub fn solve_layer<const W: usize>(
             }
             Ok(x)
         })
-        .collect();
+        .collect()
+}
+
+/// Values (as [`crate::Value::decode`] reads them) of the positions `codes`
+/// (sorted) of `layer`, given `lower`: the value of a position (by layer
+/// and code) of a lower layer, `None` when it is not known.
+pub fn solve_layer<const W: usize>(
+    m: &Machine<W>,
+    layer: LayerId,
+    codes: &[u64],
+    lower: &(dyn Fn(LayerId, u64) -> Option<u16> + Sync),
+) -> Result<Vec<u16>, LayerError> {
+    let index = CodeIndex::new(codes);
+    let parts = expand(m, layer, codes, 0, &index, lower);
     let n = codes.len();
     let mut value = vec![0u16; n];
     let mut count = vec![0u16; n];
@@ -432,6 +453,197 @@ pub fn solve_layer<const W: usize>(
         d += 1;
     }
     Ok(value)
+}
+
+// A layer split into slot ranges, for a layer past one machine's memory:
+// each range is expanded on its own ([`expand_range`]), then the values
+// propagate one distance at a time ([`range_inbound`], [`range_push`]), each range passing
+// the decisions it makes about other ranges' positions on to their next
+// round. The values are [`solve_layer`]'s: a round is one of its distances.
+
+/// One range of a layer's positions, expanded.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RangeStart {
+    /// Per position of the range: its terminal value (or 0) and its move count.
+    pub values: Vec<u16>,
+    pub counts: Vec<u16>,
+    /// Decided children in lower layers, sorted: (distance, parent slot | good for the parent << 31).
+    pub events: Vec<(u32, u32)>,
+    /// Moves within the layer: (child slot, parent slot | same mover << 31).
+    pub edges: Vec<(u32, u32)>,
+}
+
+/// Expand the positions `codes` of `layer` (sorted, their slots among the
+/// layer's codes from `first`; `index` holds the whole layer's codes).
+pub fn expand_range<const W: usize>(
+    m: &Machine<W>,
+    layer: LayerId,
+    codes: &[u64],
+    first: usize,
+    index: &CodeIndex,
+    lower: &(dyn Fn(LayerId, u64) -> Option<u16> + Sync),
+) -> Result<RangeStart, LayerError> {
+    let n = codes.len();
+    let mut r = RangeStart {
+        values: vec![0; n],
+        counts: vec![0; n],
+        ..RangeStart::default()
+    };
+    for part in expand(m, layer, codes, first, index, lower) {
+        let x = part?;
+        for (slot, v, c) in x.start {
+            r.values[slot as usize - first] = v;
+            r.counts[slot as usize - first] = c;
+        }
+        r.edges.extend(x.edges);
+        r.events.extend(
+            x.events
+                .into_iter()
+                .map(|(d, q, good)| (d, q | (u32::from(good) << 31))),
+        );
+    }
+    r.events.sort_unstable();
+    Ok(r)
+}
+
+/// The moves into a range's positions, by child: each child's parents
+/// (slot | same mover << 31), anywhere in the layer. Built in two passes
+/// over the same parts of the edges ([`RangeEdges::count`] each, then
+/// [`RangeEdges::place`] each), so no more than one part is held besides.
+pub struct RangeEdges {
+    first: usize,
+    offsets: Vec<u32>,
+    parents: Vec<u32>,
+    cursor: Vec<u32>,
+}
+
+impl RangeEdges {
+    /// For the range of `len` positions from slot `first`.
+    pub fn new(first: usize, len: usize) -> Self {
+        RangeEdges {
+            first,
+            offsets: vec![0; len + 1],
+            parents: Vec::new(),
+            cursor: Vec::new(),
+        }
+    }
+
+    /// First pass: count a part's edges (child slot, parent), all into the range.
+    pub fn count(&mut self, part: &[(u32, u32)]) -> Result<(), LayerError> {
+        let len = self.offsets.len() - 1;
+        for &(child, _) in part {
+            let at = (child as usize)
+                .checked_sub(self.first)
+                .filter(|&i| i < len)
+                .ok_or(LayerError::Range { slot: child })?;
+            self.offsets[at + 1] += 1;
+        }
+        Ok(())
+    }
+
+    /// Second pass: place a part's edges, the parts in the order they were counted.
+    pub fn place(&mut self, part: &[(u32, u32)]) {
+        if self.cursor.is_empty() {
+            for i in 1..self.offsets.len() {
+                self.offsets[i] += self.offsets[i - 1];
+            }
+            self.parents = vec![0; *self.offsets.last().unwrap_or(&0) as usize];
+            self.cursor = self.offsets.clone();
+        }
+        for &(child, parent) in part {
+            let at = &mut self.cursor[child as usize - self.first];
+            self.parents[*at as usize] = parent;
+            *at += 1;
+        }
+    }
+}
+
+/// What one range's round found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RoundOut {
+    /// Positions of other ranges decided at the next distance: slot | good for its mover << 31.
+    pub outbound: Vec<u32>,
+    /// The range's own positions decided at the next distance.
+    pub decided_next: u64,
+}
+
+/// Round `d` of one range (`values` and `counts` of its positions, from
+/// slot `first`), first part: `inbound` (slot | good << 31) are the
+/// decisions at distance `d` that other ranges' round `d - 1` and the lower
+/// layers' children at distance `d - 1` make. Returns the range's positions
+/// at distance `d` (their offsets in the range), which [`range_push`] takes.
+pub fn range_inbound(
+    first: usize,
+    values: &mut [u16],
+    counts: &mut [u16],
+    d: u32,
+    inbound: &[u32],
+) -> Result<Vec<u32>, LayerError> {
+    let len = values.len();
+    if !inbound.is_empty() {
+        if d > MAX_DISTANCE {
+            return Err(LayerError::TooDeep);
+        }
+        let mut ignored = Vec::new();
+        for &e in inbound {
+            let slot = e & 0x7FFF_FFFF;
+            let q = (slot as usize)
+                .checked_sub(first)
+                .filter(|&i| i < len)
+                .ok_or(LayerError::Range { slot })?;
+            decide(
+                values,
+                counts,
+                q,
+                e >> 31 == 1,
+                (win(d), loss(d)),
+                &mut ignored,
+            );
+        }
+    }
+    Ok((0..len as u32)
+        .filter(|&i| {
+            let v = values[i as usize];
+            v != 0 && u32::from(v - 1) / 2 == d
+        })
+        .collect())
+}
+
+/// Round `d` of one range, second part: its positions at distance `d`
+/// (`frontier`) decide their parents at `d + 1`, those in the range at
+/// once, the others returned for their ranges' round `d + 1`.
+pub fn range_push(
+    values: &mut [u16],
+    counts: &mut [u16],
+    d: u32,
+    frontier: &[u32],
+    into: &RangeEdges,
+) -> Result<RoundOut, LayerError> {
+    let mut out = RoundOut::default();
+    if frontier.is_empty() {
+        return Ok(out);
+    }
+    if d + 1 > MAX_DISTANCE {
+        return Err(LayerError::TooDeep);
+    }
+    let (first, len) = (into.first, values.len());
+    let (w, l) = (win(d + 1), loss(d + 1));
+    let mut next = Vec::new();
+    for &p in frontier {
+        let p_wins = values[p as usize] & 1 == 1;
+        let (a, b) = (into.offsets[p as usize], into.offsets[p as usize + 1]);
+        for &e in &into.parents[a as usize..b as usize] {
+            let same = e >> 31 == 1;
+            let q = e & 0x7FFF_FFFF;
+            let good = p_wins == same;
+            match (q as usize).checked_sub(first).filter(|&i| i < len) {
+                Some(i) => decide(values, counts, i, good, (w, l), &mut next),
+                None => out.outbound.push(q | (u32::from(good) << 31)),
+            }
+        }
+    }
+    out.decided_next = next.len() as u64;
+    Ok(out)
 }
 
 /// A child decided at this distance: good for `q`'s mover wins `q` at once

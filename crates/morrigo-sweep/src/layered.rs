@@ -11,13 +11,35 @@
 //!
 //! `explore:L` runs once every layer of a higher level is explored;
 //! `solve:L` once every layer is explored and L's lower layers are solved.
+//!
+//! With a unit size (`max_unit_positions`), a layer of more positions is
+//! solved in ranges of its sorted codes (slots), as even as they divide, none
+//! larger: `expand:L/R` expands range R, then `round:L/R/D` propagates the
+//! values of distance D within R (morrigo-solve's `range_push`), and
+//! `solve:L` joins the last round's values:
+//!
+//! ```text
+//! DIR/split/L/start-R.state      range R's terminal values and move counts (expand:L/R done)
+//! DIR/split/L/edges-R-S.edges    moves from R's positions to S's (child slot, parent slot)
+//! DIR/split/L/events-R.events    R's decided children in lower layers
+//! DIR/split/L/round-D/R.state    R's values and counts after round D
+//! DIR/split/L/round-D/R-S.msgs   S's positions R decided at distance D + 1
+//! DIR/split/L/round-D/R.json     what round D found in R (round:L/R/D done)
+//! ```
+//!
+//! Round D of every range waits for round D - 1 of every range; a round
+//! deletes its range's files of two rounds back, and `solve:L` the split
+//! directory, so the disk holds about two rounds at a time.
 //! Codes are u64 and values u16, little-endian. Every file is written whole
 //! (a temporary file renamed), so a unit killed midway is run again.
 
 use morrigo_diag::Diagnostic;
 use morrigo_engine::{with_machine, AnyMachine, Machine};
 use morrigo_rules::load::Overrides;
-use morrigo_solve::layers::{explore_layer, solve_layer, CodeIndex, Coder, LayerId};
+use morrigo_solve::layers::{
+    expand_range, explore_layer, range_inbound, range_push, solve_layer, CodeIndex, Coder, LayerId,
+    RangeEdges, RoundOut,
+};
 use morrigo_solve::Value;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -37,12 +59,19 @@ pub struct SolvePlan {
     pub fingerprint: u64,
     pub start_layer: String,
     pub start_code: u64,
+    /// A layer of more positions is solved in ranges of at most this many.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_unit_positions: Option<u64>,
 }
 
 /// One unit of work.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Unit {
     Explore(LayerId),
+    /// Expand one range of a split layer.
+    Expand(LayerId, u32),
+    /// One distance of a split layer's propagation, in one range: (layer, range, distance).
+    Round(LayerId, u32, u32),
     Solve(LayerId),
 }
 
@@ -50,6 +79,8 @@ impl fmt::Display for Unit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Unit::Explore(l) => write!(f, "explore:{l}"),
+            Unit::Expand(l, r) => write!(f, "expand:{l}/{r}"),
+            Unit::Round(l, r, d) => write!(f, "round:{l}/{r}/{d}"),
             Unit::Solve(l) => write!(f, "solve:{l}"),
         }
     }
@@ -59,15 +90,27 @@ impl std::str::FromStr for Unit {
     type Err = String;
     fn from_str(text: &str) -> Result<Unit, String> {
         let bad = || {
-            format!("`{text}` is not a unit of a layered solve; expected `explore:LAYER` or `solve:LAYER`, a layer written `h6-6b0-0` (in hand, on the board)")
+            format!("`{text}` is not a unit of a layered solve; expected `explore:LAYER`, `solve:LAYER`, `expand:LAYER/RANGE` or `round:LAYER/RANGE/DISTANCE`, a layer written `h6-6b0-0` (in hand, on the board)")
         };
-        let (kind, layer) = text.split_once(':').ok_or_else(bad)?;
-        let layer = LayerId::parse(layer).ok_or_else(bad)?;
-        match kind {
-            "explore" => Ok(Unit::Explore(layer)),
-            "solve" => Ok(Unit::Solve(layer)),
-            _ => Err(bad()),
+        let (kind, rest) = text.split_once(':').ok_or_else(bad)?;
+        let mut parts = rest.split('/');
+        let layer = LayerId::parse(parts.next().ok_or_else(bad)?).ok_or_else(bad)?;
+        let mut number =
+            || -> Result<u32, String> { parts.next().and_then(|t| t.parse().ok()).ok_or_else(bad) };
+        let unit = match kind {
+            "explore" => Unit::Explore(layer),
+            "solve" => Unit::Solve(layer),
+            "expand" => Unit::Expand(layer, number()?),
+            "round" => {
+                let r = number()?;
+                Unit::Round(layer, r, number()?)
+            }
+            _ => return Err(bad()),
+        };
+        if parts.next().is_some() {
+            return Err(bad());
         }
+        Ok(unit)
     }
 }
 
@@ -160,10 +203,105 @@ fn read_values(path: &Path) -> Result<Vec<u16>, Diagnostic> {
         .collect())
 }
 
+fn u16_bytes(values: &[u16]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+fn u32_bytes(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+fn pair_bytes(a: u32, b: u32) -> [u8; 8] {
+    ((u64::from(b) << 32) | u64::from(a)).to_le_bytes()
+}
+
+fn read_u32s(path: &Path) -> Result<Vec<u32>, Diagnostic> {
+    let bytes = std::fs::read(path).map_err(|e| io("read", path, e))?;
+    if bytes.len() % 4 != 0 {
+        return Err(err(format!("`{}` is cut short", path.display())));
+    }
+    Ok(bytes
+        .chunks_exact(4)
+        .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")))
+        .collect())
+}
+
+fn read_pairs(path: &Path) -> Result<Vec<(u32, u32)>, Diagnostic> {
+    Ok(read_codes(path)?
+        .into_iter()
+        .map(|w| (w as u32, (w >> 32) as u32))
+        .collect())
+}
+
+/// A range's values, then its move counts.
+fn state_bytes(values: &[u16], counts: &[u16]) -> Vec<u8> {
+    let mut bytes = u16_bytes(values);
+    bytes.extend(u16_bytes(counts));
+    bytes
+}
+
+fn read_state(path: &Path, len: usize) -> Result<(Vec<u16>, Vec<u16>), Diagnostic> {
+    let mut values = read_values(path)?;
+    if values.len() != 2 * len {
+        return Err(err(format!(
+            "`{}` holds {} positions, not the range's {len}",
+            path.display(),
+            values.len() / 2
+        )));
+    }
+    let counts = values.split_off(len);
+    Ok((values, counts))
+}
+
+/// The range (of `bounds`) holding `slot`.
+fn range_of(bounds: &[usize], slot: u32) -> u32 {
+    (bounds.partition_point(|&b| b <= slot as usize) - 1) as u32
+}
+
+/// What a round found in its range: positions it decided at the next
+/// distance, decisions it sent to other ranges, and whether the layer may
+/// need another round.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+struct RoundStatus {
+    decided_next: u64,
+    sent: u64,
+    more: bool,
+}
+
+/// How far the solve of a split layer is.
+enum Progress {
+    /// These ranges are not expanded.
+    Expand(Vec<u32>),
+    /// Round d is not done in these ranges.
+    Round(u32, Vec<u32>),
+    /// Every range ran its last round, this one.
+    Finished(u32),
+}
+
 impl Layered {
     /// Open (or start) the layered solve of `ruleset` in `dir`; a directory
-    /// holding another ruleset's solve is refused.
+    /// holding another ruleset's solve is refused. Its layers are split as
+    /// the directory says (not at all in a new one).
     pub fn open(ruleset: &str, o: &Overrides, dir: &Path) -> Result<Layered, Diagnostic> {
+        Layered::open_with(ruleset, o, dir, None)
+    }
+
+    /// As [`Layered::open`], with a unit size: a layer of more than
+    /// `max_unit_positions` positions is solved in ranges (`None`: the
+    /// directory's setting). A directory started with another unit size is
+    /// refused: its ranges are in its files.
+    pub fn open_with(
+        ruleset: &str,
+        o: &Overrides,
+        dir: &Path,
+        max_unit_positions: Option<u64>,
+    ) -> Result<Layered, Diagnostic> {
+        if max_unit_positions == Some(0) {
+            return Err(
+                err("a unit of a layered solve holds at least one position".into())
+                    .expected("a unit size of 1 or more positions"),
+            );
+        }
         let rules = morrigo_rules::load_rules_with(ruleset, o).map_err(|ds| {
             ds.0.into_iter()
                 .next()
@@ -193,7 +331,9 @@ impl Layered {
             fingerprint,
             start_layer: start_layer.name(),
             start_code,
+            max_unit_positions,
         };
+        let mut plan = plan;
         let path = dir.join("solve.json");
         match std::fs::read_to_string(&path) {
             Ok(text) => {
@@ -207,6 +347,22 @@ impl Layered {
                         old.ruleset
                     ))
                     .expected("an empty directory, or the one this ruleset's solve wrote"));
+                }
+                let size = |n: Option<u64>| {
+                    n.map_or("does not split layers".to_string(), |n| {
+                        format!("splits layers into units of at most {n} positions")
+                    })
+                };
+                match max_unit_positions {
+                    Some(n) if old.max_unit_positions != Some(n) => {
+                        return Err(err(format!(
+                            "the layered solve in `{}` {}, not {n}: a solve keeps the unit size it started with",
+                            dir.display(),
+                            size(old.max_unit_positions)
+                        ))
+                        .expected("the directory's unit size, or none (the directory's is used)"));
+                    }
+                    _ => plan.max_unit_positions = old.max_unit_positions,
                 }
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -238,10 +394,36 @@ impl Layered {
     fn values_path(&self, l: LayerId) -> PathBuf {
         self.dir.join("values").join(format!("{}.values", l.name()))
     }
+    fn split_dir(&self, l: LayerId) -> PathBuf {
+        self.dir.join("split").join(l.name())
+    }
+    fn start_path(&self, l: LayerId, r: u32) -> PathBuf {
+        self.split_dir(l).join(format!("start-{r}.state"))
+    }
+    fn edges_path(&self, l: LayerId, from: u32, to: u32) -> PathBuf {
+        self.split_dir(l).join(format!("edges-{from}-{to}.edges"))
+    }
+    fn events_path(&self, l: LayerId, r: u32) -> PathBuf {
+        self.split_dir(l).join(format!("events-{r}.events"))
+    }
+    fn round_path(&self, l: LayerId, d: u32, file: String) -> PathBuf {
+        self.split_dir(l).join(format!("round-{d}")).join(file)
+    }
+    fn state_path(&self, l: LayerId, r: u32, d: u32) -> PathBuf {
+        self.round_path(l, d, format!("{r}.state"))
+    }
+    fn msgs_path(&self, l: LayerId, from: u32, to: u32, d: u32) -> PathBuf {
+        self.round_path(l, d, format!("{from}-{to}.msgs"))
+    }
+    fn status_path(&self, l: LayerId, r: u32, d: u32) -> PathBuf {
+        self.round_path(l, d, format!("{r}.json"))
+    }
 
     pub fn done(&self, u: Unit) -> bool {
         match u {
             Unit::Explore(l) => self.codes_path(l).is_file(),
+            Unit::Expand(l, r) => self.start_path(l, r).is_file(),
+            Unit::Round(l, r, d) => self.status_path(l, r, d).is_file(),
             Unit::Solve(l) => self.values_path(l).is_file(),
         }
     }
@@ -259,6 +441,49 @@ impl Layered {
             .iter()
             .filter_map(|c| LayerId::parse(c))
             .collect())
+    }
+
+    /// The slot ranges layer `l` (explored) is solved in: their bounds, as
+    /// even as they divide, none past the unit size; one range: not split.
+    pub fn ranges(&self, l: LayerId) -> Result<Vec<usize>, Diagnostic> {
+        let n = self.info(l)?.positions;
+        let k = match self.plan.max_unit_positions {
+            Some(max) if n > max => n.div_ceil(max),
+            _ => 1,
+        };
+        Ok((0..=k)
+            .map(|i| (u128::from(i) * u128::from(n) / u128::from(k)) as usize)
+            .collect())
+    }
+
+    fn status(&self, l: LayerId, r: u32, d: u32) -> Result<RoundStatus, Diagnostic> {
+        let path = self.status_path(l, r, d);
+        let text = std::fs::read_to_string(&path).map_err(|e| io("read", &path, e))?;
+        serde_json::from_str(&text).map_err(|e| err(format!("`{}`: {e}", path.display())))
+    }
+
+    /// How far the solve of a layer split into `k` ranges is.
+    fn progress(&self, l: LayerId, k: u32) -> Result<Progress, Diagnostic> {
+        let missing: Vec<u32> = (0..k).filter(|&r| !self.done(Unit::Expand(l, r))).collect();
+        if !missing.is_empty() {
+            return Ok(Progress::Expand(missing));
+        }
+        for d in 0.. {
+            let missing: Vec<u32> = (0..k)
+                .filter(|&r| !self.done(Unit::Round(l, r, d)))
+                .collect();
+            if !missing.is_empty() {
+                return Ok(Progress::Round(d, missing));
+            }
+            let mut more = false;
+            for r in 0..k {
+                more |= self.status(l, r, d)?.more;
+            }
+            if !more {
+                return Ok(Progress::Finished(d));
+            }
+        }
+        unreachable!("a round is missing or the last")
     }
 
     /// Every layer known so far: the start's, and the children of the
@@ -282,8 +507,10 @@ impl Layered {
     }
 
     /// The units whose dependencies are done and which are not: the
-    /// unexplored layers of the highest level, else (all explored) the
-    /// unsolved layers whose lower layers are solved. Empty: finished.
+    /// unexplored layers of the highest level, else (all explored) for each
+    /// unsolved layer whose lower layers are solved, its solve, or (split)
+    /// its unexpanded ranges, else its ranges' unfinished round, else the
+    /// solve that joins them. Empty: finished.
     pub fn ready(&self) -> Result<Vec<Unit>, Diagnostic> {
         let known = self.known()?;
         let unexplored: Vec<LayerId> = known
@@ -303,8 +530,20 @@ impl Layered {
             if self.done(Unit::Solve(l)) {
                 continue;
             }
-            if self.children(l)?.iter().all(|&c| self.done(Unit::Solve(c))) {
+            if !self.children(l)?.iter().all(|&c| self.done(Unit::Solve(c))) {
+                continue;
+            }
+            let k = (self.ranges(l)?.len() - 1) as u32;
+            if k == 1 {
                 ready.push(Unit::Solve(l));
+                continue;
+            }
+            match self.progress(l, k)? {
+                Progress::Expand(rs) => ready.extend(rs.into_iter().map(|r| Unit::Expand(l, r))),
+                Progress::Round(d, rs) => {
+                    ready.extend(rs.into_iter().map(|r| Unit::Round(l, r, d)))
+                }
+                Progress::Finished(_) => ready.push(Unit::Solve(l)),
             }
         }
         Ok(ready)
@@ -313,7 +552,7 @@ impl Layered {
     /// Why `u` cannot run yet, if it cannot.
     fn blocked(&self, u: Unit) -> Result<Option<String>, Diagnostic> {
         let known = self.known()?;
-        match u {
+        let l = match u {
             Unit::Explore(l) => {
                 if let Some(p) = known
                     .iter()
@@ -326,26 +565,64 @@ impl Layered {
                 if !known.contains(&l) {
                     return Ok(Some(format!("no explored layer leads to layer {l}")));
                 }
+                return Ok(None);
             }
-            Unit::Solve(l) => {
-                if let Some(p) = known.iter().find(|p| !self.done(Unit::Explore(**p))) {
-                    return Ok(Some(format!("layer {p} is not explored yet")));
-                }
-                if !known.contains(&l) {
-                    return Ok(Some(format!("layer {l} holds no reachable position")));
-                }
-                if let Some(c) = self
-                    .children(l)?
-                    .into_iter()
-                    .find(|&c| !self.done(Unit::Solve(c)))
-                {
-                    return Ok(Some(format!(
-                        "layer {c}, which layer {l} leads to, is not solved yet"
-                    )));
-                }
-            }
+            Unit::Expand(l, _) | Unit::Round(l, _, _) | Unit::Solve(l) => l,
+        };
+        if let Some(p) = known.iter().find(|p| !self.done(Unit::Explore(**p))) {
+            return Ok(Some(format!("layer {p} is not explored yet")));
         }
-        Ok(None)
+        if !known.contains(&l) {
+            return Ok(Some(format!("layer {l} holds no reachable position")));
+        }
+        if let Some(c) = self
+            .children(l)?
+            .into_iter()
+            .find(|&c| !self.done(Unit::Solve(c)))
+        {
+            return Ok(Some(format!(
+                "layer {c}, which layer {l} leads to, is not solved yet"
+            )));
+        }
+        let k = (self.ranges(l)?.len() - 1) as u32;
+        let range = match u {
+            Unit::Expand(_, r) | Unit::Round(_, r, _) => r,
+            _ if k == 1 => return Ok(None),
+            _ => {
+                return Ok(match self.progress(l, k)? {
+                    Progress::Finished(_) => None,
+                    _ => Some(format!(
+                        "layer {l} is solved in {k} ranges, and their rounds are not finished"
+                    )),
+                })
+            }
+        };
+        if k == 1 {
+            return Ok(Some(format!(
+                "layer {l} is solved whole (a unit of its own: `solve:{l}`), not in ranges"
+            )));
+        }
+        if range >= k {
+            return Ok(Some(format!(
+                "layer {l} is solved in {k} ranges, 0 to {}",
+                k - 1
+            )));
+        }
+        let Unit::Round(_, _, d) = u else {
+            return Ok(None);
+        };
+        Ok(match self.progress(l, k)? {
+            Progress::Expand(_) => {
+                Some(format!("the ranges of layer {l} are not all expanded yet"))
+            }
+            Progress::Round(now, _) if d > now => Some(format!(
+                "round {now} of layer {l} is not finished in every range"
+            )),
+            Progress::Finished(last) if d > last => Some(format!(
+                "layer {l} has no round {d}: its values are all found by round {last}"
+            )),
+            _ => None,
+        })
     }
 
     /// Run one unit (its dependencies must be done); a done unit is left as it is.
@@ -362,7 +639,21 @@ impl Layered {
         with_machine!(self.machine.as_ref(), m => self.run_on(m, u))
     }
 
+    /// The values of the layers `l` leads to, by code.
+    fn lower(&self, l: LayerId) -> Result<BTreeMap<LayerId, (CodeIndex, Vec<u16>)>, Diagnostic> {
+        let mut lower = BTreeMap::new();
+        for c in self.children(l)? {
+            let codes = read_codes(&self.codes_path(c))?;
+            lower.insert(
+                c,
+                (CodeIndex::new(&codes), read_values(&self.values_path(c))?),
+            );
+        }
+        Ok(lower)
+    }
+
     fn run_on<const W: usize>(&self, m: &Machine<W>, u: Unit) -> Result<u64, Diagnostic> {
+        let solve_err = |e: morrigo_solve::layers::LayerError| err(e.to_string());
         match u {
             Unit::Explore(l) => {
                 let dir = self.dir.join("reach").join(l.name());
@@ -374,7 +665,7 @@ impl Layered {
                         entries.extend(read_codes(&p)?);
                     }
                 }
-                let reach = explore_layer(m, l, &entries).map_err(|e| err(e.to_string()))?;
+                let reach = explore_layer(m, l, &entries).map_err(solve_err)?;
                 for (c, codes) in &reach.children {
                     write_whole(
                         &self
@@ -397,25 +688,149 @@ impl Layered {
                 Ok(info.positions)
             }
             Unit::Solve(l) => {
-                let codes = read_codes(&self.codes_path(l))?;
-                let mut lower: BTreeMap<LayerId, (CodeIndex, Vec<u16>)> = BTreeMap::new();
-                for c in self.children(l)? {
-                    let codes = read_codes(&self.codes_path(c))?;
-                    lower.insert(
-                        c,
-                        (CodeIndex::new(&codes), read_values(&self.values_path(c))?),
-                    );
+                let bounds = self.ranges(l)?;
+                if bounds.len() > 2 {
+                    return self.join(l, &bounds);
                 }
+                let codes = read_codes(&self.codes_path(l))?;
+                let lower = self.lower(l)?;
                 let look = |c: LayerId, code: u64| -> Option<u16> {
                     let (index, values) = lower.get(&c)?;
                     index.slot(code).and_then(|i| values.get(i).copied())
                 };
-                let values = solve_layer(m, l, &codes, &look).map_err(|e| err(e.to_string()))?;
-                let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-                write_whole(&self.values_path(l), &bytes)?;
+                let values = solve_layer(m, l, &codes, &look).map_err(solve_err)?;
+                write_whole(&self.values_path(l), &u16_bytes(&values))?;
                 Ok(codes.len() as u64)
             }
+            Unit::Expand(l, r) => {
+                let bounds = self.ranges(l)?;
+                let (a, b) = (bounds[r as usize], bounds[r as usize + 1]);
+                let (index, codes) = {
+                    let codes = read_codes(&self.codes_path(l))?;
+                    (CodeIndex::new(&codes), codes[a..b].to_vec())
+                };
+                let lower = self.lower(l)?;
+                let look = |c: LayerId, code: u64| -> Option<u16> {
+                    let (index, values) = lower.get(&c)?;
+                    index.slot(code).and_then(|i| values.get(i).copied())
+                };
+                let mut x = expand_range(m, l, &codes, a, &index, &look).map_err(solve_err)?;
+                drop(lower);
+                x.edges.sort_unstable_by_key(|e| e.0);
+                let mut rest = &x.edges[..];
+                while let Some(&(child, _)) = rest.first() {
+                    let to = range_of(&bounds, child);
+                    let n = rest.partition_point(|e| e.0 < bounds[to as usize + 1] as u32);
+                    let bytes: Vec<u8> = rest[..n]
+                        .iter()
+                        .flat_map(|&(c, p)| pair_bytes(c, p))
+                        .collect();
+                    write_whole(&self.edges_path(l, r, to), &bytes)?;
+                    rest = &rest[n..];
+                }
+                let events: Vec<u8> = x
+                    .events
+                    .iter()
+                    .flat_map(|&(d, e)| pair_bytes(d, e))
+                    .collect();
+                write_whole(&self.events_path(l, r), &events)?;
+                // Last: the start state marks the unit done.
+                write_whole(&self.start_path(l, r), &state_bytes(&x.values, &x.counts))?;
+                Ok(codes.len() as u64)
+            }
+            Unit::Round(l, r, d) => self.round(l, r, d),
         }
+    }
+
+    /// Round `d` of range `r` of layer `l`.
+    fn round(&self, l: LayerId, r: u32, d: u32) -> Result<u64, Diagnostic> {
+        let bounds = self.ranges(l)?;
+        let k = (bounds.len() - 1) as u32;
+        let (a, b) = (bounds[r as usize], bounds[r as usize + 1]);
+        let before = if d == 0 {
+            self.start_path(l, r)
+        } else {
+            self.state_path(l, r, d - 1)
+        };
+        let (mut values, mut counts) = read_state(&before, b - a)?;
+        let events = read_pairs(&self.events_path(l, r))?;
+        let mut inbound = Vec::new();
+        if d > 0 {
+            for s in (0..k).filter(|&s| s != r) {
+                let p = self.msgs_path(l, s, r, d - 1);
+                if p.is_file() {
+                    inbound.extend(read_u32s(&p)?);
+                }
+            }
+            inbound.extend(events.iter().filter(|e| e.0 == d - 1).map(|e| e.1));
+        }
+        let last_event = events.last().map(|e| e.0);
+        drop(events);
+        let frontier = range_inbound(a, &mut values, &mut counts, d, &inbound)
+            .map_err(|e| err(e.to_string()))?;
+        drop(inbound);
+        let mut out = RoundOut::default();
+        if !frontier.is_empty() {
+            // The moves into the range, a file at a time, read twice (count, place).
+            let files: Vec<PathBuf> = (0..k)
+                .map(|s| self.edges_path(l, s, r))
+                .filter(|p| p.is_file())
+                .collect();
+            let mut into = RangeEdges::new(a, b - a);
+            for p in &files {
+                into.count(&read_pairs(p)?)
+                    .map_err(|e| err(e.to_string()))?;
+            }
+            for p in &files {
+                into.place(&read_pairs(p)?);
+            }
+            out = range_push(&mut values, &mut counts, d, &frontier, &into)
+                .map_err(|e| err(e.to_string()))?;
+        }
+        out.outbound.sort_unstable_by_key(|e| e & 0x7FFF_FFFF);
+        let mut rest = &out.outbound[..];
+        while let Some(&e) = rest.first() {
+            let to = range_of(&bounds, e & 0x7FFF_FFFF);
+            let n = rest.partition_point(|e| (e & 0x7FFF_FFFF) < bounds[to as usize + 1] as u32);
+            write_whole(&self.msgs_path(l, r, to, d), &u32_bytes(&rest[..n]))?;
+            rest = &rest[n..];
+        }
+        write_whole(&self.state_path(l, r, d), &state_bytes(&values, &counts))?;
+        let status = RoundStatus {
+            decided_next: out.decided_next,
+            sent: out.outbound.len() as u64,
+            more: out.decided_next > 0
+                || !out.outbound.is_empty()
+                || last_event.is_some_and(|e| e >= d),
+        };
+        let text = serde_json::to_string(&status).map_err(|e| err(e.to_string()))?;
+        // Last: the status marks the unit done.
+        write_whole(&self.status_path(l, r, d), text.as_bytes())?;
+        // Round d - 1 (all done) read the files of round d - 2; no unit reads them now.
+        if d >= 2 {
+            let _ = std::fs::remove_file(self.state_path(l, r, d - 2));
+            for s in 0..k {
+                let _ = std::fs::remove_file(self.msgs_path(l, r, s, d - 2));
+            }
+        }
+        Ok((b - a) as u64)
+    }
+
+    /// `solve:L` of a split layer: the values of its last round, joined.
+    fn join(&self, l: LayerId, bounds: &[usize]) -> Result<u64, Diagnostic> {
+        let k = (bounds.len() - 1) as u32;
+        let Progress::Finished(last) = self.progress(l, k)? else {
+            return Err(err(format!("the rounds of layer {l} are not finished")));
+        };
+        let mut values = Vec::with_capacity(bounds[k as usize]);
+        for r in 0..k {
+            let len = bounds[r as usize + 1] - bounds[r as usize];
+            values.extend(read_state(&self.state_path(l, r, last), len)?.0);
+        }
+        write_whole(&self.values_path(l), &u16_bytes(&values))?;
+        // The values are in place: the ranges' files are read by no unit now.
+        let _ = std::fs::remove_dir_all(self.split_dir(l));
+        Ok(values.len() as u64)
     }
 
     /// The counts, start value and digest of a finished solve (`None`

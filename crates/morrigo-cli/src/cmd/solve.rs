@@ -74,12 +74,20 @@ pub struct SolveArgs {
     #[arg(long, value_name = "DIR")]
     pub shards: Option<std::path::PathBuf>,
     /// With --shards: run this one unit (`explore:h6-6b0-0`,
-    /// `solve:h0-0b3-3`), what a cluster worker runs.
+    /// `solve:h0-0b3-3`, `expand:h0-0b5-5/2`, `round:h0-0b5-5/2/7`), what a
+    /// cluster worker runs.
     #[arg(long, value_name = "UNIT", requires = "shards")]
     pub shard: Option<String>,
     /// With --shards: list the units ready to run, one a line, and run none.
     #[arg(long, requires = "shards", conflicts_with = "shard")]
     pub ready: bool,
+    /// With --shards: solve a layer of more than N positions in ranges of
+    /// at most N (units `expand:LAYER/RANGE`, then `round:LAYER/RANGE/DISTANCE`),
+    /// so no unit holds a whole large layer. Set when the directory is
+    /// started; the directory keeps it (default: layers are not split).
+    #[arg(long, value_name = "N", requires = "shards",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_unit_positions: Option<u64>,
     /// With --shards: units run at a time (default: one per core).
     #[arg(long, value_name = "N", requires = "shards",
           value_parser = clap::value_parser!(u16).range(1..))]

@@ -20,7 +20,12 @@ pub fn run(args: &SolveArgs, dir: &Path) -> Outcome {
             "--shards solves the whole game and keeps its values in the directory: --position and --save do not apply",
         ));
     }
-    let layered = Layered::open(&args.file, &args.ruleset.overrides(), dir)?;
+    let layered = Layered::open_with(
+        &args.file,
+        &args.ruleset.overrides(),
+        dir,
+        args.max_unit_positions,
+    )?;
     let mut out = std::io::stdout().lock();
     if args.ready {
         for u in layered.ready()? {
