@@ -256,6 +256,17 @@ def test_attach_by_address_from_python_and_the_cli_equals_single_process(
     assert _rows(via_cli) == _rows(tmp_path / "single")
     print(f"attach: python {api_secs:.1f}s, cli {cli_secs:.1f}s")
 
+    # Without the head's token: refused, and said so (Ray's connect retries
+    # cut to 2 so that the refusal comes in seconds, not 20).
+    no_token = {k: v for k, v in cli_env.items() if k != "RAY_AUTH_TOKEN"}
+    no_token.update(RAY_AUTH_MODE="disabled", RAY_NUM_REDIS_GET_RETRIES="2")
+    run = subprocess.run([cli, "sweep", str(CLUSTER_SPEC), "--ray", address,
+                          "--results", str(tmp_path / "refused")],
+                         env=no_token, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1, run.stderr
+    assert f"error: the Ray cluster at `{address}` wants a token" in run.stderr
+    assert "Traceback" not in run.stderr
+
 
 def test_attach_to_nothing_fails_fast_naming_the_address(tmp_path):
     # The limit: attaching is bounded; an unused loopback port is refused at

@@ -123,7 +123,7 @@ def _attach(ray, address: str, timeout: float) -> None:
                 f"error: cannot reach the Ray cluster at `{address}` ({why} after "
                 f"{time.monotonic() - start:.1f}s; limit {timeout:g}s): expected the GCS "
                 "address of a running head, as `ray start --head --port PORT` printed it "
-                "(README: Sweeps on a Ray cluster)"
+                "(README: Sweeps, attaching to a running cluster)"
             ) from None
     outcome: Dict[str, BaseException] = {}
 
@@ -141,15 +141,17 @@ def _attach(ray, address: str, timeout: float) -> None:
             f"error: the Ray cluster at `{address}` did not answer within {timeout:g}s "
             "(the attach limit): something listens there but it is not a Ray head's "
             "GCS port, or the head is on loopback without "
-            f"{_LOOPBACK_ENV}=0 (README: Sweeps on a Ray cluster)"
+            f"{_LOOPBACK_ENV}=0 (README: Sweeps, attaching to a running cluster)"
         )
     error = outcome.get("error")
     if error is None:
         return
-    cause: Optional[BaseException] = error
-    while cause is not None and type(cause).__name__ != "AuthenticationError":
-        cause = cause.__cause__
-    if cause is not None:
+    # Ray wraps the refusal in a RuntimeError whose text holds the traceback.
+    chain, cause = [], error
+    while cause is not None and len(chain) < 8:
+        chain.append(f"{type(cause).__name__}: {cause}")
+        cause = cause.__cause__ or cause.__context__
+    if any("AuthenticationError" in c or "InvalidAuthToken" in c for c in chain):
         raise SweepError(
             f"error: the Ray cluster at `{address}` wants a token: set RAY_AUTH_MODE=token "
             "and give the head's token (RAY_AUTH_TOKEN or ~/.ray/auth_token)"
