@@ -125,18 +125,30 @@ def _attach(ray, address: str, timeout: float) -> None:
                 "address of a running head, as `ray start --head --port PORT` printed it "
                 "(README: Sweeps, attaching to a running cluster)"
             ) from None
-    outcome: Dict[str, BaseException] = {}
+    # outcome["attached"] is set once, under the lock: True by the thread if
+    # it attached first, False by the caller if it gave up first.
+    outcome: Dict[str, Any] = {}
+    decided = threading.Lock()
 
     def init() -> None:
         try:
-            ray.init(address=address, logging_level="ERROR", log_to_driver=True)
+            ray.init(address=address, logging_level="ERROR")
         except BaseException as e:  # noqa: BLE001 - handed to the caller
-            outcome["error"] = e
+            with decided:
+                outcome.setdefault("error", e)
+            return
+        with decided:
+            gave_up = outcome.setdefault("attached", True) is not True
+        if gave_up:
+            # Attached after the caller gave up: leave no Ray behind.
+            ray.shutdown()
 
     worker = threading.Thread(target=init, name="morrigo-ray-attach", daemon=True)
     worker.start()
     worker.join(max(0.0, timeout - (time.monotonic() - start)))
-    if worker.is_alive():
+    with decided:
+        settled = "error" in outcome or outcome.setdefault("attached", False)
+    if not settled:
         raise SweepError(
             f"error: the Ray cluster at `{address}` did not answer within {timeout:g}s "
             "(the attach limit): something listens there but it is not a Ray head's "
