@@ -56,7 +56,7 @@ pub struct SweepArgs {
     pub ray: Option<String>,
     /// Seconds to attach to the `--ray` cluster before giving up with an
     /// error naming the address.
-    #[arg(long, value_name = "SECS", requires = "ray", default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "SECS", requires = "ray", conflicts_with = "collect", default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
     pub ray_timeout: u32,
     /// Play nothing: print the report of the cells whose shards are finished.
     #[arg(long)]
