@@ -88,12 +88,16 @@ def _is_loopback(host: str) -> bool:
 def _loopback_mode(ray):
     """Ray on 127.0.0.1 only, for the duration of an attach or a local run;
     the process's previous setting is restored after."""
-    from ray._private import ray_constants
-
+    try:
+        # Read by Ray when it is imported; set here as the import is done.
+        from ray._private import ray_constants
+    except ImportError:  # another Ray layout: the variable alone
+        ray_constants = None
     before_env = os.environ.get(_LOOPBACK_ENV)
     before = getattr(ray_constants, "ENABLE_RAY_CLUSTER", None)
     os.environ[_LOOPBACK_ENV] = "0"
-    ray_constants.ENABLE_RAY_CLUSTER = False
+    if before is not None:
+        ray_constants.ENABLE_RAY_CLUSTER = False
     try:
         yield
     finally:
@@ -308,6 +312,8 @@ def sweep(
     results directory holding another sweep or a cluster that cannot be
     attached within ``timeout``, ImportError without Ray.
     """
+    if timeout is not None and not timeout > 0:
+        raise ValueError(f"sweep(timeout={timeout!r}): the attach timeout is seconds > 0")
     if spec is None:
         if not rulesets:
             raise TypeError("sweep() needs a spec file or rulesets=[...]")
@@ -380,9 +386,15 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--results", help="the results directory (default: NAME.results)")
     p.add_argument("--num-cpus", type=int, help="workers of a local Ray")
     p.add_argument("--max-retries", type=int, default=3, help="retries of a shard whose worker dies")
+    def seconds(text: str) -> float:
+        value = float(text)
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"{text}: expected seconds > 0")
+        return value
+
     p.add_argument(
         "--timeout",
-        type=float,
+        type=seconds,
         default=ATTACH_TIMEOUT,
         metavar="SECS",
         help=f"seconds to attach to --address before giving up (default {ATTACH_TIMEOUT:g})",
