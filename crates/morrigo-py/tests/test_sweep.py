@@ -1,6 +1,8 @@
 """Sweeps on Ray (morrigo.sweep): a local Ray cluster of two worker
 processes, one killed mid-shard, the results still complete and equal to the
-single-process run; a re-run plays no finished shard."""
+single-process run; a re-run plays no finished shard; a running head on
+loopback attached by address (from Python and `morrigo sweep --ray`), and
+attaching bounded in time with errors naming the address."""
 
 import json
 import os
