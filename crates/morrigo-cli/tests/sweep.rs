@@ -452,3 +452,33 @@ fn sweep_help_has_examples() {
     assert!(stdout(&o).contains("Examples:"), "{}", stdout(&o));
     assert!(stdout(&o).contains("--shard"), "{}", stdout(&o));
 }
+
+/// Rule: `--ray-timeout` bounds attaching to a `--ray` cluster; it needs
+/// `--ray` and a positive number of seconds (usage errors, exit 2).
+#[test]
+fn ray_timeout_needs_ray_and_a_positive_count() {
+    let dir = scratch_dir("ray-timeout");
+    let o = morrigo(&[
+        "sweep",
+        &spec("go-params.yaml"),
+        "--results",
+        &dir_arg(&dir),
+        "--ray-timeout",
+        "5",
+    ]);
+    assert_code(&o, 2);
+    assert!(stderr(&o).contains("--ray <ADDRESS>"), "{}", stderr(&o));
+    let o = morrigo(&[
+        "sweep",
+        &spec("go-params.yaml"),
+        "--results",
+        &dir_arg(&dir),
+        "--ray",
+        "127.0.0.1:6379",
+        "--ray-timeout",
+        "0",
+    ]);
+    assert_code(&o, 2);
+    assert!(stderr(&o).contains("--ray-timeout"), "{}", stderr(&o));
+    assert!(shard_files(&dir).is_empty());
+}

@@ -35,7 +35,8 @@ pyo3::create_exception!(
     SweepError,
     PyRuntimeError,
     "A sweep that cannot go on: a results directory that cannot be written or\n\
-     holds another sweep's plan, a shard file that is not what the plan says."
+     holds another sweep's plan, a shard file that is not what the plan says,\n\
+     a Ray cluster address that cannot be attached within the timeout."
 );
 
 fn diagnostic_dict<'py>(py: Python<'py>, d: &Diagnostic) -> PyResult<Bound<'py, PyDict>> {

@@ -54,6 +54,10 @@ pub struct SweepArgs {
     /// the Python package (`python3 -m morrigo.sweep`).
     #[arg(long, value_name = "ADDRESS", conflicts_with = "collect")]
     pub ray: Option<String>,
+    /// Seconds to attach to the `--ray` cluster before giving up with an
+    /// error naming the address.
+    #[arg(long, value_name = "SECS", requires = "ray", conflicts_with = "collect", default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
+    pub ray_timeout: u32,
     /// Play nothing: print the report of the cells whose shards are finished.
     #[arg(long)]
     pub collect: bool,
@@ -77,7 +81,7 @@ pub fn run(args: SweepArgs) -> Outcome {
         return one_shard(&plan, &dir, k);
     }
     if let Some(address) = &args.ray {
-        on_ray(&args.spec, address, &dir)?;
+        on_ray(&args.spec, address, args.ray_timeout, &dir)?;
     } else if !args.collect {
         local(&plan, &dir, args.jobs)?;
     }
@@ -165,7 +169,7 @@ fn local(plan: &Plan, dir: &Path, jobs: Option<u16>) -> Outcome {
 
 /// Hand the sweep to the Python package, which runs the shards as Ray
 /// tasks and writes them to the same directory.
-fn on_ray(spec: &Path, address: &str, dir: &Path) -> Outcome {
+fn on_ray(spec: &Path, address: &str, timeout: u32, dir: &Path) -> Outcome {
     let python = std::env::var("MORRIGO_PYTHON").unwrap_or_else(|_| "python3".into());
     let missing = |why: String| {
         Failure::game(
@@ -196,9 +200,19 @@ fn on_ray(spec: &Path, address: &str, dir: &Path) -> Outcome {
         .arg(address)
         .arg("--results")
         .arg(dir)
+        .arg("--timeout")
+        .arg(timeout.to_string())
         .stdin(std::process::Stdio::null())
+        // Stdout is the report's (`--format json` must parse): the module's
+        // summary line goes with the progress, to stderr.
+        .stdout(std::io::stderr())
         .status()
         .map_err(|e| missing(format!("cannot run `{python}`: {e}")))?;
+    // Exit 1: the sweep module has printed its `error:` (an unreachable
+    // cluster, a bad results directory) and a second message adds nothing.
+    if status.code() == Some(1) {
+        return Err(Failure::Quiet(1));
+    }
     if !status.success() {
         return Err(Failure::game(Diagnostic::new(format!(
             "the Ray sweep failed ({status}); the finished shards are in `{}`, run again to resume",

@@ -19,15 +19,30 @@ From the shell (what ``morrigo sweep SPEC --ray ADDRESS`` runs)::
 from __future__ import annotations
 
 import argparse
+import contextlib
+import ipaddress
 import json
 import os
 import pathlib
+import socket
 import sys
+import threading
+import time
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 from . import _native
+from ._native import SweepError
 
 PathLike = Union[str, "os.PathLike[str]"]
+
+#: Seconds that attaching to a Ray cluster by address may take, from the
+#: first TCP connection to ``ray.init`` returning (``timeout=`` overrides).
+ATTACH_TIMEOUT = 60.0
+
+# Ray's switch for single-machine mode (its default on macOS and Windows):
+# every address is 127.0.0.1. On Linux Ray otherwise replaces 127.0.0.1 by
+# the machine's outward address, so a head bound to loopback is unreachable.
+_LOOPBACK_ENV = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
 
 
 def _ray():
@@ -39,6 +54,127 @@ def _ray():
             "`pip install ray` (or run `morrigo sweep SPEC --jobs N` on one machine)"
         ) from e
     return ray
+
+
+def _endpoint(address: str) -> Optional[tuple]:
+    """``(host, port)`` of a ``host:port`` or ``ray://host:port`` address;
+    None for Ray's own words (``auto``, ``local``). SweepError for an
+    address that is neither."""
+    rest = address.strip()
+    if rest in ("auto", "local"):
+        return None
+    if rest.startswith("ray://"):
+        rest = rest[len("ray://"):]
+    host, sep, port = rest.rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise SweepError(
+            f"error: Ray address `{address}`: expected HOST:PORT, the GCS address "
+            "`ray start --head --port PORT` printed (e.g. 127.0.0.1:6379), or `auto`"
+        )
+    return host, int(port)
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@contextlib.contextmanager
+def _loopback_mode(ray):
+    """Ray on 127.0.0.1 only, for the duration of an attach or a local run;
+    the process's previous setting is restored after."""
+    try:
+        # Read by Ray when it is imported; set here as the import is done.
+        from ray._private import ray_constants
+    except ImportError:  # another Ray layout: the variable alone
+        ray_constants = None
+    before_env = os.environ.get(_LOOPBACK_ENV)
+    before = getattr(ray_constants, "ENABLE_RAY_CLUSTER", None)
+    os.environ[_LOOPBACK_ENV] = "0"
+    if before is not None:
+        ray_constants.ENABLE_RAY_CLUSTER = False
+    try:
+        yield
+    finally:
+        if before_env is None:
+            os.environ.pop(_LOOPBACK_ENV, None)
+        else:
+            os.environ[_LOOPBACK_ENV] = before_env
+        if before is not None:
+            ray_constants.ENABLE_RAY_CLUSTER = before
+
+
+def _attach(ray, address: str, timeout: float) -> None:
+    """``ray.init(address)`` within ``timeout`` seconds, or SweepError.
+
+    Ray itself retries an address that does not answer for many minutes: a
+    TCP connection first (refused or silent: fails at once or after
+    ``timeout``), then ``ray.init`` in a thread, waited for ``timeout``."""
+    start = time.monotonic()
+    endpoint = _endpoint(address)
+    if endpoint is not None:
+        host, port = endpoint
+        try:
+            socket.create_connection((host, port), timeout=timeout).close()
+        except OSError as e:
+            why = "timed out" if isinstance(e, socket.timeout) else (e.strerror or str(e))
+            raise SweepError(
+                f"error: cannot reach the Ray cluster at `{address}` ({why} after "
+                f"{time.monotonic() - start:.1f}s; limit {timeout:g}s): expected the GCS "
+                "address of a running head, as `ray start --head --port PORT` printed it "
+                "(README: Sweeps, attaching to a running cluster)"
+            ) from None
+    # outcome["attached"] is set once, under the lock: True by the thread if
+    # it attached first, False by the caller if it gave up first.
+    outcome: Dict[str, Any] = {}
+    decided = threading.Lock()
+
+    def init() -> None:
+        try:
+            ray.init(address=address, logging_level="ERROR")
+        except BaseException as e:  # noqa: BLE001 - handed to the caller
+            with decided:
+                outcome.setdefault("error", e)
+            return
+        with decided:
+            gave_up = outcome.setdefault("attached", True) is not True
+        if gave_up:
+            # Attached after the caller gave up: leave no Ray behind.
+            ray.shutdown()
+
+    worker = threading.Thread(target=init, name="morrigo-ray-attach", daemon=True)
+    worker.start()
+    worker.join(max(0.0, timeout - (time.monotonic() - start)))
+    with decided:
+        settled = "error" in outcome or outcome.setdefault("attached", False)
+    if not settled:
+        raise SweepError(
+            f"error: the Ray cluster at `{address}` did not answer within {timeout:g}s "
+            "(the attach limit): something listens there but it is not a Ray head's "
+            "GCS port, or the head is on loopback without "
+            f"{_LOOPBACK_ENV}=0 (README: Sweeps, attaching to a running cluster)"
+        )
+    error = outcome.get("error")
+    if error is None:
+        return
+    # Ray wraps the refusal in a RuntimeError whose text holds the traceback.
+    chain, cause = [], error
+    while cause is not None and len(chain) < 8:
+        chain.append(f"{type(cause).__name__}: {cause}")
+        cause = cause.__cause__ or cause.__context__
+    if any("AuthenticationError" in c or "InvalidAuthToken" in c for c in chain):
+        raise SweepError(
+            f"error: the Ray cluster at `{address}` wants a token: set RAY_AUTH_MODE=token "
+            "and give the head's token (RAY_AUTH_TOKEN or ~/.ray/auth_token)"
+        ) from error
+    raise SweepError(
+        f"error: cannot attach to the Ray cluster at `{address}`: {error}"
+    ) from error
 
 
 def _run_shard(plan_json: str, k: int, results: str) -> Dict[str, int]:
@@ -110,6 +246,26 @@ def _spec_file(
     return path, out
 
 
+def _play(ray, plan_json: str, todo: List[int], shards: int, out, max_retries: int,
+          progress: bool) -> int:
+    """The missing shards as Ray tasks; returns how many were played."""
+    task = ray.remote(_run_shard).options(max_retries=max_retries, num_cpus=1)
+    plan_ref = ray.put(plan_json)
+    directory = str(pathlib.Path(out).resolve())
+    pending = [task.remote(plan_ref, k, directory) for k in todo]
+    bar = _Progress(shards, shards - len(todo), progress)
+    played = 0
+    try:
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            ray.get(ready)
+            played += 1
+            bar.step()
+    finally:
+        bar.close()
+    return played
+
+
 def sweep(
     spec: Optional[PathLike] = None,
     *,
@@ -126,6 +282,7 @@ def sweep(
     max_retries: int = 3,
     num_cpus: Optional[int] = None,
     progress: bool = True,
+    timeout: Optional[float] = None,
 ) -> Dict[str, Any]:
     """Run a sweep as Ray tasks and return its merged results.
 
@@ -133,10 +290,16 @@ def sweep(
     arguments (``rulesets=[...]``, ``params={name: [values]}``,
     ``agents=[...]``, ``games=``, ``seed=``, ``shard_games=``,
     ``max_plies=``), written as ``spec.yaml`` in the results directory.
-    ``results`` defaults to ``<name>.results``. ``address`` is a Ray
-    cluster's (``"10.0.0.1:6379"``, ``"auto"``); by default a local Ray is
-    started (``num_cpus`` workers). A shard whose worker dies is retried up to
-    ``max_retries`` times; shards already in the directory are not played.
+    ``results`` defaults to ``<name>.results``. ``address`` is a running
+    Ray cluster's GCS address, as ``ray start --head --port PORT`` printed
+    it (``"10.0.0.1:6379"``, ``"127.0.0.1:6379"``, ``"auto"``); attaching
+    may take ``timeout`` seconds (default :data:`ATTACH_TIMEOUT`, 60), then
+    :class:`SweepError` names the address. A loopback address attaches in
+    Ray's single-machine mode (the head must be started with
+    ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0``: README). Without ``address`` a
+    new local Ray on loopback is started (``num_cpus`` workers). A shard
+    whose worker dies is retried up to ``max_retries`` times; shards
+    already in the directory are not played.
 
     Returns a dict: ``records`` (one flat row per ruleset × params ×
     pairing, as :func:`morrigo.compare` returns, for
@@ -146,8 +309,11 @@ def sweep(
     ``missing`` (shards with no file: empty unless a task failed for good).
 
     Raises :class:`RulesetError` for a bad spec, :class:`SweepError` for a
-    results directory holding another sweep, ImportError without Ray.
+    results directory holding another sweep or a cluster that cannot be
+    attached within ``timeout``, ImportError without Ray.
     """
+    if timeout is not None and not timeout > 0:
+        raise ValueError(f"sweep(timeout={timeout!r}): the attach timeout is seconds > 0")
     if spec is None:
         if not rulesets:
             raise TypeError("sweep() needs a spec file or rulesets=[...]")
@@ -179,36 +345,23 @@ def sweep(
     played = 0
     if todo:
         ray = _ray()
-        started = False
-        if not ray.is_initialized():
-            if address is None:
-                # "local": a new Ray here, never one a `ray start` left behind.
-                ray.init(
-                    address="local",
-                    num_cpus=num_cpus,
-                    include_dashboard=False,
-                    logging_level="ERROR",
-                )
-            else:
-                ray.init(address=address, logging_level="ERROR")
-            started = True
-        try:
-            task = ray.remote(_run_shard).options(max_retries=max_retries, num_cpus=1)
-            plan_ref = ray.put(plan_json)
-            directory = str(out.resolve())
-            pending = [task.remote(plan_ref, k, directory) for k in todo]
-            bar = _Progress(len(done), len(done) - len(todo), progress)
-            try:
-                while pending:
-                    ready, pending = ray.wait(pending, num_returns=1)
-                    ray.get(ready)
-                    played += 1
-                    bar.step()
-            finally:
-                bar.close()
-        finally:
-            if started:
-                ray.shutdown()
+        with contextlib.ExitStack() as stack:
+            if not ray.is_initialized():
+                endpoint = None if address is None else _endpoint(address)
+                if address is None or (endpoint is not None and _is_loopback(endpoint[0])):
+                    stack.enter_context(_loopback_mode(ray))
+                if address is None:
+                    # "local": a new Ray here, never one a `ray start` left behind.
+                    ray.init(
+                        address="local",
+                        num_cpus=num_cpus,
+                        include_dashboard=False,
+                        logging_level="ERROR",
+                    )
+                else:
+                    _attach(ray, address, ATTACH_TIMEOUT if timeout is None else timeout)
+                stack.callback(ray.shutdown)
+            played = _play(ray, plan_json, todo, len(done), out, max_retries, progress)
     merged = json.loads(_native.sweep_collect_json(str(out)))
     from . import _flatten
 
@@ -223,7 +376,7 @@ def sweep(
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    """``python -m morrigo.sweep SPEC [--address ADDR] [--results DIR]``."""
+    """``python -m morrigo.sweep SPEC [--address ADDR] [--results DIR] [--timeout SECS]``."""
     p = argparse.ArgumentParser(
         prog="python -m morrigo.sweep",
         description="Run a Morrigo sweep spec as Ray tasks (README: Sweeps).",
@@ -233,6 +386,19 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--results", help="the results directory (default: NAME.results)")
     p.add_argument("--num-cpus", type=int, help="workers of a local Ray")
     p.add_argument("--max-retries", type=int, default=3, help="retries of a shard whose worker dies")
+    def seconds(text: str) -> float:
+        value = float(text)
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"{text}: expected seconds > 0")
+        return value
+
+    p.add_argument(
+        "--timeout",
+        type=seconds,
+        default=ATTACH_TIMEOUT,
+        metavar="SECS",
+        help=f"seconds to attach to --address before giving up (default {ATTACH_TIMEOUT:g})",
+    )
     p.add_argument("--json", action="store_true", help="print the reports as JSON")
     args = p.parse_args(argv)
     from . import RulesetError, SweepError
@@ -244,6 +410,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             address=args.address,
             num_cpus=args.num_cpus,
             max_retries=args.max_retries,
+            timeout=args.timeout,
         )
     except (RulesetError, SweepError) as e:
         # The diagnostic starts with `error:` itself.
