@@ -161,8 +161,12 @@ fn shard_files(dir: &Path) -> Vec<PathBuf> {
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| {
-            p.file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with("shard-"))
+            // A killed writer may leave its temporary file (`shard-K.tmp.…`),
+            // which is never read as a shard.
+            p.file_name().is_some_and(|n| {
+                let n = n.to_string_lossy();
+                n.starts_with("shard-") && !n.contains(".tmp")
+            })
         })
         .collect();
     v.sort();
