@@ -121,6 +121,9 @@ impl<const W: usize> Machine<W> {
     }
 
     /// Carry out a legal board play; returns its class and D start.
+    // Inlined into `apply`'s one call site: out of line it cost Go
+    // playouts about 1% more instructions.
+    #[inline(always)]
     pub(crate) fn apply_play(&self, s: &mut State<W>, p: Point) -> (u8, u32) {
         let e = self.play_effect(s, p);
         let me = s.pos.to_move as usize;

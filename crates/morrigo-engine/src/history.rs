@@ -55,6 +55,7 @@ impl<const W: usize> Machine<W> {
     }
 
     /// Append the move just made to the history (after its effects).
+    #[inline(always)] // one call site, in `apply`'s hot path
     pub(crate) fn record_move(&self, s: &mut State<W>, is_play: bool, class: u8, d_start: u32) {
         let key = s.pos.board_key;
         if is_play {

@@ -157,6 +157,18 @@ impl<const W: usize> Machine<W> {
     /// kept per thread, so that `outcome` (which asks this for end rules
     /// on `no_legal_move`) does not allocate.
     fn any_turn_move(&self, s: &State<W>, allowed: [bool; 5]) -> bool {
+        if !self.extras {
+            // Without the extras every generated move is legal, so asking
+            // the bitsets beats generating the list (end rules ask this on
+            // every turn of a Morris game).
+            let any = self.any_plain_move(s, allowed);
+            debug_assert_eq!(any, {
+                let mut moves = Vec::new();
+                self.turn_moves_as::<false>(s, allowed, &mut moves);
+                !moves.is_empty()
+            });
+            return any;
+        }
         thread_local! {
             static SCRATCH: RefCell<Vec<Move>> = const { RefCell::new(Vec::new()) };
         }
@@ -178,6 +190,32 @@ impl<const W: usize> Machine<W> {
             self.turn_moves_with(s, allowed, moves);
             !moves.is_empty()
         })
+    }
+
+    /// Whether `turn_moves_as::<false>` would give any move, stopping at
+    /// the first one found.
+    fn any_plain_move(&self, s: &State<W>, allowed: [bool; 5]) -> bool {
+        let me = s.pos.to_move as usize;
+        let [place, slide, fly, play, pass] = allowed;
+        let empty = self.empty(s);
+        if empty.is_empty() {
+            return pass && (0..self.rules.passes.kinds.len()).any(|k| self.pass_allowed(s, k));
+        }
+        if place && !self.hand_empty(s) {
+            return true;
+        }
+        if fly && !s.pos.occ[me].is_empty() {
+            return true;
+        }
+        if slide
+            && s.pos.occ[me]
+                .iter()
+                .any(|from| !self.neighbours[from].and(empty).is_empty())
+        {
+            return true;
+        }
+        (play && empty.iter().any(|p| self.play_legal(s, p as Point)))
+            || (pass && (0..self.rules.passes.kinds.len()).any(|k| self.pass_allowed(s, k)))
     }
 
     /// Is there a legal move that does not lose at once? Passes and moves
@@ -386,6 +424,7 @@ impl<const W: usize> Machine<W> {
         }
     }
 
+    #[inline]
     pub(crate) fn removable(&self, s: &State<W>, target: usize) -> bool {
         let Some((_, removable)) = &self.removals else {
             return false;
