@@ -36,8 +36,8 @@ pub use perfect::{prepare_agents, ON_THE_FLY_MEMORY};
 pub use playout::{playout, playout_counted, playout_with, GameRecord};
 pub use search::{evaluate, AlphaBeta, EvalWeights, SearchInfo, TT_ENTRIES, WIN};
 pub use sim::{
-    default_pairings, game_rng, play_game, simulate, splitmix64, EndOutcome, ReportHeader,
-    SimConfig, SimReport, DEFAULT_MAX_PLIES,
+    default_pairings, game_rng, play_game, simulate, simulate_until, splitmix64, EndOutcome,
+    ReportHeader, SimConfig, SimReport, DEFAULT_MAX_PLIES,
 };
 pub use spec::{AgentSpec, AlphaBetaParams, MctsParams, PerfectParams, AGENT_NAMES};
 pub use stats::{wilson, LengthStats, Z95};

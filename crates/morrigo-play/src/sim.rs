@@ -12,6 +12,7 @@ use rand::SeedableRng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Default ply cap of one simulated game.
@@ -262,6 +263,11 @@ impl Tally {
         self.turns += g.turns as u64;
     }
 
+    /// Games summed (each game has one length).
+    fn games(&self) -> u64 {
+        self.lengths.values().map(|&c| u64::from(c)).sum()
+    }
+
     fn merge(mut self, o: Tally) -> Tally {
         self.wins[0] += o.wins[0];
         self.wins[1] += o.wins[1];
@@ -308,17 +314,49 @@ pub fn play_game<const W: usize>(
 /// depends only on the ruleset and `cfg`, never on the thread count.
 pub fn simulate(any: &AnyMachine, cfg: &SimConfig, progress: Option<&ProgressBar>) -> SimReport {
     let started = Instant::now();
-    let tally = match cfg.threads {
+    let tally = run_in_pool(any, cfg, progress, &AtomicBool::new(false));
+    summed(any, cfg, &tally, started)
+}
+
+/// [`simulate`], stopped once `stop` is set: no game starts after that, so
+/// the run ends when each worker thread has finished the game it was
+/// playing. `None` when games were left unplayed (a report of part of the
+/// games would not be the report of `cfg`); `progress` has counted the
+/// games that were played.
+pub fn simulate_until(
+    any: &AnyMachine,
+    cfg: &SimConfig,
+    progress: Option<&ProgressBar>,
+    stop: &AtomicBool,
+) -> Option<SimReport> {
+    let started = Instant::now();
+    let tally = run_in_pool(any, cfg, progress, stop);
+    if stop.load(Ordering::Relaxed) && tally.games() < u64::from(cfg.games) {
+        return None;
+    }
+    Some(summed(any, cfg, &tally, started))
+}
+
+fn run_in_pool(
+    any: &AnyMachine,
+    cfg: &SimConfig,
+    progress: Option<&ProgressBar>,
+    stop: &AtomicBool,
+) -> Tally {
+    match cfg.threads {
         Some(n) => match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
-            Ok(pool) => pool.install(|| run(any, cfg, progress)),
-            Err(_) => run(any, cfg, progress),
+            Ok(pool) => pool.install(|| run(any, cfg, progress, stop)),
+            Err(_) => run(any, cfg, progress, stop),
         },
-        None => run(any, cfg, progress),
-    };
+        None => run(any, cfg, progress, stop),
+    }
+}
+
+fn summed(any: &AnyMachine, cfg: &SimConfig, tally: &Tally, started: Instant) -> SimReport {
     let elapsed_secs = started.elapsed().as_secs_f64();
     let rules = any.rules();
     let events = CountPlan::new(rules).events(rules, &tally.counts);
-    report(&ReportHeader::of(rules), cfg, &tally, events, elapsed_secs)
+    report(&ReportHeader::of(rules), cfg, tally, events, elapsed_secs)
 }
 
 /// What a report says of its ruleset, whatever games were played: enough
@@ -438,14 +476,20 @@ pub(crate) fn report(
     }
 }
 
-fn run(any: &AnyMachine, cfg: &SimConfig, progress: Option<&ProgressBar>) -> Tally {
-    with_machine!(any, m => run_on(m, cfg, progress))
+fn run(
+    any: &AnyMachine,
+    cfg: &SimConfig,
+    progress: Option<&ProgressBar>,
+    stop: &AtomicBool,
+) -> Tally {
+    with_machine!(any, m => run_on(m, cfg, progress, stop))
 }
 
 fn run_on<const W: usize>(
     m: &Machine<W>,
     cfg: &SimConfig,
     progress: Option<&ProgressBar>,
+    stop: &AtomicBool,
 ) -> Tally {
     let rules = m.rules.end.len();
     let plan = CountPlan::new(&m.rules);
@@ -459,6 +503,11 @@ fn run_on<const W: usize>(
                 (Tally::new(rules, &plan), Vec::with_capacity(64), players)
             },
             |(mut tally, mut moves, mut players), index| {
+                // One relaxed load a game: once stopped, the remaining
+                // indices are skipped without playing.
+                if stop.load(Ordering::Relaxed) {
+                    return (tally, moves, players);
+                }
                 let started = Instant::now();
                 let g = counted_game(
                     m,

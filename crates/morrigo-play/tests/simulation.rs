@@ -1,8 +1,11 @@
 //! Simulation outcomes on the built-in Morris rulesets.
 
+use indicatif::ProgressBar;
 use morrigo_engine::{with_machine, AnyMachine};
 use morrigo_play::{play_game, simulate, AgentSpec, SimConfig, SimReport};
 use morrigo_rules::Verdict;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 fn machine(name: &str) -> AnyMachine {
     morrigo_play::machine(name).unwrap_or_else(|e| panic!("{name}: {e}"))
@@ -170,4 +173,63 @@ fn the_ply_cap_stops_games_as_unfinished() {
     assert_eq!(r.unfinished, 20);
     assert_eq!(r.total_plies, 200);
     assert_eq!(r.wins, [0, 0]);
+}
+
+#[test]
+fn simulate_until_with_a_flag_never_set_gives_simulates_report() {
+    let any = machine("nine-mens-morris");
+    let cfg = SimConfig {
+        threads: Some(2),
+        ..SimConfig::new(60, 3)
+    };
+    let stop = AtomicBool::new(false);
+    let until = morrigo_play::simulate_until(&any, &cfg, None, &stop).expect("not stopped");
+    assert_eq!(
+        without_time(until),
+        without_time(simulate(&any, &cfg, None))
+    );
+}
+
+#[test]
+fn simulate_until_a_flag_set_beforehand_plays_no_game() {
+    let any = machine("nine-mens-morris");
+    let bar = ProgressBar::hidden();
+    let stop = AtomicBool::new(true);
+    let r = morrigo_play::simulate_until(&any, &SimConfig::new(500, 1), Some(&bar), &stop);
+    assert!(r.is_none(), "a stopped run has no report");
+    assert_eq!(bar.position(), 0, "no game starts once stopped");
+}
+
+#[test]
+fn simulate_until_stops_within_one_game_a_thread_of_the_flag() {
+    let any = machine("nine-mens-morris");
+    let threads = 2;
+    // Searching agents: minutes for every game, so the flag lands mid-run
+    // however slow the watcher is.
+    let cfg = SimConfig {
+        agents: ["mcts:playouts=100".parse().unwrap(); 2],
+        threads: Some(threads),
+        ..SimConfig::new(10_000, 2)
+    };
+    let bar = ProgressBar::hidden();
+    let stop = AtomicBool::new(false);
+    let at_stop = std::thread::scope(|s| {
+        let watcher = s.spawn(|| {
+            while bar.position() < 4 {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            stop.store(true, Ordering::Relaxed);
+            // Read after the store: every game counted later had started
+            // before it.
+            bar.position()
+        });
+        let r = morrigo_play::simulate_until(&any, &cfg, Some(&bar), &stop);
+        assert!(r.is_none(), "the run was stopped before its 10000 games");
+        watcher.join().unwrap()
+    });
+    let played = bar.position();
+    assert!(
+        played <= at_stop + threads as u64,
+        "{played} games played, {at_stop} when stopped: at most one more a thread"
+    );
 }

@@ -209,6 +209,47 @@ try {
     expect((await page.locator("#refusal").innerText()).includes("no_pass_after_d"), "the pass after DP is refused by no_pass_after_d");
   });
 
+  await test("05c-record-and-sgf-export", page, async () => {
+    await page.locator("#builtin").selectOption("tromp-taylor");
+    await page.locator("#title", { hasText: "Tromp-Taylor" }).waitFor();
+    await page.locator("#size").fill("9");
+    await page.locator("#size").press("Enter");
+    await page.waitForFunction(() => document.querySelectorAll("#board [data-point]").length === 81);
+    await page.locator("#new-game").click();
+    await page.waitForFunction(() => document.querySelectorAll("#moves li").length === 0);
+    for (const [i, p] of ["C3", "E5", "G7"].entries()) {
+      await clickPoint(p);
+      await page.waitForFunction((n) => document.querySelectorAll("#moves li").length === n, i + 1);
+    }
+    // The record as text: the moves as played.
+    const [txt] = await Promise.all([page.waitForEvent("download"), page.locator("#save-record").click()]);
+    expect(txt.suggestedFilename() === "tromp-taylor.txt", `record file name: ${txt.suggestedFilename()}`);
+    const record = readFileSync(await txt.path(), "utf8");
+    expect(record === "C3 E5 G7\n", `the record file holds the moves: ${JSON.stringify(record)}`);
+    // SGF: C3 E5 G7 on 9x9 are cg ee gc (SGF rows count from the top).
+    const [dl] = await Promise.all([page.waitForEvent("download"), page.locator("#export-sgf").click()]);
+    expect(dl.suggestedFilename() === "tromp-taylor.sgf", `SGF file name: ${dl.suggestedFilename()}`);
+    const sgf = readFileSync(await dl.path(), "utf8");
+    expect(sgf.includes("RU[tromp-taylor]") && sgf.includes("SZ[9]"), `the SGF names the rules and size: ${sgf}`);
+    expect(/;B\[cg\]\s*;W\[ee\]\s*;B\[gc\]/.test(sgf), `the SGF holds the three moves in order: ${sgf}`);
+    await page.locator("#record-status", { hasText: "SGF written" }).waitFor();
+  });
+
+  await test("05d-sgf-import", page, async () => {
+    // Another game, read through the file input: E5 C7 G3 and a pass.
+    const sgf = "(;GM[1]FF[4]SZ[9]RU[tromp-taylor];B[ee];W[cc];B[gg];W[])";
+    await page.locator("#import-sgf").setInputFiles({ name: "imported.sgf", mimeType: "application/x-go-sgf", buffer: Buffer.from(sgf) });
+    await page.locator("#record-status", { hasText: "read imported.sgf" }).waitFor();
+    await page.waitForFunction(() => document.querySelectorAll("#moves li").length === 4);
+    expect((await page.locator("#record").inputValue()) === "E5 C7 G3 pass", `the record shows the game: ${await page.locator("#record").inputValue()}`);
+    for (const [p, seat] of [["E5", 0], ["C7", 1], ["G3", 0]]) {
+      expect((await page.locator(`#board [data-point="${p}"] .piece.seat${seat}`).count()) === 1, `${p} holds a stone of seat ${seat}`);
+    }
+    expect((await page.locator("#board .piece").count()) === 3, "only the imported stones are on the board");
+    expect((await page.locator('#board [data-point="C3"] .piece').count()) === 0, "the exported game's stones are gone");
+    await page.locator("#status-line", { hasText: "black to move" }).waitFor();
+  });
+
   await test("06-compare", page, async () => {
     await page.locator("#cmp-editor").uncheck();
     await page.locator("#cmp-builtins").selectOption(["three-mens-morris", "six-mens-morris"]);
@@ -221,6 +262,25 @@ try {
     const table = await page.locator("#compare-table").textContent();
     expect(table.includes("Three Men's Morris") && table.includes("Six Men's Morris"), "the table has both rulesets");
     await page.locator("#compare").scrollIntoViewIfNeeded();
+  });
+
+  await test("06b-compare-cancel", page, async () => {
+    expect(await page.locator("#compare-cancel").isDisabled(), "Cancel is disabled while no compare runs");
+    // Searching agents: far longer than the test waits, unless cancelled.
+    await page.locator("#cmp-builtins").selectOption(["nine-mens-morris"]);
+    await page.locator(".pairing .agent-a").first().fill("mcts:playouts=20");
+    await page.locator(".pairing .agent-b").first().fill("mcts:playouts=20");
+    await page.locator("#cmp-games").fill("100");
+    await page.locator("#compare-run").click();
+    await page.locator("#compare-cancel:enabled").waitFor();
+    expect(await page.locator("#compare-run").isDisabled(), "Run is disabled while the compare runs");
+    await page.locator("#compare-cancel").click();
+    await page.locator("#compare-status", { hasText: "cancelled after" }).waitFor({ timeout: 120000 });
+    const text = await page.locator("#compare-status").innerText();
+    expect(/cancelled after \d+ of 100 games/.test(text), `the status says how far it got: ${text}`);
+    expect(await page.locator("#compare-cancel").isDisabled(), "Cancel is disabled again");
+    expect(await page.locator("#compare-run").isEnabled(), "a new compare can be run");
+    expect((await page.locator("#compare-charts svg").count()) === 0, "no charts for a cancelled compare");
   });
 
   const outside = requests.filter((u) => !u.startsWith(server.url) && !u.startsWith("blob:") && !u.startsWith("data:"));

@@ -1,5 +1,6 @@
 //! `compare` from the page: a job on the blocking pool, polled for its
-//! progress, so the server keeps answering while the games run.
+//! progress, so the server keeps answering while the games run, and
+//! cancellable (the games stop at the next game boundary).
 
 use crate::api::compare_machine;
 use crate::error::{ApiError, ApiJson, ApiResult};
@@ -10,10 +11,11 @@ use axum::http::StatusCode;
 use axum::Json;
 use indicatif::ProgressBar;
 use morrigo_play::{
-    compare_table, default_pairings, simulate, AgentSpec, Format, SimConfig, SimReport,
+    compare_table, default_pairings, simulate_until, AgentSpec, Format, SimConfig, SimReport,
 };
 use serde::Deserialize;
 use serde_json::{json, Value};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Most rows (rulesets × pairings) of one compare (MAX_COMPARE_ROWS).
@@ -51,9 +53,13 @@ fn one() -> u64 {
 }
 
 enum JobState {
+    /// Playing; `cancelling` once `cancel` is set, until the games in
+    /// flight end.
     Running,
     Done(Vec<SimReport>),
     Failed(String),
+    /// Stopped by DELETE; its heavy slot is free.
+    Cancelled,
 }
 
 pub struct Job {
@@ -62,6 +68,20 @@ pub struct Job {
     rows: Vec<String>,
     bar: ProgressBar,
     state: JobState,
+    /// Set by DELETE; the simulation checks it before each game.
+    cancel: Arc<AtomicBool>,
+}
+
+impl Job {
+    fn status(&self) -> &'static str {
+        match self.state {
+            JobState::Running if self.cancel.load(Ordering::Relaxed) => "cancelling",
+            JobState::Running => "running",
+            JobState::Done(_) => "done",
+            JobState::Failed(_) => "failed",
+            JobState::Cancelled => "cancelled",
+        }
+    }
 }
 
 #[derive(Default)]
@@ -176,6 +196,7 @@ pub async fn start(
         .collect();
     let bar = ProgressBar::hidden();
     bar.set_length(total);
+    let cancel = Arc::new(AtomicBool::new(false));
     let job = {
         let mut jobs = lock(&state.jobs);
         if jobs.list.len() >= MAX_COMPARE_JOBS {
@@ -197,6 +218,7 @@ pub async fn start(
             rows,
             bar: bar.clone(),
             state: JobState::Running,
+            cancel: cancel.clone(),
         }));
         jobs.list.push(job.clone());
         job
@@ -205,7 +227,7 @@ pub async fn start(
     let games = body.games;
     let seed = body.seed;
     tokio::task::spawn_blocking(move || {
-        let _permit = permit;
+        // `None`: cancelled before every row was played.
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             runs.iter()
                 .map(|(any, agents)| {
@@ -216,12 +238,16 @@ pub async fn start(
                         agents: *agents,
                         threads: None,
                     };
-                    simulate(any, &cfg, Some(&bar))
+                    simulate_until(any, &cfg, Some(&bar), &cancel)
                 })
-                .collect::<Vec<_>>()
+                .collect::<Option<Vec<_>>>()
         }));
+        // The slot is free before the job says it ended, so a client that
+        // saw the end can start the next heavy job at once.
+        drop(permit);
         lock(&job).state = match result {
-            Ok(reports) => JobState::Done(reports),
+            Ok(Some(reports)) => JobState::Done(reports),
+            Ok(None) => JobState::Cancelled,
             Err(_) => JobState::Failed("the compare stopped on an internal error".to_string()),
         };
     });
@@ -231,40 +257,69 @@ pub async fn start(
     ))
 }
 
-/// GET /api/compare/{id}: progress, then the reports.
-pub async fn poll(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> ApiResult {
+fn find(state: &AppState, id: &str) -> Result<Arc<Mutex<Job>>, ApiError> {
     let id: u64 = id
         .parse()
         .map_err(|_| ApiError::bad(format!("`{id}` is not a job number")))?;
-    let job = lock(&state.jobs)
+    lock(&state.jobs)
         .list
         .iter()
         .find(|j| lock(j).id == id)
         .cloned()
-        .ok_or_else(|| ApiError::not_found(format!("no compare job {id} (finished jobs are kept while fewer than {MAX_COMPARE_JOBS} are held)")))?;
+        .ok_or_else(|| ApiError::not_found(format!("no compare job {id} (finished jobs are kept while fewer than {MAX_COMPARE_JOBS} are held)")))
+}
+
+/// GET /api/compare/{id}: progress, then the reports.
+pub async fn poll(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> ApiResult {
+    let job = find(&state, &id)?;
     let job = lock(&job);
-    let (status, reports, table, error) = match &job.state {
-        JobState::Running => ("running", Value::Null, Value::Null, Value::Null),
+    Ok(Json(job_json(&job)))
+}
+
+/// DELETE /api/compare/{id}: cancel a running compare. 202 with the job
+/// (`cancelling` until the games in flight end, then `cancelled`); 409 for
+/// a compare that already ended as `done` or `failed`.
+pub async fn cancel(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let job = find(&state, &id)?;
+    let job = lock(&job);
+    match job.state {
+        JobState::Running | JobState::Cancelled => {
+            job.cancel.store(true, Ordering::Relaxed);
+            Ok((StatusCode::ACCEPTED, Json(job_json(&job))))
+        }
+        JobState::Done(_) | JobState::Failed(_) => Err(ApiError::conflict(format!(
+            "compare job {} has ended ({}): there is nothing to cancel",
+            job.id,
+            job.status()
+        ))),
+    }
+}
+
+fn job_json(job: &Job) -> Value {
+    let (reports, table, error) = match &job.state {
         JobState::Done(r) => (
-            "done",
             serde_json::to_value(r).unwrap_or(Value::Null),
             json!(compare_table(r, Format::Markdown)),
             Value::Null,
         ),
-        JobState::Failed(e) => ("failed", Value::Null, Value::Null, json!(e)),
+        JobState::Failed(e) => (Value::Null, Value::Null, json!(e)),
+        JobState::Running | JobState::Cancelled => (Value::Null, Value::Null, Value::Null),
     };
     let done = match &job.state {
         JobState::Done(_) => job.total,
         _ => job.bar.position().min(job.total),
     };
-    Ok(Json(json!({
+    json!({
         "job": job.id,
-        "status": status,
+        "status": job.status(),
         "done": done,
         "total": job.total,
         "rows": job.rows,
         "reports": reports,
         "table": table,
         "error": error,
-    })))
+    })
 }

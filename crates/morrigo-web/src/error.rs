@@ -55,6 +55,12 @@ impl ApiError {
         Self::new(StatusCode::TOO_MANY_REQUESTS, &Diagnostic::new(message))
     }
 
+    /// 409: the request does not fit the resource's state (cancelling a
+    /// compare that has ended).
+    pub fn conflict(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::CONFLICT, &Diagnostic::new(message))
+    }
+
     pub fn not_found(message: impl Into<String>) -> Self {
         Self::new(StatusCode::NOT_FOUND, &Diagnostic::new(message))
     }

@@ -48,6 +48,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("post", "/api/agent"),
     ("post", "/api/compare"),
     ("get", "/api/compare/{job}"),
+    ("delete", "/api/compare/{job}"),
     ("post", "/api/sgf/export"),
     ("post", "/api/sgf/import"),
     ("post", "/api/save"),
@@ -146,7 +147,10 @@ pub fn router(state: AppState) -> Router {
         .route("/api/explain", post(api::explain))
         .route("/api/agent", post(api::agent))
         .route("/api/compare", post(compare::start))
-        .route("/api/compare/{job}", get(compare::poll))
+        .route(
+            "/api/compare/{job}",
+            get(compare::poll).delete(compare::cancel),
+        )
         .route("/api/sgf/export", post(api::sgf_export))
         .route("/api/sgf/import", post(api::sgf_import))
         .route("/api/save", post(api::save))

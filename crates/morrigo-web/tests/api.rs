@@ -706,13 +706,13 @@ async fn save_writes_into_the_ruleset_directory_and_extends_finds_its_files() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Poll a compare job until it is done (at most `secs` seconds).
+/// Poll a compare job until it has ended (at most `secs` seconds).
 async fn finish(app: &Router, poll: &str, secs: u64) -> Value {
     let started = Instant::now();
     loop {
         let (status, p) = get(app, poll).await;
         assert_eq!(status, StatusCode::OK, "{p}");
-        if p["status"] != "running" {
+        if p["status"] != "running" && p["status"] != "cancelling" {
             return p;
         }
         assert!(
@@ -896,4 +896,92 @@ async fn the_server_answers_while_compares_run_and_refuses_a_third_heavy_job() {
     for key in ["wins", "draws", "length", "outcomes"] {
         assert_eq!(pa["reports"][0][key], pb["reports"][0][key], "{key}");
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn delete_cancels_a_running_compare_and_frees_its_heavy_slot() {
+    let app = app();
+    // Searching agents on both seats: minutes of games, cancelled long
+    // before the end.
+    let slow = json!({
+        "rulesets": [{ "builtin": NMM }],
+        "pairings": [["mcts:playouts=20", "mcts:playouts=20"]],
+        "games": 120,
+    });
+    let (status, job) = post(&app, "/api/compare", slow.clone()).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{job}");
+    let poll = job["poll"].as_str().unwrap().to_string();
+    // Let some games end first, so the cancelled job has a count to report.
+    let started = Instant::now();
+    loop {
+        let (_, p) = get(&app, &poll).await;
+        assert_eq!(p["status"], "running", "{p}");
+        if p["done"].as_u64().unwrap() >= 1 {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(180),
+            "a first game ends"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let (status, c) = send(&app, "DELETE", &poll, None).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{c}");
+    assert!(
+        c["status"] == "cancelling" || c["status"] == "cancelled",
+        "{c}"
+    );
+    // It stops once the games in flight (one a worker thread) end.
+    let p = finish(&app, &poll, 120).await;
+    assert_eq!(p["status"], "cancelled", "{p}");
+    let done = p["done"].as_u64().unwrap();
+    assert!(
+        (1..120).contains(&done),
+        "games played before the cancel: {p}"
+    );
+    assert_eq!(
+        p["reports"],
+        Value::Null,
+        "a cancelled compare has no reports"
+    );
+    // Cancelling it again is no error; it stays cancelled.
+    let (status, again) = send(&app, "DELETE", &poll, None).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{again}");
+    assert_eq!(again["status"], "cancelled");
+    // Its heavy slot is free: both slots (HEAVY_SLOTS) can be taken anew.
+    let mut polls = Vec::new();
+    for _ in 0..morrigo_web::HEAVY_SLOTS {
+        let (status, j) = post(&app, "/api/compare", slow.clone()).await;
+        assert_eq!(status, StatusCode::ACCEPTED, "the slot was freed: {j}");
+        polls.push(j["poll"].as_str().unwrap().to_string());
+    }
+    for poll in &polls {
+        let (status, _) = send(&app, "DELETE", poll, None).await;
+        assert_eq!(status, StatusCode::ACCEPTED);
+    }
+    for poll in &polls {
+        assert_eq!(finish(&app, poll, 120).await["status"], "cancelled");
+    }
+    // A compare that has ended cannot be cancelled: 409.
+    let (status, quick) = post(
+        &app,
+        "/api/compare",
+        json!({ "rulesets": [{ "builtin": "three-mens-morris" }], "pairings": [["random", "random"]], "games": 2 }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{quick}");
+    let quick = quick["poll"].as_str().unwrap();
+    assert_eq!(finish(&app, quick, 60).await["status"], "done");
+    let (status, e) = send(&app, "DELETE", quick, None).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{e}");
+    assert!(message(&e).contains("nothing to cancel"), "{e}");
+    assert_eq!(get(&app, quick).await.1["status"], "done", "it stays done");
+    // An unknown job is 404, a malformed one 400.
+    let (status, e) = send(&app, "DELETE", "/api/compare/999", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{e}");
+    assert!(message(&e).contains("no compare job 999"), "{e}");
+    refused(
+        send(&app, "DELETE", "/api/compare/abc", None).await,
+        "not a job number",
+    );
 }

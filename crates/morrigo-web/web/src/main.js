@@ -4,7 +4,7 @@ import { EditorView, basicSetup } from "codemirror";
 import { EditorState } from "@codemirror/state";
 import { yaml } from "@codemirror/lang-yaml";
 import { linter, lintGutter, setDiagnostics } from "@codemirror/lint";
-import { get, post, ApiError } from "./api.js";
+import { get, post, del, ApiError } from "./api.js";
 import { drawBoard } from "./board.js";
 import { outcomesChart, lengthsChart, rulesChart } from "./charts.js";
 
@@ -35,6 +35,7 @@ const app = {
   builtins: [],
   files: [],
   directory: null,
+  comparePoll: null, // the running compare's job URL, for Cancel
 };
 window.morrigo = app;
 
@@ -99,7 +100,8 @@ function layout() {
           h("button", { onclick: () => addPairing("random", "random") }, "+ pairing"), " ",
           h("label", {}, "games per row ", h("input", { id: "cmp-games", type: "number", value: 20, min: 1, style: "width:5em" })), " ",
           h("label", {}, "seed ", h("input", { id: "cmp-seed", type: "number", value: 1, style: "width:5em" })), " ",
-          h("button", { id: "compare-run", onclick: runCompare }, "Run compare"),
+          h("button", { id: "compare-run", onclick: runCompare }, "Run compare"), " ",
+          h("button", { id: "compare-cancel", onclick: cancelCompare, disabled: true }, "Cancel"),
         ),
       ),
       h("progress", { id: "compare-progress", max: 1, value: 0 }),
@@ -492,11 +494,13 @@ async function runCompare() {
   $("#compare-run").disabled = true;
   try {
     const job = await post("/api/compare", body);
+    app.comparePoll = job.poll;
+    $("#compare-cancel").disabled = false;
     bar.max = job.total;
     for (;;) {
       const p = await get(job.poll);
       bar.value = p.done;
-      status.textContent = `${p.done} / ${p.total} games`;
+      status.textContent = `${p.done} / ${p.total} games${p.status === "cancelling" ? ", cancelling…" : ""}`;
       if (p.status === "done") {
         status.textContent = `done: ${p.total} games`;
         $("#compare-charts").replaceChildren(outcomesChart(p.reports), lengthsChart(p.reports), rulesChart(p.reports));
@@ -507,12 +511,31 @@ async function runCompare() {
         status.textContent = p.error;
         break;
       }
+      if (p.status === "cancelled") {
+        status.textContent = `cancelled after ${p.done} of ${p.total} games`;
+        break;
+      }
       await new Promise((r) => setTimeout(r, 250));
     }
   } catch (e) {
     status.textContent = e.message;
   } finally {
+    app.comparePoll = null;
+    $("#compare-cancel").disabled = true;
     $("#compare-run").disabled = false;
+  }
+}
+
+// The compare stops once the games in flight end; the poll loop above
+// then sees `cancelled`.
+async function cancelCompare() {
+  if (!app.comparePoll) return;
+  $("#compare-cancel").disabled = true;
+  try {
+    await del(app.comparePoll);
+  } catch (e) {
+    // 409: it ended meanwhile; the poll loop shows how.
+    if (e.status !== 409) $("#compare-status").textContent = e.message;
   }
 }
 
