@@ -4,10 +4,10 @@
 //!
 //! The fixed placement is the GTP 2 standard's (section 4.1.1): boards
 //! from 7x7, at most 4 stones on 7x7 and on even sizes (no centre point),
-//! at most 9 on odd sizes from 9x9; the stones go on the third line below
-//! 13x13 and on the fourth from 13x13 up, in the standard's order (the
-//! 19x19 list is D4 Q16 D16 Q4, then K10 for an odd count, D10 Q10, K4
-//! K16).
+//! at most 9 on odd sizes from 9x9; the stones go on the third line up to
+//! 11x11 and on the fourth from 12x12 up (as GNU Go, the reference
+//! engine, places them), in the standard's order (the 19x19 list is D4
+//! Q16 D16 Q4, then K10 for an odd count, D10 Q10, K4 K16).
 
 /// The largest fixed handicap of a `size`×`size` board (0: none).
 pub fn fixed_max(size: u32) -> u32 {
@@ -26,7 +26,7 @@ pub fn fixed(size: u32, n: u32) -> Option<Vec<(u32, u32)>> {
     if n < 2 || n > fixed_max(size) {
         return None;
     }
-    let low = if size < 13 { 2 } else { 3 };
+    let low = if size < 12 { 2 } else { 3 };
     let (mid, high) = (size / 2, size - 1 - low);
     // Corners: lower left, upper right, upper left, lower right.
     let mut points = vec![(low, low), (high, high), (low, high), (high, low)];
@@ -131,13 +131,16 @@ mod tests {
         }
     }
 
-    /// Below 13x13 the stones are on the third line; 13x13 uses the fourth.
+    /// Up to 11x11 the stones are on the third line; from 12x12 on the
+    /// fourth.
     #[test]
-    fn fixed_9x9_and_13x13_use_the_third_and_fourth_lines() {
+    fn fixed_small_boards_use_the_third_line_larger_ones_the_fourth() {
         assert_eq!(names(&fixed(9, 9).unwrap()), "C3 G7 C7 G3 C5 G5 E3 E7 E5");
         assert_eq!(names(&fixed(9, 4).unwrap()), "C3 G7 C7 G3");
         assert_eq!(names(&fixed(13, 5).unwrap()), "D4 K10 D10 K4 G7");
         assert_eq!(names(&fixed(7, 4).unwrap()), "C3 E5 C5 E3");
+        assert_eq!(names(&fixed(11, 2).unwrap()), "C3 J9");
+        assert_eq!(names(&fixed(12, 2).unwrap()), "D4 J9");
     }
 
     /// No fixed placement below 7x7, for fewer than 2 stones, above 4 on
