@@ -54,3 +54,23 @@ fn end_of_input_ends_the_session() {
     let (out, code) = session(&["gtp", "jk-final", "--size", "7"], "protocol_version\n");
     assert_eq!((out.as_str(), code), ("= 2\n\n", 0));
 }
+
+/// A handicap game over pipes: `fixed_handicap 4` on 9x9 answers the
+/// standard's points, and `printsgf` writes them as Black's set-up stones
+/// (`AB`, with `HA[4]`) with White to move (`PL[W]`), White's reply as
+/// the first move.
+#[test]
+fn printsgf_after_fixed_handicap_has_ab_and_pl_w() {
+    let input = "1 fixed_handicap 4\n2 genmove w\n3 printsgf\n";
+    let args = ["gtp", "chinese", "--size", "9", "--agent", "greedy"];
+    let (out, code) = session(&args, input);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("=1 C3 G7 C7 G3\n\n=2 "), "{out}");
+    let sgf = out.split("=3 ").nth(1).expect("the printsgf answer");
+    assert!(
+        sgf.contains("HA[4]AB[cg][gc][cc][gg]PL[W]"),
+        "handicap stones as AB, White to move: {sgf}"
+    );
+    assert!(sgf.contains("\n;W["), "White's move comes first: {sgf}");
+    assert!(!sgf.contains(";B["), "no black move yet: {sgf}");
+}

@@ -457,3 +457,175 @@ fn a_morris_ruleset_is_refused() {
     ]);
     assert_code(&o, 2);
 }
+
+/// `--handicap 2` on 9x9: both engines take `fixed_handicap 2` (GNU Go
+/// places the standard's C3 G7 too), White moves first, and each game's
+/// SGF records the handicap (`HA[2]`, Black's `AB` stones, `PL[W]`) and
+/// replays under the ruleset from that position.
+#[test]
+fn a_handicap_game_against_gnugo_starts_with_the_fixed_stones() {
+    let dir = scratch_dir("handicap");
+    let me = format!(
+        "'{}' gtp chinese --size 9 --agent greedy --seed 5",
+        env!("CARGO_BIN_EXE_morrigo")
+    );
+    let gg = gnugo_cmd();
+    let o = run_match(
+        "chinese",
+        "9",
+        &[
+            "--komi",
+            "0.5",
+            "--handicap",
+            "2",
+            "--games",
+            "2",
+            "--swap",
+            "--black",
+            &me,
+            "--white",
+            &gg,
+        ],
+        &dir,
+    );
+    assert_code(&o, 0);
+    let recs = results(&dir);
+    assert_eq!(recs.len(), 2);
+    for r in &recs {
+        assert_eq!(r.handicap, Some(2), "{r:?}");
+        assert_eq!(
+            r.end, "two_passes",
+            "both engines took the handicap and played the game out: {r:?}"
+        );
+        let text = std::fs::read_to_string(dir.join(&r.sgf)).unwrap();
+        // C3 and G7, the standard's two stones on 9x9.
+        assert!(text.contains("HA[2]AB[cg][gc]PL[W]"), "{text}");
+        assert!(!text.contains("AW["), "{text}");
+        assert!(text.contains("\n;W["), "White moves first: {text}");
+    }
+    // Each game replays under the ruleset from the handicap position.
+    check_games("chinese", "9", &dir, &recs);
+}
+
+/// An engine whose `fixed_handicap` answer is not the standard's points
+/// (the faulty engine answers nothing) loses the game by forfeit, end
+/// `handicap`, with both answers in the reason. A handicap the standard
+/// does not define is refused before any game (exit 2), and a results
+/// directory of another handicap is not resumed.
+#[test]
+fn a_wrong_handicap_placement_loses_and_bad_handicaps_are_refused() {
+    let dir = scratch_dir("handicap-wrong");
+    let args = |h: &'static str| {
+        vec![
+            "--handicap".to_string(),
+            h.to_string(),
+            "--games".into(),
+            "1".into(),
+            "--black".into(),
+            gnugo_cmd(),
+            "--white".into(),
+            faulty("illegal"),
+        ]
+    };
+    let a = args("2");
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    let o = run_match("chinese", "9", &a, &dir);
+    assert_code(&o, 0);
+    let r = results(&dir).swap_remove(0);
+    assert_eq!(
+        (r.end.as_str(), r.result.as_deref(), r.moves),
+        ("handicap", Some("B+F"), 0),
+        "{r:?}"
+    );
+    assert!(
+        r.reason
+            .contains("answered `fixed_handicap 2` with ``, not the standard's C3 G7"),
+        "{r:?}"
+    );
+
+    // No fixed placement: 5 stones on 8x8, any on 5x5.
+    for (size, h) in [("8", "5"), ("5", "2")] {
+        let o = run_match(
+            "chinese",
+            size,
+            &args(h).iter().map(String::as_str).collect::<Vec<_>>(),
+            &dir,
+        );
+        assert_code(&o, 2);
+        assert!(
+            common::stderr(&o).contains("--handicap"),
+            "{}",
+            common::stderr(&o)
+        );
+    }
+    // The same directory without the handicap: another match.
+    let o = run_match(
+        "chinese",
+        "9",
+        &[
+            "--games",
+            "1",
+            "--black",
+            &gnugo_cmd(),
+            "--white",
+            &faulty("illegal"),
+        ],
+        &dir,
+    );
+    assert_code(&o, 1);
+    assert!(
+        common::stderr(&o).contains("handicap 2"),
+        "{}",
+        common::stderr(&o)
+    );
+}
+
+/// `morrigo gtp`'s `fixed_handicap` places the stones GNU Go places (the
+/// GTP standard's table) on every size from 5x5 to 19x19, for 1 to 10
+/// stones, and refuses the counts GNU Go refuses.
+#[test]
+fn fixed_handicap_matches_gnugo_on_every_size() {
+    let mut script = String::new();
+    for size in 5..=19 {
+        for n in 1..=10 {
+            script += &format!("boardsize {size}\nfixed_handicap {n}\n");
+        }
+    }
+    // Each `fixed_handicap` answer as `?` or its vertices, sorted.
+    let answers = |cmd: &str| -> Vec<String> {
+        let o = std::process::Command::new("sh")
+            .args(["-c", cmd])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child.stdin.take().unwrap().write_all(script.as_bytes())?;
+                child.wait_with_output()
+            })
+            .unwrap();
+        let text = String::from_utf8(o.stdout).unwrap();
+        let replies: Vec<&str> = text.split("\n\n").filter(|r| !r.is_empty()).collect();
+        assert_eq!(replies.len(), 15 * 20, "{cmd}: {text}");
+        replies
+            .iter()
+            .skip(1)
+            .step_by(2)
+            .map(|r| match r.strip_prefix('=') {
+                Some(v) => {
+                    let mut v: Vec<&str> = v.split_whitespace().collect();
+                    v.sort();
+                    v.join(" ")
+                }
+                None => "?".to_string(),
+            })
+            .collect()
+    };
+    let ours = answers(&format!(
+        "'{}' gtp chinese --agent greedy",
+        env!("CARGO_BIN_EXE_morrigo")
+    ));
+    let gnugo = answers(&format!("{} --mode gtp", gnugo()));
+    assert!(ours.iter().filter(|a| *a != "?").count() > 50, "{ours:?}");
+    assert_eq!(ours, gnugo);
+}

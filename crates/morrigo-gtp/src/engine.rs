@@ -7,8 +7,16 @@
 //! kind (`pass:E`) when the ruleset has several kinds, else `pass`.
 //! Moves alternate: `play` for the player not to move is refused, as the
 //! rules' move-class history has no place for two moves in a row.
+//!
+//! Handicap (`fixed_handicap`, `place_free_handicap`, `set_free_handicap`):
+//! on an empty board before the first move, the stones become Black's
+//! set-up stones and White is to move, as SGF `AB` with `PL[W]`; they are
+//! not moves (`undo` does not take them back) and `clear_board` removes
+//! them. `place_free_handicap` chooses the fixed placement where the
+//! standard has one (see [`crate::handicap::free`]).
 
 use crate::game::{diag_line, new_game, outcome_words, Game};
+use crate::handicap;
 use crate::protocol::{colour_letter, parse_colour, parse_vertex, vertex_text, Command, Reply};
 use morrigo_diag::Diagnostic;
 use morrigo_engine::notation::{self, Intent};
@@ -29,7 +37,7 @@ pub const MAX_SGF_BYTES: u64 = 16 * 1024 * 1024;
 
 /// The standard commands, then Morrigo's extensions, as `list_commands`
 /// lists them.
-pub const COMMANDS: [&str; 22] = [
+pub const COMMANDS: [&str; 25] = [
     "protocol_version",
     "name",
     "version",
@@ -39,6 +47,9 @@ pub const COMMANDS: [&str; 22] = [
     "boardsize",
     "clear_board",
     "komi",
+    "fixed_handicap",
+    "place_free_handicap",
+    "set_free_handicap",
     "play",
     "genmove",
     "undo",
@@ -74,9 +85,12 @@ pub struct Engine {
     game: Box<dyn Game>,
     player: Player,
     rng: SmallRng,
-    /// Games started (`clear_board`, `boardsize`, `loadsgf`): the agent's
-    /// generator of each game is its own.
+    /// Games started (`clear_board`, `boardsize`, `loadsgf`, the handicap
+    /// commands): the agent's generator of each game is its own.
     games: u64,
+    /// The handicap stones placed by a handicap command (`HA` in
+    /// `printsgf`).
+    handicap: Option<u32>,
 }
 
 /// Load a Go-style ruleset for GTP: a Morris ruleset or a board that is
@@ -127,6 +141,7 @@ impl Engine {
             game: new_game(any, rules.start.stones.clone(), rules.start.to_move),
             cfg,
             games: 0,
+            handicap: None,
         })
     }
 
@@ -194,6 +209,9 @@ impl Engine {
             ("boardsize", [n]) => self.boardsize(n),
             ("clear_board", []) => self.restart(),
             ("komi", [k]) => self.komi(k),
+            ("fixed_handicap", [n]) => self.fixed_handicap(n),
+            ("place_free_handicap", [n]) => self.place_free_handicap(n),
+            ("set_free_handicap", vertices) => self.set_free_handicap(vertices),
             ("play", [colour, mv]) => self.play(colour, mv),
             ("genmove", [colour]) => self.genmove(colour),
             ("undo", []) => match self.game.undo() {
@@ -266,6 +284,7 @@ impl Engine {
     }
 
     fn new_game_rng(&mut self) {
+        self.handicap = None;
         self.games += 1;
         self.rng = game_rng(self.cfg.seed, self.games);
         self.player.new_game();
@@ -324,6 +343,125 @@ impl Engine {
         self.game = game;
         self.overrides = overrides;
         Ok(String::new())
+    }
+
+    /// Handicap stones go on an empty board before the first move.
+    fn handicap_allowed(&self) -> Result<(), String> {
+        if (0..2).any(|p| !self.game.stones(p).is_empty()) {
+            let rules = self.rules();
+            if self.game.moves().is_empty() && rules.start.stones.iter().any(|s| !s.is_empty()) {
+                return Err(format!(
+                    "board not empty: ruleset `{}` starts with set-up stones",
+                    rules.name
+                ));
+            }
+            return Err("board not empty".into());
+        }
+        match self.game.moves().len() {
+            0 => Ok(()),
+            n => Err(format!(
+                "handicap stones go on before the first move, and {n} move{} been played (clear_board first)",
+                if n == 1 { " has" } else { "s have" }
+            )),
+        }
+    }
+
+    /// Start the handicap game: `points` as Black's set-up stones, White
+    /// to move. Answers the vertices.
+    fn place_handicap(&mut self, points: &[(u32, u32)]) -> Result<String, String> {
+        let rules = self.rules().clone();
+        let mut stones = Vec::with_capacity(points.len());
+        let mut names = Vec::with_capacity(points.len());
+        for &(c, r) in points {
+            let name = vertex_text(c, r);
+            let p = rules
+                .topology
+                .point(&name)
+                .ok_or_else(|| format!("bad vertex list: {name} is not on the board"))?;
+            stones.push(p);
+            names.push(name);
+        }
+        let any = AnyMachine::new(rules).map_err(|d| diag_line(&d))?;
+        self.game = new_game(any, [stones, Vec::new()], 1);
+        self.new_game_rng();
+        self.handicap = Some(points.len() as u32);
+        Ok(names.join(" "))
+    }
+
+    fn fixed_handicap(&mut self, n: &str) -> Result<String, String> {
+        let n = stone_count(n)?;
+        self.handicap_allowed()?;
+        let t = &self.rules().topology;
+        let (w, h) = (t.width, t.height);
+        let max = handicap::fixed_max(w);
+        let points = u32::try_from(n)
+            .ok()
+            .filter(|_| w == h)
+            .and_then(|n| handicap::fixed(w, n));
+        match points {
+            Some(points) => self.place_handicap(&points),
+            None if w != h => Err(format!(
+                "invalid number of stones: fixed handicap is defined on square boards only, and this one is {w}x{h} (place_free_handicap or set_free_handicap place stones on any board)"
+            )),
+            None if max == 0 => Err(format!(
+                "invalid number of stones: fixed handicap is defined from 7x7 up, and this board is {w}x{h} (place_free_handicap or set_free_handicap place stones on any board)"
+            )),
+            None => Err(format!(
+                "invalid number of stones: fixed handicap on {w}x{h} is 2 to {max} stones"
+            )),
+        }
+    }
+
+    fn place_free_handicap(&mut self, n: &str) -> Result<String, String> {
+        let n = stone_count(n)?;
+        self.handicap_allowed()?;
+        let t = &self.rules().topology;
+        let (w, h) = (t.width, t.height);
+        let max = i64::from(w * h) - 1;
+        if !(2..=max).contains(&n) {
+            return Err(format!(
+                "invalid number of stones: 2 to {max} on a {w}x{h} board"
+            ));
+        }
+        self.place_handicap(&handicap::free(w, h, n as u32))
+    }
+
+    fn set_free_handicap(&mut self, vertices: &[&str]) -> Result<String, String> {
+        let mut points = Vec::with_capacity(vertices.len());
+        for v in vertices {
+            if v.eq_ignore_ascii_case("pass") {
+                points.push(None);
+                continue;
+            }
+            let p =
+                parse_vertex(v).ok_or_else(|| format!("syntax error: `{v}` is not a vertex"))?;
+            points.push(Some(p));
+        }
+        self.handicap_allowed()?;
+        let t = &self.rules().topology;
+        let (w, h) = (t.width, t.height);
+        let max = (w * h) as usize - 1;
+        if !(2..=max).contains(&points.len()) {
+            return Err(format!(
+                "bad vertex list: 2 to {max} stones on a {w}x{h} board, {} given",
+                points.len()
+            ));
+        }
+        let mut seen = Vec::with_capacity(points.len());
+        for (v, p) in vertices.iter().zip(&points) {
+            let name = v.to_ascii_uppercase();
+            let Some((c, r)) = *p else {
+                return Err("bad vertex list: pass is not a handicap stone".into());
+            };
+            if c >= w || r >= h {
+                return Err(format!("bad vertex list: {name} is off the {w}x{h} board"));
+            }
+            if seen.contains(&(c, r)) {
+                return Err(format!("bad vertex list: {name} is given twice"));
+            }
+            seen.push((c, r));
+        }
+        self.place_handicap(&seen).map(|_| String::new())
     }
 
     fn colour(&self, text: &str) -> Result<u8, String> {
@@ -511,16 +649,23 @@ impl Engine {
 
     fn sgf(&self) -> Result<String, String> {
         let (setup, first) = self.game.setup();
-        morrigo_sgf::export_game(
+        morrigo_sgf::export_handicap_game(
             self.rules(),
             setup,
             first,
+            self.handicap,
             self.game.moves(),
             &self.game.result(),
         )
         .map(|t| t.trim_end().to_string())
         .map_err(|d| diag_line(&d))
     }
+}
+
+/// The number argument of a handicap command.
+fn stone_count(text: &str) -> Result<i64, String> {
+    text.parse()
+        .map_err(|_| format!("syntax error: `{text}` is not a number of stones"))
 }
 
 /// Read up to a newline, at most `limit` bytes.

@@ -4,12 +4,15 @@
 //! * [`engine`]: `morrigo gtp`, an engine that plays any Go-style ruleset
 //!   with a built-in agent, with typed passes (`pass:E`) and the
 //!   `morrigo-explain`, `morrigo-legal` and `morrigo-classes` extensions.
+//! * [`handicap`]: where handicap stones go (`fixed_handicap`,
+//!   `place_free_handicap`).
 //! * [`referee`]: `morrigo match`, a referee for two external GTP engines
 //!   ([`client`] runs each one, with a deadline on every answer).
 
 pub mod client;
 pub mod engine;
 mod game;
+pub mod handicap;
 pub mod protocol;
 pub mod referee;
 

@@ -9,10 +9,16 @@
 //! scoring counts it. An illegal move, a crash, a timeout or an answer that
 //! is not GTP loses the game, with the reason recorded; so does refusing
 //! a legal move of the opponent (the engine cannot follow the game).
+//!
+//! A handicap match (`handicap: Some(n)`) starts each game with the
+//! standard's fixed placement of `n` Black stones and White to move: both
+//! engines get `fixed_handicap n`, and one that refuses it or answers other
+//! vertices loses the game (end `handicap`).
 
 use crate::client::{Client, Fault};
 use crate::engine::load;
 use crate::game::{diag_line, new_game, outcome_words, Game};
+use crate::handicap;
 use crate::protocol::{colour_letter, parse_vertex, vertex_text};
 use morrigo_engine::notation::{self, Intent};
 use morrigo_engine::{Move, MoveKind};
@@ -46,6 +52,8 @@ pub struct MatchConfig {
     pub out: PathBuf,
     /// Moves after which a game is stopped unfinished.
     pub max_moves: u32,
+    /// Fixed handicap stones for Black at the start of every game.
+    pub handicap: Option<u32>,
 }
 
 /// How one game ended, as the results file records it.
@@ -72,6 +80,45 @@ pub struct GameRecord {
     pub captured: [u32; 2],
     pub sgf: String,
     pub secs: f64,
+    /// The fixed handicap the game was played with (absent: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handicap: Option<u32>,
+}
+
+/// The board points of `n` fixed handicap stones under `rules`, or why
+/// there are none: the standard defines the placement on square boards
+/// from 7x7 (2 to 4 stones on 7x7 and even sizes, 2 to 9 on odd sizes),
+/// and a ruleset that sets up its own stones has no empty board to put
+/// them on.
+pub fn handicap_stones(rules: &Rules, n: u32) -> Result<Vec<u16>, String> {
+    if rules.start.stones.iter().any(|s| !s.is_empty()) {
+        return Err(format!(
+            "ruleset `{}` starts with set-up stones, so there is no empty board for handicap stones",
+            rules.name
+        ));
+    }
+    let t = &rules.topology;
+    let size = t.width;
+    let max = handicap::fixed_max(size);
+    let points = (t.width == t.height)
+        .then(|| handicap::fixed(size, n))
+        .flatten()
+        .ok_or_else(|| match max {
+            _ if t.width != t.height => format!(
+                "fixed handicap needs a square board, and this one is {}x{}",
+                t.width, t.height
+            ),
+            0 => format!("fixed handicap is defined from 7x7 up, and this board is {size}x{size}"),
+            _ => format!("fixed handicap on {size}x{size} is 2 to {max} stones, not {n}"),
+        })?;
+    points
+        .iter()
+        .map(|&(c, r)| {
+            let name = vertex_text(c, r);
+            t.point(&name)
+                .ok_or_else(|| format!("handicap point {name} is not on the board"))
+        })
+        .collect()
 }
 
 /// The engines of game `n` (1-based): black, white, with `{game}` in a
@@ -139,11 +186,25 @@ pub fn run_match(
             rules.topology.width, rules.topology.height
         ));
     }
+    if let Some(n) = cfg.handicap {
+        handicap_stones(&rules, n).map_err(|e| format!("--handicap {n}: {e}"))?;
+    }
     std::fs::create_dir_all(&cfg.out)
         .map_err(|e| format!("cannot create `{}`: {e}", cfg.out.display()))?;
     let mut done = finished(&cfg.out)?;
     for r in &done {
         let expect = seats(cfg, r.game);
+        if r.handicap != cfg.handicap {
+            let words =
+                |h: Option<u32>| h.map_or("no handicap".to_string(), |n| format!("handicap {n}"));
+            return Err(format!(
+                "`{}` holds game {} played with {}, not this match's {}: give another --out directory",
+                cfg.out.join(RESULTS_FILE).display(),
+                r.game,
+                words(r.handicap),
+                words(cfg.handicap)
+            ));
+        }
         if [r.black.clone(), r.white.clone()] != expect {
             return Err(format!(
                 "`{}` holds game {} between `{}` and `{}`, not this match's `{}` and `{}`: give another --out directory",
@@ -242,9 +303,14 @@ fn play_one(cfg: &MatchConfig, rules: &Arc<Rules>, n: u32) -> GameRecord {
     let names = seats(cfg, n);
     let any = match morrigo_engine::AnyMachine::new(rules.clone()) {
         Ok(a) => a,
-        Err(d) => return unplayable(n, names, diag_line(&d)),
+        Err(d) => return unplayable(cfg, n, names, diag_line(&d)),
     };
-    let mut game = new_game(any, rules.start.stones.clone(), rules.start.to_move);
+    let (setup, first) = match cfg.handicap.map(|h| handicap_stones(rules, h)) {
+        None => (rules.start.stones.clone(), rules.start.to_move),
+        Some(Ok(stones)) => ([stones, Vec::new()], 1),
+        Some(Err(e)) => return unplayable(cfg, n, names, e),
+    };
+    let mut game = new_game(any, setup, first);
     let stop = referee(cfg, rules, &names, game.as_mut());
     let sgf_name = format!("game-{n:04}.sgf");
     let (result, end, reason, winner) = match stop {
@@ -276,8 +342,9 @@ fn play_one(cfg: &MatchConfig, rules: &Arc<Rules>, n: u32) -> GameRecord {
     };
     let scored = result_is_count(&result);
     let (setup, first) = game.setup();
-    let sgf = morrigo_sgf::export_game(rules, setup, first, game.moves(), &result)
-        .unwrap_or_else(|d| format!("(;C[{}])\n", diag_line(&d)));
+    let sgf =
+        morrigo_sgf::export_handicap_game(rules, setup, first, cfg.handicap, game.moves(), &result)
+            .unwrap_or_else(|d| format!("(;C[{}])\n", diag_line(&d)));
     let written = std::fs::write(cfg.out.join(&sgf_name), sgf);
     let reason = match written {
         Ok(()) => reason,
@@ -296,6 +363,7 @@ fn play_one(cfg: &MatchConfig, rules: &Arc<Rules>, n: u32) -> GameRecord {
         captured: game.captured(),
         sgf: sgf_name,
         secs: started.elapsed().as_secs_f64(),
+        handicap: cfg.handicap,
     }
 }
 
@@ -309,7 +377,7 @@ fn result_is_count(r: &GameResult) -> bool {
     )
 }
 
-fn unplayable(n: u32, names: [String; 2], why: String) -> GameRecord {
+fn unplayable(cfg: &MatchConfig, n: u32, names: [String; 2], why: String) -> GameRecord {
     GameRecord {
         game: n,
         black: names[0].clone(),
@@ -323,6 +391,7 @@ fn unplayable(n: u32, names: [String; 2], why: String) -> GameRecord {
         captured: [0, 0],
         sgf: String::new(),
         secs: 0.0,
+        handicap: cfg.handicap,
     }
 }
 
@@ -359,6 +428,11 @@ fn referee(
             for command in setup {
                 if let Err(f) = c.send(&command) {
                     return Some(fault_stop(seat as u8, &w, f));
+                }
+            }
+            if let Some(n) = cfg.handicap {
+                if let Some(stop) = handicap_check(c, seat as u8, &w, n, rules, game) {
+                    return Some(stop);
                 }
             }
             typed[seat] = match c.send("known_command morrigo-legal") {
@@ -428,6 +502,54 @@ fn referee(
         c.stop();
     }
     stop
+}
+
+/// Send `fixed_handicap n` and check the engine put its stones where the
+/// game has them (in any order): a refusal or other vertices lose the game.
+fn handicap_check(
+    c: &mut Client,
+    seat: u8,
+    w: &str,
+    n: u32,
+    rules: &Rules,
+    game: &dyn Game,
+) -> Option<Stop> {
+    let command = format!("fixed_handicap {n}");
+    let t = &rules.topology;
+    let mut want: Vec<String> = game
+        .stones(0)
+        .iter()
+        .map(|&p| t.name(p).to_string())
+        .collect();
+    want.sort();
+    let lost = |reason: String| Stop {
+        loser: Some(seat),
+        end: "handicap",
+        reason,
+        margin: Margin::Forfeit,
+    };
+    let answer = match c.send(&command) {
+        Ok(a) => a,
+        Err(Fault::Refused(why)) => return Some(lost(format!("{w} refused `{command}`: {why}"))),
+        Err(f) => return Some(fault_stop(seat, w, f)),
+    };
+    // Vertices as the engine names them (`c3`, `C3`): compared by point.
+    let mut got: Vec<String> = answer
+        .split_whitespace()
+        .map(|v| match parse_vertex(v) {
+            Some((c, r)) => vertex_text(c, r),
+            None => v.to_string(),
+        })
+        .collect();
+    got.sort();
+    if got != want {
+        return Some(lost(format!(
+            "{w} answered `{command}` with `{}`, not the standard's {}",
+            clip(answer.trim()),
+            want.join(" ")
+        )));
+    }
+    None
 }
 
 /// "black (gnugo --mode gtp)".

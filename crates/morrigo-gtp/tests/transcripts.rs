@@ -79,3 +79,20 @@ fn refused_moves_name_the_rule() {
 fn loadsgf_and_printsgf() {
     check("sgf");
 }
+
+/// The handicap commands: the standard's fixed points, the engine's free
+/// placement, the controller's points; the stones are set-up stones with
+/// White to move (`undo` keeps them, `clear_board` removes them, `printsgf`
+/// writes `HA`, `AB` and `PL[W]`); every refusal (board not empty, number
+/// of stones, bad vertex list, a move already played).
+#[test]
+fn handicap_commands_and_errors() {
+    check("handicap");
+}
+
+/// A ruleset whose own set-up places stones: the board is not empty, so
+/// the handicap commands fail, even after clear_board.
+#[test]
+fn handicap_on_a_ruleset_with_set_up_stones_fails() {
+    check("handicap-setup");
+}

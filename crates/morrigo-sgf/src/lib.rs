@@ -10,8 +10,8 @@
 //!   the moves are checked: a value that cannot be read is an error at its
 //!   place, never ignored.
 //! * [`export`] writes a game: `GM[1] FF[4] SZ RU[<ruleset>]`, `KM` when the
-//!   ruleset is scored, set-up stones, the moves, and `RE` when the game is
-//!   over.
+//!   ruleset is scored, set-up stones (and `HA` for a handicap game:
+//!   [`export_handicap_game`]), the moves, and `RE` when the game is over.
 //!
 //! # Coordinates
 //! SGF points are two letters, column then row, `a` = left column and top
@@ -827,6 +827,19 @@ pub fn export_game(
     moves: &[Move],
     result: &GameResult,
 ) -> Result<String, Diagnostic> {
+    export_handicap_game(rules, setup, first_player, None, moves, result)
+}
+
+/// [`export_game`], with `HA[n]` in the root node when `handicap` is
+/// given (the set-up stones are the handicap stones).
+pub fn export_handicap_game(
+    rules: &Rules,
+    setup: &[Vec<u16>; 2],
+    first_player: u8,
+    handicap: Option<u32>,
+    moves: &[Move],
+    result: &GameResult,
+) -> Result<String, Diagnostic> {
     let g = grid(rules)?;
     let mut out = String::from("(;GM[1]FF[4]CA[UTF-8]");
     let _ = write!(out, "AP[morrigo:{}]", env!("CARGO_PKG_VERSION"));
@@ -851,6 +864,9 @@ pub fn export_game(
     }
     if let Some(re) = result.to_sgf() {
         let _ = write!(out, "RE[{re}]");
+    }
+    if let Some(n) = handicap {
+        let _ = write!(out, "HA[{n}]");
     }
     for (id, stones) in ["AB", "AW"].iter().zip(setup) {
         if !stones.is_empty() {

@@ -143,6 +143,13 @@ fn size_must_match_and_setup_is_read_from_the_root() {
     let text = morrigo_sgf::export_game(&r, &g.setup, 1, &moves, &GameResult::Ongoing).unwrap();
     assert!(text.contains("AB[aa][bb][bc]AW[ii]PL[W]"), "{text}");
     assert_eq!(import(&text, &r).unwrap().setup, g.setup);
+    // A handicap game: `HA` in the root node, read back as set-up stones.
+    let black = [g.setup[0].clone(), Vec::new()];
+    let text = morrigo_sgf::export_handicap_game(&r, &black, 1, Some(3), &[], &GameResult::Ongoing)
+        .unwrap();
+    assert!(text.contains("HA[3]AB[aa][bb][bc]PL[W]"), "{text}");
+    let back = import(&text, &r).unwrap();
+    assert_eq!((back.setup, back.first_player), (black, 1));
     // Set-up after the start, a point set up twice, AE: located errors.
     let e = import_source(&SourceFile::new("g.sgf", "(;SZ[9];B[aa]\n;AB[bb])"), &r).unwrap_err();
     assert!(e.message.contains("set-up in the middle of a game"), "{e}");

@@ -12,9 +12,11 @@ use morrigo_play::{AgentSpec, MctsParams};
 /// ruleset against a built-in agent through it.
 ///
 /// Standard commands: protocol_version, name, version, known_command,
-/// list_commands, boardsize, clear_board, komi, play, genmove, undo,
+/// list_commands, boardsize, clear_board, komi, fixed_handicap,
+/// place_free_handicap, set_free_handicap, play, genmove, undo,
 /// showboard, final_score, final_status_list, loadsgf, printsgf,
-/// time_settings, time_left, quit. Extensions: typed passes (`play b
+/// time_settings, time_left, quit. Handicap stones are Black's set-up
+/// stones with White to move (not moves: `undo` keeps them). Extensions: typed passes (`play b
 /// pass:E`; `genmove` answers `pass:P` / `pass:E` where the ruleset has
 /// several pass kinds), `morrigo-explain MOVE` (why a move is or is not
 /// legal, naming the rule), `morrigo-legal` (the legal moves),

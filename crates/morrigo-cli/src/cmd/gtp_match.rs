@@ -2,7 +2,7 @@ use crate::fail::{Failure, Outcome};
 use crate::game;
 use clap::Args;
 use morrigo_diag::Diagnostic;
-use morrigo_gtp::referee::{run_match, GameRecord, MatchConfig, RESULTS_FILE};
+use morrigo_gtp::referee::{handicap_stones, run_match, GameRecord, MatchConfig, RESULTS_FILE};
 use morrigo_play::{compare_table_by, EndOutcome, Format, LengthStats, SimReport};
 use morrigo_rules::{Rules, Verdict};
 use std::collections::BTreeMap;
@@ -20,6 +20,11 @@ use std::time::{Duration, Instant};
 /// ruleset's end rules end the game and its scoring counts it. An illegal
 /// move, a crash, a timeout, an answer that is not GTP, or refusing the
 /// opponent's legal move loses the game, with the reason recorded.
+///
+/// With `--handicap N` every game starts with the GTP standard's fixed
+/// placement of N Black stones and White to move: both engines get
+/// `fixed_handicap N` (after `clear_board`), and one that refuses it or
+/// answers other vertices loses the game (end `handicap`).
 ///
 /// Each game is written as DIR/game-NNNN.sgf (RU, pass kinds as `PK`, RE)
 /// and a line appended to DIR/results.jsonl as it ends; run the same
@@ -63,6 +68,11 @@ pub struct MatchArgs {
     /// the points of the board).
     #[arg(long, value_name = "N")]
     pub max_moves: Option<u32>,
+    /// Fixed handicap: N Black stones on the GTP standard's points (2 to 9
+    /// on odd sizes from 9x9, 2 to 4 on 7x7 and even sizes), White moves
+    /// first; sent to both engines with `fixed_handicap N`.
+    #[arg(long, value_name = "N")]
+    pub handicap: Option<u32>,
     #[command(flatten)]
     pub ruleset: game::RulesetOptions,
 }
@@ -84,6 +94,9 @@ pub fn run(args: MatchArgs) -> Outcome {
     if args.jobs == 0 || args.games == 0 {
         return Err(Failure::usage("--jobs and --games must be at least 1"));
     }
+    if let Some(n) = args.handicap {
+        handicap_stones(&rules, n).map_err(|e| Failure::usage(format!("--handicap {n}: {e}")))?;
+    }
     let max_moves = args
         .max_moves
         .unwrap_or(10 * rules.topology.len() as u32)
@@ -98,6 +111,7 @@ pub fn run(args: MatchArgs) -> Outcome {
         jobs: args.jobs,
         out: args.out.clone(),
         max_moves,
+        handicap: args.handicap,
     };
     let started = Instant::now();
     let report = |r: &GameRecord| {
