@@ -198,8 +198,10 @@ impl<const W: usize> Machine<W> {
         let me = s.pos.to_move as usize;
         let [place, slide, fly, play, pass] = allowed;
         let empty = self.empty(s);
+        let any_pass =
+            || pass && (0..self.rules.passes.kinds.len()).any(|k| self.pass_allowed(s, k));
         if empty.is_empty() {
-            return pass && (0..self.rules.passes.kinds.len()).any(|k| self.pass_allowed(s, k));
+            return any_pass();
         }
         if place && !self.hand_empty(s) {
             return true;
@@ -214,8 +216,7 @@ impl<const W: usize> Machine<W> {
         {
             return true;
         }
-        (play && empty.iter().any(|p| self.play_legal(s, p as Point)))
-            || (pass && (0..self.rules.passes.kinds.len()).any(|k| self.pass_allowed(s, k)))
+        (play && empty.iter().any(|p| self.play_legal(s, p as Point))) || any_pass()
     }
 
     /// Is there a legal move that does not lose at once? Passes and moves
