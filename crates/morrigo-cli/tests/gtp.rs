@@ -74,3 +74,33 @@ fn printsgf_after_fixed_handicap_has_ab_and_pl_w() {
     assert!(sgf.contains("\n;W["), "White's move comes first: {sgf}");
     assert!(!sgf.contains(";B["), "no black move yet: {sgf}");
 }
+
+/// `--plain-passes` (for GUIs that read no typed passes): under jk-final
+/// `genmove` answers a pass as GTP's `pass`, and it is the kind a plain
+/// `pass` stands for at the start (P); without the option the same seed's
+/// first move is a typed pass. A GUI's set-up of White stones (`play w`
+/// with Black to move) hands the turn over instead of being refused.
+#[test]
+fn plain_passes_and_consecutive_moves_for_guis() {
+    let args = [
+        "gtp", "jk-final", "--size", "3", "--agent", "uniform", "--seed", "3",
+    ];
+    let input = "genmove b\nmorrigo-classes\nquit\n";
+    let (typed, _) = session(&args, input);
+    assert!(typed.starts_with("= pass:"), "{typed}");
+    let plain_args = [&args[..], &["--plain-passes"]].concat();
+    let (plain, code) = session(&plain_args, input);
+    assert_eq!((plain.as_str(), code), ("= pass\n\n= P\n\n= \n\n", 0));
+    let (setup, _) = session(
+        &args,
+        "play w B2\nplay w A1\nplay b C3\nmorrigo-classes\nundo\nundo\nshowboard\n",
+    );
+    assert!(
+        setup.starts_with("= \n\n= \n\n= \n\n= N N N\n\n= \n\n= \n\n"),
+        "{setup}"
+    );
+    assert!(
+        setup.contains("2 .---W---.") && setup.contains("black to move, move 2"),
+        "{setup}"
+    );
+}

@@ -255,6 +255,21 @@ impl<const W: usize> Machine<W> {
         }
     }
 
+    /// Hand the turn to the other player without a move, as a GTP
+    /// controller asks by playing two moves of one colour in a row (GUIs set
+    /// up positions that way). Nothing enters the history: no move class, no
+    /// pass stone, no position to repeat; only the player to move (and so
+    /// the position key) changes. Calling it again takes it back. Refused
+    /// (false) in the middle of a turn, while a removal is owed.
+    pub fn hand_over(&self, s: &mut State<W>) -> bool {
+        if s.pos.pending != 0 {
+            return false;
+        }
+        s.pos.to_move ^= 1;
+        s.pos.hash ^= self.z_side;
+        true
+    }
+
     pub fn undo(&self, s: &mut State<W>, u: Undo<W>) {
         if u.recorded {
             self.unrecord_move(s);

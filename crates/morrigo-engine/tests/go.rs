@@ -104,3 +104,31 @@ fn no_move_loses_decides_before_the_losing_play() {
     );
     assert_eq!(outcome("jk-final"), ("suicide".to_string(), Some(1), 1));
 }
+
+/// `hand_over` (a GTP controller's two moves of one colour in a row): only
+/// the player to move and the position key change (the key a fresh
+/// computation gives), nothing enters the move-class history, a move after
+/// it is the handed-to player's, and a second call takes it back.
+#[test]
+fn hand_over_changes_only_the_player_to_move() {
+    let any = machine("jk-final", 5, 5);
+    with_machine!(&any, m => {
+        let at = |name: &str| m.rules.topology.point(name).unwrap();
+        let mut s = m.initial();
+        m.apply(&mut s, morrigo_engine::Move::play(at("C3")));
+        let (to_move, hash) = (s.pos.to_move, s.pos.hash);
+        let classes: Vec<u8> = s.classes().collect();
+        assert!(m.hand_over(&mut s));
+        assert_eq!(s.pos.to_move, to_move ^ 1);
+        assert_ne!(s.pos.hash, hash);
+        assert_eq!(s.pos.hash, m.recomputed_hash(&s));
+        assert_eq!(s.classes().collect::<Vec<u8>>(), classes);
+        let handed = s.pos.hash;
+        let u = m.apply(&mut s, morrigo_engine::Move::play(at("D3")));
+        assert_eq!(s.owner(at("D3")), Some(s.owner(at("C3")).unwrap()));
+        m.undo(&mut s, u);
+        assert_eq!((s.pos.to_move, s.pos.hash), (to_move ^ 1, handed));
+        assert!(m.hand_over(&mut s));
+        assert_eq!((s.pos.to_move, s.pos.hash), (to_move, hash));
+    });
+}

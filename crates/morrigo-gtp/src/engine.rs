@@ -5,8 +5,10 @@
 //! **first pass kind of the ruleset's `passes.kinds` that is legal there**
 //! (refused, with the rule, when none is). `genmove` answers a pass by its
 //! kind (`pass:E`) when the ruleset has several kinds, else `pass`.
-//! Moves alternate: `play` for the player not to move is refused, as the
-//! rules' move-class history has no place for two moves in a row.
+//! Consecutive moves of one colour (which GTP allows, and GUIs send to set
+//! up a position) hand the turn over first: the move is judged by every
+//! rule as that player's, and the skipped turn leaves nothing in the
+//! history (no move class, no pass stone); `undo` takes both back.
 //!
 //! Handicap (`fixed_handicap`, `place_free_handicap`, `set_free_handicap`):
 //! on an empty board before the first move, the stones become Black's
@@ -17,14 +19,14 @@
 
 use crate::game::{diag_line, new_game, outcome_words, Game};
 use crate::handicap;
-use crate::protocol::{colour_letter, parse_colour, parse_vertex, vertex_text, Command, Reply};
+use crate::protocol::{parse_colour, parse_vertex, vertex_text, Command, Reply};
 use morrigo_diag::Diagnostic;
 use morrigo_engine::notation::{self, Intent};
-use morrigo_engine::{AnyMachine, Move};
+use morrigo_engine::{AnyMachine, Move, MoveKind};
 use morrigo_play::{game_rng, AgentSpec, Player};
 use morrigo_rules::load::Overrides;
 use morrigo_rules::Rules;
-use morrigo_sgf::GameResult;
+use morrigo_sgf::{GameResult, Turns};
 use rand::rngs::SmallRng;
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
@@ -74,6 +76,10 @@ pub struct Config {
     pub overrides: Overrides,
     pub agent: AgentSpec,
     pub seed: u64,
+    /// `genmove` answers every pass as GTP's plain `pass` (for GUIs that
+    /// know no other), and the agent passes only by the kind a plain `pass`
+    /// stands for, so the GUI's record replays to the same game.
+    pub plain_passes: bool,
 }
 
 /// A GTP session.
@@ -250,7 +256,7 @@ impl Engine {
                 Ok(String::new())
             }
             ("morrigo-explain", [mv]) => {
-                let intent = self.intent(mv, None)?;
+                let intent = self.intent(mv, self.game.to_move())?;
                 Ok(self.game.explain(intent))
             }
             ("morrigo-legal", []) => match self.game.legal() {
@@ -335,10 +341,10 @@ impl Engine {
             let (s, f) = self.game.setup();
             (s.clone(), f)
         };
-        let moves = self.game.moves().to_vec();
+        let played = self.game.played().to_vec();
         let mut game = new_game(any, setup, first);
-        for mv in moves {
-            game.play(mv);
+        for (player, mv) in played {
+            game.play(player, mv);
         }
         self.game = game;
         self.overrides = overrides;
@@ -349,7 +355,7 @@ impl Engine {
     fn handicap_allowed(&self) -> Result<(), String> {
         if (0..2).any(|p| !self.game.stones(p).is_empty()) {
             let rules = self.rules();
-            if self.game.moves().is_empty() && rules.start.stones.iter().any(|s| !s.is_empty()) {
+            if self.game.played().is_empty() && rules.start.stones.iter().any(|s| !s.is_empty()) {
                 return Err(format!(
                     "board not empty: ruleset `{}` starts with set-up stones",
                     rules.name
@@ -357,7 +363,7 @@ impl Engine {
             }
             return Err("board not empty".into());
         }
-        match self.game.moves().len() {
+        match self.game.played().len() {
             0 => Ok(()),
             n => Err(format!(
                 "handicap stones go on before the first move, and {n} move{} been played (clear_board first)",
@@ -470,11 +476,11 @@ impl Engine {
 
     /// The intent a GTP move names: a vertex, `pass` (the first pass kind
     /// legal here, when `plain_pass` says so) or `pass:K`.
-    fn intent(&self, text: &str, colour: Option<u8>) -> Result<Intent, String> {
+    fn intent(&mut self, text: &str, colour: u8) -> Result<Intent, String> {
         let rules = self.rules().clone();
         let lower = text.to_ascii_lowercase();
         if lower == "pass" {
-            return Ok(Intent::Pass(self.plain_pass(colour)));
+            return Ok(Intent::Pass(self.game.plain_pass(colour)));
         }
         if lower.starts_with("pass:") {
             return notation::parse_token_in(&rules, text, None)
@@ -499,65 +505,40 @@ impl Engine {
         }
     }
 
-    /// The kind a plain `pass` stands for: the first kind of the ruleset's
-    /// list that is legal here (the first kind when none is, so the
-    /// refusal names its rule).
-    fn plain_pass(&self, colour: Option<u8>) -> u8 {
-        if colour.is_some_and(|c| c != self.game.to_move()) {
-            return 0;
-        }
-        let legal = self.game.legal().unwrap_or_default();
-        (0..self.rules().passes.kinds.len() as u8)
-            .find(|&k| legal.contains(&Move::pass(k)))
-            .unwrap_or(0)
-    }
-
     fn move_text(&self, mv: &Move) -> String {
         notation::format_move_in(self.rules(), mv)
     }
 
-    fn turn_check(&self, colour: u8) -> Result<(), String> {
-        let to_move = self.game.to_move();
-        if colour != to_move {
-            let rules = self.rules();
-            let who = |p: u8| rules.players.get(p as usize).map_or("?", String::as_str);
-            return Err(format!(
-                "illegal move: it is {}'s turn ({}), not {}'s: moves alternate (play a pass for {} first)",
-                who(to_move),
-                colour_letter(to_move),
-                who(colour),
-                who(to_move)
-            ));
-        }
-        Ok(())
-    }
-
     fn play(&mut self, colour: &str, mv: &str) -> Result<String, String> {
         let colour = self.colour(colour)?;
-        let intent = self.intent(mv, Some(colour))?;
-        self.turn_check(colour)?;
+        let intent = self.intent(mv, colour)?;
         let mv = self
             .game
-            .check(intent)
+            .check(colour, intent)
             .map_err(|why| format!("illegal move: {why}"))?;
-        self.game.play(mv);
+        self.game.play(colour, mv);
         Ok(String::new())
     }
 
     fn genmove(&mut self, colour: &str) -> Result<String, String> {
         let colour = self.colour(colour)?;
-        self.turn_check(colour)
-            .map_err(|e| e.replacen("illegal move: ", "", 1))?;
         if let Err(o) = self.game.legal() {
             return Err(format!(
                 "the game is over ({})",
                 outcome_words(self.rules(), &o)
             ));
         }
-        match self.game.choose(&mut self.player, &mut self.rng) {
+        let plain = self.cfg.plain_passes;
+        match self
+            .game
+            .choose(colour, &mut self.player, &mut self.rng, plain)
+        {
             Some(mv) => {
-                self.game.play(mv);
-                Ok(self.move_text(&mv))
+                self.game.play(colour, mv);
+                Ok(match mv.kind {
+                    MoveKind::Pass if plain => "pass".into(),
+                    _ => self.move_text(&mv),
+                })
             }
             // The rules leave the player no move and end nothing: resign.
             None => Ok("resign".into()),
@@ -626,8 +607,8 @@ impl Engine {
             overrides.komi = Some(k);
         }
         let any = self.reload(&overrides).map_err(fail)?;
-        let game =
-            morrigo_sgf::import_source(&source, any.rules()).map_err(|d| fail(diag_line(&d)))?;
+        let game = morrigo_sgf::import_source_with(&source, any.rules(), Turns::AsRecorded)
+            .map_err(|d| fail(diag_line(&d)))?;
         let rules = any.rules().clone();
         let mut g = new_game(any, game.setup.clone(), game.first_player);
         let stop = until.map_or(game.moves.len(), |n| n.saturating_sub(1));
@@ -636,25 +617,29 @@ impl Engine {
                 .map_err(|d| fail(diag_line(&d)))?;
             for intent in intents {
                 let mv = g
-                    .check(intent)
+                    .check(m.player, intent)
                     .map_err(|why| fail(format!("move {} ({}): {why}", m.move_number, m.sgf)))?;
-                g.play(mv);
+                g.play(m.player, mv);
             }
         }
         self.overrides = overrides;
         self.game = g;
         self.new_game_rng();
+        // Handicap stones are the set-up stones of Black alone.
+        self.handicap = info
+            .handicap
+            .filter(|_| !game.setup[0].is_empty() && game.setup[1].is_empty());
         Ok(String::new())
     }
 
     fn sgf(&self) -> Result<String, String> {
         let (setup, first) = self.game.setup();
-        morrigo_sgf::export_handicap_game(
+        morrigo_sgf::export_played(
             self.rules(),
             setup,
             first,
             self.handicap,
-            self.game.moves(),
+            self.game.played(),
             &self.game.result(),
         )
         .map(|t| t.trim_end().to_string())

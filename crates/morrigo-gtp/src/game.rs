@@ -2,7 +2,7 @@
 //! change the board size (and so the machine's width) between games.
 
 use morrigo_engine::notation::{self, Intent};
-use morrigo_engine::{with_machine, AnyMachine, Bits, Machine, Move, Outcome, State};
+use morrigo_engine::{with_machine, AnyMachine, Bits, Machine, Move, MoveKind, Outcome, State};
 use morrigo_play::Player;
 use morrigo_rules::Rules;
 use morrigo_sgf::GameResult;
@@ -16,15 +16,34 @@ pub trait Game {
     fn to_move(&self) -> u8;
     /// The legal moves, or how the game ended.
     fn legal(&self) -> Result<Vec<Move>, Outcome>;
-    /// The legal move an intent names, or why there is none (the refusal
-    /// on one line, naming the rule).
-    fn check(&self, intent: Intent) -> Result<Move, String>;
-    /// Play a move [`Game::check`] or [`Game::legal`] gave.
-    fn play(&mut self, mv: Move);
-    /// Take back the last move; false when there is none.
+    /// The legal move an intent names for `player`, or why there is none
+    /// (the refusal on one line, naming the rule). For the player not to
+    /// move, the move is judged as if the turn had been handed over.
+    fn check(&mut self, player: u8, intent: Intent) -> Result<Move, String>;
+    /// Play a move [`Game::check`] gave for `player`, handing the turn over
+    /// first when it is the other player's (see `Machine::hand_over`).
+    fn play(&mut self, player: u8, mv: Move);
+    /// Take back the last move (and its hand-over); false when there is
+    /// none.
     fn undo(&mut self) -> bool;
-    /// The agent's move (`None` when the game is over).
-    fn choose(&mut self, player: &mut Player, rng: &mut SmallRng) -> Option<Move>;
+    /// The kind a plain `pass` by `player` stands for: the first kind of
+    /// the ruleset's `passes.kinds` legal here (the first kind when none
+    /// is, so the refusal names its rule).
+    fn plain_pass(&mut self, player: u8) -> u8 {
+        (0..self.rules().passes.kinds.len() as u8)
+            .find(|&k| self.check(player, Intent::Pass(k)).is_ok())
+            .unwrap_or(0)
+    }
+    /// The agent's move for `player` (`None` when the game is over). With
+    /// `plain_pass_only` its passes are limited to the kind a plain `pass`
+    /// stands for, so a record of plain passes replays to the same game.
+    fn choose(
+        &mut self,
+        player: u8,
+        agent: &mut Player,
+        rng: &mut SmallRng,
+        plain_pass_only: bool,
+    ) -> Option<Move>;
     /// The board as text, with a status line.
     fn board(&self) -> String;
     /// Each player's count now (no dead stones), komi included.
@@ -37,12 +56,12 @@ pub trait Game {
     fn captured(&self) -> [u32; 2];
     /// The stones of a player.
     fn stones(&self, player: u8) -> Vec<u16>;
-    /// The moves from the start position.
-    fn moves(&self) -> &[Move];
+    /// The moves from the start position, each with its player.
+    fn played(&self) -> &[(u8, Move)];
     /// The set-up stones and first player of the start position.
     fn setup(&self) -> (&[Vec<u16>; 2], u8);
     /// Why `intent` is or is not legal, as `morrigo-explain` answers.
-    fn explain(&self, intent: Intent) -> String;
+    fn explain(&mut self, intent: Intent) -> String;
 }
 
 /// Build a game on the start position of `any`, or on set-up stones.
@@ -55,11 +74,40 @@ struct GameW<const W: usize> {
     s: State<W>,
     setup: [Vec<u16>; 2],
     first_player: u8,
-    moves: Vec<Move>,
-    undos: Vec<morrigo_engine::Undo<W>>,
+    played: Vec<(u8, Move)>,
+    /// How to take each move back, and whether the turn was handed over
+    /// before it.
+    undos: Vec<(morrigo_engine::Undo<W>, bool)>,
 }
 
 impl<const W: usize> GameW<W> {
+    /// Hand the turn to `player` if it is the other's: true when it did.
+    fn hand_over_to(&mut self, player: u8) -> Result<bool, String> {
+        if player == self.s.pos.to_move {
+            return Ok(false);
+        }
+        match self.m.hand_over(&mut self.s) {
+            true => Ok(true),
+            false => Err("the turn cannot be handed over in the middle of a turn".into()),
+        }
+    }
+
+    /// The legal move `intent` names for the player to move.
+    fn check_here(&self, intent: Intent) -> Result<Move, String> {
+        match self.legal() {
+            Err(o) => Err(format!(
+                "the game is over ({})",
+                outcome_words(&self.m.rules, &o)
+            )),
+            Ok(moves) => match moves.iter().find(|mv| intent.matches(mv)) {
+                Some(mv) => Ok(*mv),
+                None => Err(one_line(
+                    &morrigo_engine::explain(&self.m, &self.s, intent).to_string(),
+                )),
+            },
+        }
+    }
+
     fn new(m: Machine<W>, setup: [Vec<u16>; 2], first_player: u8) -> Self {
         let s = if setup.iter().all(Vec::is_empty) && first_player == m.rules.start.to_move {
             m.initial()
@@ -82,7 +130,7 @@ impl<const W: usize> GameW<W> {
             s,
             setup,
             first_player,
-            moves: Vec::new(),
+            played: Vec::new(),
             undos: Vec::new(),
         }
     }
@@ -145,41 +193,56 @@ impl<const W: usize> Game for GameW<W> {
         }
     }
 
-    fn check(&self, intent: Intent) -> Result<Move, String> {
-        match self.legal() {
-            Err(o) => Err(format!(
-                "the game is over ({})",
-                outcome_words(&self.m.rules, &o)
-            )),
-            Ok(moves) => match moves.iter().find(|mv| intent.matches(mv)) {
-                Some(mv) => Ok(*mv),
-                None => Err(one_line(
-                    &morrigo_engine::explain(&self.m, &self.s, intent).to_string(),
-                )),
-            },
+    fn check(&mut self, player: u8, intent: Intent) -> Result<Move, String> {
+        let handed = self.hand_over_to(player)?;
+        let checked = self.check_here(intent);
+        if handed {
+            self.m.hand_over(&mut self.s);
         }
+        checked
     }
 
-    fn play(&mut self, mv: Move) {
+    fn play(&mut self, player: u8, mv: Move) {
+        let handed = self.hand_over_to(player).unwrap_or(false);
         let u = self.m.apply(&mut self.s, mv);
-        self.undos.push(u);
-        self.moves.push(mv);
+        self.undos.push((u, handed));
+        self.played.push((player, mv));
     }
 
     fn undo(&mut self) -> bool {
         match self.undos.pop() {
-            Some(u) => {
+            Some((u, handed)) => {
                 self.m.undo(&mut self.s, u);
-                self.moves.pop();
+                if handed {
+                    self.m.hand_over(&mut self.s);
+                }
+                self.played.pop();
                 true
             }
             None => false,
         }
     }
 
-    fn choose(&mut self, player: &mut Player, rng: &mut SmallRng) -> Option<Move> {
-        let moves = self.legal().ok().filter(|m| !m.is_empty())?;
-        Some(player.choose(&self.m, &mut self.s, &moves, rng))
+    fn choose(
+        &mut self,
+        player: u8,
+        agent: &mut Player,
+        rng: &mut SmallRng,
+        plain_pass_only: bool,
+    ) -> Option<Move> {
+        let handed = self.hand_over_to(player).ok()?;
+        let mut moves = self.legal().unwrap_or_default();
+        if plain_pass_only {
+            // A plain pass is the first legal kind (see `plain_pass`).
+            let is_pass = |m: &Move| m.kind == MoveKind::Pass;
+            let plain = moves.iter().filter(|m| is_pass(m)).map(|m| m.to).min();
+            moves.retain(|m| !is_pass(m) || Some(m.to) == plain);
+        }
+        let chosen = (!moves.is_empty()).then(|| agent.choose(&self.m, &mut self.s, &moves, rng));
+        if handed {
+            self.m.hand_over(&mut self.s);
+        }
+        chosen
     }
 
     fn board(&self) -> String {
@@ -189,7 +252,7 @@ impl<const W: usize> Game for GameW<W> {
         let mut status = format!(
             "{} to move, move {}",
             who(pos.to_move),
-            self.moves.len() + 1
+            self.played.len() + 1
         );
         if let Some(c) = self.s.last_class() {
             status += &format!("; last move class {}", c as char);
@@ -240,21 +303,21 @@ impl<const W: usize> Game for GameW<W> {
             .collect()
     }
 
-    fn moves(&self) -> &[Move] {
-        &self.moves
+    fn played(&self) -> &[(u8, Move)] {
+        &self.played
     }
 
     fn setup(&self) -> (&[Vec<u16>; 2], u8) {
         (&self.setup, self.first_player)
     }
 
-    fn explain(&self, intent: Intent) -> String {
+    fn explain(&mut self, intent: Intent) -> String {
         let rules = &self.m.rules;
         let text = match intent {
             Intent::Pass(k) => notation::pass_text(rules, k),
             _ => intent.format(&rules.topology),
         };
-        match self.check(intent) {
+        match self.check(self.s.pos.to_move, intent) {
             Ok(_) => format!("{text} is legal here"),
             Err(why) => format!("{text} is illegal: {why}"),
         }

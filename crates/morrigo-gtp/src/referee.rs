@@ -342,9 +342,8 @@ fn play_one(cfg: &MatchConfig, rules: &Arc<Rules>, n: u32) -> GameRecord {
     };
     let scored = result_is_count(&result);
     let (setup, first) = game.setup();
-    let sgf =
-        morrigo_sgf::export_handicap_game(rules, setup, first, cfg.handicap, game.moves(), &result)
-            .unwrap_or_else(|d| format!("(;C[{}])\n", diag_line(&d)));
+    let sgf = morrigo_sgf::export_played(rules, setup, first, cfg.handicap, game.played(), &result)
+        .unwrap_or_else(|d| format!("(;C[{}])\n", diag_line(&d)));
     let written = std::fs::write(cfg.out.join(&sgf_name), sgf);
     let reason = match written {
         Ok(()) => reason,
@@ -358,7 +357,7 @@ fn play_one(cfg: &MatchConfig, rules: &Arc<Rules>, n: u32) -> GameRecord {
         result: result.to_sgf(),
         end,
         reason,
-        moves: game.moves().len() as u32,
+        moves: game.played().len() as u32,
         score: scored.then(|| game.score()),
         captured: game.captured(),
         sgf: sgf_name,
@@ -474,7 +473,7 @@ fn referee(
                     })
                 }
             };
-            game.play(mv);
+            game.play(game.to_move(), mv);
             if game.legal().is_err() {
                 // The move ended the game (a suicide that loses, an ending
                 // sequence): the other engine need not follow.
@@ -569,15 +568,10 @@ fn clip(s: &str) -> String {
 }
 
 /// The legal move an engine's answer names, or why it is none.
-fn read_move(rules: &Rules, game: &dyn Game, answer: &str) -> Result<Move, String> {
+fn read_move(rules: &Rules, game: &mut dyn Game, answer: &str) -> Result<Move, String> {
     let lower = answer.to_ascii_lowercase();
     let intent = if lower == "pass" {
-        // The first pass kind legal here.
-        let legal = game.legal().unwrap_or_default();
-        let k = (0..rules.passes.kinds.len() as u8)
-            .find(|&k| legal.contains(&Move::pass(k)))
-            .unwrap_or(0);
-        Intent::Pass(k)
+        Intent::Pass(game.plain_pass(game.to_move()))
     } else if lower.starts_with("pass:") {
         notation::parse_token_in(rules, answer, None)
             .map_err(|d| diag_line(&d))?
@@ -592,7 +586,7 @@ fn read_move(rules: &Rules, game: &dyn Game, answer: &str) -> Result<Move, Strin
             .ok_or("off the board")?;
         Intent::Place(p)
     };
-    game.check(intent)
+    game.check(game.to_move(), intent)
 }
 
 /// A move as sent with `play`: passes typed for a Morrigo engine, plain

@@ -1,7 +1,7 @@
 //! Recorded GTP sessions (`tests/sessions/*.gtp`) fed to the engine line
 //! by line; the replies are snapshotted, errors included. The first line
 //! of each session gives the command line: `# morrigo gtp RULESET [--size
-//! N] [--komi K] [--agent SPEC] [--seed S]`.
+//! N] [--komi K] [--agent SPEC] [--seed S] [--plain-passes]`.
 
 use morrigo_gtp::{Config, Engine};
 use morrigo_rules::load::Overrides;
@@ -18,13 +18,20 @@ fn engine(header: &str) -> Engine {
         overrides: Overrides::default(),
         agent: morrigo_play::AgentSpec::Greedy,
         seed: 0,
+        plain_passes: false,
     };
-    for pair in words[1..].chunks(2) {
-        match pair {
-            ["--size", n] => cfg.overrides.size = Some(Overrides::parse_size(n).unwrap()),
-            ["--komi", k] => cfg.overrides.komi = Some(k.parse().unwrap()),
-            ["--agent", a] => cfg.agent = a.parse().unwrap(),
-            ["--seed", s] => cfg.seed = s.parse().unwrap(),
+    let mut words = words[1..].iter().copied();
+    while let Some(flag) = words.next() {
+        if flag == "--plain-passes" {
+            cfg.plain_passes = true;
+            continue;
+        }
+        let value = words.next().expect("an option's value");
+        match flag {
+            "--size" => cfg.overrides.size = Some(Overrides::parse_size(value).unwrap()),
+            "--komi" => cfg.overrides.komi = Some(value.parse().unwrap()),
+            "--agent" => cfg.agent = value.parse().unwrap(),
+            "--seed" => cfg.seed = value.parse().unwrap(),
             other => panic!("unknown option {other:?}"),
         }
     }
@@ -71,6 +78,23 @@ fn jk_typed_passes_and_the_ending_sequence() {
 #[test]
 fn refused_moves_name_the_rule() {
     check("refusals");
+}
+
+/// Consecutive moves of one colour hand the turn over (`play`, `genmove`,
+/// a plain pass typed for the player it hands to); `undo` takes back the
+/// move and its hand-over; printsgf writes them and loadsgf reads them
+/// back, with the handicap of `HA`.
+#[test]
+fn consecutive_moves_of_one_colour_hand_the_turn_over() {
+    check("out-of-turn");
+}
+
+/// `--plain-passes`: `genmove` answers GTP's plain `pass`, and the agent
+/// passes only by the kind a plain `pass` stands for (E after a board play
+/// under jk-final, P at the start), so the GUI's record replays the same.
+#[test]
+fn plain_passes_for_guis() {
+    check("plain-passes");
 }
 
 /// loadsgf sets the board size, komi and moves from a file; printsgf writes

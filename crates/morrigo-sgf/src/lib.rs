@@ -78,6 +78,8 @@ pub struct SgfInfo {
     pub result: Option<String>,
     /// Where `RE` is written, for messages about it.
     pub result_at: Option<Location>,
+    /// `HA`, the number of handicap stones (the stones are the `AB`).
+    pub handicap: Option<u32>,
 }
 
 /// How a game ended, as `RE` writes it.
@@ -365,6 +367,17 @@ fn info_of(p: &Parsed) -> Result<SgfInfo, Diagnostic> {
     if let Some((ru, _)) = p.root_value("RU") {
         info.rules = Some(ru.to_string());
     }
+    if let Some((ha, at)) = p.root_value("HA") {
+        let n = ha.trim().parse::<u32>().map_err(|_| {
+            Diagnostic::new(format!(
+                "HA[{ha}]: cannot read the number of handicap stones"
+            ))
+            .at(p.loc(at))
+            .expected("a whole number, such as `HA[4]`")
+        })?;
+        // Records write `HA[0]` (or `HA[1]`) for an even game.
+        info.handicap = Some(n).filter(|&n| n >= 2);
+    }
     if let Some((re, at)) = p.root_value("RE") {
         parse_result(re).map_err(|e| {
             Diagnostic::new(format!("RE[{re}]: cannot read the result: {e}"))
@@ -459,6 +472,16 @@ fn coord(c: u8) -> Option<u32> {
     }
 }
 
+/// Whether an import insists on the players taking turns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Turns {
+    /// Moves alternate: a record of a game under the rules (the default).
+    Alternate,
+    /// Each move is its colour's, even twice in a row (what a GTP
+    /// controller may ask for; [`SgfMove::player`] says whose it is).
+    AsRecorded,
+}
+
 /// Import the main line of the SGF game in `source` for `rules`.
 ///
 /// Checks that `SZ` matches the ruleset's board, that the colours alternate
@@ -468,6 +491,15 @@ fn coord(c: u8) -> Option<u32> {
 /// say. Variations off the main line are not read: each branching point
 /// gives a warning.
 pub fn import_source(source: &SourceFile, rules: &Rules) -> Result<SgfGame, Diagnostic> {
+    import_source_with(source, rules, Turns::Alternate)
+}
+
+/// [`import_source`], taking the players' turns as `turns` says.
+pub fn import_source_with(
+    source: &SourceFile,
+    rules: &Rules,
+    turns: Turns,
+) -> Result<SgfGame, Diagnostic> {
     let g = grid(rules)?;
     let parsed = parse(source)?;
     let info = info_of(&parsed)?;
@@ -632,7 +664,7 @@ pub fn import_source(source: &SourceFile, rules: &Rules) -> Result<SgfGame, Diag
             game.first_player = player;
         }
         let expected_player = ((usize::from(game.first_player) + number - 1) % 2) as u8;
-        if player != expected_player {
+        if player != expected_player && turns == Turns::Alternate {
             let who = |p: u8| rules.players.get(p as usize).cloned().unwrap_or_default();
             return Err(here(format!(
                 "{} plays out of turn: it is {}'s move",
@@ -840,6 +872,25 @@ pub fn export_handicap_game(
     moves: &[Move],
     result: &GameResult,
 ) -> Result<String, Diagnostic> {
+    let played: Vec<(u8, Move)> = moves
+        .iter()
+        .enumerate()
+        .map(|(i, &m)| (((i + usize::from(first_player)) % 2) as u8, m))
+        .collect();
+    export_played(rules, setup, first_player, handicap, &played, result)
+}
+
+/// [`export_handicap_game`] with each move's player given, so one player
+/// may move twice in a row (a GTP controller's consecutive moves of one
+/// colour; SGF allows them, and [`Turns::AsRecorded`] reads them back).
+pub fn export_played(
+    rules: &Rules,
+    setup: &[Vec<u16>; 2],
+    first_player: u8,
+    handicap: Option<u32>,
+    played: &[(u8, Move)],
+    result: &GameResult,
+) -> Result<String, Diagnostic> {
     let g = grid(rules)?;
     let mut out = String::from("(;GM[1]FF[4]CA[UTF-8]");
     let _ = write!(out, "AP[morrigo:{}]", env!("CARGO_PKG_VERSION"));
@@ -884,13 +935,9 @@ pub fn export_handicap_game(
         out.push_str("PL[W]");
     }
     let several_kinds = rules.passes.kinds.len() > 1;
-    for (i, m) in moves.iter().enumerate() {
+    for (i, &(player, ref m)) in played.iter().enumerate() {
         out.push(if i % 10 == 0 { '\n' } else { ' ' });
-        let colour = if (i + usize::from(first_player)) % 2 == 0 {
-            'B'
-        } else {
-            'W'
-        };
+        let colour = if player == 0 { 'B' } else { 'W' };
         match m.kind {
             MoveKind::Play | MoveKind::Place => {
                 let &(x, y) = g

@@ -302,3 +302,63 @@ fn results_are_written_as_sgf_does() {
         "{text}"
     );
 }
+
+/// `Turns::AsRecorded` reads one colour moving twice in a row (what a GTP
+/// controller may send), which the default import refuses; `export_played`
+/// writes such a game, and importing it gives the same players and points.
+#[test]
+fn consecutive_moves_of_one_colour_round_trip_when_asked_for() {
+    use morrigo_sgf::{export_played, import_source_with, Turns};
+    let r = rules("chinese", "9");
+    let text = "(;SZ[9];B[aa];B[bb];W[cc];W[])";
+    assert!(import(text, &r).is_err());
+    let g = import_source_with(&SourceFile::new("sgf", text), &r, Turns::AsRecorded).unwrap();
+    let players: Vec<u8> = g.moves.iter().map(|m| m.player).collect();
+    assert_eq!(players, [0, 0, 1, 1]);
+    let tokens: Vec<&str> = g.moves.iter().map(|m| m.token.as_str()).collect();
+    assert_eq!(tokens, ["A9", "B8", "C7", "pass"]);
+    let played: Vec<(u8, Move)> = g
+        .moves
+        .iter()
+        .map(|m| {
+            let intent = notation::parse_token_in(&r, &m.token, None).unwrap()[0];
+            let mv = match intent {
+                notation::Intent::Place(p) => Move::play(p),
+                notation::Intent::Pass(k) => Move::pass(k),
+                other => panic!("{other:?}"),
+            };
+            (m.player, mv)
+        })
+        .collect();
+    let out = export_played(
+        &r,
+        &[vec![], vec![]],
+        0,
+        None,
+        &played,
+        &GameResult::Ongoing,
+    )
+    .unwrap();
+    assert!(out.contains(";B[aa] ;B[bb] ;W[cc] ;W[]"), "{out}");
+    let again =
+        import_source_with(&SourceFile::new("sgf", out.as_str()), &r, Turns::AsRecorded).unwrap();
+    assert_eq!(
+        again.moves.iter().map(|m| m.player).collect::<Vec<_>>(),
+        players
+    );
+}
+
+/// `HA` is read as the handicap (`HA[0]`/`HA[1]` mean an even game, as
+/// records write); an unreadable one is a located error.
+#[test]
+fn the_handicap_is_read_from_ha() {
+    let r = rules("chinese", "9");
+    let i = info(&SourceFile::new("sgf", "(;SZ[9]HA[2]AB[cc][gg];W[ee])")).unwrap();
+    assert_eq!(i.handicap, Some(2));
+    let i = info(&SourceFile::new("sgf", "(;SZ[9]HA[0];B[ee])")).unwrap();
+    assert_eq!(i.handicap, None);
+    let e = info(&SourceFile::new("sgf", "(;SZ[9]HA[two])")).unwrap_err();
+    assert!(e.message.starts_with("HA[two]: cannot read"), "{e}");
+    assert_eq!(e.location.as_ref().map(|l| (l.line, l.col)), Some((1, 11)));
+    assert!(import("(;SZ[9]HA[2]AB[cc][gg];W[ee])", &r).is_ok());
+}

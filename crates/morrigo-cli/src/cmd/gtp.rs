@@ -23,9 +23,10 @@ use morrigo_play::{AgentSpec, MctsParams};
 /// `morrigo-classes` (the move-class history, `N C P E`).
 ///
 /// A plain `pass` is the first pass kind of the ruleset's `passes.kinds`
-/// that is legal at that moment. Moves alternate: `play` for the player
-/// not to move is refused. Every stone counts as alive
-/// (`final_status_list dead` is empty): games are played out.
+/// that is legal at that moment. Two moves of one colour in a row hand the
+/// turn over first (nothing enters the history for the skipped turn).
+/// Every stone counts as alive (`final_status_list dead` is empty): games
+/// are played out.
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Examples:
@@ -35,7 +36,8 @@ Examples:
 
 In Sabaki (Engines > Manage Engines) or GoGui (Program > New Program), the
 engine command is the path of `morrigo` with these arguments, e.g.
-`/usr/local/bin/morrigo gtp jk-final --agent mcts:playouts=3000`.")]
+`/usr/local/bin/morrigo gtp jk-final --agent mcts:playouts=3000 --plain-passes`
+(--plain-passes for GUIs that read no typed passes such as `pass:E`).")]
 pub struct GtpArgs {
     /// Ruleset file or built-in name (a Go-style ruleset).
     #[arg(value_name = "RULESET")]
@@ -49,6 +51,11 @@ pub struct GtpArgs {
     /// moves when given the same commands).
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,
+    /// Answer every pass of `genmove` as GTP's plain `pass`, for GUIs that
+    /// know no typed passes (the agent then passes only by the kind a plain
+    /// `pass` stands for, so the GUI's record replays to the same game).
+    #[arg(long)]
+    pub plain_passes: bool,
     #[command(flatten)]
     pub ruleset: game::RulesetOptions,
 }
@@ -69,6 +76,7 @@ pub fn run(args: GtpArgs) -> Outcome {
         overrides: args.ruleset.overrides(),
         agent: args.agent.unwrap_or(AgentSpec::Mcts(MctsParams::default())),
         seed: args.seed,
+        plain_passes: args.plain_passes,
     };
     let mut engine = Engine::new(cfg)?;
     let stdin = std::io::stdin();
