@@ -3,7 +3,8 @@
 //! legal moves and outcome; undo restores the state; the incremental hash
 //! equals the hash built from scratch. Board-play rulesets are checked
 //! against the Go-family reference, piece-moving ones against the Morris
-//! reference; a ruleset mixing both is only played.
+//! reference; a ruleset mixing both, or reading a value its reference does
+//! not evaluate (`RefGo::judges`), is only played.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use morrigo_engine::{with_machine, AnyMachine, Machine, Move};
@@ -34,8 +35,13 @@ impl<'r> Reference<'r> {
             .iter()
             .any(|k| matches!(k, ActionKind::Place | ActionKind::Slide | ActionKind::Fly));
         match (go, morris) {
-            (true, false) => Reference::Go(Box::new(RefGo::new(rules))),
-            (false, true) => Reference::Morris(Box::new(RefGame::new(rules))),
+            (true, false) if RefGo::judges(rules).is_ok() => {
+                Reference::Go(Box::new(RefGo::new(rules)))
+            }
+            (false, true) if RefGame::judges(rules).is_ok() => {
+                Reference::Morris(Box::new(RefGame::new(rules)))
+            }
+            // Mixed, or reading what the reference does not evaluate.
             _ => Reference::None,
         }
     }

@@ -393,3 +393,153 @@ mod tests {
         assert_eq!(did_you_mean("zzz", ["in_hand"]), None);
     }
 }
+
+/// The most bytes Morrigo reads from one input file (a ruleset, a record, a
+/// scenario, a sweep plan): far above any real one, so that a wrong path
+/// (`/dev/zero`, a disk image) is a clear error rather than memory filled.
+pub const MAX_INPUT_BYTES: u64 = 64 << 20;
+
+/// Why an input file could not be read: its path, and the reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadError {
+    pub path: String,
+    /// Missing, unreadable, too large or not UTF-8.
+    pub why: String,
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot read `{}`: {}", self.path, self.why)
+    }
+}
+
+impl From<ReadError> for Diagnostic {
+    fn from(e: ReadError) -> Self {
+        Diagnostic::new(e.to_string())
+    }
+}
+
+/// Read a text input file of at most [`MAX_INPUT_BYTES`].
+pub fn read_input(path: &std::path::Path) -> Result<String, ReadError> {
+    read_input_limited(path, MAX_INPUT_BYTES)
+}
+
+/// [`read_input`] with another limit. The size is not taken from the file
+/// system (devices and pipes report none): at most `max + 1` bytes are read.
+pub fn read_input_limited(path: &std::path::Path, max: u64) -> Result<String, ReadError> {
+    use std::io::Read;
+    let fail = |why: String| ReadError {
+        path: path.display().to_string(),
+        why,
+    };
+    let file = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
+    let mut bytes = Vec::new();
+    file.take(max + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| fail(e.to_string()))?;
+    if bytes.len() as u64 > max {
+        return Err(fail(format!(
+            "it is larger than {max} bytes, the limit for an input file"
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        fail(format!(
+            "it is not UTF-8 text (at byte {})",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+/// The longest line Morrigo reads from an interactive input (a GTP command,
+/// a move typed at `morrigo play`, a GTP engine's answer).
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// What [`read_line_limited`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineRead {
+    /// A line (its newline, if any, included) is in the buffer.
+    Line,
+    /// A line longer than the limit was skipped to its end.
+    TooLong,
+    /// The input has ended.
+    End,
+}
+
+/// Read one line of at most `limit` bytes into `line` (cleared first). A
+/// longer line is skipped to its end a bounded chunk at a time, so memory
+/// stays bounded whatever the input (`/dev/zero` piped in, say).
+pub fn read_line_limited<R: std::io::BufRead>(
+    input: &mut R,
+    line: &mut Vec<u8>,
+    limit: usize,
+) -> std::io::Result<LineRead> {
+    use std::io::{BufRead, Read};
+    line.clear();
+    // One byte more than the limit: room for the newline of a full line.
+    if input
+        .by_ref()
+        .take(limit as u64 + 1)
+        .read_until(b'\n', line)?
+        == 0
+    {
+        return Ok(LineRead::End);
+    }
+    if line.len() <= limit || line.ends_with(b"\n") {
+        return Ok(LineRead::Line);
+    }
+    loop {
+        line.clear();
+        let n = input.by_ref().take(limit as u64).read_until(b'\n', line)?;
+        if n == 0 || line.ends_with(b"\n") {
+            line.clear();
+            return Ok(LineRead::TooLong);
+        }
+    }
+}
+
+#[cfg(test)]
+mod read_tests {
+    use super::*;
+
+    /// A device that never ends is refused at the limit, not read forever.
+    #[test]
+    fn an_endless_input_is_refused_at_the_limit() {
+        let e = read_input_limited(std::path::Path::new("/dev/zero"), 1000).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "cannot read `/dev/zero`: it is larger than 1000 bytes, the limit for an input file"
+        );
+    }
+
+    /// Missing files and bytes that are not UTF-8 name the file and why.
+    #[test]
+    fn missing_and_binary_files_are_named() {
+        let e = read_input(std::path::Path::new("/no/such/file")).unwrap_err();
+        assert!(
+            e.to_string().starts_with("cannot read `/no/such/file`: "),
+            "{e}"
+        );
+        let dir = std::env::temp_dir().join(format!("morrigo-diag-{}", std::process::id()));
+        std::fs::write(&dir, b"ab\xffcd").unwrap();
+        let e = read_input(&dir).unwrap_err();
+        std::fs::remove_file(&dir).unwrap();
+        assert_eq!(e.why, "it is not UTF-8 text (at byte 2)");
+    }
+
+    /// Lines up to the limit are read whole; a longer one is skipped to its
+    /// end and the next line is read as usual; the end of input is `End`.
+    #[test]
+    fn a_line_longer_than_the_limit_is_skipped() {
+        let text = format!("abcd\n{}\nxy", "z".repeat(20));
+        let mut input = text.as_bytes();
+        let mut line = Vec::new();
+        let mut read = || {
+            let r = read_line_limited(&mut input, &mut line, 5).unwrap();
+            (r, String::from_utf8(line.clone()).unwrap())
+        };
+        assert_eq!(read(), (LineRead::Line, "abcd\n".into()));
+        assert_eq!(read(), (LineRead::TooLong, String::new()));
+        assert_eq!(read(), (LineRead::Line, "xy".into()));
+        assert_eq!(read(), (LineRead::End, String::new()));
+    }
+}

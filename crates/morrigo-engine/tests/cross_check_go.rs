@@ -1153,3 +1153,23 @@ fn scores_with_dead_stones_agree() {
     }
     assert!(checked > 100, "only {checked} positions had dead stones");
 }
+
+/// The references say which rulesets they can judge, so a cross-check (and
+/// the play fuzz target) never hands one a ruleset it would panic on: the
+/// Go reference judges every Go built-in and no Morris one, the Morris
+/// reference every Morris built-in and no Go one.
+#[test]
+fn each_reference_judges_its_own_family() {
+    use morrigo_reference::morris::RefGame;
+    let load = |name: &str| morrigo_rules::load_rules_with(name, &Overrides::default()).unwrap();
+    for b in morrigo_rules::builtin::family("go") {
+        let rules = load(b.name);
+        RefGo::judges(&rules).unwrap_or_else(|why| panic!("{}: {why}", b.name));
+        assert!(RefGame::judges(&rules).is_err(), "{}", b.name);
+    }
+    for b in morrigo_rules::builtin::family("morris") {
+        let rules = load(b.name);
+        RefGame::judges(&rules).unwrap_or_else(|why| panic!("{}: {why}", b.name));
+        assert!(RefGo::judges(&rules).is_err(), "{}", b.name);
+    }
+}

@@ -1,8 +1,8 @@
 //! The referee's side of GTP: an external engine process, spoken to one
 //! command at a time, every answer awaited with a deadline.
 
-use crate::engine::read_limited;
 use crate::protocol::MAX_LINE;
+use morrigo_diag::{read_line_limited, LineRead};
 use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -76,13 +76,12 @@ impl Client {
             let mut reader = BufReader::new(stdout);
             let mut bytes = Vec::new();
             loop {
-                bytes.clear();
-                let line = match read_limited(&mut reader, &mut bytes, MAX_LINE) {
-                    Ok(0) => return,
-                    Ok(_) if bytes.len() >= MAX_LINE && !bytes.ends_with(b"\n") => {
-                        Err(format!("a line longer than {MAX_LINE} bytes"))
+                let line = match read_line_limited(&mut reader, &mut bytes, MAX_LINE) {
+                    Ok(LineRead::End) => return,
+                    Ok(LineRead::TooLong) => Err(format!("a line longer than {MAX_LINE} bytes")),
+                    Ok(LineRead::Line) => {
+                        Ok(String::from_utf8_lossy(&bytes).trim_end().to_string())
                     }
-                    Ok(_) => Ok(String::from_utf8_lossy(&bytes).trim_end().to_string()),
                     Err(e) => Err(format!("cannot read its output: {e}")),
                 };
                 let stop = line.is_err();

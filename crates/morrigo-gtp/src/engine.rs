@@ -19,8 +19,8 @@
 
 use crate::game::{diag_line, new_game, outcome_words, Game};
 use crate::handicap;
-use crate::protocol::{parse_colour, parse_vertex, vertex_text, Command, Reply};
-use morrigo_diag::Diagnostic;
+use crate::protocol::{parse_colour, parse_vertex, vertex_text, Command, Reply, MAX_LINE};
+use morrigo_diag::{read_line_limited, Diagnostic, LineRead};
 use morrigo_engine::notation::{self, Intent};
 use morrigo_engine::{AnyMachine, Move, MoveKind};
 use morrigo_play::{game_rng, AgentSpec, Player};
@@ -160,27 +160,16 @@ impl Engine {
     pub fn run(&mut self, input: &mut impl BufRead, out: &mut impl Write) -> io::Result<()> {
         let mut bytes = Vec::new();
         loop {
-            bytes.clear();
-            let read = read_limited(input, &mut bytes, crate::protocol::MAX_LINE + 1)?;
-            if read == 0 {
-                return Ok(());
-            }
-            if bytes.len() > crate::protocol::MAX_LINE && !bytes.ends_with(b"\n") {
-                // Skip the rest of the line, a bounded chunk at a time.
-                loop {
-                    bytes.clear();
-                    let n = read_limited(input, &mut bytes, crate::protocol::MAX_LINE)?;
-                    if n == 0 || bytes.ends_with(b"\n") {
-                        break;
-                    }
+            match read_line_limited(input, &mut bytes, MAX_LINE)? {
+                LineRead::End => return Ok(()),
+                LineRead::Line => {}
+                LineRead::TooLong => {
+                    let reply =
+                        Reply::Failure(format!("command line longer than {MAX_LINE} bytes"));
+                    out.write_all(reply.format(None).as_bytes())?;
+                    out.flush()?;
+                    continue;
                 }
-                let reply = Reply::Failure(format!(
-                    "command line longer than {} bytes",
-                    crate::protocol::MAX_LINE
-                ));
-                out.write_all(reply.format(None).as_bytes())?;
-                out.flush()?;
-                continue;
             }
             let line = String::from_utf8_lossy(&bytes);
             let Some(cmd) = crate::protocol::parse_line(&line) else {
@@ -592,13 +581,8 @@ impl Engine {
 
     fn loadsgf(&mut self, file: &str, until: Option<usize>) -> Result<String, String> {
         let fail = |why: String| format!("cannot load file: {why}");
-        let meta = std::fs::metadata(file).map_err(|e| fail(format!("`{file}`: {e}")))?;
-        if meta.len() > MAX_SGF_BYTES {
-            return Err(fail(format!(
-                "`{file}` is larger than {MAX_SGF_BYTES} bytes"
-            )));
-        }
-        let text = std::fs::read_to_string(file).map_err(|e| fail(format!("`{file}`: {e}")))?;
+        let text = morrigo_diag::read_input_limited(std::path::Path::new(file), MAX_SGF_BYTES)
+            .map_err(|e| fail(format!("`{file}`: {}", e.why)))?;
         let source = morrigo_diag::SourceFile::new(file, text.as_str());
         let info = morrigo_sgf::info(&source).map_err(|d| fail(diag_line(&d)))?;
         let mut overrides = self.overrides;
@@ -651,13 +635,4 @@ impl Engine {
 fn stone_count(text: &str) -> Result<i64, String> {
     text.parse()
         .map_err(|_| format!("syntax error: `{text}` is not a number of stones"))
-}
-
-/// Read up to a newline, at most `limit` bytes.
-pub(crate) fn read_limited<R: BufRead>(
-    input: &mut R,
-    bytes: &mut Vec<u8>,
-    limit: usize,
-) -> io::Result<usize> {
-    <&mut R as io::Read>::take(input, limit as u64).read_until(b'\n', bytes)
 }

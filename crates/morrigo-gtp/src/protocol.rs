@@ -11,7 +11,7 @@
 
 /// Longest command line read (bytes): a longer line is answered with a
 /// failure and skipped, so garbage input cannot grow memory.
-pub const MAX_LINE: usize = 64 * 1024;
+pub const MAX_LINE: usize = morrigo_diag::MAX_LINE_BYTES;
 
 /// One command.
 #[derive(Clone, Debug, PartialEq, Eq)]

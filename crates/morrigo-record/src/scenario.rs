@@ -190,7 +190,7 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>, seen: &mut HashSet<PathBuf>) -> s
 /// (`name:` or `extends:`). Unreadable or malformed files are not
 /// rulesets: running them reports what is wrong.
 fn is_ruleset_file(path: &Path) -> bool {
-    let Ok(text) = std::fs::read_to_string(path) else {
+    let Ok(text) = morrigo_diag::read_input(path) else {
         return false;
     };
     let source = morrigo_diag::SourceFile::new(path.display().to_string(), text);

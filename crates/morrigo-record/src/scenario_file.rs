@@ -262,8 +262,7 @@ struct IllegalYaml {
 
 /// Read and parse a scenario file from disk.
 pub fn read(path: &Path) -> Result<ScenarioFile, Diagnostic> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Diagnostic::new(format!("cannot read `{}`: {e}", path.display())))?;
+    let text = morrigo_diag::read_input(path)?;
     parse(SourceFile::new(path.display().to_string(), text), path)
 }
 

@@ -186,7 +186,43 @@ impl morrigo_dsl::History for Classes<'_> {
     }
 }
 
+/// Rule values the Go reference does not evaluate: the Morris line history
+/// (`formed_before`, `turns_since_formed`, `turns_since_traded`), lines
+/// counted by a condition or per phase, line directions, and
+/// `on_line_formed.counts`' `line`.
+const UNJUDGED: [Prim; 8] = [
+    Prim::FormedBefore,
+    Prim::TurnsSinceFormed,
+    Prim::TurnsSinceTraded,
+    Prim::LinesFormedWhere,
+    Prim::LinesBrokenWhere,
+    Prim::LinesFormedIn,
+    Prim::DirectionOf,
+    Prim::Line,
+];
+
 impl<'r> RefGo<'r> {
+    /// Whether this reference can judge games of `rules` (board plays or
+    /// passes, line rules without extras, and no value it does not
+    /// evaluate); else why not. A cross-check asks before it plays, since
+    /// [`RefGo::new`] and the evaluation panic on what they do not cover.
+    pub fn judges(rules: &Rules) -> Result<(), String> {
+        if rules.play.is_none() && rules.passes.kinds.is_empty() {
+            return Err("the Go reference covers rulesets with board plays or passes".into());
+        }
+        if rules
+            .line_rule
+            .as_ref()
+            .is_some_and(|l| l.extras().next().is_some())
+        {
+            return Err("the Go reference has no line-rule extras".into());
+        }
+        match UNJUDGED.iter().find(|&&p| rules.uses(p)) {
+            Some(p) => Err(format!("the Go reference does not evaluate {p:?}")),
+            None => Ok(()),
+        }
+    }
+
     /// The start of a game: empty board, the first player to move.
     pub fn new(rules: &'r Rules) -> Self {
         assert!(

@@ -237,12 +237,20 @@ const GO_FAMILY: &str =
     "the Morris reference does not implement board plays, pass stones or move-history patterns";
 
 impl<'r> RefGame<'r> {
+    /// Whether this reference can judge games of `rules`, else why not (see
+    /// `GO_FAMILY`); [`RefGame::new`] panics on what it does not cover.
+    pub fn judges(rules: &Rules) -> Result<(), String> {
+        match rules.play.is_none() && rules.patterns.is_empty() && rules.passes.stones == 0 {
+            true => Ok(()),
+            false => Err(GO_FAMILY.into()),
+        }
+    }
+
     /// The start of a game: empty board, full hands, the first player to move.
     pub fn new(rules: &'r Rules) -> Self {
-        assert!(
-            rules.play.is_none() && rules.patterns.is_empty() && rules.passes.stones == 0,
-            "{GO_FAMILY}"
-        );
+        if let Err(why) = Self::judges(rules) {
+            panic!("{why}");
+        }
         // The set-up stones (`setup.stones`) and the first to move.
         let mut board = vec![None; rules.topology.len()];
         for (pl, stones) in rules.start.stones.iter().enumerate() {

@@ -360,9 +360,9 @@ fn finish(
 
 fn read_origin(origin: &Origin) -> Result<SourceFile, Diagnostic> {
     match origin {
-        Origin::File(path) => std::fs::read_to_string(path)
+        Origin::File(path) => morrigo_diag::read_input(path)
             .map(|text| SourceFile::new(path.display().to_string(), text))
-            .map_err(|e| Diagnostic::new(format!("cannot read `{}`: {e}", path.display()))),
+            .map_err(Diagnostic::from),
         Origin::Builtin(path) => {
             let b = builtin::by_path(path)
                 .ok_or_else(|| Diagnostic::new(format!("no built-in ruleset `{path}`")))?;

@@ -155,10 +155,10 @@ impl Spec {
     /// Read and check a spec file; rulesets named by a relative path are
     /// looked up next to the file first.
     pub fn read(path: &Path) -> Result<Spec, Diagnostics> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
+        let text = morrigo_diag::read_input(path).map_err(|e| {
             Diagnostic::new(format!(
-                "cannot read the sweep spec `{}`: {e}",
-                path.display()
+                "cannot read the sweep spec `{}`: {}",
+                e.path, e.why
             ))
         })?;
         let stem = path

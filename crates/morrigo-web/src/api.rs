@@ -67,8 +67,8 @@ pub async fn source(
         }
         (None, Some(file)) => {
             let path = state.dir_file(&file)?;
-            let text = std::fs::read_to_string(&path)
-                .map_err(|e| ApiError::not_found(format!("cannot read `{file}`: {e}")))?;
+            let text = morrigo_diag::read_input(&path)
+                .map_err(|e| ApiError::not_found(format!("cannot read `{file}`: {}", e.why)))?;
             Ok(Json(
                 json!({ "name": file, "path": path.display().to_string(), "text": text }),
             ))

@@ -99,8 +99,8 @@ impl RulesetRef {
         }
         let file = self.file.as_deref().unwrap_or_default();
         let path = state.dir_file(file)?;
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| ApiError::bad(format!("cannot read `{file}`: {e}")))?;
+        let text = morrigo_diag::read_input(&path)
+            .map_err(|e| ApiError::bad(format!("cannot read `{file}`: {}", e.why)))?;
         Ok(Source::Text { path, text })
     }
 

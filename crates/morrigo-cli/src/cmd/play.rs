@@ -2,7 +2,7 @@ use crate::cmd::sim_args::ColourAgents;
 use crate::fail::{Failure, Outcome};
 use crate::game;
 use clap::Args;
-use morrigo_diag::Diagnostic;
+use morrigo_diag::{Diagnostic, LineRead, MAX_LINE_BYTES};
 use morrigo_engine::{notation, with_machine, Machine, Move, State};
 use morrigo_play::{game_rng, AgentSpec, Player};
 use morrigo_rules::Rules;
@@ -305,12 +305,21 @@ impl Session {
             write!(out, "{you}> ")?;
             out.flush()?;
             let mut bytes = Vec::new();
-            let read = input
-                .read_until(b'\n', &mut bytes)
+            let read = morrigo_diag::read_line_limited(input, &mut bytes, MAX_LINE_BYTES)
                 .map_err(|e| Failure::game(Diagnostic::new(format!("cannot read input: {e}"))))?;
-            if read == 0 {
-                writeln!(out, "\nend of input: game left unfinished")?;
-                break End::Left;
+            match read {
+                LineRead::Line => {}
+                LineRead::End => {
+                    writeln!(out, "\nend of input: game left unfinished")?;
+                    break End::Left;
+                }
+                LineRead::TooLong => {
+                    writeln!(
+                        out,
+                        "\na line longer than {MAX_LINE_BYTES} bytes is ignored"
+                    )?;
+                    continue;
+                }
             }
             let line = String::from_utf8_lossy(&bytes);
             if self.echo {

@@ -78,8 +78,8 @@ pub struct ReplayArgs {
 }
 
 fn read(path: &str) -> Result<String, Failure> {
-    std::fs::read_to_string(path)
-        .map_err(|e| Failure::game(Diagnostic::new(format!("cannot read `{path}`: {e}"))))
+    morrigo_diag::read_input(std::path::Path::new(path))
+        .map_err(|e| Failure::game(Diagnostic::from(e)))
 }
 
 /// The ruleset named on the command line; without one, the usage error.
