@@ -36,11 +36,24 @@ impl<const W: usize> Machine<W> {
         self.flood(self.dilate(stones), empty)
     }
 
-    /// Empty points of the regions bordered by a chain in seki. A seki
-    /// point is an empty point next to both colours where a stone of either
-    /// colour would leave its own chain (joined through it) with at most
-    /// one liberty; the chains next to a seki point are in seki.
+    /// Empty points of the regions bordered by a chain in seki.
     fn seki_points(&self, stones: &[Bits<W>; 2], empty: &Bits<W>) -> Bits<W> {
+        self.reach(&self.seki_chains(stones, empty), empty)
+    }
+
+    /// The stones of the chains in seki on the board of `s`, by the reading
+    /// `seki: nobody` scores with (what GTP's `final_status_list seki`
+    /// answers).
+    pub fn seki_stones(&self, s: &State<W>) -> Bits<W> {
+        let empty = self.all.without(s.pos.occ[0].or(s.pos.occ[1]));
+        self.seki_chains(&s.pos.occ, &empty)
+    }
+
+    /// The chains in seki. A seki point is an empty point next to both
+    /// colours where a stone of either colour would leave its own chain
+    /// (joined through it) with at most one liberty; the chains next to a
+    /// seki point are in seki.
+    fn seki_chains(&self, stones: &[Bits<W>; 2], empty: &Bits<W>) -> Bits<W> {
         let shared = self
             .dilate(&stones[0])
             .and(self.dilate(&stones[1]))
@@ -60,7 +73,7 @@ impl<const W: usize> Machine<W> {
                     .or(self.flood(around, &stones[1]));
             }
         }
-        self.reach(&in_seki, empty)
+        in_seki
     }
 
     /// Each player's score, after removing `dead` stones (added to the

@@ -561,22 +561,32 @@ impl Engine {
         }
     }
 
-    /// Morrigo's rules count every stone on the board as alive (games are
-    /// played out; no stone is removed as dead when counting).
+    /// Morrigo's rules count every stone on the board (games are played
+    /// out; no stone is removed as dead when counting): `dead` is empty,
+    /// `seki` the chains in seki by the reading `seki: nobody` scores with,
+    /// `alive` the other stones.
     fn final_status_list(&self, status: &str) -> Result<String, String> {
         let t = &self.rules().topology;
-        match status.to_ascii_lowercase().as_str() {
-            "alive" => Ok([0, 1]
+        let seki = self.game.seki();
+        let points: Vec<u16> = match status.to_ascii_lowercase().as_str() {
+            "alive" => [0, 1]
                 .iter()
                 .flat_map(|&p| self.game.stones(p))
-                .map(|p| t.name(p).to_string())
-                .collect::<Vec<_>>()
-                .join(" ")),
-            "dead" | "seki" => Ok(String::new()),
-            _ => Err(format!(
-                "syntax error: `{status}` is not a status (alive, dead or seki)"
-            )),
-        }
+                .filter(|p| !seki.contains(p))
+                .collect(),
+            "seki" => seki,
+            "dead" => Vec::new(),
+            _ => {
+                return Err(format!(
+                    "syntax error: `{status}` is not a status (alive, dead or seki)"
+                ))
+            }
+        };
+        Ok(points
+            .iter()
+            .map(|&p| t.name(p).to_string())
+            .collect::<Vec<_>>()
+            .join(" "))
     }
 
     fn loadsgf(&mut self, file: &str, until: Option<usize>) -> Result<String, String> {

@@ -56,6 +56,9 @@ pub trait Game {
     fn captured(&self) -> [u32; 2];
     /// The stones of a player.
     fn stones(&self, player: u8) -> Vec<u16>;
+    /// The stones of the chains in seki (the reading `seki: nobody` scores
+    /// with).
+    fn seki(&self) -> Vec<u16>;
     /// The moves from the start position, each with its player.
     fn played(&self) -> &[(u8, Move)];
     /// The set-up stones and first player of the start position.
@@ -300,6 +303,14 @@ impl<const W: usize> Game for GameW<W> {
     fn stones(&self, player: u8) -> Vec<u16> {
         (0..self.m.points() as u16)
             .filter(|&p| self.s.owner(p) == Some(player))
+            .collect()
+    }
+
+    fn seki(&self) -> Vec<u16> {
+        self.m
+            .seki_stones(&self.s)
+            .iter()
+            .map(|p| p as u16)
             .collect()
     }
 

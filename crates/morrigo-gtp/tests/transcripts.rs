@@ -97,6 +97,13 @@ fn plain_passes_for_guis() {
     check("plain-passes");
 }
 
+/// `final_status_list`: the chains in seki (by the reading `seki: nobody`
+/// scores with), the other stones alive, none dead.
+#[test]
+fn final_status_list_names_the_chains_in_seki() {
+    check("seki");
+}
+
 /// loadsgf sets the board size, komi and moves from a file; printsgf writes
 /// the game back with its pass kinds.
 #[test]

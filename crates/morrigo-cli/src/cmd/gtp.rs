@@ -25,8 +25,8 @@ use morrigo_play::{AgentSpec, MctsParams};
 /// A plain `pass` is the first pass kind of the ruleset's `passes.kinds`
 /// that is legal at that moment. Two moves of one colour in a row hand the
 /// turn over first (nothing enters the history for the skipped turn).
-/// Every stone counts as alive (`final_status_list dead` is empty): games
-/// are played out.
+/// No stone is dead (`final_status_list dead` is empty): games are played
+/// out; `final_status_list seki` names the chains in seki.
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Examples:
