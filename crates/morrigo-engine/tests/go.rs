@@ -132,3 +132,54 @@ fn hand_over_changes_only_the_player_to_move() {
         assert_eq!((s.pos.to_move, s.pos.hash), (to_move, hash));
     });
 }
+
+/// Random games of every Go built-in (5x5) with hand-overs mixed in: after
+/// each step the position key equals a fresh computation, and taking every
+/// move and hand-over back restores the start (key, player, history).
+#[test]
+fn random_games_with_hand_overs_unwind_to_the_start() {
+    let (mut moves, mut hand_overs) = (0, 0);
+    for b in morrigo_rules::builtin::family("go") {
+        let any = machine(b.name, 5, 5);
+        with_machine!(&any, m => {
+            let mut x = 0x9E37_79B9_7F4A_7C15u64 ^ b.name.len() as u64;
+            let mut rng = move |n: u32| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x % u64::from(n)) as u32
+            };
+            let mut s = m.initial();
+            let start = (s.pos.hash, s.pos.to_move, s.history().to_vec());
+            let mut steps = Vec::new();
+            let mut buf = Vec::new();
+            for _ in 0..80 {
+                if rng(5) == 0 {
+                    assert!(m.hand_over(&mut s));
+                    steps.push(None);
+                } else {
+                    match m.sample_move(&s, &mut buf, &mut rng) {
+                        morrigo_engine::Sample::Move(mv) => steps.push(Some(m.apply(&mut s, mv))),
+                        _ => break,
+                    }
+                }
+                assert_eq!(s.pos.hash, m.recomputed_hash(&s), "{}", b.name);
+            }
+            moves += steps.iter().filter(|x| x.is_some()).count();
+            hand_overs += steps.iter().filter(|x| x.is_none()).count();
+            while let Some(step) = steps.pop() {
+                match step {
+                    Some(u) => m.undo(&mut s, u),
+                    None => assert!(m.hand_over(&mut s)),
+                }
+            }
+            assert_eq!((s.pos.hash, s.pos.to_move, s.history()), (start.0, start.1, &start.2[..]), "{}", b.name);
+            assert_eq!(s.classes().count(), 0, "{}", b.name);
+        });
+    }
+    // Whole games were played, with hand-overs among their moves.
+    assert!(
+        moves >= 400 && hand_overs >= 100,
+        "{moves} moves, {hand_overs} hand-overs"
+    );
+}
