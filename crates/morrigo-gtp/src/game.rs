@@ -206,7 +206,10 @@ impl<const W: usize> Game for GameW<W> {
     }
 
     fn play(&mut self, player: u8, mv: Move) {
-        let handed = self.hand_over_to(player).unwrap_or(false);
+        // `check` handed the turn over for this move, so this cannot fail.
+        let handed = self
+            .hand_over_to(player)
+            .expect("the turn can be handed over");
         let u = self.m.apply(&mut self.s, mv);
         self.undos.push((u, handed));
         self.played.push((player, mv));
