@@ -260,10 +260,10 @@ enum Origin {
 pub fn load(spec: &str) -> Result<Loaded, Diagnostic> {
     let path = Path::new(spec);
     if path.exists() {
-        return load_chain(Origin::File(path.to_path_buf()));
+        return load_chain(Origin::File(path.to_path_buf()), None);
     }
     match builtin::find(spec) {
-        Some(b) => load_chain(Origin::Builtin(b.path)),
+        Some(b) => load_chain(Origin::Builtin(b.path), None),
         None => Err(unknown_builtin_notes(
             Diagnostic::new(format!(
                 "no ruleset file or built-in ruleset named `{spec}`"
@@ -289,40 +289,54 @@ pub fn load_text(name: &str, text: &str) -> Result<Loaded, Diagnostic> {
     let source = SourceFile::new(name, text);
     let (value, parent) = read_one(&source, 0)?;
     let parent_origin = parent
-        .map(|p| resolve_parent(&source, None, &p))
+        .map(|p| resolve_parent(&source, None, &p, None))
         .transpose()?;
-    finish(vec![(source, value)], parent_origin)
+    finish(vec![(source, value)], parent_origin, None)
 }
 
 /// Load ruleset text that stands for the file at `path` (an editor's
 /// unsaved buffer): `extends` finds files next to `path`, then built-ins.
 pub fn load_text_at(path: &Path, text: &str) -> Result<Loaded, Diagnostic> {
+    load_text_confined(path, text, None)
+}
+
+/// [`load_text_at`] for a server that must read nothing outside `root`
+/// (the playground): `extends` may name a built-in or a file of `root`
+/// by its bare name, found after resolving symlinks; anything else is one
+/// located refusal, the same whether such a file exists or not.
+pub fn load_text_within(path: &Path, text: &str, root: &Path) -> Result<Loaded, Diagnostic> {
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    load_text_confined(path, text, Some(&root))
+}
+
+fn load_text_confined(path: &Path, text: &str, root: Option<&Path>) -> Result<Loaded, Diagnostic> {
     let source = SourceFile::new(path.display().to_string(), text);
     let (value, parent) = read_one(&source, 0)?;
     let origin = Origin::File(path.to_path_buf());
     let parent_origin = parent
-        .map(|p| resolve_parent(&source, Some(&origin), &p))
+        .map(|p| resolve_parent(&source, Some(&origin), &p, root))
         .transpose()?;
-    finish(vec![(source, value)], parent_origin)
+    finish(vec![(source, value)], parent_origin, root)
 }
 
 /// Load a built-in ruleset (never a file of the same name).
 pub fn load_builtin(b: &builtin::Builtin) -> Result<Loaded, Diagnostic> {
-    load_chain(Origin::Builtin(b.path))
+    load_chain(Origin::Builtin(b.path), None)
 }
 
-fn load_chain(origin: Origin) -> Result<Loaded, Diagnostic> {
+fn load_chain(origin: Origin, root: Option<&Path>) -> Result<Loaded, Diagnostic> {
     let source = read_origin(&origin)?;
     let (value, parent) = read_one(&source, 0)?;
     let parent_origin = parent
-        .map(|p| resolve_parent(&source, Some(&origin), &p))
+        .map(|p| resolve_parent(&source, Some(&origin), &p, root))
         .transpose()?;
-    finish(vec![(source, value)], parent_origin)
+    finish(vec![(source, value)], parent_origin, root)
 }
 
 fn finish(
     mut files: Vec<(SourceFile, Node)>,
     mut parent: Option<Origin>,
+    root: Option<&Path>,
 ) -> Result<Loaded, Diagnostic> {
     while let Some(origin) = parent.take() {
         let source = read_origin(&origin)?;
@@ -336,7 +350,7 @@ fn finish(
         }
         let (value, grandparent) = read_one(&source, files.len())?;
         parent = grandparent
-            .map(|p| resolve_parent(&source, Some(&origin), &p))
+            .map(|p| resolve_parent(&source, Some(&origin), &p, root))
             .transpose()?;
         files.push((source, value));
     }
@@ -405,6 +419,7 @@ fn resolve_parent(
     child: &SourceFile,
     origin: Option<&Origin>,
     parent: &str,
+    root: Option<&Path>,
 ) -> Result<Origin, Diagnostic> {
     let here = child
         .text
@@ -417,6 +432,12 @@ fn resolve_parent(
         format!("{parent}.yaml")
     };
     match origin {
+        Some(Origin::File(path)) if root.is_some() => {
+            let dir = path.parent().unwrap_or(Path::new("."));
+            if let Some(found) = file_within(root.unwrap_or(dir), dir, &with_ext, parent, &here)? {
+                return Ok(Origin::File(found));
+            }
+        }
         Some(Origin::File(path)) => {
             let candidate = path.parent().unwrap_or(Path::new(".")).join(&with_ext);
             if candidate.exists() {
@@ -440,6 +461,52 @@ fn resolve_parent(
                 .expected("a file next to this one or a built-in ruleset name"),
             parent,
         )),
+    }
+}
+
+/// The parent file `name` of a child in `dir`, confined to `root`
+/// (canonical): `Ok(None)` when `dir` has no such entry (the built-ins are
+/// tried next). A path (separators, so `..` and absolute ones too), a link that leaves `root`
+/// (dangling or not) and anything but a regular file are refused alike,
+/// without reading them, unless `extends` names a built-in.
+fn file_within(
+    root: &Path,
+    dir: &Path,
+    name: &str,
+    written: &str,
+    here: &Location,
+) -> Result<Option<PathBuf>, Diagnostic> {
+    let refuse = || {
+        if builtin::find(written).is_some() {
+            return Ok(None);
+        }
+        Err(Diagnostic::new(format!(
+            "`extends: {written}` names no built-in ruleset and no file of the ruleset directory"
+        ))
+        .at(here.clone())
+        .expected("a built-in ruleset name or the bare name of a file beside this one, such as `my-base.yaml`")
+        .note("this server reads only the files of its ruleset directory (links leading out of it are not followed)"))
+    };
+    if name.contains(['/', '\\', '\0']) || !dir.starts_with(root) {
+        return refuse();
+    }
+    let candidate = dir.join(name);
+    let meta = match std::fs::symlink_metadata(&candidate) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(_) => return refuse(),
+    };
+    let target = if meta.file_type().is_symlink() {
+        match candidate.canonicalize() {
+            Ok(t) if t.starts_with(root) => t,
+            _ => return refuse(),
+        }
+    } else {
+        candidate
+    };
+    match std::fs::metadata(&target) {
+        Ok(m) if m.is_file() => Ok(Some(target)),
+        _ => refuse(),
     }
 }
 
@@ -492,6 +559,53 @@ mod tests {
             .collect();
         expected.push("extra".into());
         assert_eq!(keys(&loaded, "end"), expected);
+    }
+
+    /// The playground's `extends: /any/path` (or `../x`, or a link out)
+    /// read files anywhere and said whether they existed.
+    #[cfg(unix)]
+    #[test]
+    fn extends_within_a_root_reads_nothing_outside_it_and_refuses_alike() {
+        let base = std::env::temp_dir().join(format!("morrigo-within-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let root = base.join("rulesets");
+        std::fs::create_dir_all(&root).unwrap();
+        let secret = base.join("secret.yaml");
+        std::fs::write(&secret, "name: secret-line\n").unwrap();
+        std::os::unix::fs::symlink(&secret, root.join("link.yaml")).unwrap();
+        std::os::unix::fs::symlink(base.join("gone.yaml"), root.join("dangling.yaml")).unwrap();
+        std::fs::write(
+            root.join("base.yaml"),
+            "extends: nine-mens-morris\nname: base\n",
+        )
+        .unwrap();
+        let child = root.join("child.yaml");
+        let load = |parent: &str| {
+            load_text_within(&child, &format!("extends: {parent}\nname: child\n"), &root)
+        };
+        let mut messages = Vec::new();
+        for parent in [
+            secret.display().to_string(),
+            base.join("missing.yaml").display().to_string(),
+            "../secret".to_string(),
+            "../missing".to_string(),
+            "link".to_string(),
+            "dangling".to_string(),
+        ] {
+            let e = load(&parent).unwrap_err();
+            let text = e.to_string();
+            assert!(!text.contains("secret-line"), "{text}");
+            assert_eq!(e.location.as_ref().map(|l| l.line), Some(1), "{text}");
+            messages.push(e.message.replace(&parent, "X"));
+        }
+        messages.dedup();
+        assert_eq!(messages.len(), 1, "one refusal for all: {messages:?}");
+        assert_eq!(load("base").unwrap().chain.len(), 3);
+        assert_eq!(load("nine-mens-morris").unwrap().chain.len(), 2);
+        // The CLI's loader still reads any path it is given.
+        let cli = load_text_at(&child, &format!("extends: {}\n", secret.display())).unwrap();
+        assert_eq!(&*cli.chain[1].name, secret.display().to_string());
+        std::fs::remove_dir_all(&base).unwrap();
     }
 
     #[test]
