@@ -33,9 +33,45 @@ pub enum AgentSpec {
 /// games only, see `crate::perfect`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct PerfectParams {
-    /// The path, kept for the whole run (specs are `Copy`; a command
-    /// parses a handful of them once).
+    /// The path, interned (specs are `Copy`): each distinct path is stored
+    /// once for the whole run, however often it is parsed.
     pub table: Option<&'static str>,
+}
+
+/// Most distinct table paths one process interns (MAX_TABLE_PATHS); a
+/// command names a handful, and the bound keeps a server that parses specs
+/// per request from growing.
+pub const MAX_TABLE_PATHS: usize = 256;
+/// Longest table path in bytes (MAX_TABLE_PATH_BYTES, Linux's PATH_MAX).
+pub const MAX_TABLE_PATH_BYTES: usize = 4096;
+
+static TABLE_PATHS: std::sync::OnceLock<std::sync::Mutex<std::collections::HashSet<&'static str>>> =
+    std::sync::OnceLock::new();
+
+/// The one stored copy of a table path: parsing the same path again stores
+/// nothing (the spec parser used to leak a copy per parse).
+fn intern_table_path(path: &str) -> Result<&'static str, String> {
+    if path.len() > MAX_TABLE_PATH_BYTES {
+        return Err(format!(
+            "`perfect` parameter `table` is {} bytes long, more than {MAX_TABLE_PATH_BYTES} (MAX_TABLE_PATH_BYTES)",
+            path.len()
+        ));
+    }
+    let mut paths = TABLE_PATHS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
+    if let Some(known) = paths.get(path) {
+        return Ok(known);
+    }
+    if paths.len() >= MAX_TABLE_PATHS {
+        return Err(format!(
+            "`perfect` parameter `table`: this process has read {MAX_TABLE_PATHS} different table paths already (MAX_TABLE_PATHS)"
+        ));
+    }
+    let stored: &'static str = Box::leak(path.to_string().into_boxed_str());
+    paths.insert(stored);
+    Ok(stored)
 }
 
 /// Budget of the Monte Carlo agent: `playouts` playouts per move, UCT
@@ -64,16 +100,21 @@ impl Default for MctsParams {
 /// Budget of the alpha-beta agent: iterative deepening stops at `depth`
 /// plies, or when `time_ms` has passed (the deepest completed iteration
 /// decides). A time budget makes the choice depend on the machine's speed.
+/// Among root moves scoring at most `margin` evaluation units (centipieces)
+/// below the best, the game's generator draws one; 0: exact ties only.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct AlphaBetaParams {
     pub depth: u32,
     pub time_ms: Option<u64>,
+    pub margin: u32,
 }
 
 impl AlphaBetaParams {
     pub const DEFAULT_DEPTH: u32 = 4;
     /// Deepest search a `depth=` may ask for.
     pub const MAX_DEPTH: u32 = 64;
+    /// Widest `margin=` (a hundred pieces): beyond, every move would tie.
+    pub const MAX_MARGIN: u32 = 10_000;
 }
 
 impl Default for AlphaBetaParams {
@@ -81,6 +122,7 @@ impl Default for AlphaBetaParams {
         AlphaBetaParams {
             depth: Self::DEFAULT_DEPTH,
             time_ms: None,
+            margin: 0,
         }
     }
 }
@@ -110,7 +152,7 @@ impl AgentSpec {
     /// The parameters this agent accepts.
     fn params(name: &str) -> &'static [&'static str] {
         match name {
-            "alphabeta" => &["depth", "time"],
+            "alphabeta" => &["depth", "time", "margin"],
             "mcts" => &["playouts", "c"],
             "perfect" => &["table"],
             _ => &[],
@@ -143,6 +185,9 @@ impl fmt::Display for AgentSpec {
                 write!(f, ":depth={}", p.depth)?;
                 if let Some(t) = p.time_ms {
                     write!(f, ",time={t}")?;
+                }
+                if p.margin > 0 {
+                    write!(f, ",margin={}", p.margin)?;
                 }
             }
             AgentSpec::Mcts(p) => {
@@ -246,6 +291,16 @@ impl FromStr for AgentSpec {
                     }
                     ab.time_ms = Some(t);
                 }
+                "margin" => {
+                    ab.margin = number(&name, &key, value, "a whole number of centipieces")?;
+                    if ab.margin > AlphaBetaParams::MAX_MARGIN {
+                        return Err(format!(
+                            "`{name}` parameter `margin` must be 0 to {}, not {}",
+                            AlphaBetaParams::MAX_MARGIN,
+                            ab.margin
+                        ));
+                    }
+                }
                 "playouts" => {
                     mc.playouts = number(&name, &key, value, "a whole number")?;
                     if !(1..=MctsParams::MAX_PLAYOUTS).contains(&mc.playouts) {
@@ -268,7 +323,7 @@ impl FromStr for AgentSpec {
                     if path.is_empty() {
                         return Err(format!("`{name}` parameter `table` needs a file name"));
                     }
-                    perfect.table = Some(Box::leak(path.to_string().into_boxed_str()));
+                    perfect.table = Some(intern_table_path(path)?);
                 }
                 _ => unreachable!("every accepted parameter is handled"),
             }
@@ -294,6 +349,27 @@ impl FromStr for AgentSpec {
 mod tests {
     use super::*;
 
+    fn table_paths() -> usize {
+        TABLE_PATHS.get().map_or(0, |p| p.lock().unwrap().len())
+    }
+
+    /// `perfect:table=…` leaked a copy of its path on every parse (the
+    /// playground parses a spec per request).
+    #[test]
+    fn parsing_a_table_path_again_and_again_stores_it_once() {
+        let path = format!("leak-check-{}.solve", "x".repeat(1000));
+        let first: AgentSpec = format!("perfect:table={path}").parse().unwrap();
+        let before = table_paths();
+        for _ in 0..10_000 {
+            let again: AgentSpec = format!("perfect:table={path}").parse().unwrap();
+            assert_eq!(again, first);
+        }
+        assert_eq!(table_paths(), before, "no new copy per parse");
+        let long = format!("perfect:table={}", "y".repeat(MAX_TABLE_PATH_BYTES + 1));
+        let e = long.parse::<AgentSpec>().unwrap_err();
+        assert!(e.contains("MAX_TABLE_PATH_BYTES"), "{e}");
+    }
+
     #[test]
     fn specs_round_trip_through_text() {
         for text in [
@@ -302,6 +378,7 @@ mod tests {
             "greedy",
             "alphabeta:depth=3",
             "alphabeta:depth=2,time=50",
+            "alphabeta:depth=3,margin=20",
             "perfect",
             "perfect:table=six.solve",
         ] {
@@ -319,7 +396,8 @@ mod tests {
             [
                 AgentSpec::AlphaBeta(AlphaBetaParams {
                     depth: 3,
-                    time_ms: Some(100)
+                    time_ms: Some(100),
+                    margin: 0,
                 }),
                 AgentSpec::Greedy
             ]
