@@ -486,3 +486,157 @@ fn ray_timeout_needs_ray_and_a_positive_count() {
     assert!(stderr(&o).contains("--ray-timeout"), "{}", stderr(&o));
     assert!(shard_files(&dir).is_empty());
 }
+
+/// Rule: the limits are checked from the spec's counts, before a cell or a
+/// plan is built: 200^4 param combinations are refused at once, located.
+#[test]
+fn two_hundred_to_the_fourth_combinations_are_refused_before_planning() {
+    let values: Vec<String> = (0..200).map(|i| i.to_string()).collect();
+    let v = format!("[{}]", values.join(", "));
+    let err = refused(
+        "combinations.yaml",
+        &format!("rulesets: [nine-mens-morris]\nparams:\n  a: {v}\n  b: {v}\n  c: {v}\n  d: {v}\ngames: 1\n"),
+    );
+    assert!(err.starts_with("combinations.yaml:3:3: error"), "{err}");
+    insta::assert_snapshot!(err);
+}
+
+/// Rule: a billion one-game shards (a billion files) are refused at
+/// `shard_games`, with the smallest shard size that fits.
+#[test]
+fn a_billion_one_game_shards_are_refused_before_planning() {
+    let err = refused(
+        "billion.yaml",
+        "rulesets: [nine-mens-morris]\ngames: 1000000000\nshard_games: 1\n",
+    );
+    assert!(err.starts_with("billion.yaml:3:14: error"), "{err}");
+    insta::assert_snapshot!(err);
+}
+
+fn flip_byte(path: &Path, at: usize) -> Vec<u8> {
+    let mut bytes = std::fs::read(path).unwrap();
+    let at = at.min(bytes.len() - 1);
+    bytes[at] ^= 1;
+    std::fs::write(path, &bytes).unwrap();
+    bytes
+}
+
+/// Rule: a resume refuses a damaged shard, naming it and saying to delete
+/// it, and plays nothing (so nothing is lost or counted twice); once it is
+/// deleted, the shard is played again to the uninterrupted results.
+#[test]
+fn a_resume_refuses_a_damaged_shard_until_it_is_deleted() {
+    let dir = scratch_dir("damaged-shard");
+    let args = [spec("go-params.yaml"), "--results".into(), dir_arg(&dir)];
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let json_args = [&args[..], &["--format", "json"]].concat();
+    let whole = untimed(json(&sweep(&json_args)));
+    let shard = dir.join("shard-00001.jsonl");
+    let damaged = flip_byte(&shard, 700);
+    std::fs::remove_file(dir.join("shard-00002.jsonl")).unwrap();
+    for extra in [&[][..], &["--collect"], &["--shard", "1"]] {
+        let o = sweep(&[&args[..], extra].concat());
+        assert_code(&o, 1);
+        let err = stderr(&o);
+        assert!(
+            err.contains("shard-00001.jsonl` is damaged: line "),
+            "{extra:?}: {err}"
+        );
+        assert!(err.contains("checksum does not match"), "{extra:?}: {err}");
+        assert!(
+            err.contains(&format!("delete `{}`", shard.display())),
+            "{extra:?}: {err}"
+        );
+        assert_eq!(std::fs::read(&shard).unwrap(), damaged, "{extra:?}: kept");
+    }
+    // A worker's `--shard 2` plays its own shard, whatever the others'.
+    assert_code(&sweep(&[&args[..], &["--shard", "2"]].concat()), 0);
+    assert!(dir.join("shard-00002.jsonl").is_file());
+    assert_code(&sweep(&args), 1);
+    std::fs::remove_file(&shard).unwrap();
+    assert_eq!(untimed(json(&sweep(&json_args))), whole);
+}
+
+/// Rule: a damaged plan is refused by name and kept, never rewritten.
+#[test]
+fn a_damaged_plan_is_refused() {
+    let dir = scratch_dir("damaged-plan");
+    let o = sweep(&[&spec("go-params.yaml"), "--results", &dir_arg(&dir)]);
+    assert_code(&o, 0);
+    let plan = dir.join("plan.json");
+    let damaged = flip_byte(&plan, 200);
+    for extra in [&[][..], &["--collect"], &["--shard", "0"]] {
+        let o = sweep(
+            &[
+                &[&spec("go-params.yaml"), "--results", &dir_arg(&dir)][..],
+                extra,
+            ]
+            .concat(),
+        );
+        assert_code(&o, 1);
+        let err = stderr(&o);
+        assert!(err.contains("plan.json` is damaged"), "{extra:?}: {err}");
+        assert!(err.contains("checksum does not match"), "{extra:?}: {err}");
+        assert_eq!(std::fs::read(&plan).unwrap(), damaged, "{extra:?}: kept");
+    }
+    let o = sweep(&[&spec("go-params.yaml"), "--results", &dir_arg(&dir)]);
+    assert!(stderr(&o).contains("delete `"), "{}", stderr(&o));
+}
+
+/// Rule: writes are atomic: a disk that fills up mid-sweep (injected with
+/// MORRIGO_FAIL_WRITES_AFTER) is an error naming the file (exit 1), leaves
+/// only whole shards and no temporary file, and the next run completes the
+/// sweep to the uninterrupted results.
+#[test]
+fn a_full_disk_leaves_only_whole_shards() {
+    let full = scratch_dir("disk-full-reference");
+    let whole = untimed(json(&sweep(&[
+        &spec("two-rulesets.yaml"),
+        "--results",
+        &dir_arg(&full),
+        "--format",
+        "json",
+    ])));
+    let dir = scratch_dir("disk-full");
+    let o = Command::new(env!("CARGO_BIN_EXE_morrigo"))
+        .current_dir(root())
+        .env("MORRIGO_FAIL_WRITES_AFTER", "40000")
+        .args([
+            "sweep",
+            &spec("two-rulesets.yaml"),
+            "--results",
+            &dir_arg(&dir),
+            "--jobs",
+            "1",
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(err.contains("no space left on device"), "{err}");
+    assert!(err.contains("shard-000"), "{err}");
+    let written = shard_files(&dir);
+    assert!(
+        !written.is_empty() && written.len() < 20,
+        "{} shards written",
+        written.len()
+    );
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        names.len(),
+        written.len() + 1,
+        "only the plan and whole shards: {names:?}"
+    );
+    let resumed = untimed(json(&sweep(&[
+        &spec("two-rulesets.yaml"),
+        "--results",
+        &dir_arg(&dir),
+        "--format",
+        "json",
+    ])));
+    assert_eq!(resumed, whole);
+}

@@ -13,7 +13,7 @@
 //! let plan = plan(&spec);
 //! let dir = std::path::Path::new("results");
 //! prepare_dir(&plan, dir).unwrap();
-//! for k in 0..plan.shards.len() {
+//! for k in 0..plan.shard_count() {
 //!     write_shard(dir, &run_shard(&plan, k).unwrap()).unwrap();
 //! }
 //! let merged = collect(dir).unwrap();
@@ -26,7 +26,9 @@ mod spec;
 
 pub use plan::{plan, Plan, Shard, PLAN_FORMAT};
 pub use run::{
-    collect, finished, prepare_dir, read_plan, read_shard, run_shard, run_shard_with, shard_path,
-    write_shard, Collected, GameRow, Machines, ShardResult, MANIFEST,
+    check_finished, collect, finished, prepare_dir, read_plan, read_shard, run_shard,
+    run_shard_with, shard_path, write_shard, Collected, GameRow, Machines, ShardResult, MANIFEST,
 };
-pub use spec::{Cell, Param, Spec, DEFAULT_SHARD_GAMES, MAX_CELLS, MAX_GAMES};
+pub use spec::{
+    Cell, Param, Spec, DEFAULT_SHARD_GAMES, MAX_CELLS, MAX_GAMES, MAX_SHARDS, MAX_SHARD_GAMES,
+};

@@ -3,13 +3,18 @@
 //! `game_rng(seed, i)` whichever shard, process or machine plays it, so any
 //! schedule, retry or split gives the games a single `simulate` (or
 //! `compare`) with the same seed gives.
+//!
+//! The plan lists no shard: shard `k` is computed from the spec's counts
+//! (cells, games, games per shard), so the plan grows with the cells, never
+//! with the games or the shards.
 
-use crate::spec::{Cell, Spec};
+use crate::spec::{Cell, Spec, MAX_CELLS, MAX_GAMES, MAX_SHARDS, MAX_SHARD_GAMES};
 use morrigo_play::SimConfig;
 use serde::{Deserialize, Serialize};
 
-/// The plan's format number, written in the manifest.
-pub const PLAN_FORMAT: u32 = 1;
+/// The plan's format number, written in the manifest. Format 1 listed
+/// every shard; format 2 derives them from the spec.
+pub const PLAN_FORMAT: u32 = 2;
 
 /// Games `start..end` of one cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -25,38 +30,138 @@ impl Shard {
     }
 }
 
-/// Every shard of a sweep. Serialized as the results directory's manifest.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Plan {
-    pub format: u32,
-    pub spec: Spec,
-    /// Shard `k` is `shards[k]`: cells in order, games in order.
-    pub shards: Vec<Shard>,
+/// Shards of one cell: `games` split into runs of `shard_games`.
+pub(crate) fn shards_per_cell(games: u64, shard_games: u64) -> u64 {
+    games.div_ceil(shard_games.max(1))
 }
 
-/// Split a spec into shards of at most `spec.shard_games` games.
-pub fn plan(spec: &Spec) -> Plan {
-    let mut shards = Vec::new();
-    for cell in 0..spec.cells.len() {
-        let mut start = 0;
-        while start < spec.games {
-            let end = start.saturating_add(spec.shard_games).min(spec.games);
-            shards.push(Shard { cell, start, end });
-            start = end;
+/// Every shard of a sweep, derived from its spec. Serialized as the
+/// results directory's manifest: `{"format":2,"spec":…,"shards":N}`; a
+/// plan read back is checked (format, limits, shard count) before use.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "PlanFile", into = "PlanFile")]
+pub struct Plan {
+    spec: Spec,
+    per_cell: u32,
+    shards: usize,
+}
+
+/// The plan as written: the shard count is there for readers (Python, jq),
+/// and checked against the spec when read.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlanFile {
+    format: u32,
+    spec: Spec,
+    shards: u64,
+}
+
+impl From<Plan> for PlanFile {
+    fn from(p: Plan) -> Self {
+        PlanFile {
+            format: PLAN_FORMAT,
+            shards: p.shards as u64,
+            spec: p.spec,
         }
     }
-    Plan {
-        format: PLAN_FORMAT,
-        spec: spec.clone(),
-        shards,
+}
+
+impl TryFrom<PlanFile> for Plan {
+    type Error = String;
+
+    fn try_from(f: PlanFile) -> Result<Self, String> {
+        if f.format != PLAN_FORMAT {
+            return Err(format!(
+                "it is a plan of format {}, this Morrigo reads format {PLAN_FORMAT}",
+                f.format
+            ));
+        }
+        let plan = Plan::new(f.spec)?;
+        if plan.shards as u64 != f.shards {
+            return Err(format!(
+                "it says {} shards, its spec makes {}",
+                f.shards, plan.shards
+            ));
+        }
+        Ok(plan)
     }
+}
+
+/// Split a spec into shards of at most `spec.shard_games` games. A spec
+/// from [`Spec::parse`] is within the limits; see [`Plan::new`] for others.
+pub fn plan(spec: &Spec) -> Plan {
+    Plan::new(spec.clone()).expect("a parsed spec is within the sweep limits")
 }
 
 impl Plan {
-    pub fn cell(&self, shard: usize) -> Option<&Cell> {
+    /// The plan of a spec, or why the spec is outside the sweep limits
+    /// (counts multiplied with checked arithmetic: nothing is built first).
+    pub fn new(spec: Spec) -> Result<Plan, String> {
+        if spec.cells.is_empty() || spec.cells.len() > MAX_CELLS {
+            return Err(format!(
+                "its spec has {} cells, expected 1 to {MAX_CELLS}",
+                spec.cells.len()
+            ));
+        }
+        if spec.games == 0 || spec.shard_games == 0 {
+            return Err("its spec has 0 games or 0 games per shard".into());
+        }
+        let games = u64::from(spec.games);
+        let total = (spec.cells.len() as u64).checked_mul(games);
+        if total.is_none_or(|t| t > MAX_GAMES) {
+            return Err(format!("its spec has more than {MAX_GAMES} games"));
+        }
+        if spec.shard_games.min(spec.games) > MAX_SHARD_GAMES {
+            return Err(format!(
+                "its spec has shards of more than {MAX_SHARD_GAMES} games"
+            ));
+        }
+        let per_cell = shards_per_cell(games, u64::from(spec.shard_games));
+        let shards = (spec.cells.len() as u64)
+            .checked_mul(per_cell)
+            .filter(|&s| s <= MAX_SHARDS)
+            .ok_or_else(|| format!("its spec makes more than {MAX_SHARDS} shards"))?;
+        Ok(Plan {
+            spec,
+            // per_cell <= games, a u32.
+            per_cell: per_cell as u32,
+            shards: shards as usize,
+        })
+    }
+
+    pub fn spec(&self) -> &Spec {
+        &self.spec
+    }
+
+    /// How many shards: cells × ⌈games / shard_games⌉.
+    pub fn shard_count(&self) -> usize {
         self.shards
-            .get(shard)
-            .and_then(|s| self.spec.cells.get(s.cell))
+    }
+
+    /// Shard `k`: cells in order, each cell's games in order.
+    pub fn shard(&self, k: usize) -> Option<Shard> {
+        if k >= self.shards {
+            return None;
+        }
+        let per_cell = self.per_cell as usize;
+        let (cell, i) = (k / per_cell, (k % per_cell) as u64);
+        let start = i * u64::from(self.spec.shard_games);
+        let end = (start + u64::from(self.spec.shard_games)).min(u64::from(self.spec.games));
+        // start < end <= games, a u32.
+        Some(Shard {
+            cell,
+            start: start as u32,
+            end: end as u32,
+        })
+    }
+
+    /// Every shard, in order.
+    pub fn shards(&self) -> impl Iterator<Item = Shard> + '_ {
+        (0..self.shards).map(|k| self.shard(k).expect("k < shard_count"))
+    }
+
+    pub fn cell(&self, shard: usize) -> Option<&Cell> {
+        self.shard(shard).and_then(|s| self.spec.cells.get(s.cell))
     }
 
     /// The simulation a cell's games belong to: the same as `simulate`
@@ -72,6 +177,6 @@ impl Plan {
     }
 
     pub fn total_games(&self) -> u64 {
-        self.shards.iter().map(|s| u64::from(s.games())).sum()
+        self.spec.cells.len() as u64 * u64::from(self.spec.games)
     }
 }

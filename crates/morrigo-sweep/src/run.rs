@@ -1,14 +1,18 @@
 //! Playing shards, and the results directory: `plan.json` (the manifest)
 //! and one `shard-NNNNN.jsonl` per finished shard, each written whole
-//! (a temporary file renamed into place), so a killed worker leaves no
-//! partial shard and a re-run plays only the shards that are missing.
+//! (`morrigo_store`: a temporary file, fsync, renamed into place), so a
+//! killed worker leaves no partial shard and a re-run plays only the shards
+//! that are missing. Every line of both carries its CRC-32
+//! (`{"crc32":"…",…}`), and a shard must hold exactly its games: a damaged
+//! file is refused with its name, never merged.
 
-use crate::plan::Plan;
+use crate::plan::{Plan, PLAN_FORMAT};
 use indexmap::IndexMap;
 use indicatif::ProgressBar;
-use morrigo_diag::{Diagnostic, Diagnostics};
+use morrigo_diag::{read_line_limited, Diagnostic, Diagnostics, LineRead, MAX_INPUT_BYTES};
 use morrigo_engine::AnyMachine;
 use morrigo_play::{play_games, AgentSpec, GameRecord, GameSum, SimReport};
+use morrigo_store::{seal_line, unseal_line, write_atomic, AtomicFile, StoreError};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::io::Write;
@@ -68,7 +72,7 @@ impl Machines {
         if let Some(m) = self.cells.lock().ok().and_then(|c| c.get(&cell).cloned()) {
             return Ok(m);
         }
-        let m = Arc::new(plan.spec.cells[cell].machine()?);
+        let m = Arc::new(plan.spec().cells[cell].machine()?);
         if let Ok(mut c) = self.cells.lock() {
             c.insert(cell, m.clone());
         }
@@ -79,7 +83,7 @@ impl Machines {
 fn no_shard(plan: &Plan, k: usize) -> Diagnostic {
     Diagnostic::new(format!(
         "the sweep has no shard {k}: its shards are 0 to {}",
-        plan.shards.len().saturating_sub(1)
+        plan.shard_count().saturating_sub(1)
     ))
 }
 
@@ -96,8 +100,8 @@ pub fn run_shard_with(
     machines: &Machines,
     progress: Option<&ProgressBar>,
 ) -> Result<ShardResult, Diagnostics> {
-    let shard = *plan.shards.get(k).ok_or_else(|| no_shard(plan, k))?;
-    let cell = &plan.spec.cells[shard.cell];
+    let shard = plan.shard(k).ok_or_else(|| no_shard(plan, k))?;
+    let cell = &plan.spec().cells[shard.cell];
     let any = machines.get(plan, shard.cell)?;
     let cfg = plan.config(cell);
     let params: IndexMap<String, String> = cell
@@ -152,113 +156,198 @@ fn io_error(what: &str, path: &Path, e: std::io::Error) -> Diagnostic {
     Diagnostic::new(format!("cannot {what} `{}`: {e}", path.display()))
 }
 
-/// Write `text` to `path` whole: a temporary file beside it, renamed.
-fn write_atomic(path: &Path, text: &[u8]) -> Result<(), Diagnostic> {
-    let tmp = path.with_extension(
-        format!(
-            "tmp.{}.{:?}",
-            std::process::id(),
-            std::thread::current().id()
-        )
-        .replace(['(', ')'], ""),
-    );
-    let write = || -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    };
-    write().map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        io_error("write", path, e)
-    })
+fn store_error(e: StoreError) -> Diagnostic {
+    Diagnostic::new(e.to_string())
+}
+
+/// The manifest's one line: the plan's JSON, its checksum first.
+fn plan_line(plan: &Plan) -> Result<String, Diagnostic> {
+    let text = serde_json::to_string(plan)
+        .map_err(|e| Diagnostic::new(format!("cannot write the plan: {e}")))?;
+    Ok(seal_line(&text) + "\n")
+}
+
+fn damaged_plan(path: &Path, why: impl Into<String>) -> Diagnostic {
+    store_error(StoreError::damaged(path, why)).expected(format!(
+        "the plan as the sweep wrote it; if the spec is the one its shards were played with, delete `{}` and run the sweep again to write it anew",
+        path.display()
+    ))
 }
 
 /// Create the results directory and write the manifest, or check that the
-/// one there is this plan's (a directory belongs to one sweep).
+/// one there is this plan's (a directory belongs to one sweep). A damaged
+/// manifest is refused, never replaced.
 pub fn prepare_dir(plan: &Plan, dir: &Path) -> Result<(), Diagnostic> {
     std::fs::create_dir_all(dir).map_err(|e| io_error("create the results directory", dir, e))?;
     let path = dir.join(MANIFEST);
-    let text = serde_json::to_string_pretty(plan)
-        .map_err(|e| Diagnostic::new(format!("cannot write the plan: {e}")))?;
-    match std::fs::read_to_string(&path) {
-        Ok(old) => {
-            let same = serde_json::from_str::<Plan>(&old).is_ok_and(|p| p == *plan);
-            if !same {
-                return Err(Diagnostic::new(format!(
-                    "the results directory `{}` holds another sweep's plan",
-                    dir.display()
-                ))
-                .expected(
-                    "an empty directory, or the one this spec's sweep wrote (the spec unchanged)",
-                ));
-            }
-            Ok(())
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            write_atomic(&path, format!("{text}\n").as_bytes())
-        }
-        Err(e) => Err(io_error("read", &path, e)),
+    if !path.exists() {
+        return write_atomic(&path, plan_line(plan)?.as_bytes()).map_err(store_error);
     }
+    if read_plan(dir)? != *plan {
+        return Err(Diagnostic::new(format!(
+            "the results directory `{}` holds another sweep's plan",
+            dir.display()
+        ))
+        .expected("an empty directory, or the one this spec's sweep wrote (the spec unchanged)"));
+    }
+    Ok(())
 }
 
-/// Read the manifest of a results directory.
+/// Read the manifest of a results directory: one checksummed line, a plan
+/// within the sweep limits.
 pub fn read_plan(dir: &Path) -> Result<Plan, Diagnostic> {
     let path = dir.join(MANIFEST);
-    let text = std::fs::read_to_string(&path).map_err(|e| io_error("read", &path, e))?;
-    serde_json::from_str(&text)
-        .map_err(|e| Diagnostic::new(format!("`{}` is not a sweep plan: {e}", path.display())))
+    let text = morrigo_diag::read_input(&path)
+        .map_err(|e| Diagnostic::new(format!("cannot read `{}`: {}", e.path, e.why)))?;
+    let Some(line) = text.strip_suffix('\n').filter(|l| !l.contains('\n')) else {
+        // A plan of format 1 was pretty-printed JSON with no checksum.
+        let old = serde_json::from_str::<serde_json::Value>(&text)
+            .ok()
+            .and_then(|v| v.get("format")?.as_u64());
+        return Err(match old {
+            Some(f) if f < u64::from(PLAN_FORMAT) => Diagnostic::new(format!(
+                "`{}` is a plan of format {f}, written by an older Morrigo; this one reads format {PLAN_FORMAT}",
+                path.display()
+            ))
+            .expected("a new results directory for this sweep"),
+            _ => damaged_plan(&path, "it is not one line ending in a line break"),
+        });
+    };
+    let object = unseal_line(line).map_err(|why| damaged_plan(&path, why))?;
+    serde_json::from_str(&object)
+        .map_err(|e| damaged_plan(&path, format!("it is not a sweep plan: {e}")))
 }
 
-/// Write a finished shard (whole, at once).
+/// Write a finished shard whole: one checksummed JSON line per game.
 pub fn write_shard(dir: &Path, result: &ShardResult) -> Result<(), Diagnostic> {
-    let mut text = String::new();
+    let path = shard_path(dir, result.shard);
+    let mut file = AtomicFile::create(&path).map_err(store_error)?;
     for row in &result.rows {
         let line = serde_json::to_string(row)
             .map_err(|e| Diagnostic::new(format!("cannot write a game: {e}")))?;
-        text += &line;
-        text.push('\n');
+        let line = seal_line(&line) + "\n";
+        file.write_all(line.as_bytes())
+            .map_err(|e| io_error("write", &path, e))?;
     }
-    write_atomic(&shard_path(dir, result.shard), text.as_bytes())
+    file.commit().map_err(store_error)
 }
 
-/// Shards with a file in the results directory.
+/// Shards with a file in the results directory (not read: see
+/// [`check_finished`]).
 pub fn finished(plan: &Plan, dir: &Path) -> Vec<bool> {
-    (0..plan.shards.len())
+    (0..plan.shard_count())
         .map(|k| shard_path(dir, k).is_file())
         .collect()
 }
 
+/// Damaged shards listed one by one before the rest are counted.
+const DAMAGED_LISTED: usize = 10;
+
+/// [`finished`], each shard file there read and checked: a damaged one is
+/// refused, naming it, never counted as finished nor played again over
+/// (its file may be the only copy of games someone wants to look at).
+pub fn check_finished(plan: &Plan, dir: &Path) -> Result<Vec<bool>, Diagnostics> {
+    let done = finished(plan, dir);
+    let mut damaged = Vec::new();
+    let mut more = 0usize;
+    for k in (0..done.len()).filter(|&k| done[k]) {
+        if let Err(d) = for_each_row(plan, dir, k, |_| {}) {
+            if damaged.len() < DAMAGED_LISTED {
+                damaged.push(d);
+            } else {
+                more += 1;
+            }
+        }
+    }
+    if more > 0 {
+        damaged.push(Diagnostic::new(format!(
+            "and {more} more damaged shard files"
+        )));
+    }
+    if damaged.is_empty() {
+        Ok(done)
+    } else {
+        Err(Diagnostics(damaged))
+    }
+}
+
 /// Read a shard's file, checking it holds its games.
 pub fn read_shard(plan: &Plan, dir: &Path, k: usize) -> Result<ShardResult, Diagnostic> {
-    let shard = plan.shards.get(k).ok_or_else(|| no_shard(plan, k))?;
-    let path = shard_path(dir, k);
-    let text = std::fs::read_to_string(&path).map_err(|e| io_error("read", &path, e))?;
     let mut rows = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let row: GameRow = serde_json::from_str(line).map_err(|e| {
-            Diagnostic::new(format!(
-                "`{}` line {}: not a game row: {e}",
-                path.display(),
-                i + 1
-            ))
-        })?;
-        rows.push(row);
-    }
-    let games: Vec<u32> = rows.iter().map(|r| r.game).collect();
-    if games != (shard.start..shard.end).collect::<Vec<_>>()
-        || rows.iter().any(|r| r.cell != shard.cell)
-    {
-        return Err(Diagnostic::new(format!(
-            "`{}` does not hold games {}..{} of cell {}",
-            path.display(),
-            shard.start,
-            shard.end,
-            shard.cell
-        ))
-        .expected("the shard's file as the sweep wrote it; delete it to play the shard again"));
-    }
+    for_each_row(plan, dir, k, |row| rows.push(row))?;
     Ok(ShardResult { shard: k, rows })
+}
+
+/// Stream the rows of shard `k`'s file, each line's checksum checked, and
+/// the rows checked to be the shard's games, in order, all of them.
+fn for_each_row(
+    plan: &Plan,
+    dir: &Path,
+    k: usize,
+    mut each: impl FnMut(GameRow),
+) -> Result<(), Diagnostic> {
+    let shard = plan.shard(k).ok_or_else(|| no_shard(plan, k))?;
+    let path = shard_path(dir, k);
+    let damaged = |why: String| {
+        store_error(StoreError::damaged(&path, why)).expected(format!(
+            "the shard's file as the sweep wrote it; delete `{}` and run the sweep again to play shard {k} again",
+            path.display()
+        ))
+    };
+    let games = format!(
+        "games {}..{} of cell {}",
+        shard.start, shard.end, shard.cell
+    );
+    let file = std::fs::File::open(&path).map_err(|e| io_error("read", &path, e))?;
+    let mut input = std::io::BufReader::new(file);
+    let mut line = Vec::new();
+    let mut rows = 0u32;
+    let seed = plan.spec().seed;
+    let ruleset = &plan.spec().cells[shard.cell].header.ruleset;
+    loop {
+        let n = u64::from(rows) + 1;
+        match read_line_limited(&mut input, &mut line, MAX_INPUT_BYTES as usize)
+            .map_err(|e| io_error("read", &path, e))?
+        {
+            LineRead::End => break,
+            LineRead::TooLong => {
+                return Err(damaged(format!("line {n} is longer than any game row")))
+            }
+            LineRead::Line => {}
+        }
+        if !line.ends_with(b"\n") {
+            return Err(damaged(format!(
+                "its last line (line {n}) has no line break: the file is cut short"
+            )));
+        }
+        let text = std::str::from_utf8(&line)
+            .map_err(|_| damaged(format!("line {n} is not UTF-8 text")))?;
+        let object = unseal_line(text).map_err(|why| damaged(format!("line {n}: {why}")))?;
+        let row: GameRow = serde_json::from_str(&object)
+            .map_err(|e| damaged(format!("line {n} is not a game row: {e}")))?;
+        let want = shard.start.checked_add(rows).filter(|&g| g < shard.end);
+        if want != Some(row.game) || row.cell != shard.cell || row.shard != k {
+            return Err(damaged(format!(
+                "it does not hold {games}: line {n} is game {} of cell {} (shard {})",
+                row.game, row.cell, row.shard
+            )));
+        }
+        if row.seed != seed || row.ruleset != *ruleset {
+            return Err(damaged(format!(
+                "line {n} is a game of `{}` with seed {}, the plan's shard {k} plays `{ruleset}` with seed {seed}",
+                row.ruleset, row.seed
+            )));
+        }
+        rows += 1;
+        each(row);
+    }
+    if rows != shard.games() {
+        return Err(damaged(format!(
+            "it does not hold {games}: it has {rows} rows, the plan's shard {k} has {}",
+            shard.games()
+        )));
+    }
+    Ok(())
 }
 
 /// The merged results of a directory.
@@ -279,19 +368,19 @@ pub fn collect(dir: &Path) -> Result<Collected, Diagnostic> {
     let done = finished(&plan, dir);
     let missing: Vec<usize> = (0..done.len()).filter(|&k| !done[k]).collect();
     let mut sums: Vec<(GameSum, f64, bool)> = plan
-        .spec
+        .spec()
         .cells
         .iter()
         .map(|c| (GameSum::new(c.header.clone()), 0.0, true))
         .collect();
-    for (k, shard) in plan.shards.iter().enumerate() {
+    for (k, shard) in plan.shards().enumerate() {
         let entry = &mut sums[shard.cell];
         if !done[k] {
             entry.2 = false;
             continue;
         }
-        let h = &plan.spec.cells[shard.cell].header;
-        for row in read_shard(&plan, dir, k)?.rows {
+        let h = &plan.spec().cells[shard.cell].header;
+        for_each_row(&plan, dir, k, |row| {
             let record = GameRecord {
                 winner: row.winner_seat,
                 end_rule: row
@@ -313,10 +402,10 @@ pub fn collect(dir: &Path) -> Result<Collected, Diagnostic> {
                 .collect();
             entry.0.add(&record, &events, row.secs);
             entry.1 += row.secs;
-        }
+        })?;
     }
     let reports = plan
-        .spec
+        .spec()
         .cells
         .iter()
         .zip(&sums)

@@ -22,6 +22,15 @@ pub const MAX_CELLS: usize = 10_000;
 /// Most games a sweep may have in all.
 pub const MAX_GAMES: u64 = 1_000_000_000;
 
+/// Most shards (files in the results directory) a sweep may have.
+pub const MAX_SHARDS: u64 = 1_000_000;
+
+/// Most games in one shard (a shard's rows are held in memory once).
+pub const MAX_SHARD_GAMES: u32 = 100_000;
+
+// A cell's games and a shard's bounds fit in a u32.
+const _: () = assert!(MAX_GAMES <= u32::MAX as u64);
+
 /// The file as written.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -32,13 +41,14 @@ struct SpecFile {
     params: IndexMap<String, Vec<serde_json::Value>>,
     #[serde(default)]
     agents: Vec<String>,
-    games: u32,
+    // Wide, so that a count past the limits is refused as such.
+    games: u64,
     #[serde(default = "default_seed")]
     seed: u64,
     #[serde(default = "default_max_plies")]
     max_plies: u32,
     #[serde(default = "default_shard_games")]
-    shard_games: u32,
+    shard_games: u64,
 }
 
 fn default_seed() -> u64 {
@@ -47,8 +57,8 @@ fn default_seed() -> u64 {
 fn default_max_plies() -> u32 {
     DEFAULT_MAX_PLIES
 }
-fn default_shard_games() -> u32 {
-    DEFAULT_SHARD_GAMES
+fn default_shard_games() -> u64 {
+    DEFAULT_SHARD_GAMES.into()
 }
 
 /// One ruleset setting of a cell: `size`, `komi`, or a name of the
@@ -305,25 +315,37 @@ impl Spec {
         if !errors.is_empty() {
             return Err(Diagnostics(errors));
         }
+        // The limits, from the counts alone: nothing is built before they pass.
+        let limits = Counts {
+            rulesets: file.rulesets.len() as u64,
+            axes: axes.iter().map(|a| a.len() as u64).collect(),
+            pairings: pairings.len() as u64,
+            games: file.games,
+            shard_games: file.shard_games,
+        };
+        let shard_games_at = at(&["shard_games"]).or_else(|| at(&["games"]));
+        let located = match limits.check() {
+            Ok(()) => None,
+            Err(Exceeded::Cells(d)) => {
+                // At the key whose list multiplies most.
+                let key = if limits.pairings > limits.combinations().unwrap_or(u64::MAX)
+                    && limits.pairings > limits.rulesets
+                {
+                    "agents"
+                } else if limits.combinations().is_none_or(|c| c > limits.rulesets) {
+                    "params"
+                } else {
+                    "rulesets"
+                };
+                Some(d.at_opt(at(&[key])))
+            }
+            Err(Exceeded::Games(d)) => Some(d.at_opt(at(&["games"]))),
+            Err(Exceeded::Shards(d)) => Some(d.at_opt(shard_games_at)),
+        };
+        if let Some(d) = located {
+            return Err(d.into());
+        }
         let combos = combinations(&axes);
-        let cells_count = file.rulesets.len() * combos.len() * pairings.len();
-        if cells_count > MAX_CELLS {
-            return Err(Diagnostic::new(format!(
-                "the sweep has {cells_count} cells (rulesets × param combinations × pairings), more than the limit of {MAX_CELLS}"
-            ))
-            .at_opt(at(&["rulesets"]))
-            .expected("fewer rulesets, param values or pairings; or several sweeps")
-            .into());
-        }
-        let total = cells_count as u64 * u64::from(file.games);
-        if total > MAX_GAMES {
-            return Err(Diagnostic::new(format!(
-                "the sweep has {total} games, more than the limit of {MAX_GAMES}"
-            ))
-            .at_opt(at(&["games"]))
-            .expected("fewer games per cell or fewer cells")
-            .into());
-        }
         let mut cells = Vec::new();
         for (i, name) in file.rulesets.iter().enumerate() {
             let ruleset = resolve(dir, name);
@@ -371,12 +393,121 @@ impl Spec {
         }
         Ok(Spec {
             name: file.name.unwrap_or_else(|| default_name.to_string()),
-            games: file.games,
+            // Both within MAX_GAMES or MAX_SHARD_GAMES, checked above.
+            games: file.games as u32,
             seed: file.seed,
             max_plies: file.max_plies,
-            shard_games: file.shard_games,
+            shard_games: file.shard_games.min(u64::from(u32::MAX)) as u32,
             cells,
         })
+    }
+}
+
+/// A spec's counts, checked against the limits before any cell, plan or
+/// shard exists (so a spec of 200^4 param combinations is refused, not
+/// built).
+struct Counts {
+    rulesets: u64,
+    /// Values of each param.
+    axes: Vec<u64>,
+    pairings: u64,
+    games: u64,
+    shard_games: u64,
+}
+
+enum Exceeded {
+    Cells(Diagnostic),
+    Games(Diagnostic),
+    Shards(Diagnostic),
+}
+
+/// `n`, or "more than 18446744073709551615" when the product overflowed.
+fn count(n: Option<u64>) -> String {
+    match n {
+        Some(n) => n.to_string(),
+        None => format!("more than {}", u64::MAX),
+    }
+}
+
+fn plural(n: u64, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+impl Counts {
+    fn combinations(&self) -> Option<u64> {
+        self.axes.iter().try_fold(1u64, |p, &n| p.checked_mul(n))
+    }
+
+    fn check(&self) -> Result<(), Exceeded> {
+        let combos = self.combinations();
+        let cells = combos
+            .and_then(|c| c.checked_mul(self.rulesets))
+            .and_then(|c| c.checked_mul(self.pairings));
+        if cells.is_none_or(|c| c > MAX_CELLS as u64) {
+            let values: Vec<String> = self.axes.iter().map(u64::to_string).collect();
+            let combos = match values.len() {
+                0 => "1".to_string(),
+                1 => count(combos),
+                _ => format!("{} = {}", values.join(" × "), count(combos)),
+            };
+            return Err(Exceeded::Cells(
+                Diagnostic::new(format!(
+                    "the sweep has {} cells ({} × {combos} param combinations × {}), more than the limit of {MAX_CELLS}",
+                    count(cells),
+                    plural(self.rulesets, "ruleset"),
+                    plural(self.pairings, "pairing"),
+                ))
+                .expected("fewer rulesets, param values or pairings; or several sweeps"),
+            ));
+        }
+        // Within MAX_CELLS: the products below are u64 (or refused as such).
+        let cells = cells.unwrap_or(0);
+        let total = cells.checked_mul(self.games);
+        if total.is_none_or(|t| t > MAX_GAMES) {
+            return Err(Exceeded::Games(
+                Diagnostic::new(format!(
+                    "the sweep has {} games ({} × {}), more than the limit of {MAX_GAMES}",
+                    count(total),
+                    plural(cells, "cell"),
+                    plural(self.games, "game"),
+                ))
+                .expected("fewer games per cell or fewer cells"),
+            ));
+        }
+        let per_shard = self.shard_games.min(self.games);
+        if per_shard > u64::from(MAX_SHARD_GAMES) {
+            return Err(Exceeded::Shards(
+                Diagnostic::new(format!(
+                    "shards of {per_shard} games, more than the limit of {MAX_SHARD_GAMES} games a shard"
+                ))
+                .expected(format!(
+                    "`shard_games` of at most {MAX_SHARD_GAMES} (a shard's games are held in memory)"
+                )),
+            ));
+        }
+        let per_cell = crate::plan::shards_per_cell(self.games, self.shard_games);
+        let shards = cells.checked_mul(per_cell);
+        if shards.is_none_or(|s| s > MAX_SHARDS) {
+            // cells × ⌈games / g⌉ <= MAX_SHARDS needs g >= ⌈games / ⌊MAX_SHARDS / cells⌋⌉.
+            let fewest = self.games.div_ceil((MAX_SHARDS / cells.max(1)).max(1));
+            return Err(Exceeded::Shards(
+                Diagnostic::new(format!(
+                    "the sweep has {} shards ({} × {} of {}), more than the limit of {MAX_SHARDS} shard files",
+                    count(shards),
+                    plural(cells, "cell"),
+                    plural(per_cell, "shard"),
+                    plural(self.shard_games, "game"),
+                ))
+                .expected(format!(
+                    "more games per shard (`shard_games` of {fewest} or more), or fewer games"
+                )),
+            ));
+        }
+        Ok(())
     }
 }
 

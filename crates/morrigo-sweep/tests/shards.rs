@@ -18,11 +18,12 @@ fn the_plan_covers_each_game_of_each_cell_once() {
     assert_eq!(s.cells.len(), 8);
     let p = plan(&s);
     assert_eq!(p, plan(&s), "a plan depends only on its spec");
-    assert_eq!(p.shards.len(), 8 * 3);
+    assert_eq!(p.shard_count(), 8 * 3);
+    assert_eq!(p.shards().count(), 8 * 3);
+    assert_eq!(p.shard(8 * 3), None);
     for cell in 0..8 {
         let mut games: Vec<u32> = p
-            .shards
-            .iter()
+            .shards()
             .filter(|sh| sh.cell == cell)
             .flat_map(|sh| sh.start..sh.end)
             .collect();
@@ -39,14 +40,14 @@ fn a_shard_is_the_same_games_whatever_the_order_or_thread_count() {
         r.rows.iter_mut().for_each(|row| row.secs = 0.0);
         r
     };
-    let forward: Vec<_> = (0..p.shards.len())
+    let forward: Vec<_> = (0..p.shard_count())
         .map(|k| strip(run_shard(&p, k).unwrap()))
         .collect();
     let one_thread = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
         .unwrap();
-    for k in (0..p.shards.len()).rev() {
+    for k in (0..p.shard_count()).rev() {
         let again = one_thread.install(|| strip(run_shard(&p, k).unwrap()));
         assert_eq!(again, forward[k], "shard {k}");
     }
@@ -76,7 +77,7 @@ fn collect_leaves_out_cells_with_missing_shards() {
     let c = collect(&dir).unwrap();
     assert_eq!(c.reports.len(), 1);
     assert_eq!(c.reports[0].games, 23);
-    assert_eq!(c.missing, (5..p.shards.len()).collect::<Vec<_>>());
+    assert_eq!(c.missing, (5..p.shard_count()).collect::<Vec<_>>());
     assert_eq!(c.reports[0].ruleset, "nine-mens-morris no_removal_limit=20");
     // A shard file that does not hold its games is refused, not summed.
     std::fs::write(morrigo_sweep::shard_path(&dir, 0), "").unwrap();

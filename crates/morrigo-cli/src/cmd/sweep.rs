@@ -10,7 +10,8 @@ use clap::Args;
 use morrigo_diag::Diagnostic;
 use morrigo_play::compare_table;
 use morrigo_sweep::{
-    collect, finished, plan, prepare_dir, run_shard_with, write_shard, Machines, Plan, Spec,
+    check_finished, collect, plan, prepare_dir, read_shard, run_shard_with, write_shard, Machines,
+    Plan, Spec,
 };
 use rayon::prelude::*;
 use std::io::Write;
@@ -25,7 +26,9 @@ use std::path::{Path, PathBuf};
 /// seed, so the report equals theirs whatever the schedule, however many
 /// jobs or machines play the shards, and across retries and resumes. Each
 /// finished shard is written whole to the results directory as JSONL (one
-/// line per game); a re-run skips the finished shards. A spec lists
+/// line per game, each with its checksum); a re-run skips the finished
+/// shards and refuses a damaged one, naming it (delete it to play it
+/// again). A spec lists
 /// `rulesets`, `params` (name: [values]; `size`, `komi` or a name of the
 /// ruleset's `params:`), `agents` (pairings), `games`, `seed`, `max_plies`
 /// and `shard_games` (README: Sweeps).
@@ -77,6 +80,10 @@ pub fn run(args: SweepArgs) -> Outcome {
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("{}.results", spec.name)));
     prepare_dir(&plan, &dir)?;
+    // A damaged shard is refused (naming it) before anything is played.
+    if args.shard.is_none() && !args.collect {
+        check_finished(&plan, &dir).map_err(Failure::Game)?;
+    }
     if let Some(k) = args.shard {
         return one_shard(&plan, &dir, k);
     }
@@ -89,15 +96,16 @@ pub fn run(args: SweepArgs) -> Outcome {
 }
 
 fn one_shard(plan: &Plan, dir: &Path, k: usize) -> Outcome {
-    if k >= plan.shards.len() {
+    if k >= plan.shard_count() {
         return Err(Failure::usage(format!(
             "--shard {k}: the sweep has shards 0 to {}",
-            plan.shards.len() - 1
+            plan.shard_count() - 1
         )));
     }
     let path = morrigo_sweep::shard_path(dir, k);
     let mut out = std::io::stdout().lock();
     if path.is_file() {
+        read_shard(plan, dir, k)?;
         writeln!(out, "shard {k}: already finished ({})", path.display())?;
         return Ok(());
     }
@@ -115,19 +123,20 @@ fn one_shard(plan: &Plan, dir: &Path, k: usize) -> Outcome {
 /// Play the missing shards here, `jobs` at a time, each tried up to
 /// [`TRIES`] times.
 fn local(plan: &Plan, dir: &Path, jobs: Option<u16>) -> Outcome {
-    let done = finished(plan, dir);
-    let todo: Vec<usize> = (0..plan.shards.len()).filter(|&k| !done[k]).collect();
+    let done = morrigo_sweep::finished(plan, dir);
+    let todo: Vec<usize> = (0..plan.shard_count()).filter(|&k| !done[k]).collect();
     let games: u64 = todo
         .iter()
-        .map(|&k| u64::from(plan.shards[k].games()))
+        .filter_map(|&k| plan.shard(k))
+        .map(|s| u64::from(s.games()))
         .sum();
     let bar = progress(games);
     if let Some(b) = &bar {
         b.set_message(format!(
             "{}: {} of {} shards",
-            plan.spec.name,
+            plan.spec().name,
             todo.len(),
-            plan.shards.len()
+            plan.shard_count()
         ));
     }
     let machines = Machines::default();
@@ -231,7 +240,7 @@ fn report(dir: &Path, format: FormatArg) -> Outcome {
             out,
             "{} of {} shards not finished; their cells are left out: run the sweep again to finish them",
             merged.missing.len(),
-            merged.plan.shards.len()
+            merged.plan.shard_count()
         )?;
     }
     Ok(())
