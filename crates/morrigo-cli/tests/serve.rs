@@ -48,17 +48,22 @@ fn serve_prints_its_address_and_answers_the_page_and_the_api() {
         .to_string();
     let (status, page) = http(
         &addr,
-        "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        &format!("GET / HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"),
     );
     let (list_status, list) = http(
         &addr,
-        "GET /api/rulesets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        &format!("GET /api/rulesets HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"),
+    );
+    // A DNS name rebound to this machine is not this server's address.
+    let (rebound, _) = http(
+        &addr,
+        "GET /api/rulesets HTTP/1.1\r\nHost: evil.example:80\r\nConnection: close\r\n\r\n",
     );
     let body = r#"{"ruleset":{"file":"mine.yaml"},"record":"b2 a1","move":"b2"}"#;
     let (apply_status, apply) = http(
         &addr,
         &format!(
-            "POST /api/apply HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            "POST /api/apply HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
             body.len()
         ),
     );
@@ -68,6 +73,7 @@ fn serve_prints_its_address_and_answers_the_page_and_the_api() {
     assert!(page.contains("/app.js"));
     assert!(list_status.contains("200"), "{list_status}");
     assert!(list.contains(r#""files":["mine.yaml"]"#), "{list}");
+    assert!(rebound.contains("403"), "{rebound}");
     // b2 is taken: refused, with the reason.
     assert!(apply_status.contains("200"), "{apply_status}");
     assert!(apply.contains(r#""accepted":false"#), "{apply}");
@@ -91,6 +97,44 @@ fn serve_on_a_port_in_use_is_an_error_naming_it() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains(&format!("cannot serve on 127.0.0.1:{port}")),
+        "{err}"
+    );
+}
+
+#[test]
+fn serve_on_an_address_other_machines_reach_warns_what_it_exposes() {
+    let dir = scratch_dir("exposed");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_morrigo"))
+        .args(["serve", "--host", "0.0.0.0", "--port", "0"])
+        .arg(&dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("morrigo serve starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert!(
+        line.starts_with("morrigo playground: http://0.0.0.0:"),
+        "{line}"
+    );
+    assert!(err.starts_with("warning: serving on 0.0.0.0:"), "{err}");
+    assert!(err.contains("no authentication"), "{err}");
+    assert!(
+        err.contains(&format!(
+            "reads and writes the ruleset files in `{}`",
+            dir.display()
+        )),
         "{err}"
     );
 }

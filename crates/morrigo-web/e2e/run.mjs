@@ -250,6 +250,21 @@ try {
     await page.locator("#status-line", { hasText: "black to move" }).waitFor();
   });
 
+  await test("05e-da-san-qi-mark", page, async () => {
+    // A delayed removal leaves a mark (drawn as a cross) while hands hold
+    // pieces; the page never showed it (the API sent no "mark").
+    await page.locator("#size").fill("");
+    await page.locator("#builtin").selectOption("da-san-qi");
+    await page.waitForFunction(() => document.querySelectorAll("#board [data-point]").length === 24);
+    await page.locator("#record").fill("a1 a4 d1 b4 g1xa4");
+    await page.locator("#load-record").click();
+    await page.waitForFunction(() => document.querySelectorAll("#moves li").length === 6);
+    const a4 = page.locator('#board [data-point="a4"]');
+    expect((await a4.locator("path").count()) === 1, "a4 shows the mark's cross");
+    expect((await a4.locator("title").textContent()).includes("marked"), "a4's hover says it is marked");
+    expect((await page.locator("#board path").count()) === 1, "only a4 is marked");
+  });
+
   await test("06-compare", page, async () => {
     await page.locator("#cmp-editor").uncheck();
     await page.locator("#cmp-builtins").selectOption(["three-mens-morris", "six-mens-morris"]);

@@ -66,9 +66,9 @@ pub async fn source(
             ))
         }
         (None, Some(file)) => {
-            let path = state.dir_file(&file)?;
+            let path = state.dir_file(&file, crate::Access::Read)?;
             let text = morrigo_diag::read_input(&path)
-                .map_err(|e| ApiError::not_found(format!("cannot read `{file}`: {}", e.why)))?;
+                .map_err(|e| ApiError::bad(format!("cannot read `{file}`: {}", e.why)))?;
             Ok(Json(
                 json!({ "name": file, "path": path.display().to_string(), "text": text }),
             ))
@@ -405,17 +405,22 @@ pub struct SaveBody {
 /// POST /api/save: write a ruleset file into the ruleset directory (with
 /// its check, so the page can say whether it is good).
 pub async fn save(State(state): St, ApiJson(body): ApiJson<SaveBody>) -> ApiResult {
-    let Some(dir) = state.ruleset_dir.clone() else {
+    if state.ruleset_dir.is_none() {
         return Err(
             ApiError::bad("the server has no ruleset directory to save into")
                 .expected("start it as `morrigo serve DIR`"),
         );
-    };
+    }
     check_file_name(&body.file)?;
-    let path = dir.join(&body.file);
     blocking(move || {
-        std::fs::write(&path, &body.text)
-            .map_err(|e| ApiError::internal(format!("cannot write `{}`: {e}", path.display())))?;
+        let path = state.dir_file(&body.file, crate::Access::Write)?;
+        // Whole or not at all: a full disk leaves the old file as it was.
+        morrigo_store::write_atomic(&path, body.text.as_bytes()).map_err(|e| match e {
+            morrigo_store::StoreError::Io { source, .. } => {
+                ApiError::from_io("save", &body.file, &source)
+            }
+            other => ApiError::internal(format!("cannot save `{}`: {other}", body.file)),
+        })?;
         state.machines.clear();
         let r = RulesetRef {
             file: Some(body.file.clone()),

@@ -70,6 +70,28 @@ impl ApiError {
         Self::new(StatusCode::INTERNAL_SERVER_ERROR, &Diagnostic::new(message))
     }
 
+    /// A file of the ruleset directory could not be used: the status says
+    /// whose fault it is (403 permissions, 409 a directory, 507 a full
+    /// disk); only what no request can cause is a 500.
+    pub fn from_io(what: &str, name: &str, e: &std::io::Error) -> Self {
+        use std::io::ErrorKind;
+        let status = match e.kind() {
+            ErrorKind::NotFound => StatusCode::NOT_FOUND,
+            ErrorKind::PermissionDenied | ErrorKind::ReadOnlyFilesystem => StatusCode::FORBIDDEN,
+            ErrorKind::IsADirectory | ErrorKind::NotADirectory | ErrorKind::AlreadyExists => {
+                StatusCode::CONFLICT
+            }
+            ErrorKind::StorageFull | ErrorKind::QuotaExceeded | ErrorKind::FileTooLarge => {
+                StatusCode::INSUFFICIENT_STORAGE
+            }
+            _ => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        Self::new(
+            status,
+            &Diagnostic::new(format!("cannot {what} `{name}`: {e}")),
+        )
+    }
+
     pub fn expected(mut self, what: impl Into<String>) -> Self {
         self.body["error"]["expected"] = json!(what.into());
         self

@@ -46,12 +46,15 @@ pub fn record_of(t: &Transcript) -> String {
 pub fn position<const W: usize>(m: &Machine<W>, t: &Transcript, s: &State<W>) -> Value {
     let rules = &m.rules;
     let topo = &rules.topology;
+    // Marks of delayed removals are kept apart from the pieces (`owner`
+    // never names them), so they are asked for on their own.
+    let marked = m.marked(s);
     let board: Vec<Value> = topo
         .points()
         .map(|p| match s.owner(p) {
-            None => Value::Null,
-            Some(u8::MAX) => json!("mark"),
             Some(o) => json!(o),
+            None if marked.has(usize::from(p)) => json!("mark"),
+            None => Value::Null,
         })
         .collect();
     let mut moves = Vec::new();

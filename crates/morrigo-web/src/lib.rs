@@ -13,6 +13,7 @@ pub mod api;
 pub mod compare;
 pub mod error;
 pub mod game;
+pub mod guard;
 pub mod ruleset;
 
 use axum::extract::DefaultBodyLimit;
@@ -21,12 +22,22 @@ use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::Router;
 use error::ApiError;
-use std::path::PathBuf;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 use tokio::sync::Semaphore;
 
 /// Largest request body in bytes (MAX_BODY_BYTES); larger ones get 413.
 pub const MAX_BODY_BYTES: usize = 1 << 20;
+
+/// Longest wait for a request's headers, and for the next request on an
+/// idle kept-alive connection (HEADER_TIMEOUT): the connection is closed.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Longest wait for a request's whole body (BODY_TIMEOUT): 408, closed.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Searches (agent moves) and compares running at once (HEAVY_SLOTS);
 /// more are refused with 429.
@@ -64,18 +75,30 @@ pub struct AppState {
     pub jobs: Mutex<compare::Jobs>,
 }
 
+/// What a ruleset file is opened for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    Write,
+}
+
 impl AppState {
+    /// The directory is kept with its symlinks resolved: every file the
+    /// server touches must resolve inside it.
     pub fn new(ruleset_dir: Option<PathBuf>) -> Self {
         AppState {
-            ruleset_dir,
+            ruleset_dir: ruleset_dir.map(|d| d.canonicalize().unwrap_or(d)),
             machines: ruleset::MachineCache::default(),
             heavy: Arc::new(Semaphore::new(HEAVY_SLOTS)),
             jobs: Mutex::default(),
         }
     }
 
-    /// A file of the ruleset directory, by a checked name.
-    pub fn dir_file(&self, name: &str) -> Result<PathBuf, ApiError> {
+    /// A file of the ruleset directory, by a checked name, as the path to
+    /// read or write: a regular file inside the directory after resolving
+    /// symlinks (for a write, also a name not yet taken). A link leading
+    /// out is refused the same way whether its target exists or not.
+    pub fn dir_file(&self, name: &str, access: Access) -> Result<PathBuf, ApiError> {
         let Some(dir) = &self.ruleset_dir else {
             return Err(ApiError::bad(
                 "the server has no ruleset directory, so `file` names nothing",
@@ -83,7 +106,7 @@ impl AppState {
             .expected("`builtin` or `text`, or start the server as `morrigo serve DIR`"));
         };
         ruleset::check_file_name(name)?;
-        Ok(dir.join(name))
+        confined_file(dir, name, access)
     }
 
     /// The `.yaml`/`.yml` files of the ruleset directory, sorted.
@@ -95,12 +118,56 @@ impl AppState {
             .map_err(|e| ApiError::internal(format!("cannot list `{}`: {e}", dir.display())))?;
         let mut names: Vec<String> = entries
             .filter_map(Result::ok)
-            .filter(|e| e.path().is_file())
             .filter_map(|e| e.file_name().into_string().ok())
-            .filter(|n| ruleset::check_file_name(n).is_ok())
+            .filter(|n| self.dir_file(n, Access::Read).is_ok())
             .collect();
         names.sort();
         Ok(names)
+    }
+}
+
+/// `dir.join(name)` if it is a regular file inside `dir` (canonical) once
+/// links are resolved, or (for a write) no entry at all.
+fn confined_file(dir: &Path, name: &str, access: Access) -> Result<PathBuf, ApiError> {
+    use std::io::ErrorKind;
+    let path = dir.join(name);
+    let outside = || {
+        ApiError::new(
+            axum::http::StatusCode::FORBIDDEN,
+            &morrigo_diag::Diagnostic::new(format!(
+                "`{name}` is a link that does not lead to a file of the ruleset directory; the playground reads and writes only files inside it"
+            )),
+        )
+        .expected("a regular file of the ruleset directory (or save under another name)")
+    };
+    let target = match std::fs::symlink_metadata(&path) {
+        Err(e) if e.kind() == ErrorKind::NotFound => {
+            return match access {
+                Access::Write => Ok(path),
+                Access::Read => Err(ApiError::not_found(format!(
+                    "the ruleset directory has no file `{name}`"
+                ))
+                .expected("a name from GET /api/rulesets (`files`)")),
+            };
+        }
+        Err(e) => return Err(ApiError::from_io("open", name, &e)),
+        Ok(m) if m.file_type().is_symlink() => match path.canonicalize() {
+            Ok(t) if t.starts_with(dir) => t,
+            _ => return Err(outside()),
+        },
+        Ok(_) => path,
+    };
+    match std::fs::metadata(&target) {
+        Ok(m) if m.is_file() => Ok(target),
+        Ok(m) if m.is_dir() => Err(ApiError::conflict(format!(
+            "`{name}` is a directory in the ruleset directory, not a ruleset file"
+        ))
+        .expected("the name of a ruleset file")),
+        Ok(_) => Err(ApiError::conflict(format!(
+            "`{name}` is not a regular file (a pipe, socket or device)"
+        ))
+        .expected("the name of a ruleset file")),
+        Err(e) => Err(ApiError::from_io("open", name, &e)),
     }
 }
 
@@ -134,8 +201,13 @@ fn asset(kind: &'static str, body: &'static str) -> impl IntoResponse {
     )
 }
 
-/// The whole app: page, assets and API.
-pub fn router(state: AppState) -> Router {
+/// The whole app (page, assets and API) for a server bound to `bound`,
+/// every route behind the [`guard`] checks.
+pub fn router(state: AppState, bound: SocketAddr) -> Router {
+    router_with(state, guard::Guard::new(bound, BODY_TIMEOUT))
+}
+
+pub fn router_with(state: AppState, guard: guard::Guard) -> Router {
     let api = Router::new()
         .route("/api/rulesets", get(api::rulesets))
         .route("/api/source", get(api::source))
@@ -172,19 +244,84 @@ pub fn router(state: AppState) -> Router {
             get(|| async { asset("text/css; charset=utf-8", APP_CSS) }),
         )
         .merge(api)
+        .fallback(api::no_route)
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::new(guard),
+            guard::check,
+        ))
+}
+
+/// How long the server waits for a client.
+#[derive(Clone, Copy, Debug)]
+pub struct Timeouts {
+    /// Headers of a request, and the next request of an idle connection.
+    pub header: Duration,
+    /// The whole body of a request.
+    pub body: Duration,
+}
+
+impl Default for Timeouts {
+    fn default() -> Self {
+        Timeouts {
+            header: HEADER_TIMEOUT,
+            body: BODY_TIMEOUT,
+        }
+    }
 }
 
 /// Serve on `addr` until Ctrl-C; `ready` is called with the bound address.
 pub async fn serve(
     state: AppState,
-    addr: std::net::SocketAddr,
-    ready: impl FnOnce(std::net::SocketAddr),
+    addr: SocketAddr,
+    ready: impl FnOnce(SocketAddr),
 ) -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind(addr).await?;
     ready(listener.local_addr()?);
-    axum::serve(listener, router(state))
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
+    serve_on(listener, state, Timeouts::default(), async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await
+}
+
+/// Serve connections from `listener` until `shutdown` completes, with
+/// `timeouts` on every connection (hyper's header read timeout also closes
+/// kept-alive connections left idle).
+pub async fn serve_on(
+    listener: tokio::net::TcpListener,
+    state: AppState,
+    timeouts: Timeouts,
+    shutdown: impl Future<Output = ()>,
+) -> std::io::Result<()> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    let bound = listener.local_addr()?;
+    let app = router_with(state, guard::Guard::new(bound, timeouts.body));
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                Err(_) => {
+                    // Out of file descriptors, or a connection reset before
+                    // it was accepted: wait a little, keep serving.
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        let conn = hyper::server::conn::http1::Builder::new()
+            .timer(TokioTimer::new())
+            .header_read_timeout(timeouts.header)
+            .serve_connection(TokioIo::new(stream), service);
+        let conn = graceful.watch(conn);
+        tokio::spawn(async move {
+            let _ = conn.await;
+        });
+    }
+    drop(listener);
+    // Requests under way may finish; a search is bounded by MAX_AGENT_MS.
+    let _ = tokio::time::timeout(Duration::from_secs(10), graceful.shutdown()).await;
+    Ok(())
 }

@@ -34,7 +34,18 @@ const DEFAULT_NAME: &str = "ruleset.yaml";
 
 /// A ruleset's text and where it stands, before it is loaded.
 enum Source {
-    Text { path: PathBuf, text: String },
+    /// Text standing in the ruleset directory `root` (a buffer or a file).
+    Text {
+        path: PathBuf,
+        text: String,
+        root: PathBuf,
+    },
+    /// An editor buffer on a server with no directory: `extends` may name
+    /// built-ins only.
+    Buffer {
+        name: String,
+        text: String,
+    },
     Builtin(&'static builtin::Builtin),
 }
 
@@ -77,14 +88,17 @@ impl RulesetRef {
             let name = self.name.as_deref().unwrap_or(DEFAULT_NAME);
             check_file_name(name)?;
             // An unsaved buffer stands in the ruleset directory, so that its
-            // `extends` finds the files beside it.
-            let path = match &state.ruleset_dir {
-                Some(dir) => dir.join(name),
-                None => PathBuf::from(name),
-            };
-            return Ok(Source::Text {
-                path,
-                text: text.clone(),
+            // `extends` finds the files beside it (and no others).
+            return Ok(match &state.ruleset_dir {
+                Some(dir) => Source::Text {
+                    path: dir.join(name),
+                    text: text.clone(),
+                    root: dir.clone(),
+                },
+                None => Source::Buffer {
+                    name: name.to_string(),
+                    text: text.clone(),
+                },
             });
         }
         if let Some(name) = &self.builtin {
@@ -98,10 +112,11 @@ impl RulesetRef {
             });
         }
         let file = self.file.as_deref().unwrap_or_default();
-        let path = state.dir_file(file)?;
+        let path = state.dir_file(file, crate::Access::Read)?;
         let text = morrigo_diag::read_input(&path)
             .map_err(|e| ApiError::bad(format!("cannot read `{file}`: {}", e.why)))?;
-        Ok(Source::Text { path, text })
+        let root = state.ruleset_dir.clone().unwrap_or_default();
+        Ok(Source::Text { path, text, root })
     }
 
     /// The compiled machine, from the cache when these rules were compiled
@@ -112,7 +127,8 @@ impl RulesetRef {
         let key = {
             let mut h = DefaultHasher::new();
             match &source {
-                Source::Text { path, text } => (0u8, path, text).hash(&mut h),
+                Source::Text { path, text, .. } => (0u8, path, text).hash(&mut h),
+                Source::Buffer { name, text } => (2u8, name, text).hash(&mut h),
                 Source::Builtin(b) => (1u8, b.path).hash(&mut h),
             }
             overrides.size.hash(&mut h);
@@ -123,7 +139,8 @@ impl RulesetRef {
             return Ok(m);
         }
         let loaded = match &source {
-            Source::Text { path, text } => load::load_text_at(path, text),
+            Source::Text { path, text, root } => load::load_text_within(path, text, root),
+            Source::Buffer { name, text } => load::load_text(name, text),
             Source::Builtin(b) => load::load_builtin(b),
         }
         .and_then(|l| load::with_overrides(l, &overrides))

@@ -11,14 +11,22 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use tower::ServiceExt;
 
+/// The address the router believes it is bound to; requests name it.
+const AT: &str = "127.0.0.1:8080";
+
 fn app() -> Router {
-    router(AppState::new(None))
+    app_in(None)
+}
+
+fn app_in(dir: Option<PathBuf>) -> Router {
+    router(AppState::new(dir), AT.parse().unwrap())
 }
 
 async fn send(app: &Router, method: &str, path: &str, body: Option<String>) -> (StatusCode, Value) {
     let req = Request::builder()
         .method(method)
         .uri(path)
+        .header("host", AT)
         .header("content-type", "application/json")
         .body(body.map_or_else(Body::empty, Body::from))
         .unwrap();
@@ -626,7 +634,7 @@ async fn sgf_round_trips_a_jk_game_and_refuses_morris() {
 #[tokio::test]
 async fn save_writes_into_the_ruleset_directory_and_extends_finds_its_files() {
     let dir = temp_dir("save");
-    let app = router(AppState::new(Some(dir.clone())));
+    let app = app_in(Some(dir.clone()));
     let text =
         "extends: nine-mens-morris\nname: my-variant\ntitle: My variant\nparams: { fly_at: 4 }\n";
     let (status, r) = post(

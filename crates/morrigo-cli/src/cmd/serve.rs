@@ -25,7 +25,8 @@ pub struct ServeArgs {
     /// Port to listen on (0: any free port).
     #[arg(long, default_value_t = 8080)]
     pub port: u16,
-    /// Address to listen on (the default serves this machine only).
+    /// Address to listen on (the default serves this machine only). Any
+    /// other address prints a warning: the API has no authentication.
     #[arg(long, default_value = "127.0.0.1")]
     pub host: IpAddr,
 }
@@ -44,6 +45,9 @@ pub fn run(args: ServeArgs) -> Outcome {
         .build()
         .map_err(|e| Failure::game(Diagnostic::new(format!("cannot start the server: {e}"))))?;
     let addr = SocketAddr::new(args.host, args.port);
+    if !args.host.is_loopback() {
+        eprintln!("{}", exposure_warning(addr, args.dir.as_deref()));
+    }
     let state = morrigo_web::AppState::new(args.dir);
     runtime
         .block_on(morrigo_web::serve(state, addr, |at| {
@@ -56,4 +60,17 @@ pub fn run(args: ServeArgs) -> Outcome {
                     .expected("a free port (`--port 0` picks one)"),
             )
         })
+}
+
+/// What `--host` other than loopback exposes, said before serving.
+fn exposure_warning(addr: SocketAddr, dir: Option<&std::path::Path>) -> String {
+    let files = match dir {
+        Some(d) => format!("reads and writes the ruleset files in `{}`", d.display()),
+        None => "runs searches and compares on this machine".to_string(),
+    };
+    format!(
+        "warning: serving on {addr}, which other machines can reach: the playground's API has no \
+         authentication, and anyone who can connect {files} (requests must still name this \
+         server's address in `Host`; serve on 127.0.0.1 to keep it to this machine)"
+    )
 }
