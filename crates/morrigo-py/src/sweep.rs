@@ -38,9 +38,13 @@ pub fn sweep_prepare(plan_json: &str, dir: PathBuf) -> PyResult<()> {
 }
 
 /// For each shard of the plan, whether its file is in the results directory.
+/// Each file there is read and checked: a damaged one raises
+/// :class:`SweepError` naming it (delete it to play the shard again).
 #[pyfunction]
-pub fn sweep_finished(plan_json: &str, dir: PathBuf) -> PyResult<Vec<bool>> {
-    Ok(morrigo_sweep::finished(&plan_of(plan_json)?, &dir))
+pub fn sweep_finished(py: Python<'_>, plan_json: &str, dir: PathBuf) -> PyResult<Vec<bool>> {
+    let plan = plan_of(plan_json)?;
+    py.detach(move || morrigo_sweep::check_finished(&plan, &dir))
+        .map_err(|ds| SweepError::new_err(ds.to_string()))
 }
 
 /// Play shard ``k`` of the plan (without the GIL) and write its file whole
@@ -48,11 +52,11 @@ pub fn sweep_finished(plan_json: &str, dir: PathBuf) -> PyResult<Vec<bool>> {
 #[pyfunction]
 pub fn sweep_run_shard(py: Python<'_>, plan_json: &str, k: usize, dir: PathBuf) -> PyResult<usize> {
     let plan = plan_of(plan_json)?;
-    if k >= plan.shards.len() {
+    if k >= plan.shard_count() {
         return Err(SweepError::new_err(format!(
             "no shard {k}: the plan has {} shards (0 to {})",
-            plan.shards.len(),
-            plan.shards.len().saturating_sub(1)
+            plan.shard_count(),
+            plan.shard_count().saturating_sub(1)
         )));
     }
     enum Failed {
@@ -79,10 +83,10 @@ pub fn sweep_collect_json(py: Python<'_>, dir: PathBuf) -> PyResult<String> {
         .detach(move || morrigo_sweep::collect(&dir))
         .map_err(sweep_error)?;
     let out = serde_json::json!({
-        "name": collected.plan.spec.name,
+        "name": collected.plan.spec().name,
         "reports": collected.reports,
         "missing": collected.missing,
-        "shards": collected.plan.shards.len(),
+        "shards": collected.plan.shard_count(),
     });
     Ok(out.to_string())
 }

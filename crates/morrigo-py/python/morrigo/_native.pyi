@@ -140,13 +140,13 @@ class SweepError(RuntimeError):
     """A sweep that cannot go on (a results directory holding another sweep's plan, unwritable, a bad shard file)."""
 
 def sweep_plan(spec_path: str) -> str:
-    """Read a sweep spec and split it into shards: the plan as JSON. Raises RulesetError."""
+    """Read a sweep spec and split it into shards: the plan as JSON (``{"format", "spec", "shards"}``, ``shards`` a count). Raises RulesetError."""
 
 def sweep_prepare(plan_json: str, dir: str) -> None:
     """Create the results directory and write the plan, or check the one there is this plan."""
 
 def sweep_finished(plan_json: str, dir: str) -> List[bool]:
-    """Whether each shard of the plan has its file in the results directory."""
+    """Whether each shard of the plan has its file in the results directory; a damaged file raises SweepError naming it."""
 
 def sweep_run_shard(plan_json: str, k: int, dir: str) -> int:
     """Play shard ``k`` (without the GIL) and write its file whole; the number of games."""

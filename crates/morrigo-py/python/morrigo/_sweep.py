@@ -309,8 +309,9 @@ def sweep(
     ``missing`` (shards with no file: empty unless a task failed for good).
 
     Raises :class:`RulesetError` for a bad spec, :class:`SweepError` for a
-    results directory holding another sweep or a cluster that cannot be
-    attached within ``timeout``, ImportError without Ray.
+    results directory holding another sweep, a damaged plan or shard file
+    (named; delete a damaged shard to play it again), or a cluster that
+    cannot be attached within ``timeout``, ImportError without Ray.
     """
     if timeout is not None and not timeout > 0:
         raise ValueError(f"sweep(timeout={timeout!r}): the attach timeout is seconds > 0")
