@@ -8,7 +8,13 @@
 #   illegal  answer `A1` to every genmove (occupied from the second one on)
 #   slow     as `illegal`, after two seconds
 #   flood    start an answer and never end it
+#   blank    print empty lines at full speed, forever
+#   longline print one line that never ends
+#   noise    print random bytes at full speed
+#   pidfile F  write its pid to file F at start, then hang at genmove
+#   slowgame answer `pass` after half a second (a game that lasts)
 mode="$1"
+if [ "$mode" = pidfile ]; then echo $$ >"$2"; fi
 while read -r id cmd rest; do
     case "$cmd" in
     genmove)
@@ -20,6 +26,14 @@ while read -r id cmd rest; do
         flood)
             printf '=%s\n' "$id"
             exec yes 'D4 D4 D4 D4'
+            ;;
+        blank) exec yes '' ;;
+        longline) exec tr '\0' x </dev/zero ;;
+        noise) exec cat /dev/urandom ;;
+        pidfile) exec sleep 600 ;;
+        slowgame)
+            sleep 0.5
+            printf '=%s pass\n\n' "$id"
             ;;
         slow)
             sleep 2

@@ -1,9 +1,17 @@
 //! The referee's side of GTP: an external engine process, spoken to one
 //! command at a time, every answer awaited with a deadline.
+//!
+//! Whatever the engine prints, the referee's memory stays bounded: its
+//! output is cut into lines of at most [`MAX_LINE`] bytes (a longer line is
+//! refused as soon as it passes the limit, not read to its end), at most
+//! [`QUEUED_LINES`] lines wait between the reading thread and the referee,
+//! and one response holds at most [`MAX_RESPONSE_BYTES`]. An engine that
+//! prints empty lines (or anything) forever is read until the deadline and
+//! loses on time.
 
 use crate::protocol::MAX_LINE;
-use morrigo_diag::{read_line_limited, LineRead};
-use std::io::{BufReader, Write};
+use morrigo_diag::LineRead;
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -11,6 +19,10 @@ use std::time::{Duration, Instant};
 /// Most bytes one response may have: an engine that talks on without
 /// ending its response is cut off (`list_commands` of GNU Go is ~3 KiB).
 pub const MAX_RESPONSE_BYTES: usize = 1024 * 1024;
+
+/// Lines read ahead of the referee: the reading thread waits when they
+/// are not taken, so a flood of output costs no memory.
+pub const QUEUED_LINES: usize = 64;
 
 /// Why an engine could not go on.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,6 +47,129 @@ impl Fault {
     }
 }
 
+/// Read one line of engine output into `line` (without the limit's
+/// overrun): a line longer than [`MAX_LINE`] bytes is `TooLong` as soon as
+/// its first `MAX_LINE + 1` bytes are read.
+pub fn read_engine_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> std::io::Result<LineRead> {
+    line.clear();
+    let n = input
+        .by_ref()
+        .take(MAX_LINE as u64 + 1)
+        .read_until(b'\n', line)?;
+    Ok(match n {
+        0 => LineRead::End,
+        _ if line.ends_with(b"\n") || line.len() <= MAX_LINE => LineRead::Line,
+        _ => {
+            line.clear();
+            LineRead::TooLong
+        }
+    })
+}
+
+/// The response to one command, read line by line: `=`/`?`, the id, the
+/// text, up to the empty line that ends it (empty lines before it are
+/// skipped, as GTP allows).
+#[derive(Debug)]
+pub struct Response {
+    id: u64,
+    command: String,
+    status: Option<bool>,
+    text: String,
+}
+
+impl Response {
+    pub fn new(id: u64, command: &str) -> Self {
+        Response {
+            id,
+            command: command.to_string(),
+            status: None,
+            text: String::new(),
+        }
+    }
+
+    /// Take one line (without its newline); `Some` once the response is
+    /// complete or cannot be one. The text never exceeds
+    /// [`MAX_RESPONSE_BYTES`].
+    pub fn line(&mut self, line: &str) -> Option<Result<String, Fault>> {
+        let command = &self.command;
+        let id = self.id;
+        let line = line.trim_end();
+        let Some(ok) = self.status else {
+            if line.trim().is_empty() {
+                return None;
+            }
+            let ok = match line.as_bytes()[0] {
+                b'=' => true,
+                b'?' => false,
+                _ => {
+                    return Some(Err(Fault::Garbage(format!(
+                        "answered `{command}` with `{}`, not a GTP response (`=` or `?`)",
+                        clip(line)
+                    ))))
+                }
+            };
+            let rest = &line[1..];
+            let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            if digits > 0 && rest[..digits].parse::<u64>().ok() != Some(id) {
+                return Some(Err(Fault::Garbage(format!(
+                    "answered `{command}` (id {id}) with id {}",
+                    clip(&rest[..digits])
+                ))));
+            }
+            self.status = Some(ok);
+            self.text = rest[digits..].trim().to_string();
+            return None;
+        };
+        if line.trim().is_empty() {
+            let text = std::mem::take(&mut self.text);
+            return Some(if ok {
+                Ok(text)
+            } else {
+                Err(Fault::Refused(text))
+            });
+        }
+        if self.text.len() + line.len() + 1 > MAX_RESPONSE_BYTES {
+            return Some(Err(Fault::Garbage(format!(
+                "an answer to `{command}` longer than {MAX_RESPONSE_BYTES} bytes"
+            ))));
+        }
+        self.text.push('\n');
+        self.text += line;
+        None
+    }
+}
+
+/// Read the response to command `id` from `input` as the referee does,
+/// without a clock (the fuzz target's entry): the response, or the fault.
+pub fn read_response(input: &mut impl BufRead, id: u64, command: &str) -> Result<String, Fault> {
+    let mut response = Response::new(id, command);
+    let mut bytes = Vec::new();
+    loop {
+        match read_engine_line(input, &mut bytes) {
+            Ok(LineRead::Line) => {
+                if let Some(done) = response.line(&String::from_utf8_lossy(&bytes)) {
+                    return done;
+                }
+            }
+            Ok(LineRead::TooLong) => {
+                return Err(Fault::Garbage(format!(
+                    "after `{command}`: a line longer than {MAX_LINE} bytes"
+                )))
+            }
+            Ok(LineRead::End) => {
+                return Err(Fault::Crash(format!(
+                    "the engine ended its output while answering `{command}`"
+                )))
+            }
+            Err(e) => {
+                return Err(Fault::Garbage(format!(
+                    "after `{command}`: cannot read its output: {e}"
+                )))
+            }
+        }
+    }
+}
+
 /// A running engine.
 pub struct Client {
     /// The command line, for messages.
@@ -44,6 +179,9 @@ pub struct Client {
     lines: Receiver<Result<String, String>>,
     timeout: Duration,
     next_id: u64,
+    /// Whether the process group is in the list a signal kills.
+    #[cfg(unix)]
+    registered: bool,
 }
 
 impl Client {
@@ -69,19 +207,20 @@ impl Client {
             .stdout
             .take()
             .ok_or_else(|| Fault::Crash(format!("`{command}` has no output")))?;
-        let (tx, rx) = mpsc::channel();
+        #[cfg(unix)]
+        let registered = engines::add(child.id() as i32);
+        let (tx, rx) = mpsc::sync_channel(QUEUED_LINES);
         // The reader owns the engine's output; it ends at end of file, on a
-        // read error, or when the referee has dropped the client.
+        // read error, or when the referee has dropped the client. Waiting
+        // on a full queue, it reads nothing more.
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             let mut bytes = Vec::new();
             loop {
-                let line = match read_line_limited(&mut reader, &mut bytes, MAX_LINE) {
+                let line = match read_engine_line(&mut reader, &mut bytes) {
                     Ok(LineRead::End) => return,
                     Ok(LineRead::TooLong) => Err(format!("a line longer than {MAX_LINE} bytes")),
-                    Ok(LineRead::Line) => {
-                        Ok(String::from_utf8_lossy(&bytes).trim_end().to_string())
-                    }
+                    Ok(LineRead::Line) => Ok(String::from_utf8_lossy(&bytes).into_owned()),
                     Err(e) => Err(format!("cannot read its output: {e}")),
                 };
                 let stop = line.is_err();
@@ -97,6 +236,8 @@ impl Client {
             lines: rx,
             timeout,
             next_id: 1,
+            #[cfg(unix)]
+            registered,
         })
     }
 
@@ -128,9 +269,7 @@ impl Client {
             )));
         }
         let deadline = Instant::now() + self.timeout;
-        let mut body: Vec<String> = Vec::new();
-        let mut size = 0usize;
-        let mut status: Option<(bool, String)> = None;
+        let mut response = Response::new(id, command);
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             let line = match self.lines.recv_timeout(left) {
@@ -149,51 +288,9 @@ impl Client {
                     )));
                 }
             };
-            match &status {
-                None if line.trim().is_empty() => continue,
-                None => {
-                    let ok = match line.chars().next() {
-                        Some('=') => true,
-                        Some('?') => false,
-                        _ => {
-                            return Err(Fault::Garbage(format!(
-                                "answered `{command}` with `{}`, not a GTP response (`=` or `?`)",
-                                clip(&line)
-                            )))
-                        }
-                    };
-                    let rest = &line[1..];
-                    let digits =
-                        rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-                    if digits > 0 && rest[..digits].parse::<u64>().ok() != Some(id) {
-                        return Err(Fault::Garbage(format!(
-                            "answered `{command}` (id {id}) with id {}",
-                            &rest[..digits]
-                        )));
-                    }
-                    status = Some((ok, rest[digits..].trim().to_string()));
-                }
-                Some(_) if line.trim().is_empty() => break,
-                Some(_) => {
-                    size += line.len() + 1;
-                    if size > MAX_RESPONSE_BYTES {
-                        return Err(Fault::Garbage(format!(
-                            "an answer to `{command}` longer than {MAX_RESPONSE_BYTES} bytes"
-                        )));
-                    }
-                    body.push(line);
-                }
+            if let Some(done) = response.line(&line) {
+                return done;
             }
-        }
-        let (ok, first) = status.unwrap_or_default();
-        let mut text = first;
-        for l in body {
-            text.push('\n');
-            text += &l;
-        }
-        match ok {
-            true => Ok(text),
-            false => Err(Fault::Refused(text)),
         }
     }
 
@@ -211,13 +308,17 @@ impl Client {
         self.stdin = None;
         if let Ok(None) = self.child.try_wait() {
             #[cfg(unix)]
-            {
-                let _ = Command::new("kill")
-                    .args(["-KILL", "--", &format!("-{}", self.child.id())])
-                    .stderr(Stdio::null())
-                    .status();
+            // SAFETY: kill(2) on the engine's process group, which it leads
+            // until it is reaped below.
+            unsafe {
+                libc::kill(-(self.child.id() as i32), libc::SIGKILL);
             }
             let _ = self.child.kill();
+        }
+        // Out of the list before the pid can be reused.
+        #[cfg(unix)]
+        if std::mem::take(&mut self.registered) {
+            engines::remove(self.child.id() as i32);
         }
         let _ = self.child.wait();
     }
@@ -225,9 +326,85 @@ impl Client {
 
 impl Drop for Client {
     fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
+        let running = matches!(self.child.try_wait(), Ok(None));
+        #[cfg(unix)]
+        let running = running || self.registered;
+        if running {
             self.kill();
         }
+    }
+}
+
+/// Kill every running engine's process group when the referee gets
+/// SIGINT, SIGTERM or SIGHUP, then die of that signal as it would have:
+/// engines never outlive the referee. Call once before spawning engines.
+pub fn kill_engines_on_signal() {
+    #[cfg(unix)]
+    engines::install();
+}
+
+/// The process groups of the running engines, in a fixed table a signal
+/// handler can read (it may only call async-signal-safe functions).
+#[cfg(unix)]
+mod engines {
+    use std::sync::atomic::{AtomicI32, Ordering};
+    use std::sync::Once;
+
+    const SLOTS: usize = 4096;
+    static GROUPS: [AtomicI32; SLOTS] = [const { AtomicI32::new(0) }; SLOTS];
+
+    /// Record `pid`'s group; false when the table is full (the engine
+    /// then dies only with its own `stop`).
+    pub fn add(pid: i32) -> bool {
+        GROUPS.iter().any(|slot| {
+            slot.compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+        })
+    }
+
+    pub fn remove(pid: i32) {
+        for slot in &GROUPS {
+            if slot
+                .compare_exchange(pid, 0, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+            {
+                return;
+            }
+        }
+    }
+
+    extern "C" fn on_signal(signal: libc::c_int) {
+        for slot in &GROUPS {
+            let pid = slot.load(Ordering::SeqCst);
+            if pid > 0 {
+                // SAFETY: kill(2) is async-signal-safe.
+                unsafe {
+                    libc::kill(-pid, libc::SIGKILL);
+                }
+            }
+        }
+        // SAFETY: signal(2) and raise(3) are async-signal-safe; the
+        // default action ends the process with this signal.
+        unsafe {
+            libc::signal(signal, libc::SIG_DFL);
+            libc::raise(signal);
+        }
+    }
+
+    pub fn install() {
+        static ONCE: Once = Once::new();
+        ONCE.call_once(|| {
+            for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+                // SAFETY: installs a handler that only calls
+                // async-signal-safe functions.
+                unsafe {
+                    let mut action: libc::sigaction = std::mem::zeroed();
+                    action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as usize;
+                    libc::sigemptyset(&mut action.sa_mask);
+                    libc::sigaction(signal, &action, std::ptr::null_mut());
+                }
+            }
+        });
     }
 }
 
@@ -238,4 +415,58 @@ fn clip(line: &str) -> String {
         s.push('…');
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A line that never ends is refused once it passes the limit: it is
+    /// not read to its end (it has none).
+    #[test]
+    fn an_endless_line_is_refused_at_the_limit_not_read_to_its_end() {
+        let mut input = BufReader::new(std::io::repeat(b'x'));
+        let mut line = Vec::new();
+        let r = read_engine_line(&mut input, &mut line).unwrap();
+        assert_eq!(r, LineRead::TooLong);
+        assert!(line.capacity() <= 4 * MAX_LINE, "{}", line.capacity());
+    }
+
+    /// Empty lines before a response are skipped; the response ends at
+    /// the first empty line after it; a wrong id is not GTP.
+    #[test]
+    fn a_response_is_read_to_its_empty_line() {
+        let mut input = "\n\n \n=7 C3\nD4\n\n=8\n\n".as_bytes();
+        assert_eq!(
+            read_response(&mut input, 7, "genmove b"),
+            Ok("C3\nD4".into())
+        );
+        let e = read_response(&mut "=9\n\n".as_bytes(), 8, "x").unwrap_err();
+        assert_eq!(e, Fault::Garbage("answered `x` (id 8) with id 9".into()));
+        let e = read_response(&mut "? no\n\n".as_bytes(), 1, "x").unwrap_err();
+        assert_eq!(e, Fault::Refused("no".into()));
+    }
+
+    /// An answer that talks on is cut off at the response limit, and one
+    /// line of 16 MiB at the line limit.
+    #[test]
+    fn a_response_longer_than_the_limit_is_cut_off() {
+        let lines = "D4\n".repeat(MAX_RESPONSE_BYTES);
+        let input = format!("=\n{lines}\n");
+        let e = read_response(&mut input.as_bytes(), 1, "list_commands").unwrap_err();
+        assert_eq!(
+            e,
+            Fault::Garbage(format!(
+                "an answer to `list_commands` longer than {MAX_RESPONSE_BYTES} bytes"
+            ))
+        );
+        let long = b"=\n".chain(std::io::repeat(b'x').take(1 << 24));
+        let e = read_response(&mut BufReader::new(long), 1, "list_commands").unwrap_err();
+        assert_eq!(
+            e,
+            Fault::Garbage(format!(
+                "after `list_commands`: a line longer than {MAX_LINE} bytes"
+            ))
+        );
+    }
 }

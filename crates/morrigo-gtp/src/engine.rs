@@ -122,6 +122,13 @@ pub fn go_board(rules: &Rules) -> Result<(), Diagnostic> {
         ))
         .expected("a Go-style ruleset (with a `play:` section), such as `chinese` or `jk-final`"));
     }
+    if let Some(what) = inexpressible(rules) {
+        return Err(Diagnostic::new(format!(
+            "GTP names a move by one vertex or `pass`, and ruleset `{}` has {what}, which GTP cannot express",
+            rules.name
+        ))
+        .expected("a Go-style ruleset whose moves are board plays and passes, such as `chinese` or `jk-final`"));
+    }
     let t = &rules.topology;
     let named = (0..t.width).all(|c| (0..t.height).all(|r| t.point(&vertex_text(c, r)).is_some()));
     if !named || t.len() as u64 != u64::from(t.width) * u64::from(t.height) {
@@ -132,6 +139,44 @@ pub fn go_board(rules: &Rules) -> Result<(), Diagnostic> {
         .expected("`board: grid: { …, naming: gtp }`"));
     }
     Ok(())
+}
+
+/// The first part of a ruleset that makes moves other than board plays
+/// (or placements) and passes: a removal, a slide, a fly or a leap names
+/// a second point or an opposing piece, which a GTP vertex cannot.
+pub fn inexpressible(rules: &Rules) -> Option<String> {
+    use morrigo_rules::{ActionKind, CaptureKind, CaptureTake};
+    if rules.line_rule.is_some() {
+        return Some("a line rule (completed lines earn removals)".into());
+    }
+    for phase in &rules.phases {
+        if phase.remove.is_some() || phase.remove_own.is_some() {
+            return Some(format!("removals in phase `{}`", phase.name));
+        }
+        if let Some(a) = phase
+            .actions
+            .iter()
+            .find(|a| matches!(a.kind, ActionKind::Slide | ActionKind::Fly))
+        {
+            return Some(format!("{} moves in phase `{}`", a.kind.name(), phase.name));
+        }
+    }
+    for c in &rules.captures {
+        if c.kind == CaptureKind::Leap {
+            return Some(format!(
+                "the leap capture `{}` (a move from one point to another)",
+                c.name
+            ));
+        }
+        if c.take != CaptureTake::All {
+            return Some(format!(
+                "the capture `{}` taken one removal at a time (`take: {}`)",
+                c.name,
+                c.take.name()
+            ));
+        }
+    }
+    None
 }
 
 impl Engine {
@@ -226,7 +271,8 @@ impl Engine {
             ("printsgf", []) => self.sgf(),
             ("printsgf", [file]) => {
                 let text = self.sgf()?;
-                std::fs::write(file, text).map_err(|e| format!("cannot write `{file}`: {e}"))?;
+                write_regular(std::path::Path::new(file), text.as_bytes())
+                    .map_err(|e| format!("cannot write `{file}`: {e}"))?;
                 Ok(String::new())
             }
             ("time_settings", [a, b, c]) => {
@@ -557,6 +603,14 @@ impl Engine {
         };
         match result {
             GameResult::Void => Err("cannot score: the game ended with no result".into()),
+            // A win by an end rule that does not count (a capture in
+            // atari-go, a suicide that loses) has no margin: `B+F`, SGF's
+            // win by forfeit, says it was not counted (`B+` would read as
+            // an unknown margin).
+            GameResult::Win {
+                player,
+                margin: morrigo_sgf::Margin::Rule,
+            } => Ok(format!("{}+F", if player == 0 { 'B' } else { 'W' })),
             r => Ok(r.to_sgf().unwrap_or_else(|| "0".into())),
         }
     }
@@ -591,8 +645,8 @@ impl Engine {
 
     fn loadsgf(&mut self, file: &str, until: Option<usize>) -> Result<String, String> {
         let fail = |why: String| format!("cannot load file: {why}");
-        let text = morrigo_diag::read_input_limited(std::path::Path::new(file), MAX_SGF_BYTES)
-            .map_err(|e| fail(format!("`{file}`: {}", e.why)))?;
+        let text = read_regular(std::path::Path::new(file), MAX_SGF_BYTES)
+            .map_err(|why| fail(format!("`{file}`: {why}")))?;
         let source = morrigo_diag::SourceFile::new(file, text.as_str());
         let info = morrigo_sgf::info(&source).map_err(|d| fail(diag_line(&d)))?;
         let mut overrides = self.overrides;
@@ -639,6 +693,56 @@ impl Engine {
         .map(|t| t.trim_end().to_string())
         .map_err(|d| diag_line(&d))
     }
+}
+
+/// The text of `path` if it is a regular file of at most `max` bytes.
+/// Checked before opening and again on the open file (opened without
+/// waiting), so a FIFO or a device is refused at once, never waited on.
+fn read_regular(path: &std::path::Path, max: u64) -> Result<String, String> {
+    let regular = |m: &std::fs::Metadata| match m.is_file() {
+        true => Ok(()),
+        false => Err(
+            "it is not a regular file (a FIFO, a device or a directory is not read)".to_string(),
+        ),
+    };
+    regular(&std::fs::metadata(path).map_err(|e| e.to_string())?)?;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(|e| e.to_string())?;
+    regular(&file.metadata().map_err(|e| e.to_string())?)?;
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::Read::take(file, max + 1), &mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > max {
+        return Err(format!(
+            "it is larger than {max} bytes, the limit for an input file"
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "it is not UTF-8 text (at byte {})",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// Write `path` whole (temporary file, rename); an existing target that
+/// is not a regular file (a FIFO would be waited on) is refused.
+fn write_regular(path: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
+    if let Ok(m) = std::fs::metadata(path) {
+        if !m.is_file() {
+            return Err("it is not a regular file".into());
+        }
+    }
+    morrigo_store::write_atomic(path, bytes).map_err(|e| match e {
+        morrigo_store::StoreError::Io { source, .. } => source.to_string(),
+        e => e.to_string(),
+    })
 }
 
 /// The number argument of a handicap command.

@@ -18,7 +18,8 @@ pub trait Game {
     fn legal(&self) -> Result<Vec<Move>, Outcome>;
     /// The legal move an intent names for `player`, or why there is none
     /// (the refusal on one line, naming the rule). For the player not to
-    /// move, the move is judged as if the turn had been handed over.
+    /// move, the move is judged as if the turn had been handed over; once
+    /// the game is over no move of either player is legal.
     fn check(&mut self, player: u8, intent: Intent) -> Result<Move, String>;
     /// Play a move [`Game::check`] gave for `player`, handing the turn over
     /// first when it is the other player's (see `Machine::hand_over`).
@@ -197,6 +198,15 @@ impl<const W: usize> Game for GameW<W> {
     }
 
     fn check(&mut self, player: u8, intent: Intent) -> Result<Move, String> {
+        // An ended game is judged as it stands: handing the turn over could
+        // give the other player a position the end rules have not ended (the
+        // winner of atari-go playing on) and name another winner.
+        if let Err(o) = self.legal() {
+            return Err(format!(
+                "the game is over ({})",
+                outcome_words(&self.m.rules, &o)
+            ));
+        }
         let handed = self.hand_over_to(player)?;
         let checked = self.check_here(intent);
         if handed {
@@ -236,6 +246,9 @@ impl<const W: usize> Game for GameW<W> {
         rng: &mut SmallRng,
         plain_pass_only: bool,
     ) -> Option<Move> {
+        if self.legal().is_err() {
+            return None;
+        }
         let handed = self.hand_over_to(player).ok()?;
         let mut moves = self.legal().unwrap_or_default();
         if plain_pass_only {

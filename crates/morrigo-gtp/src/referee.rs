@@ -14,6 +14,15 @@
 //! standard's fixed placement of `n` Black stones and White to move: both
 //! engines get `fixed_handicap n`, and one that refuses it or answers other
 //! vertices loses the game (end `handicap`).
+//!
+//! The output directory belongs to one match: a lock file keeps a second
+//! referee out, a manifest (`match.json`) records the ruleset, board, komi
+//! and handicap it was made under and a resume under others is refused,
+//! and every results line carries its CRC-32 (a damaged line is refused,
+//! never used). A results file from before the checksums (no manifest) is
+//! refused too: it cannot be checked. A line cut short by a killed run is
+//! dropped by rewriting the file whole (temporary file, rename), so a
+//! failure during the repair leaves every game in place.
 
 use crate::client::{Client, Fault};
 use crate::engine::load;
@@ -26,15 +35,86 @@ use morrigo_rules::load::Overrides;
 use morrigo_rules::Rules;
 use morrigo_sgf::{GameResult, Margin};
 use serde::{Deserialize, Serialize};
+use std::collections::{HashMap, HashSet};
 use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The results file in the output directory, one JSON object a line.
 pub const RESULTS_FILE: &str = "results.jsonl";
+
+/// What the output directory was made under (one checked JSON line).
+pub const MANIFEST_FILE: &str = "match.json";
+
+/// The lock a running referee holds on its output directory.
+pub const LOCK_FILE: &str = "match.lock";
+
+/// Longest results line read back (a game's line is well under 1 KiB).
+pub const MAX_RESULT_LINE: usize = 1024 * 1024;
+
+/// What a match directory was made under: a resume must agree on all of
+/// it, or its games would be merged with another match's.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// The ruleset's name.
+    pub ruleset: String,
+    /// CRC-32 of the ruleset's source files (the file and its `extends`
+    /// ancestors): an edited ruleset is another ruleset.
+    pub ruleset_crc32: String,
+    /// Board width and height.
+    pub size: [u32; 2],
+    /// The komi in force (0 for a ruleset without scoring).
+    pub komi: f64,
+    pub handicap: Option<u32>,
+}
+
+impl Manifest {
+    pub fn of(rules: &Rules, handicap: Option<u32>) -> Self {
+        let mut crc = crc32fast::Hasher::new();
+        for source in &rules.sources {
+            crc.update(source.text.as_bytes());
+            crc.update(&[0]);
+        }
+        Manifest {
+            ruleset: rules.name.clone(),
+            ruleset_crc32: format!("{:08x}", crc.finalize()),
+            size: [rules.topology.width, rules.topology.height],
+            komi: rules.scoring.as_ref().map_or(0.0, |s| s.komi),
+            handicap,
+        }
+    }
+
+    /// How `self` (the directory's) differs from `now` (this run's), in
+    /// words; `None` when they agree.
+    fn differs(&self, now: &Manifest) -> Option<String> {
+        let handicap =
+            |h: Option<u32>| h.map_or("no handicap".to_string(), |n| format!("handicap {n}"));
+        let size = |s: [u32; 2]| format!("size {}x{}", s[0], s[1]);
+        if self.ruleset != now.ruleset {
+            Some(format!("ruleset `{}`, not `{}`", self.ruleset, now.ruleset))
+        } else if self.ruleset_crc32 != now.ruleset_crc32 {
+            Some(format!(
+                "another text of ruleset `{}` (CRC-32 {}, this one's is {})",
+                self.ruleset, self.ruleset_crc32, now.ruleset_crc32
+            ))
+        } else if self.size != now.size {
+            Some(format!("{}, not {}", size(self.size), size(now.size)))
+        } else if self.komi.to_bits() != now.komi.to_bits() {
+            Some(format!("komi {}, not komi {}", self.komi, now.komi))
+        } else if self.handicap != now.handicap {
+            Some(format!(
+                "{}, not {}",
+                handicap(self.handicap),
+                handicap(now.handicap)
+            ))
+        } else {
+            None
+        }
+    }
+}
 
 /// A match to referee.
 #[derive(Clone, Debug)]
@@ -136,44 +216,125 @@ fn seats(cfg: &MatchConfig, n: u32) -> [String; 2] {
     }
 }
 
-/// Read the finished games of an earlier run; a line cut short by a killed
-/// run is dropped (that game is played again).
+/// Check the directory's manifest against this match's, or write it in a
+/// new directory. A results file without a manifest was written before
+/// results lines had checksums: refused, it cannot be checked.
+pub fn check_manifest(dir: &Path, now: &Manifest) -> Result<(), String> {
+    let path = dir.join(MANIFEST_FILE);
+    let results = dir.join(RESULTS_FILE);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => {
+            let object = morrigo_store::unseal_line(text.trim_end())
+                .map_err(|why| format!("`{}` is damaged: {why}: refused", path.display()))?;
+            let was: Manifest = serde_json::from_str(&object).map_err(|e| {
+                format!(
+                    "`{}` is not the manifest of a `morrigo match` directory: {e}",
+                    path.display()
+                )
+            })?;
+            match was.differs(now) {
+                None => Ok(()),
+                Some(how) => Err(format!(
+                    "`{}` was made under {how}: this match's games cannot be added to it; give another --out directory",
+                    dir.display()
+                )),
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let old = std::fs::metadata(&results)
+                .map(|m| m.len() > 0)
+                .unwrap_or(false);
+            if old {
+                return Err(format!(
+                    "`{}` has no `{MANIFEST_FILE}`: it was written by a Morrigo before results lines carried checksums, so its games cannot be checked; give another --out directory (the file stays readable as JSON lines)",
+                    results.display()
+                ));
+            }
+            let object = serde_json::to_string(now).map_err(|e| e.to_string())?;
+            let line = morrigo_store::seal_line(&object) + "\n";
+            morrigo_store::write_atomic(&path, line.as_bytes()).map_err(|e| e.to_string())
+        }
+        Err(e) => Err(format!("cannot read `{}`: {e}", path.display())),
+    }
+}
+
+/// Read the finished games of an earlier run, each line checked against
+/// its CRC-32. A last line cut short by a killed run is dropped (that game
+/// is played again) by rewriting the file whole; a damaged line, or a game
+/// recorded twice, is refused with the file and line number.
 pub fn finished(dir: &Path) -> Result<Vec<GameRecord>, String> {
     let path = dir.join(RESULTS_FILE);
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
+    let file = match File::open(&path) {
+        Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(format!("cannot read `{}`: {e}", path.display())),
     };
-    let complete = match text.rfind('\n') {
-        Some(i) => &text[..=i],
-        None => "",
-    };
-    if complete.len() < text.len() {
-        // Cut the partial line so appends start on a line of their own.
-        std::fs::write(&path, complete)
-            .map_err(|e| format!("cannot repair `{}`: {e}", path.display()))?;
-    }
+    let mut reader = BufReader::new(file);
     let mut out = Vec::new();
-    for (i, line) in complete.lines().enumerate() {
+    let mut lines_of: HashMap<u32, usize> = HashMap::new();
+    let mut bytes = Vec::new();
+    let mut complete = 0u64;
+    let mut partial = false;
+    for number in 1.. {
+        bytes.clear();
+        let n = (&mut reader)
+            .take(MAX_RESULT_LINE as u64 + 1)
+            .read_until(b'\n', &mut bytes)
+            .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+        if n == 0 {
+            break;
+        }
+        let at = format!("{}:{number}", path.display());
+        if !bytes.ends_with(b"\n") {
+            if n > MAX_RESULT_LINE {
+                return Err(format!(
+                    "{at}: a line longer than {MAX_RESULT_LINE} bytes: not a game result of `morrigo match`; refused"
+                ));
+            }
+            // The last line, cut short by a killed run.
+            partial = true;
+            break;
+        }
+        complete += n as u64;
+        let line = String::from_utf8_lossy(&bytes);
         if line.trim().is_empty() {
             continue;
         }
-        let r: GameRecord = serde_json::from_str(line).map_err(|e| {
-            format!(
-                "{}:{}: not a game result of `morrigo match`: {e}",
-                path.display(),
-                i + 1
-            )
-        })?;
+        let object = morrigo_store::unseal_line(&line)
+            .map_err(|why| format!("{at}: the line is damaged ({why}); refused, never used"))?;
+        let r: GameRecord = serde_json::from_str(&object)
+            .map_err(|e| format!("{at}: not a game result of `morrigo match`: {e}"))?;
+        if let Some(first) = lines_of.insert(r.game, number) {
+            return Err(format!(
+                "{at}: game {} is recorded twice (also on line {first}); refused",
+                r.game
+            ));
+        }
         out.push(r);
+    }
+    if partial {
+        repair(&path, complete)?;
     }
     Ok(out)
 }
 
+/// Keep the first `complete` bytes of `path`: written whole to a temporary
+/// file and renamed over it, so a failure leaves the file as it was.
+fn repair(path: &Path, complete: u64) -> Result<(), String> {
+    let fail = |e: String| format!("cannot repair `{}` (it is unchanged): {e}", path.display());
+    let mut from = File::open(path)
+        .map_err(|e| fail(e.to_string()))?
+        .take(complete);
+    let mut to = morrigo_store::AtomicFile::create(path).map_err(|e| fail(e.to_string()))?;
+    std::io::copy(&mut from, &mut to).map_err(|e| fail(e.to_string()))?;
+    to.commit().map_err(|e| fail(e.to_string()))
+}
+
 /// Play the games not yet in the results file, `cfg.jobs` at a time;
-/// `report` is told of each game as it ends. Returns every finished game
-/// (earlier runs' too), by game number.
+/// `report` is told of each game as it ends. Returns the finished games
+/// of this match, 1 to `cfg.games` (earlier runs' too), by game number:
+/// games past `cfg.games` that an earlier, longer run played stay in the
+/// results file and out of the report.
 pub fn run_match(
     cfg: &MatchConfig,
     report: &(dyn Fn(&GameRecord) + Sync),
@@ -191,6 +352,13 @@ pub fn run_match(
     }
     std::fs::create_dir_all(&cfg.out)
         .map_err(|e| format!("cannot create `{}`: {e}", cfg.out.display()))?;
+    let _lock = morrigo_store::lock_exclusive(
+        &cfg.out.join(LOCK_FILE),
+        &format!("the match directory `{}`", cfg.out.display()),
+    )
+    .map_err(|e| format!("{e}: one referee per --out directory"))?;
+    check_manifest(&cfg.out, &Manifest::of(&rules, cfg.handicap))?;
+    crate::client::kill_engines_on_signal();
     let mut done = finished(&cfg.out)?;
     for r in &done {
         let expect = seats(cfg, r.game);
@@ -217,9 +385,10 @@ pub fn run_match(
             ));
         }
     }
-    let todo: Vec<u32> = (1..=cfg.games)
-        .filter(|n| !done.iter().any(|r| r.game == *n))
-        .collect();
+    // The report counts the games asked for: the first `cfg.games`.
+    done.retain(|r| r.game <= cfg.games);
+    let skip: HashSet<u32> = done.iter().map(|r| r.game).collect();
+    let left = (cfg.games as usize).saturating_sub(skip.len());
     let file = OpenOptions::new()
         .create(true)
         .append(true)
@@ -228,12 +397,19 @@ pub fn run_match(
     let file = Mutex::new(file);
     let results = Mutex::new(Vec::new());
     let errors: Mutex<Option<String>> = Mutex::new(None);
-    let next = AtomicUsize::new(0);
+    // Game numbers are handed out one at a time: no list of the games.
+    let next = AtomicU64::new(1);
     std::thread::scope(|scope| {
-        for _ in 0..cfg.jobs.max(1).min(todo.len().max(1)) {
+        for _ in 0..cfg.jobs.max(1).min(left.max(1)) {
             scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some(&n) = todo.get(i) else { return };
+                let n = next.fetch_add(1, Ordering::SeqCst);
+                if n > u64::from(cfg.games) {
+                    return;
+                }
+                let n = n as u32;
+                if skip.contains(&n) {
+                    continue;
+                }
                 if errors.lock().map(|e| e.is_some()).unwrap_or(true) {
                     return;
                 }
@@ -260,15 +436,15 @@ pub fn run_match(
     Ok(done)
 }
 
-/// Append one result line (whole lines only: a killed run leaves at most
-/// one partial line, which the next run drops).
+/// Append one checked result line (whole lines only: a killed run leaves
+/// at most one partial line, which the next run drops).
 fn save(file: &Mutex<File>, r: &GameRecord) -> Result<(), String> {
-    let mut line = serde_json::to_string(r).map_err(|e| e.to_string())?;
-    line.push('\n');
+    let object = serde_json::to_string(r).map_err(|e| e.to_string())?;
+    let line = morrigo_store::seal_line(&object) + "\n";
     let mut f = file
         .lock()
         .map_err(|_| "results file lock poisoned".to_string())?;
-    f.write_all(line.as_bytes())
+    morrigo_store::write_counted(&mut *f, line.as_bytes())
         .and_then(|_| f.flush())
         .map_err(|e| format!("cannot write the results: {e}"))
 }
@@ -344,7 +520,7 @@ fn play_one(cfg: &MatchConfig, rules: &Arc<Rules>, n: u32) -> GameRecord {
     let (setup, first) = game.setup();
     let sgf = morrigo_sgf::export_played(rules, setup, first, cfg.handicap, game.played(), &result)
         .unwrap_or_else(|d| format!("(;C[{}])\n", diag_line(&d)));
-    let written = std::fs::write(cfg.out.join(&sgf_name), sgf);
+    let written = morrigo_store::write_atomic(&cfg.out.join(&sgf_name), sgf.as_bytes());
     let reason = match written {
         Ok(()) => reason,
         Err(e) => format!("{reason} (the SGF could not be written: {e})"),

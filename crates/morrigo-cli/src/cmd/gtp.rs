@@ -71,6 +71,8 @@ pub fn run(args: GtpArgs) -> Outcome {
             .expected("a Go-style ruleset such as `chinese`, `tromp-taylor` or `jk-final` (`morrigo rulesets` lists them)"),
         ));
     }
+    // Refused at start, as a Morris ruleset is: exit 2 before any command.
+    morrigo_gtp::engine::go_board(&rules).map_err(Failure::Usage)?;
     let cfg = Config {
         ruleset: args.file.clone(),
         overrides: args.ruleset.overrides(),

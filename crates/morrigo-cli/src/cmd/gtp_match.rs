@@ -27,9 +27,12 @@ use std::time::{Duration, Instant};
 /// answers other vertices loses the game (end `handicap`).
 ///
 /// Each game is written as DIR/game-NNNN.sgf (RU, pass kinds as `PK`, RE)
-/// and a line appended to DIR/results.jsonl as it ends; run the same
-/// command again after an interruption and the finished games are kept
-/// (skipped). The final table has the columns of `compare`.
+/// and a checked line (CRC-32) appended to DIR/results.jsonl as it ends;
+/// run the same command again after an interruption and the finished
+/// games are kept (skipped). One referee per DIR (a second is refused);
+/// DIR/match.json records the ruleset, size, komi and handicap, and a run
+/// under others is refused. The final table has the columns of `compare`
+/// and counts games 1 to N of --games N.
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Examples:
@@ -85,6 +88,7 @@ pub fn run(args: MatchArgs) -> Outcome {
             rules.name
         )));
     }
+    morrigo_gtp::engine::go_board(&rules).map_err(Failure::Usage)?;
     if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= 86_400.0) {
         return Err(Failure::usage(format!(
             "--timeout {}: expected seconds from 0 to 86400",
@@ -267,6 +271,8 @@ fn sim_report(rules: &Rules, records: &[GameRecord], max_moves: u32, secs: f64) 
         wins_ci95: [ci(wins[0]), ci(wins[1])],
         outcomes,
         length: LengthStats::of(&lengths),
+        // The referee keeps no move hashes: distinct games are not counted.
+        distinct_games: None,
         events: Vec::new(),
         elapsed_secs: secs,
         secs_per_game: mean(game_secs),
