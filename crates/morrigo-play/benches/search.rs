@@ -104,6 +104,7 @@ fn alphabeta(c: &mut Criterion) {
         AgentSpec::AlphaBeta(AlphaBetaParams {
             depth,
             time_ms: None,
+            margin: 0,
         })
     });
 }

@@ -18,6 +18,10 @@ pub struct Player {
     mcts: Option<Box<Mcts>>,
     /// The perfect agent's table, found on its first move.
     perfect: Option<std::sync::Arc<morrigo_solve::Table>>,
+    /// The root moves left after [`root_moves`], and scratch for it:
+    /// allocated once, reused every move.
+    safe: Vec<Move>,
+    scratch: Vec<Move>,
 }
 
 impl Player {
@@ -35,6 +39,8 @@ impl Player {
             search,
             mcts,
             perfect: None,
+            safe: Vec::with_capacity(64),
+            scratch: Vec::with_capacity(64),
         }
     }
 
@@ -80,7 +86,9 @@ impl Player {
 
     /// Pick one of `moves` (the non-empty legal moves of `s`) for the
     /// player to move. `s` is left as it was (agents probe moves with
-    /// apply/undo).
+    /// apply/undo). Every agent but `uniform` chooses among [`root_moves`]:
+    /// never a move that loses at once, nor a pass that loses by the count,
+    /// while another move exists.
     pub fn choose<const W: usize>(
         &mut self,
         m: &Machine<W>,
@@ -90,11 +98,31 @@ impl Player {
     ) -> Move {
         debug_assert!(!moves.is_empty(), "choose needs at least one legal move");
         match self.spec {
+            AgentSpec::Uniform => return moves[pick(rng, moves.len())],
+            // Its own draws skip the moves a full filter would (same result).
+            AgentSpec::Random => return random(m, s, moves, rng),
+            _ => {}
+        }
+        let mut safe = std::mem::take(&mut self.safe);
+        root_moves(m, s, moves, &mut safe, &mut self.scratch);
+        let mv = self.choose_among(m, s, &safe, rng);
+        self.safe = safe;
+        mv
+    }
+
+    fn choose_among<const W: usize>(
+        &mut self,
+        m: &Machine<W>,
+        s: &mut State<W>,
+        moves: &[Move],
+        rng: &mut SmallRng,
+    ) -> Move {
+        match self.spec {
             AgentSpec::Uniform => moves[pick(rng, moves.len())],
             AgentSpec::Random => random(m, s, moves, rng),
             AgentSpec::Greedy => greedy(m, s, moves, rng),
             AgentSpec::AlphaBeta(_) => match &mut self.search {
-                Some(ab) => ab.choose(m, s, moves),
+                Some(ab) => ab.choose(m, s, moves, rng),
                 None => greedy(m, s, moves, rng),
             },
             AgentSpec::Mcts(_) => match &mut self.mcts {
@@ -111,6 +139,74 @@ impl Player {
                     None => greedy(m, s, moves, rng),
                 }
             }
+        }
+    }
+}
+
+/// How bad a root move is at once: 0 neither of the below; 1 a pass after
+/// which the opponent can end the game with a pass of their own and the
+/// mover lost (two-pass endings: the count says so); 2 it ends the game at
+/// once with its mover lost (a suicide that loses under JK included).
+/// Only passes look a ply further: after any other move a pass cannot
+/// end the game, and the check stays one apply per move.
+#[inline]
+pub fn danger<const W: usize>(
+    m: &Machine<W>,
+    s: &mut State<W>,
+    mv: Move,
+    scratch: &mut Vec<Move>,
+) -> u8 {
+    let me = s.pos.to_move;
+    let Some((u, outcome)) = apply_unless_lost(m, s, mv) else {
+        return 2;
+    };
+    let mut level = 0;
+    if mv.kind == MoveKind::Pass && outcome.is_none() && s.pos.pending == 0 && s.pos.to_move != me {
+        match m.legal_moves(s, scratch) {
+            Some(o) => level = u8::from(o.winner == Some(me ^ 1)),
+            None => {
+                for &reply in scratch.iter().filter(|r| r.kind == MoveKind::Pass) {
+                    let u2 = m.apply(s, reply);
+                    let lost = s.pos.pending == 0
+                        && m.outcome(s).is_some_and(|o| o.winner == Some(me ^ 1));
+                    m.undo(s, u2);
+                    if lost {
+                        level = 1;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    m.undo(s, u);
+    level
+}
+
+/// The moves of `moves` an agent may choose among, into `out`: those of
+/// the lowest [`danger`] (all of them when every move loses at once), in
+/// their order. The same for every ruleset: only the engine's outcomes
+/// are read.
+pub fn root_moves<const W: usize>(
+    m: &Machine<W>,
+    s: &mut State<W>,
+    moves: &[Move],
+    out: &mut Vec<Move>,
+    scratch: &mut Vec<Move>,
+) {
+    out.clear();
+    if moves.len() == 1 {
+        out.push(moves[0]);
+        return;
+    }
+    let mut lowest = u8::MAX;
+    for &mv in moves {
+        let d = danger(m, s, mv, scratch);
+        if d < lowest {
+            lowest = d;
+            out.clear();
+        }
+        if d == lowest {
+            out.push(mv);
         }
     }
 }
@@ -154,10 +250,22 @@ pub(crate) fn apply_unless_lost<const W: usize>(
 /// Draws tried before [`random`] looks at every move.
 const RANDOM_TRIES: usize = 4;
 
-/// Uniform over the moves that do not lose at once, or over all moves when
-/// every one does. Rejection sampling first (each draw uniform, kept when it
-/// does not lose), then an exact count: both steps are uniform over the
-/// safe moves, so their combination is too.
+thread_local! {
+    /// Scratch move list for [`danger`]'s look past a pass.
+    static DANGER: RefCell<Vec<Move>> = RefCell::new(Vec::with_capacity(64));
+}
+
+/// [`danger`] with a per-thread scratch list.
+#[inline]
+pub(crate) fn danger_of<const W: usize>(m: &Machine<W>, s: &mut State<W>, mv: Move) -> u8 {
+    DANGER.with(|b| danger(m, s, mv, &mut b.borrow_mut()))
+}
+
+/// Uniform over the moves of the lowest [`danger`]: those that neither
+/// lose at once nor pass into a lost count, else those that do not lose at
+/// once, else all. Rejection sampling first (each draw uniform, kept when
+/// it is safe), then an exact count: both steps are uniform over the
+/// kept moves, so their combination is too.
 pub(crate) fn random<const W: usize>(
     m: &Machine<W>,
     s: &mut State<W>,
@@ -166,29 +274,38 @@ pub(crate) fn random<const W: usize>(
 ) -> Move {
     for _ in 0..RANDOM_TRIES.min(moves.len()) {
         let mv = moves[pick(rng, moves.len())];
-        if !loses_at_once(m, s, mv) {
+        if danger_of(m, s, mv) == 0 {
             return mv;
         }
     }
     random_by_count(m, s, moves, rng)
 }
 
-/// The exact step of [`random`]: count the safe moves and pick one.
+/// The exact step of [`random`]: find the lowest danger, count the moves
+/// that have it and pick one.
 pub(crate) fn random_by_count<const W: usize>(
     m: &Machine<W>,
     s: &mut State<W>,
     moves: &[Move],
     rng: &mut SmallRng,
 ) -> Move {
-    let safe = moves.iter().filter(|&&mv| !loses_at_once(m, s, mv)).count();
-    if safe == 0 {
+    let (mut lowest, mut n) = (u8::MAX, 0usize);
+    for &mv in moves {
+        let d = danger_of(m, s, mv);
+        if d < lowest {
+            (lowest, n) = (d, 0);
+        }
+        n += usize::from(d == lowest);
+    }
+    if lowest == 2 {
+        // Every move loses at once: uniform over all (no draw wasted).
         return moves[pick(rng, moves.len())];
     }
-    let k = pick(rng, safe);
+    let k = pick(rng, n);
     moves
         .iter()
         .copied()
-        .filter(|&mv| !loses_at_once(m, s, mv))
+        .filter(|&mv| danger_of(m, s, mv) == lowest)
         .nth(k)
         .unwrap_or(moves[0])
 }

@@ -121,9 +121,11 @@ pub fn bench_search_with(
 ) -> SearchBench {
     with_machine!(any, m => {
         let mut ab = AlphaBeta::new(params);
-        search_positions(m, positions, seed, 1, progress, &mut |s, moves, _| {
+        search_positions(m, positions, seed, 1, progress, &mut |s, moves, rng| {
             ab.clear();
-            ab.choose(m, s, moves);
+            // A copy draws the tie: the walk's positions stay those of
+            // earlier versions, so node counts compare.
+            ab.choose(m, s, moves, &mut rng.clone());
             ab.last()
         })
     })

@@ -20,6 +20,9 @@ pub struct PlayedGame {
     /// [`game_rng`](crate::game_rng)`(seed, index)`).
     pub index: u32,
     pub record: GameRecord,
+    /// Hash of the game's move sequence: games with equal hashes played
+    /// the same moves (see [`SimReport::distinct_games`](crate::SimReport)).
+    pub moves_hash: u64,
     /// Count of each rule event, in the order of [`ReportHeader::events`].
     pub events: Vec<u64>,
     /// Time the game took on its thread (not deterministic).
@@ -53,7 +56,7 @@ fn play_on<const W: usize>(
             |(players, moves), index| {
                 let started = Instant::now();
                 let mut counts = plan.counters();
-                let record = counted_game(
+                let (record, moves_hash) = counted_game(
                     m,
                     &initial,
                     cfg,
@@ -70,6 +73,7 @@ fn play_on<const W: usize>(
                 PlayedGame {
                     index,
                     record,
+                    moves_hash,
                     events: plan
                         .events(&m.rules, &counts)
                         .into_iter()
@@ -100,9 +104,26 @@ impl GameSum {
     }
 
     /// Add one game: its record, its event counts (in the header's order)
-    /// and the time it took.
+    /// and the time it took. Its moves are unknown, so the report gives no
+    /// count of distinct games; [`GameSum::add_played`] knows them.
     pub fn add(&mut self, record: &GameRecord, events: &[u64], secs: f64) {
-        self.tally.add(record);
+        self.add_hashed(record, None, events, secs);
+    }
+
+    /// Add one game as [`play_games`] played it, its moves' hash included.
+    pub fn add_played(&mut self, g: &PlayedGame) {
+        self.add_hashed(&g.record, Some(g.moves_hash), &g.events, g.secs);
+    }
+
+    /// [`GameSum::add`] with the hash of the game's moves, if known.
+    pub fn add_hashed(
+        &mut self,
+        record: &GameRecord,
+        hash: Option<u64>,
+        events: &[u64],
+        secs: f64,
+    ) {
+        self.tally.add(record, hash);
         for (sum, n) in self.events.iter_mut().zip(events) {
             *sum += n;
         }

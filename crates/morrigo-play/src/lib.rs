@@ -23,7 +23,7 @@ mod spec;
 mod stats;
 mod table;
 
-pub use agent::{loses_at_once, Player};
+pub use agent::{danger, loses_at_once, root_moves, Player};
 pub use bench::{
     bench_mcts, bench_mcts_with, bench_perft, bench_playouts, bench_playouts_on,
     bench_playouts_with, bench_search, bench_search_with, BenchResult, PerftBench, SearchBench,

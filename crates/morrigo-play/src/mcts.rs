@@ -165,7 +165,8 @@ impl Mcts {
         line
     }
 
-    /// The most visited of `moves` after `playouts` playouts from `s`.
+    /// The most visited of `moves` after `playouts` playouts from `s`,
+    /// ties drawn with `rng`.
     pub fn choose<const W: usize>(
         &mut self,
         m: &Machine<W>,
@@ -246,9 +247,20 @@ impl Mcts {
         }
         let root = &self.nodes[0];
         let a = root.first_child as usize;
-        let best = (a..a + root.children as usize)
-            .max_by_key(|&i| self.nodes[i].visits)
-            .unwrap_or(a);
+        // The most visited; among equally visited moves one drawn with the
+        // seed (reservoir sampling, nothing drawn without a tie).
+        let (mut best, mut ties) = (a, 0u32);
+        for i in a..a + root.children as usize {
+            let (v, top) = (self.nodes[i].visits, self.nodes[best].visits);
+            if v > top || i == a {
+                (best, ties) = (i, 1);
+            } else if v == top {
+                ties += 1;
+                if pick(rng, ties as usize) == 0 {
+                    best = i;
+                }
+            }
+        }
         let b = &self.nodes[best];
         self.last.nodes = self.params.playouts as u64;
         self.last.score = (1000.0 * b.value / b.visits.max(1) as f64).round() as i32;

@@ -95,7 +95,9 @@ fn solve(rules: &Rules, max_bytes: u64) -> Result<Table, String> {
     })
 }
 
-/// A best move of `s` by the table, chosen among equals with `rng`.
+/// A best move of `s` by the table among `moves`, chosen among equals
+/// with `rng`; `None` when no best move is among `moves` (the root filter
+/// took them out, or the table lacks `s`).
 pub(crate) fn choose<const W: usize>(
     m: &Machine<W>,
     table: &Table,

@@ -1,6 +1,6 @@
 //! The hot loop: one game from a given state to its end (or a ply cap).
 
-use crate::agent::{loses_at_once, pick, random_by_count, Player};
+use crate::agent::{danger_of, pick, random_by_count, Player};
 use crate::counters::CountPlan;
 use crate::spec::AgentSpec;
 use morrigo_engine::{Bits, Machine, Move, Outcome, Sample, State};
@@ -90,8 +90,30 @@ pub fn playout_counted<const W: usize>(
     rng: &mut SmallRng,
     max_plies: u32,
     moves: &mut Vec<Move>,
-    mut counts: Option<(&CountPlan, &mut [u64])>,
+    counts: Option<(&CountPlan, &mut [u64])>,
 ) -> GameRecord {
+    playout_hashed(m, s, players, rng, max_plies, moves, counts).0
+}
+
+/// One move folded into the hash of a game's move sequence.
+#[inline(always)]
+pub(crate) fn hash_move(h: u64, mv: Move) -> u64 {
+    let code = (mv.kind as u64) << 32 | (mv.from as u64) << 16 | mv.to as u64;
+    crate::sim::splitmix64(h ^ code)
+}
+
+/// [`playout_counted`], with the hash of the moves played ([`hash_move`]
+/// over the sequence): games with the same hash played the same moves.
+pub(crate) fn playout_hashed<const W: usize>(
+    m: &Machine<W>,
+    s: &mut State<W>,
+    players: &mut [Player; 2],
+    rng: &mut SmallRng,
+    max_plies: u32,
+    moves: &mut Vec<Move>,
+    mut counts: Option<(&CountPlan, &mut [u64])>,
+) -> (GameRecord, u64) {
+    let mut hash = 0u64;
     let start_ply = s.pos.ply;
     let start_turn = s.pos.turn;
     let start_captured = s.pos.captured;
@@ -120,32 +142,34 @@ pub fn playout_counted<const W: usize>(
             AgentSpec::Uniform | AgentSpec::Random => {
                 match m.sample_move(s, moves, &mut |n| pick(rng, n as usize) as u32) {
                     Sample::Move(mv)
-                        if player.spec == AgentSpec::Uniform || !loses_at_once(m, s, mv) =>
+                        if player.spec == AgentSpec::Uniform || danger_of(m, s, mv) == 0 =>
                     {
                         mv
                     }
                     Sample::Move(_) => {
-                        // The draw loses at once: choose among the moves that do not.
+                        // The draw loses at once (or passes into a lost count):
+                        // choose among the moves that do not.
                         m.legal_moves(s, moves);
                         random_by_count(m, s, moves, rng)
                     }
-                    Sample::Over(o) => return record(s, Some(o), false),
-                    Sample::Stuck => return record(s, None, true),
+                    Sample::Over(o) => return (record(s, Some(o), false), hash),
+                    Sample::Stuck => return (record(s, None, true), hash),
                 }
             }
             _ => {
                 if let Some(o) = m.legal_moves(s, moves) {
-                    return record(s, Some(o), false);
+                    return (record(s, Some(o), false), hash);
                 }
                 if moves.is_empty() {
-                    return record(s, None, true);
+                    return (record(s, None, true), hash);
                 }
                 player.choose(m, s, moves, rng)
             }
         };
         if s.pos.ply - start_ply >= max_plies {
-            return record(s, None, false);
+            return (record(s, None, false), hash);
         }
+        hash = hash_move(hash, mv);
         if let Some((plan, c)) = &mut counts {
             plan.turn(m, s, moves, c);
             m.apply(s, mv);

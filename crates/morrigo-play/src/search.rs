@@ -9,6 +9,7 @@
 
 use crate::spec::AlphaBetaParams;
 use morrigo_engine::{Bits, Machine, Move, MoveKind, State};
+use rand::rngs::SmallRng;
 use std::time::{Duration, Instant};
 
 /// Score of a won position at the root; a win `n` plies away scores
@@ -154,6 +155,11 @@ pub struct AlphaBeta {
     last: SearchInfo,
     /// The move the last search chose (its table entry may be overwritten).
     chosen: Option<Move>,
+    /// Root moves of the last iteration scoring within `margin` of the
+    /// best, with their scores: the seeded draw is among these.
+    ties: Vec<(Move, i32)>,
+    /// Each completed iteration's ties, kept while the next one runs.
+    done_ties: Vec<(Move, i32)>,
 }
 
 impl AlphaBeta {
@@ -169,6 +175,8 @@ impl AlphaBeta {
             weights: EvalWeights::PIECES,
             last: SearchInfo::default(),
             chosen: None,
+            ties: Vec::with_capacity(64),
+            done_ties: Vec::with_capacity(64),
         }
     }
 
@@ -209,12 +217,15 @@ impl AlphaBeta {
     }
 
     /// The best of `moves` (the non-empty legal moves of `s`) by iterative
-    /// deepening. `s` is left as it was.
+    /// deepening; among root moves of equal score (within the margin, see
+    /// [`AlphaBeta::root`]) one drawn with `rng`, so seeded games differ.
+    /// `s` is left as it was.
     pub fn choose<const W: usize>(
         &mut self,
         m: &Machine<W>,
         s: &mut State<W>,
         moves: &[Move],
+        rng: &mut SmallRng,
     ) -> Move {
         let started = Instant::now();
         self.weights = m.rules.eval_weights();
@@ -226,6 +237,7 @@ impl AlphaBeta {
         self.nodes = 0;
         let mut best = moves[0];
         let mut info = SearchInfo::default();
+        self.done_ties.clear();
         for depth in 1..=self.params.depth {
             let Some((mv, score)) = self.root(m, s, moves, depth, best) else {
                 break;
@@ -233,9 +245,18 @@ impl AlphaBeta {
             best = mv;
             info.depth = depth;
             info.score = score;
+            std::mem::swap(&mut self.ties, &mut self.done_ties);
             if score.abs() >= DECIDED || moves.len() == 1 {
                 break;
             }
+        }
+        // The draw among the deepest completed iteration's ties (nothing
+        // drawn when there is one), made once, after the search: the
+        // generator's use does not depend on how many iterations ran.
+        if self.done_ties.len() > 1 {
+            let (mv, v) = self.done_ties[crate::agent::pick(rng, self.done_ties.len())];
+            best = mv;
+            info.score = v;
         }
         info.nodes = self.nodes;
         info.elapsed = started.elapsed();
@@ -244,7 +265,18 @@ impl AlphaBeta {
         best
     }
 
-    /// One iteration at the root; `None` when the time ran out in it.
+    /// One iteration at the root; `None` when the time ran out in it. The
+    /// root moves scoring within `margin` of the best are left in `ties`.
+    ///
+    /// Ties are found soundly with one unit of window: after the first
+    /// move, each is searched with alpha `best - margin - 1`, so a move
+    /// scoring `best - margin` or more comes back exact (above alpha) and a
+    /// worse one fails low; alpha only rises, so a move dropped earlier is
+    /// below every later bound too. Searching with alpha `best` (the usual
+    /// window) would return a tie as a fail-low bound, indistinguishable
+    /// from a worse move; a full window at the root would search every
+    /// move exactly, several times the cost. Wins and losses tie only
+    /// exactly: a margin never trades a quicker win for a slower one.
     fn root<const W: usize>(
         &mut self,
         m: &Machine<W>,
@@ -254,24 +286,38 @@ impl AlphaBeta {
         first: Move,
     ) -> Option<(Move, i32)> {
         let me = s.pos.to_move;
+        let margin = self.params.margin as i32;
         let mut list = self.take_list(0);
         list.extend(moves.iter().map(|&mv| (0, mv)));
         self.order(m, s, &mut list, Some(first));
-        let (mut alpha, beta) = (-WIN - 1, WIN + 1);
+        let beta = WIN + 1;
         let mut best = (first, -WIN - 1);
+        let mut ties = std::mem::take(&mut self.ties);
+        ties.clear();
         for i in 0..list.len() {
             let mv = next_best(&mut list, i);
+            let alpha = if i == 0 {
+                -WIN - 1
+            } else {
+                best.1 - slack(best.1, margin) - 1
+            };
             let v = self.child(m, s, mv, me, depth - 1, 1, alpha, beta);
             if self.stopped {
                 self.lists[0] = list;
+                self.ties = ties;
                 return None;
             }
             if v > best.1 {
                 best = (mv, v);
-                alpha = alpha.max(v);
+                let floor = v - slack(v, margin);
+                ties.retain(|&(_, t)| t >= floor);
+            }
+            if v >= best.1 - slack(best.1, margin) {
+                ties.push((mv, v));
             }
         }
         self.lists[0] = list;
+        self.ties = ties;
         self.store(key(s), best.0, best.1, depth, Bound::Exact, 0);
         Some(best)
     }
@@ -442,6 +488,17 @@ impl AlphaBeta {
                 }
             };
         }
+    }
+}
+
+/// How far below `best` a root move may score and still tie: `margin`
+/// for undecided scores, none for wins and losses.
+#[inline]
+fn slack(best: i32, margin: i32) -> i32 {
+    if best.abs() >= DECIDED {
+        0
+    } else {
+        margin
     }
 }
 

@@ -2,7 +2,7 @@
 
 use crate::agent::Player;
 use crate::counters::{CountPlan, RuleEvent};
-use crate::playout::{playout, playout_counted, GameRecord};
+use crate::playout::{playout, playout_hashed, GameRecord};
 use crate::spec::AgentSpec;
 use crate::stats::{wilson, LengthStats};
 use indicatif::ProgressBar;
@@ -11,7 +11,7 @@ use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -107,6 +107,11 @@ pub struct SimReport {
     /// Game length in plies over all games.
     #[serde(default)]
     pub length: LengthStats,
+    /// How many of the games differ from each other in their moves (by a
+    /// 64-bit hash of each game's move sequence); `None` when the moves of
+    /// some game are unknown (games summed from records without them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub distinct_games: Option<u32>,
     /// How often each rule came into play, over all games.
     #[serde(default)]
     pub events: Vec<RuleEvent>,
@@ -216,6 +221,10 @@ pub(crate) struct Tally {
     pub(crate) counts: Vec<u64>,
     /// Game length in plies → games.
     lengths: BTreeMap<u32, u32>,
+    /// Hashes of the games' move sequences (see `distinct_games`).
+    hashes: HashSet<u64>,
+    /// Some game came without its hash: distinct games are not known.
+    unhashed: bool,
     /// Summed time of the games (not deterministic; reported apart).
     pub(crate) nanos: u128,
 }
@@ -237,7 +246,14 @@ impl Tally {
         }
     }
 
-    pub(crate) fn add(&mut self, g: &GameRecord) {
+    /// Add one game; `hash`: of its move sequence, if known.
+    pub(crate) fn add(&mut self, g: &GameRecord, hash: Option<u64>) {
+        match hash {
+            Some(h) => {
+                self.hashes.insert(h);
+            }
+            None => self.unhashed = true,
+        }
         match (g.end_rule, g.winner) {
             (None, _) => self.unfinished += 1,
             (Some(_), Some(w)) => self.wins[w as usize & 1] += 1,
@@ -293,6 +309,8 @@ impl Tally {
         for (l, c) in o.lengths {
             *self.lengths.entry(l).or_default() += c;
         }
+        self.hashes.extend(o.hashes);
+        self.unhashed |= o.unhashed;
         self.nanos += o.nanos;
         self
     }
@@ -466,6 +484,7 @@ pub(crate) fn report(
             })
             .collect(),
         length: LengthStats::of(&tally.lengths),
+        distinct_games: (!tally.unhashed).then_some(tally.hashes.len() as u32),
         events,
         elapsed_secs,
         secs_per_game: if cfg.games == 0 {
@@ -509,7 +528,7 @@ fn run_on<const W: usize>(
                     return (tally, moves, players);
                 }
                 let started = Instant::now();
-                let g = counted_game(
+                let (g, hash) = counted_game(
                     m,
                     &initial,
                     cfg,
@@ -519,7 +538,7 @@ fn run_on<const W: usize>(
                     &plan,
                     &mut tally.counts,
                 );
-                tally.add(&g);
+                tally.add(&g, Some(hash));
                 tally.nanos += started.elapsed().as_nanos();
                 if let Some(p) = progress {
                     p.inc(1);
@@ -531,8 +550,9 @@ fn run_on<const W: usize>(
         .reduce(|| Tally::new(rules, &plan), Tally::merge)
 }
 
-/// Game `index` of a run from `initial`, its rule events added to `counts`:
-/// the one place a simulated game is set up ([`simulate`], a sweep's shards).
+/// Game `index` of a run from `initial`, its rule events added to `counts`,
+/// with the hash of its moves: the one place a simulated game is set up
+/// ([`simulate`], a sweep's shards).
 #[allow(clippy::too_many_arguments)]
 #[inline]
 pub(crate) fn counted_game<const W: usize>(
@@ -544,11 +564,11 @@ pub(crate) fn counted_game<const W: usize>(
     moves: &mut Vec<morrigo_engine::Move>,
     plan: &CountPlan,
     counts: &mut [u64],
-) -> GameRecord {
+) -> (GameRecord, u64) {
     let mut rng = game_rng(cfg.seed, index);
     let mut s = initial.clone();
     players.iter_mut().for_each(Player::new_game);
-    playout_counted(
+    playout_hashed(
         m,
         &mut s,
         players,

@@ -77,7 +77,8 @@ pub fn compare_table_by(reports: &[SimReport], format: Format, players: Option<&
 
 /// What the columns mean, printed under the text tables.
 pub const LEGEND: &str = "\
-Wins: share of all games, with the 95% confidence interval (Wilson score
+Distinct games: games that differ from every other in their moves. Wins:
+share of all games, with the 95% confidence interval (Wilson score
 interval) in brackets. Length: plies (a removal is a ply of its own), mean and
 quartiles by nearest rank (Q1 / median / Q3). Time: mean time of one game on
 its thread. Rule events: moves of each kind, D runs, repetitions, and for each
@@ -155,6 +156,12 @@ fn label(r: &SimReport, mixed: bool) -> String {
     }
 }
 
+/// Distinct games, or "—" when the games' moves are unknown.
+fn distinct(r: &SimReport) -> String {
+    r.distinct_games
+        .map_or_else(|| "—".into(), |n| n.to_string())
+}
+
 fn count_pct(r: &SimReport, n: u32) -> String {
     format!("{n} ({:.1}%)", r.pct(n))
 }
@@ -198,6 +205,7 @@ fn text(reports: &[SimReport], style: Style, players: Option<&str>) -> String {
     }
     header.extend([
         "games".into(),
+        "distinct games".into(),
         format!("{first} wins"),
         format!("{second} wins"),
         "draws".into(),
@@ -221,6 +229,7 @@ fn text(reports: &[SimReport], style: Style, players: Option<&str>) -> String {
             }
             row.extend([
                 r.games.to_string(),
+                distinct(r),
                 share_ci(r, 0),
                 share_ci(r, 1),
                 count_pct(r, r.draws),
@@ -464,6 +473,7 @@ fn csv(reports: &[SimReport]) -> String {
         format!("{first}_agent"),
         format!("{second}_agent"),
         "games".into(),
+        "distinct_games".into(),
     ];
     for seat in [&first, &second] {
         header.extend([
@@ -528,6 +538,7 @@ fn csv(reports: &[SimReport]) -> String {
             r.agents[0].to_string(),
             r.agents[1].to_string(),
             r.games.to_string(),
+            r.distinct_games.map(|n| n.to_string()).unwrap_or_default(),
         ];
         for seat in 0..2 {
             row.extend([

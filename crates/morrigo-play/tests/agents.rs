@@ -68,9 +68,11 @@ fn random_playouts_avoid_suicide_where_uniform_ones_die_of_it() {
         "uniform: {uniform} of 200 games end by suicide"
     );
     // What suicides remain come when every move loses (a full board after
-    // the opponent's ending pass): checked move by move below.
+    // the opponent's ending pass): checked move by move below. Random also
+    // keeps from passes the opponent's pass would punish by the count, so it
+    // plays on into full boards more often than when it passed (44 here).
     assert!(
-        random * 4 < uniform,
+        random * 3 < uniform,
         "random: {random} suicides, uniform {uniform}"
     );
 }

@@ -55,6 +55,7 @@ fn report(
             q3: 161,
             max: 2000,
         },
+        distinct_games: Some(997),
         events: vec![
             RuleEvent {
                 event: "removals".into(),
@@ -129,7 +130,7 @@ fn csv_header_names_players_and_every_end_rule() {
     assert_eq!(
         lines.next(),
         Some(
-            "ruleset,title,white_agent,black_agent,games,\
+            "ruleset,title,white_agent,black_agent,games,distinct_games,\
              white_wins,white_wins_pct,white_wins_ci95_low,white_wins_ci95_high,\
              black_wins,black_wins_pct,black_wins_ci95_low,black_wins_ci95_high,\
              draws,draws_pct,unfinished,\
@@ -146,7 +147,7 @@ fn csv_header_names_players_and_every_end_rule() {
     assert_eq!(rows.len(), 3);
     // 45.0% of 1000 games: Wilson interval 41.94 to 48.10.
     assert!(rows[1].starts_with(
-        "nine-mens-morris-no-flying,\"Nine Men's Morris, no flying\",random,random,1000,450,45.00,41.94,48.10,"
+        "nine-mens-morris-no-flying,\"Nine Men's Morris, no flying\",random,random,1000,997,450,45.00,41.94,48.10,"
     ), "{}", rows[1]);
     // Nine Men's Morris has no board_full rule: three empty cells.
     assert!(rows[0].ends_with(",34,34,0,,,,12345,2500"), "{}", rows[0]);
@@ -164,7 +165,7 @@ fn headers_fall_back_to_seats_when_player_names_differ() {
     let csv = compare_table(&rs, Format::Csv);
     assert!(
         csv.starts_with(
-            "ruleset,title,first_player_agent,second_player_agent,games,first_player_wins,"
+            "ruleset,title,first_player_agent,second_player_agent,games,distinct_games,first_player_wins,"
         ),
         "{csv}"
     );
@@ -214,6 +215,8 @@ fn go_reports() -> Vec<SimReport> {
         &[("suicide", 0), ("ending_sequence", 0)],
     );
     none.players = chinese.players.clone();
+    // Games whose moves are unknown (a referee's match): no count.
+    none.distinct_games = None;
     vec![chinese, jk, none]
 }
 
@@ -229,7 +232,7 @@ fn go_compare_table_csv_snapshot() {
     let csv = compare_table(&go_reports(), Format::Csv);
     assert!(
         csv.starts_with(
-            "ruleset,title,white_agent,black_agent,games,\
+            "ruleset,title,white_agent,black_agent,games,distinct_games,\
          white_wins,white_wins_pct,white_wins_ci95_low,white_wins_ci95_high,\
          black_wins,black_wins_pct,black_wins_ci95_low,black_wins_ci95_high,\
          draws,draws_pct,unfinished,stuck,\
@@ -239,7 +242,44 @@ fn go_compare_table_csv_snapshot() {
         ),
         "{csv}"
     );
+    // Unknown distinct games: an empty cell, not a zero.
+    assert!(
+        csv.contains(",\"JK Baduk rules (final), 1x1\",random,random,1000,,0,"),
+        "{csv}"
+    );
     insta::assert_snapshot!(csv);
+}
+
+#[test]
+fn distinct_games_are_a_column_of_every_format_and_unknown_ones_a_dash() {
+    let md = compare_table(&go_reports(), Format::Markdown);
+    let header = md.lines().next().unwrap();
+    assert!(header.contains("| games | distinct games |"), "{header}");
+    let row = |title: &str| {
+        md.lines()
+            .find(|l| l.starts_with(&format!("| {title} ")))
+            .unwrap()
+            .to_string()
+    };
+    assert!(
+        row("Chinese rules (simple ko)").contains("|  1000 |            997 |"),
+        "{md}"
+    );
+    assert!(
+        row("JK Baduk rules (final), 1x1").contains("|  1000 |              — |"),
+        "{md}"
+    );
+    let plain = compare_table(&go_reports(), Format::Table);
+    assert!(
+        plain
+            .lines()
+            .next()
+            .unwrap()
+            .contains("games  distinct games"),
+        "{plain}"
+    );
+    let json = compare_table(&go_reports(), Format::Json);
+    assert_eq!(json.matches("\"distinct_games\": 997").count(), 2, "{json}");
 }
 
 #[test]

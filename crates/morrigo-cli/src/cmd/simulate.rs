@@ -141,6 +141,9 @@ pub fn summary(r: &SimReport) -> String {
         s += &line("no result", n);
     }
     s += &line("unfinished", r.unfinished);
+    if let Some(n) = r.distinct_games {
+        s += &line("distinct games", n);
+    }
     s += &format!(
         "  mean length    {:>8.1} plies ({:.1} turns)\n",
         r.mean_plies, r.mean_turns

@@ -19,6 +19,7 @@ pub fn ab(depth: u32) -> AgentSpec {
     AgentSpec::AlphaBeta(AlphaBetaParams {
         depth,
         time_ms: None,
+        margin: 0,
     })
 }
 
