@@ -4,6 +4,7 @@
 //! that play GNU Go are skipped with a notice where it is not installed
 //! (see `gnugo`).
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -33,7 +34,9 @@ fn gnugo() -> Option<String> {
             std::env::var("MORRIGO_REQUIRE_GNUGO").as_deref() != Ok("1"),
             "GNU Go is not installed and MORRIGO_REQUIRE_GNUGO=1: `apt-get install gnugo` (as `.ci/run` does)"
         );
-        eprintln!("{SKIPPED}");
+        // Written to stderr itself, not through `eprintln!`, which the
+        // test harness captures: the notice shows in `cargo test`'s output.
+        let _ = writeln!(std::io::stderr(), "{SKIPPED}");
     }
     found.map(|p| p.display().to_string())
 }
