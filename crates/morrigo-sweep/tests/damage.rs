@@ -196,3 +196,21 @@ fn a_shard_is_written_as_checksummed_json_lines() {
     assert_eq!(names.len(), 5, "{names:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn many_damaged_shards_are_listed_ten_then_counted() {
+    let text = "rulesets: [three-mens-morris]\nagents: [random]\ngames: 12\nshard_games: 1\n";
+    let spec = Spec::parse(SourceFile::new("spec.yaml", text), None, "test").unwrap();
+    let p = plan(&spec);
+    let dir = std::env::temp_dir().join(format!("morrigo-sweep-many-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    prepare_dir(&p, &dir).unwrap();
+    for k in 0..12 {
+        std::fs::write(shard_path(&dir, k), "").unwrap();
+    }
+    let ds = check_finished(&p, &dir).unwrap_err();
+    assert_eq!(ds.0.len(), 11, "{ds}");
+    assert!(ds.0[9].message.contains("shard-00009.jsonl"), "{ds}");
+    assert_eq!(ds.0[10].message, "and 2 more damaged shard files");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
