@@ -1087,11 +1087,19 @@ fn a_match_of_300000000_games_builds_no_game_list() {
 }
 
 /// A Go-style ruleset whose moves GTP cannot name (a line rule's
-/// removals) is refused before any engine starts, as a Morris one is.
+/// removals) is refused before any engine starts, as a Morris one is, by
+/// `match` and by `morrigo gtp` (which answered `genmove` with `xE5`).
 #[test]
-fn a_ruleset_with_line_removals_is_refused_by_match() {
-    let dir = scratch_dir("lines");
+fn a_ruleset_with_line_removals_is_refused_by_match_and_gtp() {
     let ruleset = root().join("crates/morrigo-gtp/tests/rulesets/go-with-lines.yaml");
+    let o = morrigo(&["gtp", &ruleset.display().to_string()]);
+    assert_code(&o, 2);
+    assert!(
+        common::stderr(&o).contains("which GTP cannot express"),
+        "{}",
+        common::stderr(&o)
+    );
+    let dir = scratch_dir("lines");
     let o = morrigo(&[
         "match",
         &ruleset.display().to_string(),
