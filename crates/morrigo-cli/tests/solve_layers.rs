@@ -213,3 +213,49 @@ fn a_history_ruleset_is_refused() {
         stderr(&o)
     );
 }
+
+/// Fault: a flipped byte of a layered solve's `values/` file was accepted
+/// and its values used. Every file is sealed: the flip is refused with the
+/// file's name, exit 1, and the solve is not reported.
+#[test]
+fn a_flipped_byte_of_a_layered_values_file_is_refused() {
+    let dir = scratch_dir("flipped-values");
+    let d = dir.display().to_string();
+    ok(&morrigo(&["solve", "three-mens-morris", "--shards", &d]));
+    let values = dir.join("values");
+    let file = std::fs::read_dir(&values)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "values"))
+        .max_by_key(|p| std::fs::metadata(p).unwrap().len())
+        .unwrap();
+    let mut bytes = std::fs::read(&file).unwrap();
+    bytes[3] ^= 0x04;
+    std::fs::write(&file, &bytes).unwrap();
+    let o = morrigo(&["solve", "three-mens-morris", "--shards", &d]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!(
+            "`{}` is damaged: its checksum does not match",
+            file.display()
+        )),
+        "{err}"
+    );
+    assert!(!stdout(&o).contains("value "), "{}", stdout(&o));
+    // A damaged JSON file (the plan) is refused the same way.
+    let plan = dir.join("solve.json");
+    let text = std::fs::read_to_string(&plan).unwrap();
+    std::fs::write(
+        &plan,
+        text.replace("three-mens-morris", "three-mens-morriz"),
+    )
+    .unwrap();
+    let o = morrigo(&["solve", "three-mens-morris", "--shards", &d]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(
+        err.contains("solve.json` is damaged: the line's checksum does not match"),
+        "{err}"
+    );
+}

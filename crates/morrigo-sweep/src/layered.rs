@@ -31,7 +31,10 @@
 //! deletes its range's files of two rounds back, and `solve:L` the split
 //! directory, so the disk holds about two rounds at a time.
 //! Codes are u64 and values u16, little-endian. Every file is written whole
-//! (a temporary file renamed), so a unit killed midway is run again.
+//! (a temporary file renamed, morrigo-store's `write_atomic`), so a unit
+//! killed midway is run again, and carries a checksum: a binary file ends
+//! in a sealed trailer naming its kind, a JSON file is one line starting
+//! with its CRC. A damaged file is refused with its name, never used.
 
 use morrigo_diag::Diagnostic;
 use morrigo_engine::{with_machine, AnyMachine, Machine};
@@ -44,7 +47,6 @@ use morrigo_solve::Value;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -164,27 +166,79 @@ fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), Diagnostic> {
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(|e| io("create", parent, e))?;
     }
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    let write = || -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    };
-    write().map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        io("write", path, e)
+    morrigo_store::write_atomic(path, bytes).map_err(|e| err(e.to_string()))
+}
+
+/// The kinds of the binary files, in their checksum trailers.
+const CODES: &morrigo_store::Kind = b"MRGCODES";
+const VALUES: &morrigo_store::Kind = b"MRGVALUS";
+const STATE: &morrigo_store::Kind = b"MRGSTATE";
+const EDGES: &morrigo_store::Kind = b"MRGEDGES";
+const EVENTS: &morrigo_store::Kind = b"MRGEVNTS";
+const MSGS: &morrigo_store::Kind = b"MRGMSGS\0";
+
+/// The largest file a unit reads (a bound, not a size any layer reaches).
+const MAX_FILE: u64 = 1 << 40;
+
+fn write_sealed(path: &Path, kind: &morrigo_store::Kind, payload: &[u8]) -> Result<(), Diagnostic> {
+    write_whole(path, &morrigo_store::seal(kind, payload))
+}
+
+/// A sealed file's payload; a damaged one is refused with its name.
+fn read_sealed(path: &Path, kind: &morrigo_store::Kind) -> Result<Vec<u8>, Diagnostic> {
+    morrigo_store::read_sealed(path, kind, MAX_FILE).map_err(|e| {
+        let d = err(e.to_string());
+        match e {
+            morrigo_store::StoreError::Damaged { .. } => d.expected(
+                "a file this layered solve wrote: delete it to run its unit again, or start the solve in an empty directory",
+            ),
+            _ => d,
+        }
     })
+}
+
+/// A JSON file of one line carrying its checksum.
+fn write_json(path: &Path, value: &impl Serialize) -> Result<(), Diagnostic> {
+    let text = serde_json::to_string(value).map_err(|e| err(e.to_string()))?;
+    write_whole(
+        path,
+        format!("{}\n", morrigo_store::seal_line(&text)).as_bytes(),
+    )
+}
+
+fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, Diagnostic> {
+    let text = std::fs::read_to_string(path).map_err(|e| io("read", path, e))?;
+    let object = morrigo_store::unseal_line(&text).map_err(|why| {
+        let old = if text.starts_with("{\"crc32\"") {
+            ""
+        } else {
+            " (a layered solve from before its files carried checksums)"
+        };
+        err(format!("`{}` is damaged: {why}{old}", path.display()))
+            .expected("a file this layered solve wrote: start the solve in an empty directory")
+    })?;
+    serde_json::from_str(&object).map_err(|e| err(format!("`{}`: {e}", path.display())))
 }
 
 fn codes_bytes(codes: &[u64]) -> Vec<u8> {
     codes.iter().flat_map(|c| c.to_le_bytes()).collect()
 }
 
+fn cut_short(path: &Path) -> Diagnostic {
+    err(format!(
+        "`{}` is damaged: its length is not a whole number of entries",
+        path.display()
+    ))
+}
+
 fn read_codes(path: &Path) -> Result<Vec<u64>, Diagnostic> {
-    let bytes = std::fs::read(path).map_err(|e| io("read", path, e))?;
+    read_u64s(path, CODES)
+}
+
+fn read_u64s(path: &Path, kind: &morrigo_store::Kind) -> Result<Vec<u64>, Diagnostic> {
+    let bytes = read_sealed(path, kind)?;
     if bytes.len() % 8 != 0 {
-        return Err(err(format!("`{}` is cut short", path.display())));
+        return Err(cut_short(path));
     }
     Ok(bytes
         .chunks_exact(8)
@@ -192,15 +246,19 @@ fn read_codes(path: &Path) -> Result<Vec<u64>, Diagnostic> {
         .collect())
 }
 
-fn read_values(path: &Path) -> Result<Vec<u16>, Diagnostic> {
-    let bytes = std::fs::read(path).map_err(|e| io("read", path, e))?;
+fn read_u16s(path: &Path, kind: &morrigo_store::Kind) -> Result<Vec<u16>, Diagnostic> {
+    let bytes = read_sealed(path, kind)?;
     if bytes.len() % 2 != 0 {
-        return Err(err(format!("`{}` is cut short", path.display())));
+        return Err(cut_short(path));
     }
     Ok(bytes
         .chunks_exact(2)
         .map(|b| u16::from_le_bytes([b[0], b[1]]))
         .collect())
+}
+
+fn read_values(path: &Path) -> Result<Vec<u16>, Diagnostic> {
+    read_u16s(path, VALUES)
 }
 
 fn u16_bytes(values: &[u16]) -> Vec<u8> {
@@ -216,9 +274,9 @@ fn pair_bytes(a: u32, b: u32) -> [u8; 8] {
 }
 
 fn read_u32s(path: &Path) -> Result<Vec<u32>, Diagnostic> {
-    let bytes = std::fs::read(path).map_err(|e| io("read", path, e))?;
+    let bytes = read_sealed(path, MSGS)?;
     if bytes.len() % 4 != 0 {
-        return Err(err(format!("`{}` is cut short", path.display())));
+        return Err(cut_short(path));
     }
     Ok(bytes
         .chunks_exact(4)
@@ -226,8 +284,8 @@ fn read_u32s(path: &Path) -> Result<Vec<u32>, Diagnostic> {
         .collect())
 }
 
-fn read_pairs(path: &Path) -> Result<Vec<(u32, u32)>, Diagnostic> {
-    Ok(read_codes(path)?
+fn read_pairs(path: &Path, kind: &morrigo_store::Kind) -> Result<Vec<(u32, u32)>, Diagnostic> {
+    Ok(read_u64s(path, kind)?
         .into_iter()
         .map(|w| (w as u32, (w >> 32) as u32))
         .collect())
@@ -241,7 +299,7 @@ fn state_bytes(values: &[u16], counts: &[u16]) -> Vec<u8> {
 }
 
 fn read_state(path: &Path, len: usize) -> Result<(Vec<u16>, Vec<u16>), Diagnostic> {
-    let mut values = read_values(path)?;
+    let mut values = read_u16s(path, STATE)?;
     if values.len() != 2 * len {
         return Err(err(format!(
             "`{}` holds {} positions, not the range's {len}",
@@ -335,11 +393,9 @@ impl Layered {
         };
         let mut plan = plan;
         let path = dir.join("solve.json");
-        match std::fs::read_to_string(&path) {
-            Ok(text) => {
-                let old: SolvePlan = serde_json::from_str(&text).map_err(|e| {
-                    err(format!("`{}` is not a layered solve: {e}", path.display()))
-                })?;
+        match std::fs::metadata(&path) {
+            Ok(_) => {
+                let old: SolvePlan = read_json(&path)?;
                 if old.fingerprint != fingerprint || old.start_code != start_code {
                     return Err(err(format!(
                         "`{}` holds the layered solve of other rules (`{}`)",
@@ -366,13 +422,12 @@ impl Layered {
                 }
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                let text = serde_json::to_string_pretty(&plan)
-                    .map_err(|e| err(format!("cannot write the plan: {e}")))?;
-                write_whole(&path, text.as_bytes())?;
-                write_whole(
+                write_json(&path, &plan)?;
+                write_sealed(
                     &dir.join("reach")
                         .join(start_layer.name())
                         .join("start.codes"),
+                    CODES,
                     &codes_bytes(&[start_code]),
                 )?;
             }
@@ -430,8 +485,7 @@ impl Layered {
 
     fn info(&self, l: LayerId) -> Result<LayerInfo, Diagnostic> {
         let path = self.info_path(l);
-        let text = std::fs::read_to_string(&path).map_err(|e| io("read", &path, e))?;
-        serde_json::from_str(&text).map_err(|e| err(format!("`{}`: {e}", path.display())))
+        read_json(&path)
     }
 
     fn children(&self, l: LayerId) -> Result<Vec<LayerId>, Diagnostic> {
@@ -458,8 +512,7 @@ impl Layered {
 
     fn status(&self, l: LayerId, r: u32, d: u32) -> Result<RoundStatus, Diagnostic> {
         let path = self.status_path(l, r, d);
-        let text = std::fs::read_to_string(&path).map_err(|e| io("read", &path, e))?;
-        serde_json::from_str(&text).map_err(|e| err(format!("`{}`: {e}", path.display())))
+        read_json(&path)
     }
 
     /// How far the solve of a layer split into `k` ranges is.
@@ -667,12 +720,13 @@ impl Layered {
                 }
                 let reach = explore_layer(m, l, &entries).map_err(solve_err)?;
                 for (c, codes) in &reach.children {
-                    write_whole(
+                    write_sealed(
                         &self
                             .dir
                             .join("reach")
                             .join(c.name())
                             .join(format!("{}.codes", l.name())),
+                        CODES,
                         &codes_bytes(codes),
                     )?;
                 }
@@ -681,10 +735,9 @@ impl Layered {
                     edges: reach.edges,
                     children: reach.children.keys().map(|c| c.name()).collect(),
                 };
-                let text = serde_json::to_string(&info).map_err(|e| err(e.to_string()))?;
-                write_whole(&self.info_path(l), text.as_bytes())?;
+                write_json(&self.info_path(l), &info)?;
                 // Last: the codes file marks the unit done.
-                write_whole(&self.codes_path(l), &codes_bytes(&reach.codes))?;
+                write_sealed(&self.codes_path(l), CODES, &codes_bytes(&reach.codes))?;
                 Ok(info.positions)
             }
             Unit::Solve(l) => {
@@ -699,7 +752,7 @@ impl Layered {
                     index.slot(code).and_then(|i| values.get(i).copied())
                 };
                 let values = solve_layer(m, l, &codes, &look).map_err(solve_err)?;
-                write_whole(&self.values_path(l), &u16_bytes(&values))?;
+                write_sealed(&self.values_path(l), VALUES, &u16_bytes(&values))?;
                 Ok(codes.len() as u64)
             }
             Unit::Expand(l, r) => {
@@ -725,7 +778,7 @@ impl Layered {
                         .iter()
                         .flat_map(|&(c, p)| pair_bytes(c, p))
                         .collect();
-                    write_whole(&self.edges_path(l, r, to), &bytes)?;
+                    write_sealed(&self.edges_path(l, r, to), EDGES, &bytes)?;
                     rest = &rest[n..];
                 }
                 let events: Vec<u8> = x
@@ -733,9 +786,13 @@ impl Layered {
                     .iter()
                     .flat_map(|&(d, e)| pair_bytes(d, e))
                     .collect();
-                write_whole(&self.events_path(l, r), &events)?;
+                write_sealed(&self.events_path(l, r), EVENTS, &events)?;
                 // Last: the start state marks the unit done.
-                write_whole(&self.start_path(l, r), &state_bytes(&x.values, &x.counts))?;
+                write_sealed(
+                    &self.start_path(l, r),
+                    STATE,
+                    &state_bytes(&x.values, &x.counts),
+                )?;
                 Ok(codes.len() as u64)
             }
             Unit::Round(l, r, d) => self.round(l, r, d),
@@ -753,7 +810,7 @@ impl Layered {
             self.state_path(l, r, d - 1)
         };
         let (mut values, mut counts) = read_state(&before, b - a)?;
-        let events = read_pairs(&self.events_path(l, r))?;
+        let events = read_pairs(&self.events_path(l, r), EVENTS)?;
         let mut inbound = Vec::new();
         if d > 0 {
             for s in (0..k).filter(|&s| s != r) {
@@ -778,11 +835,11 @@ impl Layered {
                 .collect();
             let mut into = RangeEdges::new(a, b - a);
             for p in &files {
-                into.count(&read_pairs(p)?)
+                into.count(&read_pairs(p, EDGES)?)
                     .map_err(|e| err(e.to_string()))?;
             }
             for p in &files {
-                into.place(&read_pairs(p)?);
+                into.place(&read_pairs(p, EDGES)?);
             }
             out = range_push(&mut values, &mut counts, d, &frontier, &into)
                 .map_err(|e| err(e.to_string()))?;
@@ -792,10 +849,14 @@ impl Layered {
         while let Some(&e) = rest.first() {
             let to = range_of(&bounds, e & 0x7FFF_FFFF);
             let n = rest.partition_point(|e| (e & 0x7FFF_FFFF) < bounds[to as usize + 1] as u32);
-            write_whole(&self.msgs_path(l, r, to, d), &u32_bytes(&rest[..n]))?;
+            write_sealed(&self.msgs_path(l, r, to, d), MSGS, &u32_bytes(&rest[..n]))?;
             rest = &rest[n..];
         }
-        write_whole(&self.state_path(l, r, d), &state_bytes(&values, &counts))?;
+        write_sealed(
+            &self.state_path(l, r, d),
+            STATE,
+            &state_bytes(&values, &counts),
+        )?;
         let status = RoundStatus {
             decided_next: out.decided_next,
             sent: out.outbound.len() as u64,
@@ -803,9 +864,8 @@ impl Layered {
                 || !out.outbound.is_empty()
                 || last_event.is_some_and(|e| e >= d),
         };
-        let text = serde_json::to_string(&status).map_err(|e| err(e.to_string()))?;
         // Last: the status marks the unit done.
-        write_whole(&self.status_path(l, r, d), text.as_bytes())?;
+        write_json(&self.status_path(l, r, d), &status)?;
         // Round d - 1 (all done) read the files of round d - 2; no unit reads them now.
         if d >= 2 {
             let _ = std::fs::remove_file(self.state_path(l, r, d - 2));
@@ -827,7 +887,7 @@ impl Layered {
             let len = bounds[r as usize + 1] - bounds[r as usize];
             values.extend(read_state(&self.state_path(l, r, last), len)?.0);
         }
-        write_whole(&self.values_path(l), &u16_bytes(&values))?;
+        write_sealed(&self.values_path(l), VALUES, &u16_bytes(&values))?;
         // The values are in place: the ranges' files are read by no unit now.
         let _ = std::fs::remove_dir_all(self.split_dir(l));
         Ok(values.len() as u64)
