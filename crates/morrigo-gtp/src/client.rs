@@ -469,4 +469,30 @@ mod tests {
             ))
         );
     }
+
+    /// What the fuzz target checks, on random outputs over GTP's alphabet:
+    /// every read ends, consumes input and stays bounded.
+    #[test]
+    fn random_engine_output_reads_as_bounded_answers_or_faults() {
+        use rand::{Rng, SeedableRng};
+        let alphabet = b"=?0123456789 \n\n\tx\xff\xc3";
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(20);
+        for _ in 0..2000 {
+            let len = rng.random_range(0..200);
+            let data: Vec<u8> = (0..len)
+                .map(|_| alphabet[rng.random_range(0..alphabet.len())])
+                .collect();
+            let mut input = &data[..];
+            let mut id = 1;
+            while !input.is_empty() {
+                let before = input.len();
+                match read_response(&mut input, id, "genmove b") {
+                    Ok(t) | Err(Fault::Refused(t)) => assert!(t.len() <= MAX_RESPONSE_BYTES),
+                    Err(f) => assert!(f.describe().len() <= 512, "{f:?}"),
+                }
+                assert!(input.len() < before, "{data:?}");
+                id += 1;
+            }
+        }
+    }
 }

@@ -773,3 +773,57 @@ fn move_for(rules: &Rules, mv: &Move, typed: bool) -> String {
         _ => notation::format_move_in(rules, mv),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn manifest() -> Manifest {
+        Manifest {
+            ruleset: "chinese".into(),
+            ruleset_crc32: "0badf00d".into(),
+            size: [9, 9],
+            komi: 7.5,
+            handicap: None,
+        }
+    }
+
+    /// Each field of the manifest tells two matches apart, in words: an
+    /// edited ruleset text under the same name too.
+    #[test]
+    fn a_manifest_names_what_differs() {
+        let was = manifest();
+        assert_eq!(was.differs(&manifest()), None);
+        let now = Manifest {
+            ruleset_crc32: "12345678".into(),
+            ..manifest()
+        };
+        assert_eq!(
+            was.differs(&now).unwrap(),
+            "another text of ruleset `chinese` (CRC-32 0badf00d, this one's is 12345678)"
+        );
+        let now = Manifest {
+            handicap: Some(3),
+            ..manifest()
+        };
+        assert_eq!(was.differs(&now).unwrap(), "no handicap, not handicap 3");
+    }
+
+    /// A manifest whose checksum does not match is refused, never compared.
+    #[test]
+    fn a_damaged_manifest_is_refused() {
+        let dir = std::env::temp_dir().join(format!("morrigo-manifest-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        check_manifest(&dir, &manifest()).unwrap();
+        check_manifest(&dir, &manifest()).unwrap();
+        let path = dir.join(MANIFEST_FILE);
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text.replace("7.5", "6.5")).unwrap();
+        let e = check_manifest(&dir, &manifest()).unwrap_err();
+        assert!(
+            e.contains("match.json` is damaged: the line's checksum does not match"),
+            "{e}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
