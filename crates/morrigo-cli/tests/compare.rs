@@ -133,7 +133,7 @@ fn compare_csv_snapshot() {
     assert_code(&o, 0);
     let text = stdout(&o);
     assert!(
-        text.starts_with("ruleset,title,white_agent,black_agent,games,white_wins,"),
+        text.starts_with("ruleset,title,white_agent,black_agent,games,distinct_games,white_wins,"),
         "{text}"
     );
     insta::assert_snapshot!(redact_time(&text, "secs_per_game", ','));

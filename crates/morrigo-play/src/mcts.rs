@@ -35,6 +35,9 @@ pub struct Mcts {
     nodes: Vec<Node>,
     moves: Vec<Move>,
     last: crate::search::SearchInfo,
+    /// The root child the last search chose (ties drawn), where its line
+    /// starts.
+    chosen: Option<usize>,
 }
 
 /// Whether `mv` is a board play on a point every neighbour of which holds
@@ -126,6 +129,7 @@ impl Mcts {
             nodes: Vec::new(),
             moves: Vec::with_capacity(64),
             last: Default::default(),
+            chosen: None,
         }
     }
 
@@ -145,15 +149,15 @@ impl Mcts {
             .collect()
     }
 
-    /// The most visited line from the root.
+    /// The most visited line from the root, from the move chosen.
     pub fn principal_variation(&self, max: usize) -> Vec<Move> {
         let mut line = Vec::new();
         let mut at = 0usize;
         while line.len() < max && at < self.nodes.len() && self.nodes[at].expanded {
             let n = &self.nodes[at];
             let a = n.first_child as usize;
-            let Some(best) = (a..a + n.children as usize).max_by_key(|&i| self.nodes[i].visits)
-            else {
+            let most = (a..a + n.children as usize).max_by_key(|&i| self.nodes[i].visits);
+            let Some(best) = (if at == 0 { self.chosen.or(most) } else { most }) else {
                 break;
             };
             if self.nodes[best].visits == 0 {
@@ -176,6 +180,7 @@ impl Mcts {
     ) -> Move {
         let started = Instant::now();
         self.nodes.clear();
+        self.chosen = None;
         self.last = Default::default();
         let me = s.pos.to_move;
         self.nodes.push(Node {
@@ -261,6 +266,7 @@ impl Mcts {
                 }
             }
         }
+        self.chosen = Some(best);
         let b = &self.nodes[best];
         self.last.nodes = self.params.playouts as u64;
         self.last.score = (1000.0 * b.value / b.visits.max(1) as f64).round() as i32;
