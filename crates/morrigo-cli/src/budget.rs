@@ -8,63 +8,34 @@
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::IsTerminal;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-/// The system allocator, counting the bytes held and their peak. The hot
-/// loops (apply, undo, move generation) do not allocate, so the counting
-/// costs them nothing.
-pub struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: every call is forwarded unchanged to the system allocator; the
-// counters are plain statistics.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(now, Ordering::Relaxed);
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            if new_size >= layout.size() {
-                let grow = new_size - layout.size();
-                let now = LIVE.fetch_add(grow, Ordering::Relaxed) + grow;
-                PEAK.fetch_max(now, Ordering::Relaxed);
-            } else {
-                LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
-            }
-        }
-        p
-    }
-}
+// The counting allocator lives in the engine, so the libraries' large
+// allocations can check the process-wide budget against its count.
+pub use morrigo_engine::memory::{show_bytes, Counting};
 
 /// Bytes held now.
 pub fn live_bytes() -> usize {
-    LIVE.load(Ordering::Relaxed)
+    morrigo_engine::memory::live_bytes() as usize
 }
 
 /// Start measuring a peak from the bytes held now.
 pub fn reset_peak() {
-    PEAK.store(live_bytes(), Ordering::Relaxed);
+    morrigo_engine::memory::reset_peak()
 }
 
 pub fn peak_bytes() -> usize {
-    PEAK.load(Ordering::Relaxed)
+    morrigo_engine::memory::peak_bytes() as usize
+}
+
+/// With `MORRIGO_REPORT_PEAK` set, print the peak of the bytes held on
+/// stderr (`peak memory: N bytes`), for tests of the budget.
+pub fn report_peak() {
+    if std::env::var_os("MORRIGO_REPORT_PEAK").is_some() {
+        let peak = peak_bytes() as u64;
+        eprintln!("peak memory: {peak} bytes ({})", show_bytes(peak));
+    }
 }
 
 /// The memory limit when `/proc/meminfo` cannot be read.
@@ -73,9 +44,11 @@ pub const FALLBACK_MEMORY: u64 = 4 << 30;
 /// `--max-memory` and `--progress`, shared by the long commands.
 #[derive(Args, Debug, Clone, Default)]
 pub struct BudgetOptions {
-    /// Memory the command may use (`512M`, `8G`, or bytes). Default: the
+    /// Memory the command may hold at its peak (`512M`, `8G`, or bytes);
+    /// large allocations are checked before they are made. Default: the
     /// memory available on the machine (`MemAvailable` in /proc/meminfo,
-    /// 4G when it cannot be read).
+    /// 4G when it cannot be read), or the address space left under
+    /// `ulimit -v` when that is less.
     #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
     pub max_memory: Option<u64>,
     /// Show progress on stderr even when it is not a terminal (one line
@@ -85,18 +58,33 @@ pub struct BudgetOptions {
 }
 
 impl BudgetOptions {
-    /// The memory limit in bytes and where it comes from, for messages.
+    /// The memory limit in bytes and where it comes from, for messages:
+    /// `--max-memory`, else the smaller of the memory available and the
+    /// address space left under `ulimit -v`.
     pub fn memory_limit(&self) -> (u64, &'static str) {
-        match self.max_memory {
-            Some(b) => (b, "--max-memory"),
-            None => match available_memory() {
-                Some(b) => (b, "the memory available on this machine"),
-                None => (
-                    FALLBACK_MEMORY,
-                    "the default when /proc/meminfo cannot be read",
-                ),
-            },
+        if let Some(b) = self.max_memory {
+            return (b, "--max-memory");
         }
+        let free = match available_memory() {
+            Some(b) => (b, "the memory available on this machine"),
+            None => (
+                FALLBACK_MEMORY,
+                "the default when /proc/meminfo cannot be read",
+            ),
+        };
+        match morrigo_engine::memory::address_space_room() {
+            Some(room) if room < free.0 => (room, "the address space left under ulimit -v"),
+            _ => free,
+        }
+    }
+
+    /// [`BudgetOptions::memory_limit`], made the process's budget: the
+    /// large allocations from now on are checked against it before they
+    /// are made, and the peak stays under it.
+    pub fn enforce(&self) -> (u64, &'static str) {
+        let limit = self.memory_limit();
+        morrigo_engine::memory::set_limit(limit.0, limit.1);
+        limit
     }
 }
 
@@ -129,22 +117,6 @@ pub fn parse_bytes(text: &str) -> Result<u64, String> {
     match n.checked_mul(scale) {
         Some(b) if b > 0 => Ok(b),
         _ => Err(format!("`{text}` is not a size from 1 byte to 16E")),
-    }
-}
-
-/// A size for people: `1.5 GiB`.
-pub fn show_bytes(b: u64) -> String {
-    const UNITS: [&str; 5] = ["bytes", "KiB", "MiB", "GiB", "TiB"];
-    let mut x = b as f64;
-    let mut u = 0;
-    while x >= 1024.0 && u < UNITS.len() - 1 {
-        x /= 1024.0;
-        u += 1;
-    }
-    if u == 0 {
-        format!("{b} bytes")
-    } else {
-        format!("{x:.1} {}", UNITS[u])
     }
 }
 

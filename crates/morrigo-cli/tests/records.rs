@@ -500,7 +500,7 @@ fn states_stops_before_the_memory_limit() {
         "{err}"
     );
     assert!(
-        err.contains("memory limit of 40.0 MiB (--max-memory)"),
+        err.contains("more than the limit of 40.0 MiB (--max-memory)"),
         "{err}"
     );
     let out = stdout(&o);

@@ -115,10 +115,12 @@ fn a_tiny_memory_limit_is_refused_with_the_estimate() {
     let o = morrigo(&["solve", "three-mens-morris", "--max-memory", "1K"]);
     assert_code(&o, 1);
     let err = stderr(&o);
+    // Refused at the first table it would grow, before allocating it.
     assert!(
-        err.contains("solve three-mens-morris: the solve needs at least"),
+        err.contains("solve three-mens-morris: growing the exploration's tables"),
         "{err}"
     );
+    assert!(err.contains("needs about"), "{err}");
     assert!(
         err.contains("more than the limit of 1.0 KiB (--max-memory)"),
         "{err}"
@@ -310,4 +312,179 @@ fn progress_is_plain_lines_on_a_pipe_when_asked_and_silent_otherwise() {
     let o = morrigo(&["solve", "three-mens-morris", "--max-memory", "1G"]);
     assert_code(&o, 0);
     assert_eq!(stderr(&o), "");
+}
+
+/// Fault: a flipped bit of a table loaded and changed the games the
+/// perfect player plays. The table is sealed: `perfect:table=` refuses a
+/// damaged one with its name and what is wrong, exit 1.
+#[test]
+fn a_perfect_agent_refuses_a_damaged_table_from_the_command_line() {
+    let table = scratch_dir("damaged-table").join("three.solve");
+    let path = table.to_str().unwrap();
+    let o = morrigo(&["solve", "three-mens-morris", "--save", path]);
+    assert_code(&o, 0);
+    let mut bytes = std::fs::read(&table).unwrap();
+    let at = bytes.len() / 2;
+    bytes[at] ^= 0x01;
+    std::fs::write(&table, &bytes).unwrap();
+    let agents = format!("perfect:table={path},random");
+    let o = morrigo(&[
+        "simulate",
+        "three-mens-morris",
+        "--agents",
+        &agents,
+        "--games",
+        "2",
+    ]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!(
+            "agent `perfect`: the table `{path}` is damaged: its checksum does not match"
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains("solve it again with `morrigo solve three-mens-morris --save FILE`"),
+        "{err}"
+    );
+    // A table of the format before checksums: refused, asking for the solve again.
+    let mut old = std::fs::read(&table).unwrap();
+    old[16] = 1;
+    std::fs::write(&table, &old[..old.len() - 28]).unwrap();
+    let o = morrigo(&[
+        "play",
+        "three-mens-morris",
+        "--agent",
+        &format!("perfect:table={path}"),
+    ]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(
+        err.contains("format version 1, from before tables carried a checksum"),
+        "{err}"
+    );
+}
+
+/// A save that fails midway (a full disk, injected) leaves the old table
+/// whole, and the solve says so (exit 1).
+#[test]
+fn a_failed_save_keeps_the_old_table() {
+    let table = scratch_dir("failed-save").join("three.solve");
+    let path = table.to_str().unwrap();
+    std::fs::write(&table, b"old").unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_morrigo"))
+        .args(["solve", "three-mens-morris", "--save", path])
+        .env("MORRIGO_FAIL_WRITES_AFTER", "1000")
+        .output()
+        .unwrap();
+    assert_code(&o, 1);
+    assert!(
+        stderr(&o).contains("cannot write the table"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read(&table).unwrap(), b"old");
+}
+
+/// Run the binary with its address space limited to `kib` KiB (`ulimit -v`).
+fn under_ulimit(kib: u64, args: &[&str]) -> Output {
+    let mut cmd = format!("ulimit -v {kib}; exec \"$0\"");
+    for i in 1..=args.len() {
+        cmd += &format!(" \"${i}\"");
+    }
+    Command::new("bash")
+        .arg("-c")
+        .arg(cmd)
+        .arg(env!("CARGO_BIN_EXE_morrigo"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// Exited with a status (no signal, no abort: 134 is SIGABRT's).
+fn assert_refused(o: &Output) {
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(o.status.signal(), None, "killed by a signal: {}", stderr(o));
+    assert_code(o, 1);
+}
+
+/// Fault: `solve six-mens-morris --max-memory 1G` aborted (an allocation
+/// failed) under a 2 GiB ulimit: the limit was a hint, and a growing table
+/// doubled past it. Each allocation is now reserved before it is made.
+#[test]
+fn solve_under_a_two_gib_ulimit_refuses_instead_of_aborting() {
+    let o = under_ulimit(2 << 20, &["solve", "six-mens-morris", "--max-memory", "1G"]);
+    assert_refused(&o);
+    let err = stderr(&o);
+    assert!(err.contains("error: solve six-mens-morris: "), "{err}");
+    assert!(
+        err.contains("more than the limit of 1.0 GiB (--max-memory)"),
+        "{err}"
+    );
+    assert!(err.contains("in all"), "{err}");
+}
+
+/// Fault: with no `--max-memory`, the default ignored `ulimit -v` and a
+/// large solve aborted. The default is the smaller of the memory available
+/// and the address space left.
+#[test]
+fn solve_of_a_larger_game_under_a_small_limit_refuses_with_the_estimate() {
+    let o = under_ulimit(256 << 10, &["solve", "nine-mens-morris"]);
+    assert_refused(&o);
+    let err = stderr(&o);
+    assert!(err.contains("error: solve nine-mens-morris: "), "{err}");
+    assert!(err.contains("needs about"), "{err}");
+    assert!(err.contains("ulimit -v"), "{err}");
+}
+
+/// `--max-memory` is the peak the process holds: a solve allowed less than
+/// it needs is refused; allowed enough, it runs, and its measured peak
+/// (`MORRIGO_REPORT_PEAK`) stays under the limit.
+#[test]
+fn max_memory_is_a_peak_not_a_hint() {
+    let o = morrigo(&["solve", "five-mens-morris", "--max-memory", "64M"]);
+    assert_refused(&o);
+    let err = stderr(&o);
+    assert!(
+        err.contains("more than the limit of 64.0 MiB (--max-memory)"),
+        "{err}"
+    );
+    let o = Command::new(env!("CARGO_BIN_EXE_morrigo"))
+        .args(["solve", "three-mens-morris", "--max-memory", "24M"])
+        .env("MORRIGO_REPORT_PEAK", "1")
+        .output()
+        .unwrap();
+    assert_code(&o, 0);
+    let err = stderr(&o);
+    let peak: u64 = err
+        .lines()
+        .find_map(|l| l.strip_prefix("peak memory: "))
+        .and_then(|l| l.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no peak reported: {err}"));
+    assert!(
+        peak > 0 && peak <= 24 << 20,
+        "peak {peak} bytes past 24 MiB"
+    );
+}
+
+/// Fault: `states` of a large game aborted (exit 134) under `ulimit -v`
+/// instead of refusing: the default limit ignored the address space.
+#[test]
+fn states_of_a_large_game_under_a_small_limit_refuses_with_the_estimate() {
+    let o = under_ulimit(256 << 10, &["states", "nine-mens-morris"]);
+    assert_refused(&o);
+    let err = stderr(&o);
+    assert!(
+        err.contains("error: states nine-mens-morris: stopped after"),
+        "{err}"
+    );
+    assert!(err.contains("needs about"), "{err}");
+    assert!(err.contains("in all, more than the limit of"), "{err}");
+    assert!(
+        stdout(&o).contains("stopped by the memory limit"),
+        "{}",
+        stdout(&o)
+    );
 }

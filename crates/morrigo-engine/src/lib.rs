@@ -19,6 +19,7 @@ mod history;
 mod legality;
 mod line_values;
 mod machine;
+pub mod memory;
 mod mills;
 mod move_values;
 mod movegen;
@@ -41,7 +42,10 @@ pub use machine::{
 };
 pub use perft::{perft, perft_divide, perft_to_end, GameEnds, Unit};
 pub use scoring::winner;
-pub use states::{count_states, count_states_with, StateCount, StatesProgress, PROGRESS_EVERY};
+pub use states::{
+    count_states, count_states_with, count_states_within, StateCount, StatesProgress,
+    PROGRESS_EVERY,
+};
 
 use morrigo_rules::Rules;
 use std::sync::Arc;

@@ -2,6 +2,7 @@
 
 use crate::bits::Bits;
 use crate::machine::{Machine, State};
+use crate::memory::{self, refused, OutOfMemory};
 use std::collections::{HashSet, VecDeque};
 
 /// How many distinct boards (colour of every point) and positions (board,
@@ -55,6 +56,23 @@ pub fn count_states_with<const W: usize>(
     limit: u64,
     progress: &mut dyn FnMut(StatesProgress) -> bool,
 ) -> StateCount {
+    count_states_within(m, start, limit, progress).0
+}
+
+/// How often (in new positions) the search checks the memory its queued
+/// positions take, besides each growth of its tables.
+const MEMORY_CHECK_EVERY: u64 = 1 << 10;
+
+/// [`count_states_with`] within the process's memory budget
+/// ([`crate::memory`]): every growth of the visited sets and of the queue
+/// is reserved before it is made, and the positions queued are counted as
+/// they come; past the budget the search stops (incomplete) with why.
+pub fn count_states_within<const W: usize>(
+    m: &Machine<W>,
+    start: &State<W>,
+    limit: u64,
+    progress: &mut dyn FnMut(StatesProgress) -> bool,
+) -> (StateCount, Option<OutOfMemory>) {
     // The position key (board, marks, hands, player to move and an open
     // capture choice) and, while removals are owed, what decides how the
     // turn goes on: the phase it began in and the lines its move formed
@@ -74,10 +92,16 @@ pub fn count_states_with<const W: usize>(
     };
     let mut positions: HashSet<Key<W>> = HashSet::new();
     let mut boards: HashSet<[Bits<W>; 2]> = HashSet::new();
-    let mut queue = VecDeque::new();
+    let mut queue: VecDeque<State<W>> = VecDeque::new();
     positions.insert(key(start));
     boards.insert(start.pos.occ);
     queue.push_back(start.clone());
+    let base = memory::live_bytes();
+    let stopped = |positions: &HashSet<Key<W>>, boards: &HashSet<[Bits<W>; 2]>| StateCount {
+        boards: boards.len() as u64,
+        positions: positions.len() as u64,
+        complete: false,
+    };
     let mut moves = Vec::new();
     while let Some(s) = queue.pop_front() {
         if m.legal_moves(&s, &mut moves).is_some() {
@@ -86,9 +110,26 @@ pub fn count_states_with<const W: usize>(
         for &mv in &moves {
             let mut next = s.clone();
             m.apply(&mut next, mv);
+            // Each growth is reserved before it is made: a hash set
+            // doubles, holding the old table beside the new one meanwhile.
+            let grown = grow_set(&mut positions, "growing the set of visited positions")
+                .and_then(|()| grow_set(&mut boards, "growing the set of visited boards"));
+            if let Err(e) = grown {
+                return (stopped(&positions, &boards), Some(e));
+            }
             if positions.insert(key(&next)) {
                 boards.insert(next.pos.occ);
                 let found = positions.len() as u64;
+                if found.is_multiple_of(MEMORY_CHECK_EVERY) {
+                    // The positions queued hold histories of their own: the
+                    // next ones are about as large as those so far.
+                    let per = memory::live_bytes().saturating_sub(base) / found;
+                    if let Err(e) =
+                        memory::reserve(per * MEMORY_CHECK_EVERY, "the positions queued next")
+                    {
+                        return (stopped(&positions, &boards), Some(e));
+                    }
+                }
                 let stop = found & (PROGRESS_EVERY - 1) == 0 && {
                     let soon = |len: usize, cap: usize| len + PROGRESS_EVERY as usize > cap;
                     let mut growth = 0;
@@ -109,19 +150,43 @@ pub fn count_states_with<const W: usize>(
                     })
                 };
                 if stop || found >= limit {
-                    return StateCount {
-                        boards: boards.len() as u64,
-                        positions: positions.len() as u64,
-                        complete: false,
-                    };
+                    return (stopped(&positions, &boards), None);
+                }
+                if queue.len() == queue.capacity() {
+                    let more = queue.capacity().max(64);
+                    let bytes = (more * std::mem::size_of::<State<W>>()) as u64;
+                    let reserved =
+                        memory::reserve(bytes, "growing the queue of positions to expand")
+                            .and_then(|()| {
+                                queue.try_reserve_exact(more).map_err(|_| {
+                                    refused("growing the queue of positions to expand", bytes)
+                                })
+                            });
+                    if let Err(e) = reserved {
+                        return (stopped(&positions, &boards), Some(e));
+                    }
                 }
                 queue.push_back(next);
             }
         }
     }
-    StateCount {
+    let count = StateCount {
         boards: boards.len() as u64,
         positions: positions.len() as u64,
         complete: true,
+    };
+    (count, None)
+}
+
+/// Make room for one more item in a full set, through the budget.
+fn grow_set<T: std::hash::Hash + Eq>(
+    set: &mut HashSet<T>,
+    what: &'static str,
+) -> Result<(), OutOfMemory> {
+    if set.len() < set.capacity() {
+        return Ok(());
     }
+    let bytes = growth_bytes::<T>(set.capacity().max(3));
+    memory::reserve(bytes, what)?;
+    set.try_reserve(1).map_err(|_| refused(what, bytes))
 }

@@ -63,16 +63,18 @@ fn load_or_solve(rules: &Rules, p: &PerfectParams, max_bytes: u64) -> Result<Arc
 }
 
 fn load(rules: &Rules, path: &str, fingerprint: u64) -> Result<Table, String> {
-    let file = std::fs::File::open(path)
-        .map_err(|e| format!("agent `perfect`: cannot read the table `{path}`: {e}"))?;
-    let mut r = std::io::BufReader::new(file);
-    Table::load(&mut r, fingerprint).map_err(|e| match e {
-        LoadError::Io(e) => format!("agent `perfect`: cannot read the table `{path}`: {e}"),
-        LoadError::Format(why) => format!("agent `perfect`: `{path}`: {why}"),
-        LoadError::OtherRules { table_ruleset } => format!(
-            "agent `perfect`: `{path}` was solved for other rules (`{table_ruleset}`, or the same name with different rules), not for {}; solve this ruleset with `morrigo solve {} --save FILE`",
+    // The checksum is checked before anything of the table is used.
+    Table::load_file(std::path::Path::new(path), fingerprint).map_err(|e| match e {
+        LoadError::OtherRules { .. } => format!(
+            "agent `perfect`: `{path}` {e}, not for {}; solve this ruleset with `morrigo solve {} --save FILE`",
             rules.name, rules.name
         ),
+        LoadError::Damaged(_) => format!(
+            "agent `perfect`: the table `{path}` {e}; solve it again with `morrigo solve {} --save FILE`",
+            rules.name
+        ),
+        LoadError::Format(why) => format!("agent `perfect`: `{path}`: {why}"),
+        _ => format!("agent `perfect`: the table `{path}` {e}"),
     })
 }
 

@@ -6,6 +6,7 @@
 
 use crate::layout::{Layout, SegKey, Segment, MAX_INDEX};
 use crate::table::{Reached, Table, Value};
+use morrigo_engine::memory::{self, OutOfMemory};
 use morrigo_engine::{Bits, Machine, Move, State};
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -86,6 +87,15 @@ pub enum SolveError {
     TooManyMovesAt { moves: usize },
     /// A distance past [`MAX_DISTANCE`] plies.
     TooDeep,
+    /// An allocation the process's memory budget refused
+    /// ([`morrigo_engine::memory`]), before it was made.
+    Budget(OutOfMemory),
+}
+
+impl From<OutOfMemory> for SolveError {
+    fn from(e: OutOfMemory) -> Self {
+        SolveError::Budget(e)
+    }
 }
 
 impl std::fmt::Display for SolveError {
@@ -112,6 +122,7 @@ impl std::fmt::Display for SolveError {
                 f,
                 "a game lasts more than {MAX_DISTANCE} plies under perfect play"
             ),
+            SolveError::Budget(e) => write!(f, "{e}"),
         }
     }
 }
@@ -209,13 +220,35 @@ struct Explored {
 }
 
 impl Explored {
-    fn grow(&mut self) {
+    /// Grow the tables to the index space, all four reserved from the
+    /// budget at once before any is grown, each to its exact size.
+    fn grow(&mut self) -> Result<(), OutOfMemory> {
         let total = self.layout.total as usize;
+        let what = "growing the exploration's tables to the index space";
+        let words = total.div_ceil(64);
+        let bytes = (words - self.reached.len()) as u64 * 8
+            + (total - self.value.len()) as u64 * (2 + 2 + 4);
+        memory::reserve(bytes, what)?;
+        let exact = |e| memory::refused(what, e);
+        let n = self.reached.len();
         self.reached
-            .resize_with(total.div_ceil(64), || AtomicU64::new(0));
+            .try_reserve_exact(words - n)
+            .map_err(|_| exact(bytes))?;
+        self.reached.resize_with(words, || AtomicU64::new(0));
+        let n = self.value.len();
+        self.value
+            .try_reserve_exact(total - n)
+            .map_err(|_| exact(bytes))?;
         self.value.resize_with(total, || AtomicU16::new(0));
+        self.count
+            .try_reserve_exact(total - n)
+            .map_err(|_| exact(bytes))?;
         self.count.resize_with(total, || AtomicU16::new(0));
+        self.indeg
+            .try_reserve_exact(total - n)
+            .map_err(|_| exact(bytes))?;
         self.indeg.resize_with(total, || AtomicU32::new(0));
+        Ok(())
     }
 
     /// Mark reached; true if it was not.
@@ -227,6 +260,9 @@ impl Explored {
 }
 
 const CHUNK: usize = 2048;
+
+/// What the position lists of a breadth-first step are, for refusals.
+const NEXT: &str = "the list of positions to expand next";
 
 /// Solve the game from `start`: `m` must play by [`crate::solver_rules`].
 /// `max_bytes` bounds the solver's tables; `progress` is called often
@@ -271,9 +307,9 @@ pub fn solve<const W: usize>(
     if ex.edges > u64::from(u32::MAX) {
         return Err(SolveError::TooManyMoves { edges: ex.edges });
     }
-    let (reached, packed) = pack(ex);
+    let (reached, packed) = pack(ex)?;
     let mut packed = packed;
-    let (offsets, rev) = link(m, &reached, &mut packed, progress);
+    let (offsets, rev) = link(m, &reached, &mut packed, progress)?;
     retro(&packed, &offsets, &rev, progress)?;
     drop(rev);
     drop(offsets);
@@ -319,7 +355,7 @@ struct Packed {
 
 /// Keep the reached positions' entries only, one array at a time (so the
 /// peak is the exploration's tables plus one packed array).
-fn pack(ex: Explored) -> (Reached, Packed) {
+fn pack(ex: Explored) -> Result<(Reached, Packed), OutOfMemory> {
     let Explored {
         layout,
         reached,
@@ -329,9 +365,15 @@ fn pack(ex: Explored) -> (Reached, Packed) {
         reachable,
         edges,
     } = ex;
-    let reached = Reached::new(reached.into_iter().map(AtomicU64::into_inner).collect());
-    fn keep<A, T>(full: Vec<A>, reached: &Reached, n: u64, get: impl Fn(&A) -> T) -> Vec<T> {
-        let mut out = Vec::with_capacity(n as usize);
+    let reached = Reached::new(reached.into_iter().map(AtomicU64::into_inner).collect())?;
+    fn keep<A, T>(
+        full: Vec<A>,
+        reached: &Reached,
+        n: u64,
+        get: impl Fn(&A) -> T,
+    ) -> Result<Vec<T>, OutOfMemory> {
+        let mut out =
+            memory::vec_with_capacity(n as usize, "packing the tables to the reachable positions")?;
         for (w, &word) in reached.words.iter().enumerate() {
             let mut bits = word;
             while bits != 0 {
@@ -340,15 +382,15 @@ fn pack(ex: Explored) -> (Reached, Packed) {
                 out.push(get(&full[i]));
             }
         }
-        out
+        Ok(out)
     }
     let value = keep(value, &reached, reachable, |a| {
         AtomicU16::new(a.load(Relaxed))
-    });
+    })?;
     let count = keep(count, &reached, reachable, |a| {
         AtomicU16::new(a.load(Relaxed))
-    });
-    let indeg = keep(indeg, &reached, reachable, |a| a.load(Relaxed));
+    })?;
+    let indeg = keep(indeg, &reached, reachable, |a| a.load(Relaxed))?;
     let packed = Packed {
         layout,
         value,
@@ -357,7 +399,7 @@ fn pack(ex: Explored) -> (Reached, Packed) {
         reachable,
         edges,
     };
-    (reached, packed)
+    Ok((reached, packed))
 }
 
 /// Output of one chunk of a breadth-first layer.
@@ -368,6 +410,7 @@ struct LayerOut {
     redo: Vec<u64>,
     edges: u64,
     too_many: Option<usize>,
+    oom: Option<OutOfMemory>,
 }
 
 fn explore<const W: usize>(
@@ -381,7 +424,7 @@ fn explore<const W: usize>(
     ex.layout
         .add(key)
         .ok_or(SolveError::IndexSpace { index: u64::MAX })?;
-    ex.grow();
+    ex.grow()?;
     let first = ex.layout.index(&start.pos).expect("segment just added");
     ex.reach(first);
     let mut frontier = vec![first];
@@ -392,6 +435,8 @@ fn explore<const W: usize>(
             .par_chunks(CHUNK)
             .map(|chunk| expand(m, ex, chunk, 0, known, true, &expanded, progress))
             .collect();
+        ex.reachable += frontier.len() as u64;
+        drop(frontier);
         let mut next = Vec::new();
         let mut new_keys = HashSet::new();
         let mut redo = Vec::new();
@@ -399,12 +444,14 @@ fn explore<const W: usize>(
             if let Some(n) = o.too_many {
                 return Err(SolveError::TooManyMovesAt { moves: n });
             }
+            if let Some(e) = o.oom {
+                return Err(e.into());
+            }
             ex.edges += o.edges;
-            next.extend(o.next);
+            memory::extend(&mut next, &o.next, NEXT)?;
             new_keys.extend(o.new_keys);
-            redo.extend(o.redo);
+            memory::extend(&mut redo, &o.redo, NEXT)?;
         }
-        ex.reachable += frontier.len() as u64;
         if !new_keys.is_empty() {
             // Sorted, so the numbering of segments does not depend on threads.
             let mut keys: Vec<SegKey> = new_keys.into_iter().collect();
@@ -427,13 +474,17 @@ fn explore<const W: usize>(
                     complete: false,
                 });
             }
-            ex.grow();
+            ex.grow()?;
             let outs: Vec<LayerOut> = redo
                 .par_chunks(CHUNK)
                 .map(|chunk| expand(m, ex, chunk, known, u32::MAX, false, &expanded, progress))
                 .collect();
+            drop(redo);
             for o in outs {
-                next.extend(o.next);
+                if let Some(e) = o.oom {
+                    return Err(e.into());
+                }
+                memory::extend(&mut next, &o.next, NEXT)?;
             }
         }
         frontier = next;
@@ -491,7 +542,10 @@ fn expand<const W: usize>(
                     let c = cs.base + layout.rank(cs, &sc.s.pos.occ);
                     ex.indeg[c as usize].fetch_add(1, Relaxed);
                     if ex.reach(c) {
-                        out.next.push(c);
+                        if let Err(e) = memory::push(&mut out.next, c, NEXT) {
+                            out.oom = Some(e);
+                            return out;
+                        }
                     }
                 }
                 Some(_) => {}
@@ -503,7 +557,10 @@ fn expand<const W: usize>(
             m.undo(&mut sc.s, u);
         }
         if unknown {
-            out.redo.push(i);
+            if let Err(e) = memory::push(&mut out.redo, i, NEXT) {
+                out.oom = Some(e);
+                return out;
+            }
         }
     }
     if first {
@@ -521,7 +578,7 @@ fn link<const W: usize>(
     reached: &Reached,
     packed: &mut Packed,
     progress: &dyn Observer,
-) -> (Vec<u32>, Vec<u32>) {
+) -> Result<(Vec<u32>, Vec<u32>), OutOfMemory> {
     let mut offsets: Vec<u32> = std::mem::take(&mut packed.indeg);
     let mut sum = 0u32;
     for o in offsets.iter_mut() {
@@ -529,7 +586,7 @@ fn link<const W: usize>(
         *o = sum;
         sum += d;
     }
-    let mut rev = vec![0u32; packed.edges as usize];
+    let mut rev = memory::vec_of(0u32, packed.edges as usize, "the table of predecessors")?;
     let linked = AtomicU64::new(0);
     {
         let cursor = atomics_u32(&mut offsets);
@@ -573,7 +630,7 @@ fn link<const W: usize>(
                 progress.progress(Stage::Link, all, packed.reachable);
             });
     }
-    (offsets, rev)
+    Ok((offsets, rev))
 }
 
 fn retro(
@@ -583,13 +640,13 @@ fn retro(
     progress: &dyn Observer,
 ) -> Result<(), SolveError> {
     debug_assert!(ex.reachable <= MAX_INDEX);
-    let mut frontier: Vec<u64> = ex
-        .value
-        .par_iter()
-        .enumerate()
-        .filter(|(_, v)| v.load(Relaxed) != 0)
-        .map(|(i, _)| i as u64)
-        .collect();
+    const DECIDED: &str = "the list of positions decided at a distance";
+    let mut frontier: Vec<u64> = Vec::new();
+    for (i, v) in ex.value.iter().enumerate() {
+        if v.load(Relaxed) != 0 {
+            memory::push(&mut frontier, i as u64, DECIDED)?;
+        }
+    }
     let decided = AtomicU64::new(frontier.len() as u64);
     let mut d = 0u32;
     while !frontier.is_empty() {
@@ -597,7 +654,7 @@ fn retro(
             return Err(SolveError::TooDeep);
         }
         let (w, l) = (win(d + 1), loss(d + 1));
-        let next: Vec<Vec<u64>> = frontier
+        let next: Vec<Result<Vec<u64>, OutOfMemory>> = frontier
             .par_chunks(CHUNK)
             .map(|chunk| {
                 let mut next = Vec::new();
@@ -610,23 +667,32 @@ fn retro(
                         let same = e >> 31 == 1;
                         // Good for q's mover: a win for the same mover,
                         // a loss for the other.
-                        if p_wins == same {
-                            if ex.value[q].compare_exchange(0, w, Relaxed, Relaxed).is_ok() {
-                                next.push(q as u64);
-                            }
-                        } else if ex.count[q].fetch_sub(1, Relaxed) == 1
-                            && ex.value[q].compare_exchange(0, l, Relaxed, Relaxed).is_ok()
-                        {
-                            next.push(q as u64);
+                        let decided = if p_wins == same {
+                            ex.value[q].compare_exchange(0, w, Relaxed, Relaxed).is_ok()
+                        } else {
+                            ex.count[q].fetch_sub(1, Relaxed) == 1
+                                && ex.value[q].compare_exchange(0, l, Relaxed, Relaxed).is_ok()
+                        };
+                        if decided {
+                            memory::push(&mut next, q as u64, DECIDED)?;
                         }
                     }
                 }
                 let all = decided.fetch_add(next.len() as u64, Relaxed) + next.len() as u64;
                 progress.progress(Stage::Solve, all, ex.reachable);
-                next
+                Ok(next)
             })
             .collect();
-        frontier = next.into_iter().flatten().collect();
+        drop(frontier);
+        let mut parts = Vec::with_capacity(next.len());
+        for part in next {
+            parts.push(part?);
+        }
+        let total = parts.iter().map(Vec::len).sum();
+        frontier = memory::vec_with_capacity(total, DECIDED)?;
+        for part in parts {
+            frontier.extend_from_slice(&part);
+        }
         d += 1;
     }
     Ok(())

@@ -6,7 +6,7 @@
 //! | bytes | field |
 //! |---|---|
 //! | 16 | magic `MORRIGO-SOLVE\0\0\0` |
-//! | 4 | format version (1) |
+//! | 4 | format version (2) |
 //! | 8 | fingerprint of the compiled rules ([`crate::rules_fingerprint`]) |
 //! | 4 + n | ruleset name: length, then UTF-8 |
 //! | 4 | points on the board |
@@ -15,10 +15,18 @@
 //! | 4 | number of segments, then per segment: pieces on the board (2 × u16), in hand (2 × u32), player to move (u8), removals owed (u16), lines formed (u16) |
 //! | 8 | number of 64-bit words, then the words: bit i set when index i (segments in order, combinatorial rank within) was reached |
 //! | 8 | number of values, then one u16 per reached index in index order: 0 draw, 2d+1 won in d plies, 2d+2 lost in d plies, for the player to move |
+//! | 28 | morrigo-store's trailer: kind `MRGSOLVE`, the length of all the above, its CRC-32 |
+//!
+//! A damaged table (any changed bit, a cut) is refused by its checksum,
+//! never used; version 1 (before the checksum) is refused, asking for the
+//! solve to be run again.
 
 use crate::layout::{Layout, SegKey};
+use morrigo_engine::memory::{self, OutOfMemory};
 use morrigo_engine::Position;
+use std::io::BufRead;
 use std::io::{self, Read, Write};
+use std::path::Path;
 
 /// The value of a position for the player to move, with the distance to
 /// the end in plies under perfect play (the winner hurries, the loser
@@ -70,14 +78,14 @@ pub(crate) struct Reached {
 }
 
 impl Reached {
-    pub(crate) fn new(words: Vec<u64>) -> Self {
-        let mut dir = Vec::with_capacity(words.len());
+    pub(crate) fn new(words: Vec<u64>) -> Result<Self, OutOfMemory> {
+        let mut dir = memory::vec_with_capacity(words.len(), "the directory of reached positions")?;
         let mut sum = 0u32;
         for w in &words {
             dir.push(sum);
             sum += w.count_ones();
         }
-        Reached { words, dir }
+        Ok(Reached { words, dir })
     }
 
     /// The slot of a reached index (`None` if it was not reached).
@@ -112,7 +120,11 @@ pub struct Table {
 }
 
 const MAGIC: &[u8; 16] = b"MORRIGO-SOLVE\0\0\0";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
+/// The kind in the table's checksum trailer.
+pub const KIND: &morrigo_store::Kind = b"MRGSOLVE";
+/// The magic and the version.
+const HEADER: usize = 20;
 
 /// Why a table file cannot be used.
 #[derive(Debug)]
@@ -125,6 +137,67 @@ pub enum LoadError {
     OtherRules {
         table_ruleset: String,
     },
+    /// The file is not what was written (a changed bit, cut short): why.
+    Damaged(String),
+    /// A table of an older format (version 1 had no checksum).
+    OldVersion {
+        version: u32,
+    },
+    /// Reading the table would pass the memory budget.
+    Memory(OutOfMemory),
+}
+
+impl std::fmt::Display for LoadError {
+    /// The reason, for a message that names the file first.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LoadError::Io(e) => write!(f, "cannot be read: {e}"),
+            LoadError::Format(why) => write!(f, "{why}"),
+            LoadError::OtherRules { table_ruleset } => write!(
+                f,
+                "was solved for other rules (`{table_ruleset}`, or the same name with different rules)"
+            ),
+            LoadError::Damaged(why) => write!(f, "is damaged: {why}; it is not used"),
+            LoadError::OldVersion { version } => write!(
+                f,
+                "is a table of format version {version}, from before tables carried a checksum; this morrigo reads version {VERSION}: run the solve again (`morrigo solve RULESET --save FILE`)"
+            ),
+            LoadError::Memory(e) => write!(f, "cannot be loaded: {e}"),
+        }
+    }
+}
+
+impl From<OutOfMemory> for LoadError {
+    fn from(e: OutOfMemory) -> Self {
+        LoadError::Memory(e)
+    }
+}
+
+fn damaged(e: morrigo_store::StoreError) -> LoadError {
+    match e {
+        morrigo_store::StoreError::Damaged { why, .. } => LoadError::Damaged(why),
+        morrigo_store::StoreError::Io { source, .. } => LoadError::Io(source),
+        other => LoadError::Format(other.to_string()),
+    }
+}
+
+/// Check the magic and the version at the start of a table file.
+fn check_header(head: &[u8]) -> Result<(), LoadError> {
+    if head.len() < HEADER {
+        return Err(LoadError::Format(
+            "the file is not a solve table (too short)".into(),
+        ));
+    }
+    if &head[..16] != MAGIC {
+        return Err(LoadError::Format(
+            "the file is not a solve table (no MORRIGO-SOLVE header)".into(),
+        ));
+    }
+    let version = u32::from_le_bytes(head[16..20].try_into().expect("4 bytes"));
+    if version != VERSION {
+        return Err(LoadError::OldVersion { version });
+    }
+    Ok(())
 }
 
 impl Table {
@@ -153,7 +226,14 @@ impl Table {
         self.values.len() as u64
     }
 
+    /// Write the table, sealed with its checksum.
     pub fn save(&self, w: &mut impl Write, ruleset: &str, fingerprint: u64) -> io::Result<()> {
+        let mut w = morrigo_store::SealedWriter::new(KIND, w);
+        self.write_payload(&mut w, ruleset, fingerprint)?;
+        w.finish()?.flush()
+    }
+
+    fn write_payload(&self, w: &mut impl Write, ruleset: &str, fingerprint: u64) -> io::Result<()> {
         w.write_all(MAGIC)?;
         w.write_all(&VERSION.to_le_bytes())?;
         w.write_all(&fingerprint.to_le_bytes())?;
@@ -196,23 +276,53 @@ impl Table {
         Ok(())
     }
 
-    /// Read a table, checking it was solved for rules with this fingerprint.
+    /// Read a table held in memory (`name` for messages), checking its
+    /// checksum, then that it was solved for rules with this fingerprint.
+    pub fn from_bytes(name: &Path, bytes: &[u8], fingerprint: u64) -> Result<Table, LoadError> {
+        check_header(bytes)?;
+        let mut payload = morrigo_store::unseal(name, KIND, bytes).map_err(damaged)?;
+        let table = Table::parse(&mut payload, fingerprint)?;
+        if !payload.is_empty() {
+            return Err(LoadError::Format("the table has bytes past its end".into()));
+        }
+        Ok(table)
+    }
+
+    /// Read a table from a reader (all of it, then [`Table::from_bytes`]).
     pub fn load(r: &mut impl Read, fingerprint: u64) -> Result<Table, LoadError> {
+        let mut bytes = Vec::new();
+        r.read_to_end(&mut bytes).map_err(LoadError::Io)?;
+        Table::from_bytes(Path::new("the table"), &bytes, fingerprint)
+    }
+
+    /// Read the table file `path`: its checksum is checked over the whole
+    /// file first (streamed), then it is read.
+    pub fn load_file(path: &Path, fingerprint: u64) -> Result<Table, LoadError> {
+        let mut file = std::fs::File::open(path).map_err(LoadError::Io)?;
+        let mut head = Vec::with_capacity(HEADER);
+        (&mut file)
+            .take(HEADER as u64)
+            .read_to_end(&mut head)
+            .map_err(LoadError::Io)?;
+        check_header(&head)?;
+        let len = morrigo_store::verify_sealed(path, KIND).map_err(damaged)?;
+        let file = std::fs::File::open(path).map_err(LoadError::Io)?;
+        let mut r = io::BufReader::with_capacity(1 << 20, file.take(len));
+        let table = Table::parse(&mut r, fingerprint)?;
+        if r.fill_buf().map_err(LoadError::Io)?.is_empty() {
+            Ok(table)
+        } else {
+            Err(LoadError::Format("the table has bytes past its end".into()))
+        }
+    }
+
+    /// The payload of a table whose checksum was checked.
+    fn parse(r: &mut impl Read, fingerprint: u64) -> Result<Table, LoadError> {
         let bad = |what: &str| LoadError::Format(what.to_string());
-        let mut magic = [0u8; 16];
-        r.read_exact(&mut magic)
+        let mut head = [0u8; HEADER];
+        r.read_exact(&mut head)
             .map_err(|_| bad("the file is not a solve table (too short)"))?;
-        if &magic != MAGIC {
-            return Err(bad(
-                "the file is not a solve table (no MORRIGO-SOLVE header)",
-            ));
-        }
-        let version = read_u32(r)?;
-        if version != VERSION {
-            return Err(LoadError::Format(format!(
-                "the table has format version {version}; this morrigo reads version {VERSION}"
-            )));
-        }
+        check_header(&head)?;
         let fp = read_u64(r)?;
         let len = read_u32(r)? as usize;
         if len > 4096 {
@@ -255,27 +365,31 @@ impl Table {
         if words != layout.total.div_ceil(64) {
             return Err(bad("the table's size does not match its segments"));
         }
-        let mut bytes = vec![0u8; words as usize * 8];
+        const WHAT: &str = "reading the table";
+        let mut bytes = memory::vec_of(0u8, words as usize * 8, WHAT)?;
         r.read_exact(&mut bytes)
             .map_err(|_| bad("the table is cut short"))?;
-        let reached = Reached::new(
+        let mut reached_words = memory::vec_with_capacity(words as usize, WHAT)?;
+        reached_words.extend(
             bytes
                 .chunks_exact(8)
-                .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
-                .collect(),
+                .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes"))),
         );
         drop(bytes);
+        let reached = Reached::new(reached_words)?;
         let count = read_u64(r)?;
         if count != reached.count() || start >= count {
             return Err(bad("the table's size does not match its positions"));
         }
-        let mut bytes = vec![0u8; count as usize * 2];
+        let mut bytes = memory::vec_of(0u8, count as usize * 2, WHAT)?;
         r.read_exact(&mut bytes)
             .map_err(|_| bad("the table is cut short"))?;
-        let values = bytes
-            .chunks_exact(2)
-            .map(|b| u16::from_le_bytes([b[0], b[1]]))
-            .collect();
+        let mut values = memory::vec_with_capacity(count as usize, WHAT)?;
+        values.extend(
+            bytes
+                .chunks_exact(2)
+                .map(|b| u16::from_le_bytes([b[0], b[1]])),
+        );
         Ok(Table {
             layout,
             reached,

@@ -234,11 +234,11 @@ fn a_saved_table_loads_with_the_same_values_and_only_for_its_rules() {
         }
         r => panic!("expected a refusal, got {:?}", r.map(|_| ())),
     }
-    // Cut short: refused, not a panic.
+    // Cut short: refused as damaged (the checksum trailer), not a panic.
     let cut = &bytes[..bytes.len() - 3];
     assert!(matches!(
         morrigo_solve::Table::load(&mut &cut[..], fp),
-        Err(morrigo_solve::LoadError::Format(_))
+        Err(morrigo_solve::LoadError::Damaged(_))
     ));
 }
 

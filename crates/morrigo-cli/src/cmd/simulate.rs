@@ -52,7 +52,7 @@ pub fn run(args: SimulateArgs) -> Outcome {
     }
     let any = game::machine(&args.file, &args.ruleset)?;
     let cfg = args.options.config(any.rules(), args.games, args.seed)?;
-    morrigo_play::prepare_agents(any.rules(), &cfg.agents, args.budget.memory_limit().0)
+    morrigo_play::prepare_agents(any.rules(), &cfg.agents, args.budget.enforce().0)
         .map_err(|e| Failure::game(Diagnostic::new(e)))?;
     check_memory(&any, &cfg, &args.budget)?;
     let bar = progress(u64::from(args.games)).or_else(|| {

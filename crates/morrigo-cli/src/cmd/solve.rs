@@ -210,7 +210,7 @@ fn run_on<const W: usize>(
             game::player_name(rules, s.pos.to_move)
         );
     }
-    let limit = args.budget.memory_limit();
+    let limit = args.budget.enforce();
     let report = Report {
         asked: args.budget.progress,
         name: name.clone(),
@@ -224,6 +224,7 @@ fn run_on<const W: usize>(
             bar.finish();
         }
     }
+    budget::report_peak();
     let (table, stats) = solved.map_err(|e| refusal(name, e, limit))?;
     let secs = started.elapsed().as_secs_f64();
     let mut out = std::io::stdout().lock();
@@ -291,11 +292,15 @@ fn run_on<const W: usize>(
     }
     writeln!(out, "  time       {secs:.2} s")?;
     if let Some(path) = &args.save {
-        let saved = std::fs::File::create(path).and_then(|f| {
-            let mut w = std::io::BufWriter::new(f);
-            table.save(&mut w, name, fingerprint)?;
-            w.flush()
-        });
+        // Whole or not at all: a failed write keeps the old file.
+        let saved = morrigo_store::AtomicFile::create(std::path::Path::new(path))
+            .map_err(|e| e.to_string())
+            .and_then(|mut f| {
+                table
+                    .save(&mut f, name, fingerprint)
+                    .map_err(|e| e.to_string())?;
+                f.commit().map_err(|e| e.to_string())
+            });
         if let Err(e) = saved {
             out.flush()?;
             return Err(Failure::game(Diagnostic::new(format!(
@@ -411,6 +416,9 @@ fn refusal(name: &str, e: SolveError, limit: (u64, &'static str)) -> Failure {
             "solve {name}: a position has {moves} legal moves, more than the 65535 the solver counts"
         ))
         .expected("a smaller board"),
+        SolveError::Budget(e) => Diagnostic::new(format!("solve {name}: {e}")).expected(
+            "`--max-memory SIZE` (such as `--max-memory 16G`) to allow more, a larger `ulimit -v`, or a smaller ruleset",
+        ),
         SolveError::TooDeep => Diagnostic::new(format!(
             "solve {name}: a game lasts more than {} plies under perfect play, more than a value holds",
             morrigo_solve::MAX_DISTANCE

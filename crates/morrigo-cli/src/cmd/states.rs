@@ -3,7 +3,7 @@ use crate::fail::{Failure, Outcome};
 use crate::game;
 use clap::Args;
 use morrigo_diag::Diagnostic;
-use morrigo_engine::{count_states_with, with_machine, Machine, StateCount};
+use morrigo_engine::{count_states_within, with_machine, Machine, StateCount};
 use std::io::Write;
 use std::time::Instant;
 
@@ -17,10 +17,11 @@ use std::time::Instant;
 /// that path. The search stops at `--limit` positions; the counts are then
 /// lower bounds, and the output says so.
 ///
-/// Memory: a first run of 20,000 positions measures the memory one position
-/// takes; the search then stops with an error (exit 1) before the visited
-/// positions would pass `--max-memory` (default: the memory available on
-/// the machine), printing the counts reached as lower bounds.
+/// Memory: each growth of the visited sets and of the queue is checked
+/// before it is made; the search stops with an error (exit 1) before the
+/// memory held would pass `--max-memory` (default: the memory available on
+/// the machine, or the address space left under `ulimit -v`), printing the
+/// counts reached as lower bounds.
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Examples:
@@ -64,7 +65,7 @@ fn run_on<const W: usize>(m: &Machine<W>, args: &StatesArgs) -> Outcome {
             complete: true,
         },
         None => {
-            let (memory, source) = args.budget.memory_limit();
+            args.budget.enforce();
             // The size is known only once the search completes: a count of
             // the positions found, with the limit in the label.
             let mut bar = budget::Progress::counter(
@@ -72,19 +73,15 @@ fn run_on<const W: usize>(m: &Machine<W>, args: &StatesArgs) -> Outcome {
                 "positions",
                 args.budget.progress,
             );
-            // Memory is measured as the search runs: it stops before a growth
-            // of its tables that would pass the limit.
-            let base = budget::live_bytes() as u64;
-            let count = count_states_with(m, &s, args.limit, &mut |p| {
+            // Every growth of the search's tables is reserved from the
+            // budget before it is made: past it, the search stops.
+            let (count, stop) = count_states_within(m, &s, args.limit, &mut |p| {
                 bar.set(p.positions);
-                let held = (budget::live_bytes() as u64).saturating_sub(base);
-                let fits = held + p.growth_bytes <= memory;
-                if !fits {
-                    memory_stop = Some((held, p.growth_bytes, memory, source));
-                }
-                fits
+                true
             });
             bar.finish();
+            budget::report_peak();
+            memory_stop = stop;
             count
         }
     };
@@ -109,18 +106,14 @@ fn run_on<const W: usize>(m: &Machine<W>, args: &StatesArgs) -> Outcome {
         writeln!(out, "  note       the game is over: {why}")?;
     }
     writeln!(out, "  time       {secs:.3} s")?;
-    if let Some((held, growth, memory, source)) = memory_stop {
+    if let Some(e) = memory_stop {
         out.flush()?;
         return Err(Failure::game(
             Diagnostic::new(format!(
-                "states {}: stopped after {} positions: it held {} and its tables were about to grow by {}, past the memory limit of {} ({source})",
-                m.rules.name,
-                count.positions,
-                budget::show_bytes(held),
-                budget::show_bytes(growth),
-                budget::show_bytes(memory),
+                "states {}: stopped after {} positions: {e}",
+                m.rules.name, count.positions,
             ))
-            .expected("`--max-memory SIZE` (such as `--max-memory 16G`) to allow more, or a smaller board")
+            .expected("`--max-memory SIZE` (such as `--max-memory 16G`) to allow more, a larger `ulimit -v`, or a smaller board")
             .note("the counts printed are lower bounds"),
         ));
     }
