@@ -50,6 +50,9 @@ pub struct GameRow {
     pub captured: [u32; 2],
     /// How often each rule came into play in this game.
     pub events: IndexMap<String, u64>,
+    /// Hash of the game's move sequence, 16 hex digits (a string: pandas
+    /// reads no u64): `compare`'s distinct games are counted from it.
+    pub moves_hash: String,
     /// Time the game took on its thread (the only field that varies).
     pub secs: f64,
 }
@@ -138,6 +141,7 @@ pub fn run_shard_with(
                 score: r.score,
                 captured: r.captured,
                 events: h.events.iter().cloned().zip(g.events).collect(),
+                moves_hash: format!("{:016x}", g.moves_hash),
                 secs: g.secs,
             }
         })
@@ -332,6 +336,12 @@ fn for_each_row(
                 row.game, row.cell, row.shard
             )));
         }
+        if row.moves_hash.len() != 16 || !row.moves_hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(damaged(format!(
+                "line {n}: `moves_hash` is `{}`, not 16 hex digits",
+                row.moves_hash
+            )));
+        }
         if row.seed != seed || row.ruleset != *ruleset {
             return Err(damaged(format!(
                 "line {n} is a game of `{}` with seed {}, the plan's shard {k} plays `{ruleset}` with seed {seed}",
@@ -400,7 +410,9 @@ pub fn collect(dir: &Path) -> Result<Collected, Diagnostic> {
                 .iter()
                 .map(|e| row.events.get(e).copied().unwrap_or(0))
                 .collect();
-            entry.0.add(&record, &events, row.secs);
+            // Checked when the row was read: 16 hex digits.
+            let hash = u64::from_str_radix(&row.moves_hash, 16).ok();
+            entry.0.add_hashed(&record, hash, &events, row.secs);
             entry.1 += row.secs;
         })?;
     }
