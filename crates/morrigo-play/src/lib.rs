@@ -14,6 +14,7 @@ mod agent;
 mod bench;
 mod counters;
 mod games;
+pub mod ladder;
 mod mcts;
 mod perfect;
 mod playout;
