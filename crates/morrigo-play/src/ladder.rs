@@ -168,13 +168,12 @@ fn pseudo_inverse_diagonal(l: &[Vec<f64>]) -> Option<Vec<f64>> {
         a.swap(col, pivot);
         let p = a[col][col];
         a[col].iter_mut().for_each(|v| *v /= p);
-        for r in 0..n {
-            if r != col {
-                let f = a[r][col];
-                if f != 0.0 {
-                    for c in 0..2 * n {
-                        a[r][c] -= f * a[col][c];
-                    }
+        let pivot_row = a[col].clone();
+        for (r, row) in a.iter_mut().enumerate() {
+            let f = row[col];
+            if r != col && f != 0.0 {
+                for (v, p) in row.iter_mut().zip(&pivot_row) {
+                    *v -= f * p;
                 }
             }
         }

@@ -5,6 +5,7 @@ pub mod check;
 pub mod compare;
 pub mod gtp;
 pub mod gtp_match;
+pub mod ladder;
 pub mod perft;
 pub mod play;
 pub mod replay;
