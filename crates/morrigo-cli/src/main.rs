@@ -26,6 +26,7 @@ Examples:
   morrigo solve three-mens-morris
   morrigo solve jk-final --size 3x1 --komi 0
   morrigo compare jk-final chinese --size 9 --games 200
+  morrigo ladder six-mens-morris          Elo of agent settings, draw rates by strength
   morrigo serve                           the web playground on http://127.0.0.1:8080/
 
 A ruleset is a path to a .yaml file or the name of a built-in ruleset;
