@@ -100,8 +100,11 @@ impl Default for MctsParams {
 /// Budget of the alpha-beta agent: iterative deepening stops at `depth`
 /// plies, or when `time_ms` has passed (the deepest completed iteration
 /// decides). A time budget makes the choice depend on the machine's speed.
-/// Among root moves scoring at most `margin` evaluation units (centipieces)
-/// below the best, the game's generator draws one; 0: exact ties only.
+/// Ties are settled by the game's generator: with `margin` 0 the root moves
+/// are searched in a seeded order, so of equally scored moves a seeded one
+/// is found first and played; with `margin` > 0 every root move scoring at
+/// most `margin` evaluation units (centipieces) below the best is found and
+/// one drawn (wins and losses tie only exactly).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct AlphaBetaParams {
     pub depth: u32,

@@ -109,3 +109,19 @@ fn distinct_games_count_the_different_move_sequences() {
         "one placement on 24 points"
     );
 }
+
+/// `margin=N` finds every root move within N of the best (a window one
+/// unit below it) and draws among them: seeded games differ there too.
+#[test]
+fn alphabeta_with_a_margin_draws_among_near_equal_moves() {
+    let any = load("nine-mens-morris", None);
+    let spec: AgentSpec = "alphabeta:depth=2,margin=5".parse().unwrap();
+    let cfg = SimConfig {
+        agents: [spec; 2],
+        max_plies: 60,
+        ..SimConfig::new(6, 3)
+    };
+    let a = simulate(&any, &cfg, None);
+    assert!(a.distinct_games.unwrap() > 1, "{:?}", a.distinct_games);
+    assert_eq!(simulate(&any, &cfg, None).distinct_games, a.distinct_games);
+}
