@@ -132,7 +132,7 @@ fn one_agent_or_an_agent_twice_is_a_usage_error() {
 }
 
 #[test]
-fn blunders_on_a_game_too_large_to_solve_at_once_is_a_game_error() {
+fn blunders_on_a_game_the_solver_cannot_take_is_a_game_error() {
     let out = morrigo(&[
         "ladder",
         "tromp-taylor",
@@ -148,4 +148,56 @@ fn blunders_on_a_game_too_large_to_solve_at_once_is_a_game_error() {
     ]);
     assert_code(&out, 1);
     assert!(stderr(&out).contains("perfect"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_saved_table_judges_the_moves_and_a_damaged_one_is_a_game_error() {
+    let dir = std::env::temp_dir().join(format!("morrigo-ladder-table-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let table = dir.join("three.table");
+    let table = table.to_str().unwrap();
+    assert_code(
+        &morrigo(&["solve", "three-mens-morris", "--save", table]),
+        0,
+    );
+    let out = morrigo(&[
+        "ladder",
+        "three-mens-morris",
+        "--agents",
+        "uniform",
+        "--agents",
+        "greedy",
+        "--games",
+        "6",
+        "--table",
+        table,
+        "--format",
+        "csv",
+    ]);
+    assert_code(&out, 0);
+    let csv = stdout(&out);
+    let header = csv.lines().next().unwrap();
+    assert!(
+        header.ends_with("judged_moves,blunders,blunder_pct"),
+        "{csv}"
+    );
+    let uniform = csv.lines().find(|l| l.contains(",uniform,")).unwrap();
+    let judged: u64 = uniform.split(',').nth(13).unwrap().parse().unwrap();
+    assert!(judged > 0, "{csv}");
+
+    let bad = dir.join("bad.table");
+    std::fs::write(&bad, b"not a table").unwrap();
+    let out = morrigo(&[
+        "ladder",
+        "three-mens-morris",
+        "--agents",
+        "uniform",
+        "--agents",
+        "greedy",
+        "--table",
+        bad.to_str().unwrap(),
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_code(&out, 1);
+    assert!(stderr(&out).contains("bad.table"), "{}", stderr(&out));
 }
