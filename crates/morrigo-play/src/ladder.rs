@@ -716,6 +716,10 @@ fn render(out: &mut String, rows: &[Vec<String>], left: usize, markdown: bool) {
             }
         } else {
             let _ = writeln!(out, "{}", cells.join("  ").trim_end());
+            if k == 0 {
+                let rule: Vec<String> = width.iter().map(|&w| "-".repeat(w)).collect();
+                let _ = writeln!(out, "{}", rule.join("  "));
+            }
         }
     }
 }
@@ -906,6 +910,30 @@ mod tests {
         assert!(!solves_cheaply(&machine("six-mens-morris")));
         assert!(!solves_cheaply(&machine("nine-mens-morris")));
         assert!(!solves_cheaply(&machine("tromp-taylor")));
+    }
+
+    #[test]
+    fn text_tables_are_aligned_with_a_rule_under_each_header() {
+        let any = machine("three-mens-morris");
+        let r = ladder(&any, &config(&["random", "greedy"], 4, 1), None);
+        for (format, rule) in [(Format::Table, "----"), (Format::Markdown, "| :---")] {
+            let text = ladder_table(&r, format);
+            // Each table: its header, a rule, rows, all of one width.
+            for block in text.split("\n\n").filter(|b| b.contains(rule)) {
+                let lines: Vec<&str> = block.lines().filter(|l| !l.starts_with('#')).collect();
+                assert!(lines[1].starts_with(rule), "{block}");
+                let w = lines[1].chars().count();
+                assert!(
+                    lines.iter().all(|l| l.trim_end().chars().count() <= w),
+                    "{block}"
+                );
+            }
+            assert_eq!(
+                text.lines().filter(|l| l.starts_with(rule)).count(),
+                3,
+                "{text}"
+            );
+        }
     }
 
     #[test]
