@@ -151,7 +151,7 @@ fn blunders_on_a_game_the_solver_cannot_take_is_a_game_error() {
 }
 
 #[test]
-fn a_saved_table_judges_the_moves_and_a_damaged_one_is_a_game_error() {
+fn a_saved_table_judges_the_moves_a_damaged_one_is_a_game_error_a_comma_a_usage_error() {
     let dir = std::env::temp_dir().join(format!("morrigo-ladder-table-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let table = dir.join("three.table");
@@ -197,7 +197,22 @@ fn a_saved_table_judges_the_moves_and_a_damaged_one_is_a_game_error() {
         "--table",
         bad.to_str().unwrap(),
     ]);
-    let _ = std::fs::remove_dir_all(&dir);
     assert_code(&out, 1);
     assert!(stderr(&out).contains("bad.table"), "{}", stderr(&out));
+
+    let comma = dir.join("a,b.table");
+    std::fs::copy(table, &comma).unwrap();
+    let out = morrigo(&[
+        "ladder",
+        "three-mens-morris",
+        "--agents",
+        "uniform",
+        "--agents",
+        "greedy",
+        "--table",
+        comma.to_str().unwrap(),
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_code(&out, 2);
+    assert!(stderr(&out).contains("has a comma"), "{}", stderr(&out));
 }

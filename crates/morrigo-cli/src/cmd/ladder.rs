@@ -118,6 +118,14 @@ pub fn run(args: LadderArgs) -> Outcome {
         .map_err(|e| Failure::game(Diagnostic::new(e)))?;
     let table = match (&args.table, args.blunders) {
         (Some(path), _) => {
+            // The path goes through the agent syntax, where a comma
+            // starts the next parameter.
+            if path.contains(',') {
+                return Err(Failure::Usage(
+                    Diagnostic::new(format!("`--table {path}`: the path has a comma"))
+                        .expected("a table path without commas (as for `perfect:table=FILE`)"),
+                ));
+            }
             let spec: AgentSpec = format!("perfect:table={path}")
                 .parse()
                 .map_err(|e: String| Failure::Usage(Diagnostic::new(e)))?;
