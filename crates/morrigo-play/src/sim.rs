@@ -202,6 +202,11 @@ pub fn game_rng(seed: u64, index: u64) -> SmallRng {
     SmallRng::seed_from_u64(seed ^ splitmix64(index))
 }
 
+/// Distinct games are counted exactly up to this many (8 bytes a game, so
+/// a sweep of a billion games stays within tens of MiB); a report at the
+/// cap says "at least" (`distinct_games == MAX_DISTINCT_COUNTED`).
+pub const MAX_DISTINCT_COUNTED: usize = 1 << 20;
+
 /// Sums over games; integer-only, so any grouping gives the same totals.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Tally {
@@ -221,7 +226,8 @@ pub(crate) struct Tally {
     pub(crate) counts: Vec<u64>,
     /// Game length in plies → games.
     lengths: BTreeMap<u32, u32>,
-    /// Hashes of the games' move sequences (see `distinct_games`).
+    /// Hashes of the games' move sequences (see `distinct_games`), at
+    /// most [`MAX_DISTINCT_COUNTED`] of them.
     hashes: HashSet<u64>,
     /// Some game came without its hash: distinct games are not known.
     unhashed: bool,
@@ -250,7 +256,9 @@ impl Tally {
     pub(crate) fn add(&mut self, g: &GameRecord, hash: Option<u64>) {
         match hash {
             Some(h) => {
-                self.hashes.insert(h);
+                if self.hashes.len() < MAX_DISTINCT_COUNTED {
+                    self.hashes.insert(h);
+                }
             }
             None => self.unhashed = true,
         }
@@ -309,7 +317,12 @@ impl Tally {
         for (l, c) in o.lengths {
             *self.lengths.entry(l).or_default() += c;
         }
-        self.hashes.extend(o.hashes);
+        for h in o.hashes {
+            if self.hashes.len() >= MAX_DISTINCT_COUNTED {
+                break;
+            }
+            self.hashes.insert(h);
+        }
         self.unhashed |= o.unhashed;
         self.nanos += o.nanos;
         self
@@ -577,4 +590,46 @@ pub(crate) fn counted_game<const W: usize>(
         moves,
         Some((plan, counts)),
     )
+}
+
+#[cfg(test)]
+mod distinct_cap_tests {
+    use super::*;
+
+    fn record() -> GameRecord {
+        GameRecord {
+            winner: None,
+            end_rule: Some(0),
+            stuck: false,
+            score: None,
+            captured: [0; 2],
+            no_result: false,
+            plies: 1,
+            turns: 1,
+        }
+    }
+
+    /// A sweep's billion games must not keep a hash each: distinct games
+    /// are counted up to the cap, in one tally and across merged ones.
+    #[test]
+    fn distinct_games_stop_being_counted_at_the_cap_whatever_the_games() {
+        let extra = 1000u64;
+        let mut a = Tally::with_end_rules(1);
+        for h in 0..MAX_DISTINCT_COUNTED as u64 + extra {
+            a.add(&record(), Some(splitmix64(h)));
+        }
+        assert_eq!(a.hashes.len(), MAX_DISTINCT_COUNTED);
+        let mut b = Tally::with_end_rules(1);
+        for h in 0..extra {
+            b.add(&record(), Some(splitmix64(h ^ (1 << 40))));
+        }
+        let merged = b.merge(a);
+        assert_eq!(merged.hashes.len(), MAX_DISTINCT_COUNTED);
+        // Below the cap the count is exact: repeats count once.
+        let mut c = Tally::with_end_rules(1);
+        for h in [1u64, 2, 1, 3, 2] {
+            c.add(&record(), Some(h));
+        }
+        assert_eq!(c.hashes.len(), 3);
+    }
 }

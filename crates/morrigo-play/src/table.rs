@@ -156,10 +156,14 @@ fn label(r: &SimReport, mixed: bool) -> String {
     }
 }
 
-/// Distinct games, or "—" when the games' moves are unknown.
+/// Distinct games, or "—" when the games' moves are unknown; "≥ N" at the
+/// counting cap.
 fn distinct(r: &SimReport) -> String {
-    r.distinct_games
-        .map_or_else(|| "—".into(), |n| n.to_string())
+    match r.distinct_games {
+        None => "—".into(),
+        Some(n) if n as usize >= crate::sim::MAX_DISTINCT_COUNTED => format!("≥ {n}"),
+        Some(n) => n.to_string(),
+    }
 }
 
 fn count_pct(r: &SimReport, n: u32) -> String {
