@@ -425,6 +425,35 @@ fn solve_under_a_two_gib_ulimit_refuses_instead_of_aborting() {
     assert!(err.contains("in all"), "{err}");
 }
 
+/// Fault: the layered solve's tables were not budgeted, so under a small
+/// `ulimit -v` it aborted (exit 134, "memory allocation of 67108864 bytes
+/// failed"). Its large arrays are reserved first now, and any allocation
+/// the system still refuses ends the process with a message and exit 1.
+#[test]
+fn a_layered_solve_under_a_small_ulimit_stops_with_a_message_not_an_abort() {
+    let dir = std::env::temp_dir().join(format!("morrigo-layered-ulimit-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    for kib in [250_000, 400_000] {
+        let o = under_ulimit(
+            kib,
+            &[
+                "solve",
+                "six-mens-morris",
+                "--shards",
+                &format!("{d}/{kib}"),
+            ],
+        );
+        assert_refused(&o);
+        let err = stderr(&o);
+        assert!(
+            err.contains("needs about") || err.contains("error: out of memory"),
+            "{err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Fault: with no `--max-memory`, the default ignored `ulimit -v` and a
 /// large solve aborted. The default is the smaller of the memory available
 /// and the address space left.

@@ -40,17 +40,19 @@ fn grew(by: usize) {
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            grew(layout.size());
+        if p.is_null() {
+            out_of_memory(layout.size(), "no memory or address space left");
         }
+        grew(layout.size());
         p
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         let p = unsafe { System.alloc_zeroed(layout) };
-        if !p.is_null() {
-            grew(layout.size());
+        if p.is_null() {
+            out_of_memory(layout.size(), "no memory or address space left");
         }
+        grew(layout.size());
         p
     }
 
@@ -61,15 +63,61 @@ unsafe impl GlobalAlloc for Counting {
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            if new_size >= layout.size() {
-                grew(new_size - layout.size());
-            } else {
-                LIVE.fetch_sub(layout.size() - new_size, Relaxed);
-            }
+        if p.is_null() {
+            out_of_memory(new_size, "no memory or address space left");
+        }
+        if new_size >= layout.size() {
+            grew(new_size - layout.size());
+        } else {
+            LIVE.fetch_sub(layout.size() - new_size, Relaxed);
         }
         p
     }
+}
+
+/// The last line of defence, for allocations no budget check foresaw: one
+/// the system refuses (`ulimit -v`, no memory left) stops the process with
+/// a message and exit 1 instead of Rust's abort (`handle_alloc_error`).
+/// The checks of [`reserve`] come first and say what needed the memory;
+/// this only says how much. Nothing here allocates: the message is
+/// formatted on the stack. (`try_reserve` therefore never sees a refusal
+/// in a binary that installs [`Counting`]: the process ends first.)
+#[cold]
+fn out_of_memory(bytes: usize, why: &str) -> ! {
+    use std::io::Write;
+    struct Stack {
+        buf: [u8; 512],
+        len: usize,
+    }
+    impl fmt::Write for Stack {
+        fn write_str(&mut self, s: &str) -> fmt::Result {
+            let n = s.len().min(self.buf.len() - self.len);
+            self.buf[self.len..self.len + n].copy_from_slice(&s.as_bytes()[..n]);
+            self.len += n;
+            Ok(())
+        }
+    }
+    let mut m = Stack {
+        buf: [0; 512],
+        len: 0,
+    };
+    let limit = LIMIT.load(Relaxed);
+    let _ = fmt::Write::write_fmt(
+        &mut m,
+        format_args!(
+            "error: out of memory: the system refused an allocation of {bytes} bytes ({why}), with {} bytes held",
+            LIVE.load(Relaxed)
+        ),
+    );
+    if limit != u64::MAX {
+        let _ = fmt::Write::write_fmt(&mut m, format_args!(", the limit being {limit} bytes"));
+    }
+    let _ = fmt::Write::write_str(
+        &mut m,
+        "\n  = note: raise --max-memory or `ulimit -v`, or ask for a smaller job\n",
+    );
+    let _ = std::io::stderr().write_all(&m.buf[..m.len]);
+    std::process::exit(1)
 }
 
 /// Bytes held now (0 when [`Counting`] is not the global allocator).

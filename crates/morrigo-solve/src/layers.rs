@@ -28,6 +28,7 @@
 
 use crate::layout::{Layout, SegKey};
 use crate::solve::{loss, set_position, win, MAX_DISTANCE};
+use morrigo_engine::memory::{self, OutOfMemory};
 use morrigo_engine::{Machine, Move, Position, State};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -103,6 +104,15 @@ pub enum LayerError {
     TooManyMovesAt { moves: usize },
     /// A range's files name a position outside the range (files of another split).
     Range { slot: u32 },
+    /// An allocation the process's memory budget refused before it was
+    /// made ([`morrigo_engine::memory`]).
+    Budget(OutOfMemory),
+}
+
+impl From<OutOfMemory> for LayerError {
+    fn from(e: OutOfMemory) -> Self {
+        LayerError::Budget(e)
+    }
 }
 
 impl fmt::Display for LayerError {
@@ -124,6 +134,7 @@ impl fmt::Display for LayerError {
                 f,
                 "a game lasts more than {MAX_DISTANCE} plies under perfect play"
             ),
+            LayerError::Budget(e) => write!(f, "{e}"),
             LayerError::TooManyMovesAt { moves } => write!(
                 f,
                 "a position has {moves} legal moves, more than the 65535 the solver counts"
@@ -228,10 +239,7 @@ pub fn explore_layer<const W: usize>(
     let mut seen = CodeSet::default();
     let mut frontier: Vec<u64> = Vec::new();
     for &c in entries {
-        if seen
-            .insert(&coder, layer, c)
-            .ok_or(LayerError::Code { layer })?
-        {
+        if seen.insert(&coder, layer, c)? {
             frontier.push(c);
         }
     }
@@ -275,10 +283,7 @@ pub fn explore_layer<const W: usize>(
             let (same, other, edges) = part?;
             out.edges += edges;
             for c in same {
-                if seen
-                    .insert(&coder, layer, c)
-                    .ok_or(LayerError::Code { layer })?
-                {
+                if seen.insert(&coder, layer, c)? {
                     next.push(c);
                 }
             }
@@ -390,9 +395,11 @@ pub fn solve_layer<const W: usize>(
     let index = CodeIndex::new(codes);
     let parts = expand(m, layer, codes, 0, &index, lower);
     let n = codes.len();
-    let mut value = vec![0u16; n];
-    let mut count = vec![0u16; n];
-    let mut indeg = vec![0u32; n];
+    const LAYER: &str = "the layer's values, counters and predecessor counts";
+    memory::reserve(n as u64 * (2 + 2 + 4), LAYER)?;
+    let mut value = memory::vec_of(0u16, n, LAYER)?;
+    let mut count = memory::vec_of(0u16, n, LAYER)?;
+    let mut indeg = memory::vec_of(0u32, n, LAYER)?;
     let mut by_level: BTreeMap<u32, Vec<(u32, bool)>> = BTreeMap::new();
     let mut parts_ok = Vec::with_capacity(parts.len());
     for part in parts {
@@ -419,7 +426,7 @@ pub fn solve_layer<const W: usize>(
     }
     drop(indeg);
     let mut cursor = offsets.clone();
-    let mut rev = vec![0u32; sum as usize];
+    let mut rev = memory::vec_of(0u32, sum as usize, "the layer's moves, by child")?;
     for edges in parts_ok {
         for (child, parent) in edges {
             let at = &mut cursor[child as usize];
@@ -484,9 +491,10 @@ pub fn expand_range<const W: usize>(
     lower: &(dyn Fn(LayerId, u64) -> Option<u16> + Sync),
 ) -> Result<RangeStart, LayerError> {
     let n = codes.len();
+    const RANGE: &str = "the range's values and counters";
     let mut r = RangeStart {
-        values: vec![0; n],
-        counts: vec![0; n],
+        values: memory::vec_of(0, n, RANGE)?,
+        counts: memory::vec_of(0, n, RANGE)?,
         ..RangeStart::default()
     };
     for part in expand(m, layer, codes, first, index, lower) {
@@ -681,22 +689,29 @@ struct CodeSet {
 }
 
 impl CodeSet {
-    /// Add a code; whether it was new (`None`: not a code of the layer).
-    fn insert(&mut self, coder: &Coder, layer: LayerId, code: u64) -> Option<bool> {
+    /// Add a code; whether it was new (an error when it is not a code of
+    /// the layer, or its segment's bitset does not fit the memory budget).
+    fn insert(&mut self, coder: &Coder, layer: LayerId, code: u64) -> Result<bool, LayerError> {
         let hi = (code >> 32) as u32;
         let rank = code & 0xFFFF_FFFF;
         let bits = match self.segments.entry(hi) {
             std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
             std::collections::btree_map::Entry::Vacant(e) => {
-                let seg = coder.segment(layer, hi)?;
-                e.insert(vec![0; seg.size.div_ceil(64) as usize])
+                let seg = coder.segment(layer, hi).ok_or(LayerError::Code { layer })?;
+                e.insert(memory::vec_of(
+                    0u64,
+                    seg.size.div_ceil(64) as usize,
+                    "the bitset of a layer segment's positions",
+                )?)
             }
         };
-        let word = bits.get_mut((rank / 64) as usize)?;
+        let word = bits
+            .get_mut((rank / 64) as usize)
+            .ok_or(LayerError::Code { layer })?;
         let bit = 1u64 << (rank % 64);
         let new = *word & bit == 0;
         *word |= bit;
-        Some(new)
+        Ok(new)
     }
 
     /// The codes, sorted.
