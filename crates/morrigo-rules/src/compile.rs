@@ -2,17 +2,17 @@
 
 use crate::load::Loaded;
 use crate::schema::{
-    BoardFile, DRunsFile, DerivedFile, DiagonalsFile, HandFile, ImmediateFile,
+    BoardFile, DRunsFile, DeadStonesFile, DerivedFile, DiagonalsFile, HandFile, ImmediateFile,
     ImmediateReadingFile, KoCaptureFile, NamingFile, NodeFile, RepeatedFile, ScoringMethodFile,
     SekiFile, SuicideEffectFile, SuicideFile, SuicideShorthand, SuperkoFile, Text,
 };
 use crate::vocab::{BoardBounds, Context, Prim, RuleEnv, VOCABULARY};
 use crate::yaml::{Kind, Node, Pos};
 use crate::{
-    ActionKind, ActionRule, CaptureKind, CaptureRule, Cond, EndRule, ForbidRule, Immediate,
-    ImmediateReading, KoRuns, LineRule, MoveClass, Passes, PhaseRule, PlayRule, Repeated,
-    RepetitionRule, Rules, Scoring, ScoringMethod, Seki, Start, SuicideEffect, Superko, Verdict,
-    CLASS_KO_CAPTURE, CLASS_NORMAL,
+    ActionKind, ActionRule, CaptureKind, CaptureRule, Cond, DeadStones, EndRule, ForbidRule,
+    Immediate, ImmediateReading, KoRuns, LineRule, MoveClass, Passes, PhaseRule, PlayRule,
+    Repeated, RepetitionRule, Rules, Scoring, ScoringMethod, Seki, Start, SuicideEffect, Superko,
+    Verdict, CLASS_KO_CAPTURE, CLASS_NORMAL,
 };
 use crate::{EvalWeights, MAX_EVAL_WEIGHT};
 use indexmap::IndexMap;
@@ -1952,6 +1952,10 @@ impl Compiler<'_> {
                     false
                 }
                 (v, _) => v.unwrap_or(false),
+            },
+            dead_stones: match s.dead_stones {
+                None | Some(DeadStonesFile::None) => DeadStones::None,
+                Some(DeadStonesFile::Agreement) => DeadStones::Agreement,
             },
         })
     }

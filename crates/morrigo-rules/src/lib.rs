@@ -371,12 +371,27 @@ pub enum Seki {
     Nobody,
 }
 
+/// Whether stones are removed as dead before counting.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DeadStones {
+    /// No stone is dead: the board counts as it stands (Tromp-Taylor; JK
+    /// Art. 4.3, whose ending sequences leave no dead stone).
+    #[default]
+    None,
+    /// The players name the dead stones at the end and those both name are
+    /// removed before counting (Chinese, Japanese, AGA, New Zealand as
+    /// people play them); `morrigo match` plays a clean-up when they
+    /// disagree.
+    Agreement,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Scoring {
     pub method: ScoringMethod,
     pub komi: f64,
     pub last_move_stone: bool,
     pub seki: Seki,
+    pub dead_stones: DeadStones,
 }
 
 /// The position a game starts from: `setup.stones` and `setup.to_move`.
@@ -796,7 +811,11 @@ impl fmt::Display for Rules {
             } else {
                 ""
             };
-            writeln!(f, "  scoring: {method}, komi {}{stone}", s.komi)?;
+            let dead = match s.dead_stones {
+                DeadStones::Agreement => "; dead stones removed by agreement",
+                DeadStones::None => "",
+            };
+            writeln!(f, "  scoring: {method}, komi {}{stone}{dead}", s.komi)?;
         }
         if let Some(w) = &self.eval {
             let terms: Vec<String> = w.terms().iter().map(|(n, v)| format!("{n} {v}")).collect();

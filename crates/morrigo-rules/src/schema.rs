@@ -231,6 +231,17 @@ pub struct ScoringFile {
     /// territory) or `nobody` (regions bordered by a chain in seki are not:
     /// see `Seki::Nobody`).
     pub seki: Option<SekiFile>,
+    /// `agreement`: at the end the players name the dead stones, removed
+    /// before counting (a referee plays a clean-up when they disagree);
+    /// `none` (default): no stone is dead, the board counts as it stands.
+    pub dead_stones: Option<DeadStonesFile>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeadStonesFile {
+    None,
+    Agreement,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
