@@ -34,12 +34,17 @@ use std::sync::Arc;
 /// The name `name` answers.
 pub const ENGINE_NAME: &str = "Morrigo";
 
+/// Playouts of the ownership estimate `final_status_list dead` answers
+/// with, and the time it may take at most.
+pub const DEAD_PLAYOUTS: u32 = 256;
+pub const DEAD_SECS: f64 = 2.0;
+
 /// Largest SGF file `loadsgf` reads (bytes).
 pub const MAX_SGF_BYTES: u64 = 16 * 1024 * 1024;
 
 /// The standard commands, then Morrigo's extensions, as `list_commands`
 /// lists them.
-pub const COMMANDS: [&str; 25] = [
+pub const COMMANDS: [&str; 26] = [
     "protocol_version",
     "name",
     "version",
@@ -54,6 +59,7 @@ pub const COMMANDS: [&str; 25] = [
     "set_free_handicap",
     "play",
     "genmove",
+    "kgs-genmove_cleanup",
     "undo",
     "showboard",
     "final_score",
@@ -97,6 +103,9 @@ pub struct Engine {
     /// The handicap stones placed by a handicap command (`HA` in
     /// `printsgf`).
     handicap: Option<u32>,
+    /// The last dead-stone estimate and the board it is of (black's and
+    /// white's stones): `alive`, `dead` and `seki` of one board agree.
+    dead: Option<([Vec<u16>; 2], Vec<u16>)>,
 }
 
 /// Load a Go-style ruleset for GTP: a Morris ruleset or a board that is
@@ -193,6 +202,7 @@ impl Engine {
             cfg,
             games: 0,
             handicap: None,
+            dead: None,
         })
     }
 
@@ -253,7 +263,7 @@ impl Engine {
             ("place_free_handicap", [n]) => self.place_free_handicap(n),
             ("set_free_handicap", vertices) => self.set_free_handicap(vertices),
             ("play", [colour, mv]) => self.play(colour, mv),
-            ("genmove", [colour]) => self.genmove(colour),
+            ("genmove" | "kgs-genmove_cleanup", [colour]) => self.genmove(colour),
             ("undo", []) => match self.game.undo() {
                 true => Ok(String::new()),
                 false => Err("cannot undo".into()),
@@ -544,8 +554,23 @@ impl Engine {
         notation::format_move_in(self.rules(), mv)
     }
 
+    /// Under `dead_stones: agreement` a game a count ended plays on when a
+    /// move comes (the clean-up of a dead-stone dispute, as `morrigo match`
+    /// and the KGS server play it).
+    fn resume_for_cleanup(&mut self) {
+        let agreement = self
+            .rules()
+            .scoring
+            .as_ref()
+            .is_some_and(|s| s.dead_stones == morrigo_rules::DeadStones::Agreement);
+        if agreement {
+            self.game.resume();
+        }
+    }
+
     fn play(&mut self, colour: &str, mv: &str) -> Result<String, String> {
         let colour = self.colour(colour)?;
+        self.resume_for_cleanup();
         let intent = self.intent(mv, colour)?;
         let mv = self
             .game
@@ -557,6 +582,7 @@ impl Engine {
 
     fn genmove(&mut self, colour: &str) -> Result<String, String> {
         let colour = self.colour(colour)?;
+        self.resume_for_cleanup();
         if let Err(o) = self.game.legal() {
             return Err(format!(
                 "the game is over ({})",
@@ -580,9 +606,12 @@ impl Engine {
         }
     }
 
-    fn final_score(&self) -> Result<String, String> {
+    fn final_score(&mut self) -> Result<String, String> {
         let result = match self.game.legal() {
-            Err(_) => self.game.result(),
+            Err(_) => match self.dead_count() {
+                Some(r) => r,
+                None => self.game.result(),
+            },
             Ok(_) => match self.rules().scoring {
                 None => {
                     return Err(
@@ -591,16 +620,39 @@ impl Engine {
                 }
                 Some(_) => {
                     let [b, w] = self.game.score();
-                    match morrigo_engine::winner([b, w]) {
-                        None => GameResult::Draw,
-                        Some(player) => GameResult::Win {
-                            player,
-                            margin: morrigo_sgf::Margin::Score((b - w).abs()),
-                        },
-                    }
+                    self.counted(b, w)
                 }
             },
         };
+        self.result_text(result)
+    }
+
+    /// The count of a game a count ended, with this engine's dead stones
+    /// removed under `dead_stones: agreement` (as a controller that scores
+    /// with `final_status_list dead` would count it).
+    fn dead_count(&mut self) -> Option<GameResult> {
+        if !self.game.ended_by_count() {
+            return None;
+        }
+        let dead = self.dead_stones();
+        if dead.is_empty() {
+            return None;
+        }
+        let [b, w] = self.game.score_with(&dead);
+        Some(self.counted(b, w))
+    }
+
+    fn counted(&self, b: f64, w: f64) -> GameResult {
+        match morrigo_engine::winner([b, w]) {
+            None => GameResult::Draw,
+            Some(player) => GameResult::Win {
+                player,
+                margin: morrigo_sgf::Margin::Score((b - w).abs()),
+            },
+        }
+    }
+
+    fn result_text(&self, result: GameResult) -> Result<String, String> {
         match result {
             GameResult::Void => Err("cannot score: the game ended with no result".into()),
             // A win by an end rule that does not count (a capture in
@@ -615,21 +667,29 @@ impl Engine {
         }
     }
 
-    /// Morrigo's rules count every stone on the board (games are played
-    /// out; no stone is removed as dead when counting): `dead` is empty,
-    /// `seki` the chains in seki by the reading `seki: nobody` scores with,
-    /// `alive` the other stones.
-    fn final_status_list(&self, status: &str) -> Result<String, String> {
-        let t = &self.rules().topology;
+    /// `dead`: under `dead_stones: agreement` the chains ownership
+    /// playouts from this board give the opponent (seeded, at most
+    /// [`DEAD_PLAYOUTS`] in [`DEAD_SECS`]); elsewhere none, the board
+    /// counting as it stands. `seki`: the chains in seki by the reading
+    /// `seki: nobody` scores with (never dead). `alive`: the other stones.
+    fn final_status_list(&mut self, status: &str) -> Result<String, String> {
         let seki = self.game.seki();
-        let points: Vec<u16> = match status.to_ascii_lowercase().as_str() {
+        let status = status.to_ascii_lowercase();
+        if !["alive", "dead", "seki"].contains(&status.as_str()) {
+            return Err(format!(
+                "syntax error: `{status}` is not a status (alive, dead or seki)"
+            ));
+        }
+        let dead = self.dead_stones();
+        let t = &self.rules().topology;
+        let points: Vec<u16> = match status.as_str() {
             "alive" => [0, 1]
                 .iter()
                 .flat_map(|&p| self.game.stones(p))
-                .filter(|p| !seki.contains(p))
+                .filter(|p| !seki.contains(p) && !dead.contains(p))
                 .collect(),
             "seki" => seki,
-            "dead" => Vec::new(),
+            "dead" => dead,
             _ => {
                 return Err(format!(
                     "syntax error: `{status}` is not a status (alive, dead or seki)"
@@ -641,6 +701,36 @@ impl Engine {
             .map(|&p| t.name(p).to_string())
             .collect::<Vec<_>>()
             .join(" "))
+    }
+
+    /// The dead-stone estimate of this board, computed once per board.
+    fn dead_stones(&mut self) -> Vec<u16> {
+        let agreement = self
+            .rules()
+            .scoring
+            .as_ref()
+            .is_some_and(|s| s.dead_stones == morrigo_rules::DeadStones::Agreement);
+        if !agreement {
+            return Vec::new();
+        }
+        let board = [self.game.stones(0), self.game.stones(1)];
+        if let Some((b, dead)) = &self.dead {
+            if *b == board {
+                return dead.clone();
+            }
+        }
+        // Seeded by the session's seed and the board: the same board, the
+        // same answer.
+        let mut key = self.cfg.seed;
+        for (c, stones) in board.iter().enumerate() {
+            for &p in stones {
+                key = morrigo_play::splitmix64(key ^ (u64::from(p) << 1 | c as u64));
+            }
+        }
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs_f64(DEAD_SECS);
+        let dead = self.game.dead_estimate(DEAD_PLAYOUTS, key, deadline);
+        self.dead = Some((board, dead.clone()));
+        dead
     }
 
     fn loadsgf(&mut self, file: &str, until: Option<usize>) -> Result<String, String> {

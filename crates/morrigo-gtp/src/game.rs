@@ -8,6 +8,11 @@ use morrigo_rules::Rules;
 use morrigo_sgf::GameResult;
 use rand::rngs::SmallRng;
 use std::sync::Arc;
+use std::time::Instant;
+
+/// Share of the ownership playouts in which the opponent must own a
+/// chain's points for [`Game::dead_estimate`] to call it dead.
+pub const DEAD_THRESHOLD: f64 = 0.7;
 
 /// A game in progress: the position, the moves from the start and how to
 /// take them back.
@@ -49,6 +54,23 @@ pub trait Game {
     fn board(&self) -> String;
     /// Each player's count now (no dead stones), komi included.
     fn score(&self) -> [f64; 2];
+    /// The count with `dead` stones removed (each the opponent's prisoner
+    /// under territory scoring), komi included.
+    fn score_with(&self, dead: &[u16]) -> [f64; 2];
+    /// Whether an end rule with a `score` verdict (a count) ended the game.
+    fn ended_by_count(&self) -> bool;
+    /// Start the clean-up of a dead-stone dispute: a game a count ended
+    /// plays on from the board as it stands, the player to move moving,
+    /// every rule judging the moves (the move just after the resumption is
+    /// judged on a fresh history: the passes that ended the game do not end
+    /// it again unless another pass follows). False, and nothing changes,
+    /// when no count ended the game or a clean-up has already begun.
+    fn resume(&mut self) -> bool;
+    /// Moves played before the clean-up began (`None`: no clean-up).
+    fn cleanup_from(&self) -> Option<usize>;
+    /// The stones of the chains that ownership playouts from this board
+    /// call dead (see [`morrigo_play::ownership`]); chains in seki never.
+    fn dead_estimate(&self, playouts: u32, seed: u64, deadline: Instant) -> Vec<u16>;
     /// The result an ended game has (`Ongoing` while it goes on).
     fn result(&self) -> GameResult;
     /// The move-class history (`N C P E`), and where each D ends.
@@ -82,6 +104,8 @@ struct GameW<const W: usize> {
     /// How to take each move back, and whether the turn was handed over
     /// before it.
     undos: Vec<(morrigo_engine::Undo<W>, bool)>,
+    /// Moves played when a clean-up resumed the ended game.
+    cleanup: Option<usize>,
 }
 
 impl<const W: usize> GameW<W> {
@@ -96,6 +120,22 @@ impl<const W: usize> GameW<W> {
         }
     }
 
+    /// At the point a clean-up resumed the game: the board as it stands on
+    /// a fresh history (prisoners and pass stones kept), where the passes
+    /// that ended the game are not in the way.
+    fn resumed_state(&self) -> Option<State<W>> {
+        if self.cleanup != Some(self.played.len()) {
+            return None;
+        }
+        let pos = &self.s.pos;
+        let mut st = self
+            .m
+            .state_from(pos.occ[0], pos.occ[1], pos.in_hand, pos.to_move);
+        st.pos.captured = pos.captured;
+        st.pos.pass_stones = pos.pass_stones;
+        Some(st)
+    }
+
     /// The legal move `intent` names for the player to move.
     fn check_here(&self, intent: Intent) -> Result<Move, String> {
         match self.legal() {
@@ -105,9 +145,13 @@ impl<const W: usize> GameW<W> {
             )),
             Ok(moves) => match moves.iter().find(|mv| intent.matches(mv)) {
                 Some(mv) => Ok(*mv),
-                None => Err(one_line(
-                    &morrigo_engine::explain(&self.m, &self.s, intent).to_string(),
-                )),
+                None => {
+                    let fresh = self.resumed_state();
+                    let s = fresh.as_ref().unwrap_or(&self.s);
+                    Err(one_line(
+                        &morrigo_engine::explain(&self.m, s, intent).to_string(),
+                    ))
+                }
             },
         }
     }
@@ -136,6 +180,7 @@ impl<const W: usize> GameW<W> {
             first_player,
             played: Vec::new(),
             undos: Vec::new(),
+            cleanup: None,
         }
     }
 }
@@ -191,7 +236,11 @@ impl<const W: usize> Game for GameW<W> {
 
     fn legal(&self) -> Result<Vec<Move>, Outcome> {
         let mut moves = Vec::new();
-        match self.m.legal_moves(&self.s, &mut moves) {
+        let fresh = self.resumed_state();
+        match self
+            .m
+            .legal_moves(fresh.as_ref().unwrap_or(&self.s), &mut moves)
+        {
             Some(o) => Err(o),
             None => Ok(moves),
         }
@@ -233,6 +282,9 @@ impl<const W: usize> Game for GameW<W> {
                     self.m.hand_over(&mut self.s);
                 }
                 self.played.pop();
+                if self.cleanup.is_some_and(|c| c > self.played.len()) {
+                    self.cleanup = None;
+                }
                 true
             }
             None => false,
@@ -257,7 +309,11 @@ impl<const W: usize> Game for GameW<W> {
             let plain = moves.iter().filter(|m| is_pass(m)).map(|m| m.to).min();
             moves.retain(|m| !is_pass(m) || Some(m.to) == plain);
         }
-        let chosen = (!moves.is_empty()).then(|| agent.choose(&self.m, &mut self.s, &moves, rng));
+        // At the resumption the agent searches the fresh history, where the
+        // game goes on.
+        let mut fresh = self.resumed_state();
+        let s = fresh.as_mut().unwrap_or(&mut self.s);
+        let chosen = (!moves.is_empty()).then(|| agent.choose(&self.m, s, &moves, rng));
         if handed {
             self.m.hand_over(&mut self.s);
         }
@@ -293,6 +349,53 @@ impl<const W: usize> Game for GameW<W> {
 
     fn score(&self) -> [f64; 2] {
         self.m.score(&self.s, &Bits::EMPTY)
+    }
+
+    fn score_with(&self, dead: &[u16]) -> [f64; 2] {
+        let mut bits = Bits::EMPTY;
+        for &p in dead {
+            bits.set(p as usize);
+        }
+        self.m.score(&self.s, &bits)
+    }
+
+    fn ended_by_count(&self) -> bool {
+        self.legal().err().is_some_and(|o| {
+            self.m
+                .rules
+                .end
+                .get(o.rule as usize)
+                .is_some_and(|e| e.verdict == morrigo_rules::Verdict::Score)
+        })
+    }
+
+    fn resume(&mut self) -> bool {
+        if self.cleanup.is_some() || !self.ended_by_count() {
+            return false;
+        }
+        self.cleanup = Some(self.played.len());
+        true
+    }
+
+    fn cleanup_from(&self) -> Option<usize> {
+        self.cleanup
+    }
+
+    fn dead_estimate(&self, playouts: u32, seed: u64, deadline: Instant) -> Vec<u16> {
+        let own = morrigo_play::ownership(
+            &self.m,
+            &self.s,
+            playouts,
+            morrigo_play::MCTS_PLAYOUT_PLIES,
+            seed,
+            deadline,
+        );
+        let seki = self.m.seki_stones(&self.s);
+        morrigo_play::dead_chains(&self.m, &self.s, &own, DEAD_THRESHOLD)
+            .iter()
+            .filter(|&p| !seki.has(p))
+            .map(|p| p as u16)
+            .collect()
     }
 
     fn result(&self) -> GameResult {

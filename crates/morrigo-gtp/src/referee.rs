@@ -10,6 +10,18 @@
 //! is not GTP loses the game, with the reason recorded; so does refusing
 //! a legal move of the opponent (the engine cannot follow the game).
 //!
+//! Dead stones, as the ruleset's `scoring.dead_stones` says. Under
+//! `agreement`, a game a count ends (two passes) is not counted at once:
+//! both engines are asked `final_status_list dead`, and when they name the
+//! same stones those are removed before counting. When they differ (or one
+//! cannot answer: a refusal, garbage, a fault or a vertex that holds no
+//! stone) the game goes on, the clean-up: play resumes from the board as it
+//! stands with the player to move (`kgs-genmove_cleanup` to an engine that
+//! knows it, `genmove` to others), the rules judge every move, and when
+//! they end the game again every stone on the board counts. Under `none`
+//! the board counts as it stands. The results line (`dead_stones`) and a
+//! comment on the SGF's root node record which happened.
+//!
 //! A handicap match (`handicap: Some(n)`) starts each game with the
 //! standard's fixed placement of `n` Black stones and White to move: both
 //! engines get `fixed_handicap n`, and one that refuses it or answers other
@@ -26,7 +38,7 @@
 
 use crate::client::{Client, Fault};
 use crate::engine::load;
-use crate::game::{diag_line, new_game, outcome_words, Game};
+use crate::game::{diag_line, new_game, one_line, outcome_words, Game};
 use crate::handicap;
 use crate::protocol::{colour_letter, parse_vertex, vertex_text};
 use morrigo_engine::notation::{self, Intent};
@@ -163,6 +175,106 @@ pub struct GameRecord {
     /// The fixed handicap the game was played with (absent: none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub handicap: Option<u32>,
+    /// How the dead stones of a game a count ended were settled (absent:
+    /// no count ended it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dead_stones: Option<DeadRecord>,
+}
+
+/// How dead stones were settled: `how` is `agreed` (both engines named
+/// the same stones, removed before counting), `clean-up` (they differed:
+/// play resumed, then every stone counted) or `as it stands` (the ruleset
+/// removes no stone).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DeadRecord {
+    pub how: String,
+    /// The stones removed (`agreed`), by vertex.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub removed: Vec<String>,
+    /// Each engine's answer to `final_status_list dead` (black's, then
+    /// white's; a fault in words), cut to [`MAX_DEAD_ANSWER`] characters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answers: Option<[String; 2]>,
+    /// Moves played when the clean-up began.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cleanup_from: Option<u32>,
+}
+
+/// Longest engine answer a [`DeadRecord`] keeps (characters).
+pub const MAX_DEAD_ANSWER: usize = 600;
+
+impl DeadRecord {
+    fn as_it_stands() -> Self {
+        DeadRecord {
+            how: "as it stands".into(),
+            removed: Vec::new(),
+            answers: None,
+            cleanup_from: None,
+        }
+    }
+
+    /// The SGF root comment.
+    fn comment(&self) -> String {
+        let answers = |a: &Option<[String; 2]>| match a {
+            Some([b, w]) => format!(
+                " (black named: {}; white named: {})",
+                or_none(b),
+                or_none(w)
+            ),
+            None => String::new(),
+        };
+        match self.how.as_str() {
+            "agreed" if self.removed.is_empty() => {
+                "morrigo match: both engines named no dead stone; the board counted as it stands"
+                    .to_string()
+            }
+            "agreed" => format!(
+                "morrigo match: dead stones both engines named, removed before counting: {}",
+                self.removed.join(" ")
+            ),
+            "clean-up" => format!(
+                "morrigo match: the engines disagreed on the dead stones{}; the game went on (clean-up) from move {}, and at its end every stone on the board counts",
+                answers(&self.answers),
+                self.cleanup_from.unwrap_or(0) + 1
+            ),
+            _ => "morrigo match: the ruleset removes no dead stone; the board counted as it stands"
+                .to_string(),
+        }
+    }
+}
+
+fn or_none(s: &str) -> &str {
+    if s.trim().is_empty() {
+        "none"
+    } else {
+        s
+    }
+}
+
+/// Whether the ruleset removes dead stones by agreement.
+pub fn dead_by_agreement(rules: &Rules) -> bool {
+    rules
+        .scoring
+        .as_ref()
+        .is_some_and(|s| s.dead_stones == morrigo_rules::DeadStones::Agreement)
+}
+
+/// The stones an answer to `final_status_list dead` names, sorted, or
+/// `None` when it is not a list of vertices holding stones.
+fn dead_list(rules: &Rules, game: &dyn Game, answer: &str) -> Option<Vec<u16>> {
+    let mut points = Vec::new();
+    for v in answer.split_whitespace() {
+        let (c, r) = parse_vertex(v)?;
+        let p = rules.topology.point(&vertex_text(c, r))?;
+        if game.stones(0).contains(&p) || game.stones(1).contains(&p) {
+            points.push(p);
+        } else {
+            return None;
+        }
+    }
+    points.sort_unstable();
+    points.dedup();
+    Some(points)
 }
 
 /// The board points of `n` fixed handicap stones under `rules`, or why
@@ -487,7 +599,16 @@ fn play_one(cfg: &MatchConfig, rules: &Arc<Rules>, n: u32) -> GameRecord {
         Some(Err(e)) => return unplayable(cfg, n, names, e),
     };
     let mut game = new_game(any, setup, first);
-    let stop = referee(cfg, rules, &names, game.as_mut());
+    let mut dead: Option<DeadRecord> = None;
+    let stop = referee(cfg, rules, &names, game.as_mut(), &mut dead);
+    let removed: Vec<u16> = match &dead {
+        Some(d) if d.how == "agreed" => d
+            .removed
+            .iter()
+            .filter_map(|v| rules.topology.point(v))
+            .collect(),
+        _ => Vec::new(),
+    };
     let sgf_name = format!("game-{n:04}.sgf");
     let (result, end, reason, winner) = match stop {
         Some(s) => {
@@ -501,12 +622,41 @@ fn play_one(cfg: &MatchConfig, rules: &Arc<Rules>, n: u32) -> GameRecord {
             (result, s.end.to_string(), s.reason, s.loser.map(|l| l ^ 1))
         }
         None => match game.legal() {
-            Err(o) => (
-                game.result(),
-                o.rule_name(rules).to_string(),
-                outcome_words(rules, &o),
-                o.winner,
-            ),
+            // The count with the agreed dead stones removed.
+            Err(o) if !removed.is_empty() => {
+                let [b, w] = game.score_with(&removed);
+                let winner = morrigo_engine::winner([b, w]);
+                let result = match winner {
+                    None => GameResult::Draw,
+                    Some(player) => GameResult::Win {
+                        player,
+                        margin: Margin::Score((b - w).abs()),
+                    },
+                };
+                let head = match winner {
+                    Some(w) => format!("{} wins", rules.players[w as usize]),
+                    None => "draw".to_string(),
+                };
+                let n = removed.len();
+                let reason = format!(
+                    "{head} by end rule `{}`, counted with the {n} dead stone{} both engines named removed",
+                    o.rule_name(rules),
+                    if n == 1 { "" } else { "s" }
+                );
+                (result, o.rule_name(rules).to_string(), reason, winner)
+            }
+            Err(o) => {
+                let mut words = outcome_words(rules, &o);
+                if dead.as_ref().is_some_and(|d| d.how == "clean-up") {
+                    words += " after a clean-up (the engines disagreed on the dead stones)";
+                }
+                (
+                    game.result(),
+                    o.rule_name(rules).to_string(),
+                    words,
+                    o.winner,
+                )
+            }
             // `referee` stops without a reason only at the end of the game.
             Ok(_) => (
                 GameResult::Ongoing,
@@ -518,8 +668,13 @@ fn play_one(cfg: &MatchConfig, rules: &Arc<Rules>, n: u32) -> GameRecord {
     };
     let scored = result_is_count(&result);
     let (setup, first) = game.setup();
-    let sgf = morrigo_sgf::export_played(rules, setup, first, cfg.handicap, game.played(), &result)
-        .unwrap_or_else(|d| format!("(;C[{}])\n", diag_line(&d)));
+    let mut sgf =
+        morrigo_sgf::export_played(rules, setup, first, cfg.handicap, game.played(), &result)
+            .unwrap_or_else(|d| format!("(;C[{}])\n", diag_line(&d)));
+    if let Some(d) = &dead {
+        // Properties of a node come in any order: the comment goes first.
+        sgf = sgf.replacen("(;", &format!("(;C[{}]", sgf_text(&d.comment())), 1);
+    }
     let written = morrigo_store::write_atomic(&cfg.out.join(&sgf_name), sgf.as_bytes());
     let reason = match written {
         Ok(()) => reason,
@@ -534,12 +689,18 @@ fn play_one(cfg: &MatchConfig, rules: &Arc<Rules>, n: u32) -> GameRecord {
         end,
         reason,
         moves: game.played().len() as u32,
-        score: scored.then(|| game.score()),
+        score: scored.then(|| game.score_with(&removed)),
         captured: game.captured(),
         sgf: sgf_name,
         secs: started.elapsed().as_secs_f64(),
         handicap: cfg.handicap,
+        dead_stones: dead,
     }
+}
+
+/// SGF text: `]` and `\` escaped.
+fn sgf_text(s: &str) -> String {
+    s.replace('\\', "\\\\").replace(']', "\\]")
 }
 
 fn result_is_count(r: &GameResult) -> bool {
@@ -567,6 +728,7 @@ fn unplayable(cfg: &MatchConfig, n: u32, names: [String; 2], why: String) -> Gam
         sgf: String::new(),
         secs: 0.0,
         handicap: cfg.handicap,
+        dead_stones: None,
     }
 }
 
@@ -576,6 +738,7 @@ fn referee(
     rules: &Arc<Rules>,
     names: &[String; 2],
     game: &mut dyn Game,
+    dead: &mut Option<DeadRecord>,
 ) -> Option<Stop> {
     let mut clients: Vec<Client> = Vec::new();
     for (seat, cmd) in names.iter().enumerate() {
@@ -618,65 +781,153 @@ fn referee(
                 Err(Fault::Refused(_)) => false,
             };
         }
-        for _ in 0..cfg.max_moves {
-            if game.legal().is_err() {
-                return None;
-            }
-            let seat = game.to_move();
-            let w = who(rules, seat, &clients[seat as usize].command);
-            let colour = colour_letter(seat);
-            let answer = match clients[seat as usize].send(&format!("genmove {colour}")) {
-                Ok(a) => a,
-                Err(f) => return Some(fault_stop(seat, &w, f)),
-            };
-            let answer = answer.trim().to_string();
-            if answer.eq_ignore_ascii_case("resign") {
-                return Some(Stop {
-                    loser: Some(seat),
-                    end: "resignation",
-                    reason: format!("{w} resigned"),
-                    margin: Margin::Resign,
-                });
-            }
-            let mv = match read_move(rules, game, &answer) {
-                Ok(mv) => mv,
-                Err(why) => {
+        let agreement = dead_by_agreement(rules);
+        // Whether each engine knows `kgs-genmove_cleanup` (asked at a clean-up).
+        let mut cleanup_move = [false; 2];
+        let mut moves = 0u32;
+        loop {
+            // The last move, when it ended the game and the other engine
+            // has not been told of it.
+            let mut unsent: Option<(u8, String)> = None;
+            while moves < cfg.max_moves {
+                if game.legal().is_err() {
+                    break;
+                }
+                let seat = game.to_move();
+                let w = who(rules, seat, &clients[seat as usize].command);
+                let colour = colour_letter(seat);
+                let ask = match game.cleanup_from().is_some() && cleanup_move[seat as usize] {
+                    true => "kgs-genmove_cleanup",
+                    false => "genmove",
+                };
+                let answer = match clients[seat as usize].send(&format!("{ask} {colour}")) {
+                    Ok(a) => a,
+                    Err(f) => return Some(fault_stop(seat, &w, f)),
+                };
+                let answer = answer.trim().to_string();
+                if answer.eq_ignore_ascii_case("resign") {
                     return Some(Stop {
                         loser: Some(seat),
-                        end: "illegal move",
-                        reason: format!("{w} played `{}`: {why}", clip(&answer)),
-                        margin: Margin::Forfeit,
-                    })
+                        end: "resignation",
+                        reason: format!("{w} resigned"),
+                        margin: Margin::Resign,
+                    });
                 }
-            };
-            game.play(game.to_move(), mv);
-            if game.legal().is_err() {
-                // The move ended the game (a suicide that loses, an ending
-                // sequence): the other engine need not follow.
+                let mv = match read_move(rules, game, &answer) {
+                    Ok(mv) => mv,
+                    Err(why) => {
+                        return Some(Stop {
+                            loser: Some(seat),
+                            end: "illegal move",
+                            reason: format!("{w} played `{}`: {why}", clip(&answer)),
+                            margin: Margin::Forfeit,
+                        })
+                    }
+                };
+                game.play(game.to_move(), mv);
+                moves += 1;
+                let other = seat ^ 1;
+                let text = format!(
+                    "play {colour} {}",
+                    move_for(rules, &mv, typed[other as usize])
+                );
+                if game.legal().is_err() {
+                    // The move ended the game (a suicide that loses, an
+                    // ending sequence): the other engine need not follow,
+                    // unless it is asked for the dead stones.
+                    unsent = Some((other, text));
+                    break;
+                }
+                if let Some(stop) = tell(&mut clients[other as usize], rules, other, &text) {
+                    return Some(stop);
+                }
+            }
+            if game.legal().is_ok() {
+                return Some(Stop {
+                    loser: None,
+                    end: "move limit",
+                    reason: format!("stopped after {} moves (--max-moves)", cfg.max_moves),
+                    margin: Margin::Rule,
+                });
+            }
+            if !game.ended_by_count() {
                 return None;
             }
-            let other = seat ^ 1;
-            let text = move_for(rules, &mv, typed[other as usize]);
-            let ow = who(rules, other, &clients[other as usize].command);
-            if let Err(f) = clients[other as usize].send(&format!("play {colour} {text}")) {
-                let mut s = fault_stop(other, &ow, f.clone());
-                if let Fault::Refused(why) = f {
-                    s.reason = format!("{ow} refused the legal move `play {colour} {text}`: {why}");
+            if !agreement {
+                *dead = Some(DeadRecord::as_it_stands());
+                return None;
+            }
+            if game.cleanup_from().is_some() {
+                // After the clean-up every stone counts.
+                return None;
+            }
+            if let Some((other, text)) = unsent {
+                if let Some(stop) = tell(&mut clients[other as usize], rules, other, &text) {
+                    return Some(stop);
                 }
-                return Some(s);
+            }
+            let mut answers = [String::new(), String::new()];
+            let mut lists = [None, None];
+            for (seat, c) in clients.iter_mut().enumerate() {
+                match c.send("final_status_list dead") {
+                    Ok(a) => {
+                        lists[seat] = dead_list(rules, game, &a);
+                        answers[seat] = clip_to(&one_line(&a), MAX_DEAD_ANSWER);
+                    }
+                    // No list: a disagreement. A fault that lasts loses the
+                    // clean-up's first `genmove` or `play`.
+                    Err(f) => answers[seat] = clip_to(&f.describe(), MAX_DEAD_ANSWER),
+                }
+            }
+            match lists {
+                [Some(a), Some(b)] if a == b => {
+                    let t = &rules.topology;
+                    *dead = Some(DeadRecord {
+                        how: "agreed".into(),
+                        removed: a.iter().map(|&p| t.name(p).to_string()).collect(),
+                        answers: None,
+                        cleanup_from: None,
+                    });
+                    return None;
+                }
+                _ => {
+                    *dead = Some(DeadRecord {
+                        how: "clean-up".into(),
+                        removed: Vec::new(),
+                        answers: Some(answers),
+                        cleanup_from: Some(game.played().len() as u32),
+                    });
+                    game.resume();
+                    for (seat, c) in clients.iter_mut().enumerate() {
+                        cleanup_move[seat] = match c.send("known_command kgs-genmove_cleanup") {
+                            Ok(t) => t.trim() == "true",
+                            Err(_) => false,
+                        };
+                    }
+                }
             }
         }
-        Some(Stop {
-            loser: None,
-            end: "move limit",
-            reason: format!("stopped after {} moves (--max-moves)", cfg.max_moves),
-            margin: Margin::Rule,
-        })
     })();
     for c in clients {
         c.stop();
     }
     stop
+}
+
+/// Send the opponent's move `text` (`play b D4`) to the engine of `seat`:
+/// a fault, or refusing the legal move, loses the game.
+fn tell(c: &mut Client, rules: &Rules, seat: u8, text: &str) -> Option<Stop> {
+    let w = who(rules, seat, &c.command);
+    match c.send(text) {
+        Ok(_) => None,
+        Err(f) => {
+            let mut s = fault_stop(seat, &w, f.clone());
+            if let Fault::Refused(why) = f {
+                s.reason = format!("{w} refused the legal move `{text}`: {why}");
+            }
+            Some(s)
+        }
+    }
 }
 
 /// Send `fixed_handicap n` and check the engine put its stones where the
@@ -733,6 +984,14 @@ fn who(rules: &Rules, seat: u8, cmd: &str) -> String {
         "{} (`{cmd}`)",
         rules.players.get(seat as usize).map_or("?", String::as_str)
     )
+}
+
+fn clip_to(s: &str, n: usize) -> String {
+    let mut t: String = s.chars().take(n).collect();
+    if t.len() < s.len() {
+        t.push('…');
+    }
+    t
 }
 
 fn clip(s: &str) -> String {

@@ -127,3 +127,12 @@ fn handicap_commands_and_errors() {
 fn handicap_on_a_ruleset_with_set_up_stones_fails() {
     check("handicap-setup");
 }
+
+/// `final_status_list dead` under `dead_stones: agreement` (chinese): the
+/// ownership estimate names the lone stone inside the opponent's area and
+/// no living group; after two passes a move resumes the game (clean-up),
+/// and once the stone is captured none is dead.
+#[test]
+fn final_status_list_names_a_dead_stone_and_a_move_resumes_the_game() {
+    check("dead-stones");
+}
