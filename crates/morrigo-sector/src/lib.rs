@@ -1,0 +1,35 @@
+//! Sector retrograde analysis for Morris-family rulesets, at full size.
+//!
+//! [`morrigo_solve`] keeps an explicit list of moves per position and
+//! ignores the board's symmetries; that costs 4–12 bytes a move and 16×
+//! the positions on a Nine Men's Morris board. This crate solves the
+//! moving phase one *sector* at a time instead (pieces on the board per
+//! player; both sides to move are solved together, since a slide changes
+//! only the side to move), with
+//!
+//! - the board's symmetry group computed from the board graph, its lines
+//!   and the points the rules name ([`symmetry`]), so each orbit of
+//!   positions is stored once;
+//! - positions indexed by combinatorial rank and a dense orbit index
+//!   ([`index`]), no hash tables;
+//! - predecessors regenerated from the compiled rules (un-moves, [`unmove`]),
+//!   never stored: one value (u16) and one counter (u8) per orbit in memory
+//!   for the sector being solved;
+//! - lower sectors (fewer pieces, reached by removals) read from sealed
+//!   files, one per sector, written atomically, so a killed run resumes
+//!   at the first unfinished sector ([`solver`]).
+//!
+//! Nothing here names a game: every rule is read from the compiled ruleset
+//! through the engine.
+
+#![forbid(unsafe_code)]
+
+pub mod index;
+pub mod solver;
+pub mod symmetry;
+pub mod unmove;
+
+pub use index::{Binomial, SectorIndex};
+pub use solver::{solve_sectors, SectorError, SectorStats, Solver};
+pub use symmetry::{symmetries, Symmetry};
+pub use unmove::{supported, Board, Moves};

@@ -1,0 +1,191 @@
+//! The sector solve against the existing solver (morrigo-solve, explicit
+//! move lists) position by position, against its own fixpoint equations
+//! on every orbit, and across runs (files resumed, damage refused).
+
+mod common;
+use morrigo_engine::{Bits, Machine};
+use morrigo_sector::{Board, Moves, SectorIndex, Solver};
+use morrigo_solve::Value;
+
+/// Compare every position of units `units` that the existing table holds.
+fn compare_with_table(
+    m: &Machine<1>,
+    table: &morrigo_solve::Table,
+    s: &mut Solver,
+    units: &[(u32, u32)],
+) -> u64 {
+    let n = m.points();
+    let binom = morrigo_sector::Binomial::new(n);
+    let mut compared = 0;
+    for &(w, b) in units {
+        s.solve(w, b).unwrap();
+        let plain = SectorIndex::new(&binom, &s.group()[..1], n, w as usize, b as usize);
+        for r in 0..plain.arrangements {
+            let occ = plain.unrank(&binom, r);
+            for to_move in 0..2u8 {
+                let st = m.state_from(Bits([occ[0]]), Bits([occ[1]]), [0, 0], to_move);
+                let Some(want) = table.value(&st.pos) else {
+                    continue;
+                };
+                let got = Value::decode(s.value(&Board { occ, to_move }).unwrap());
+                assert_eq!(got, want, "sector {w}-{b}, {occ:?}, {to_move} to move");
+                compared += 1;
+            }
+        }
+    }
+    compared
+}
+
+#[test]
+fn three_mens_morris_moving_phase_matches_the_full_solve() {
+    let m = common::machine("three-mens-morris");
+    let (table, _) =
+        morrigo_solve::solve(&m, &m.initial(), u64::MAX, &morrigo_solve::Quiet).unwrap();
+    let mut s = Solver::new(&m, None).unwrap();
+    let compared = compare_with_table(&m, &table, &mut s, &[(3, 3)]);
+    // Every 3-3 position is reachable from the start (C(9,3)·C(6,3) = 1680
+    // arrangements, both sides to move), bar the ones with two lines.
+    assert!(compared > 2500, "{compared} positions compared");
+}
+
+#[test]
+fn six_mens_morris_matches_the_solve_from_a_four_against_four_position() {
+    let m = common::machine("six-mens-morris");
+    let mut rng = common::rng(6);
+    let mut mv = Moves::new(&m);
+    let mut succ = Vec::new();
+    // A 4-4 position where the game goes on.
+    let start = loop {
+        let b = common::random_board(&mut rng, m.points(), 4, 4);
+        if mv.successors(&b, &mut succ).is_none() {
+            break b;
+        }
+    };
+    let st = m.state_from(
+        Bits([start.occ[0]]),
+        Bits([start.occ[1]]),
+        [0, 0],
+        start.to_move,
+    );
+    let (table, stats) = morrigo_solve::solve(&m, &st, u64::MAX, &morrigo_solve::Quiet).unwrap();
+    let mut s = Solver::new(&m, None).unwrap();
+    let compared = compare_with_table(
+        &m,
+        &table,
+        &mut s,
+        &[(4, 4), (4, 3), (3, 4), (3, 3), (3, 2), (2, 3)],
+    );
+    // The table also holds the positions owing a removal; the rest are here.
+    assert!(
+        compared * 3 > stats.reachable,
+        "{compared} of {} compared",
+        stats.reachable
+    );
+}
+
+/// Every orbit of unit (w, b): the stored value is what its successors'
+/// values give (the retrograde equations), read forward over the engine.
+fn check_fixpoint(m: &Machine<1>, s: &mut Solver, w: u32, b: u32) -> [u64; 3] {
+    s.solve(w, b).unwrap();
+    let (index, values) = s.values(w, b).unwrap();
+    let index = index.clone();
+    let values = values.to_vec();
+    let binom = morrigo_sector::Binomial::new(m.points());
+    let mut mv = Moves::new(m);
+    let mut succ = Vec::new();
+    let mut counts = [0u64; 3];
+    let mut boards = Vec::new();
+    index.for_each(&binom, |i, occ| boards.push((i, occ)));
+    for (i, occ) in boards {
+        for to_move in 0..2u8 {
+            let v = Value::decode(values[(u64::from(to_move) * index.orbits + i) as usize]);
+            let board = Board { occ, to_move };
+            let want = match mv.successors(&board, &mut succ) {
+                Some(Some(p)) if p == to_move => Value::Win(0),
+                Some(Some(_)) => Value::Loss(0),
+                Some(None) => Value::Draw,
+                None => {
+                    let kids: Vec<(Value, u32)> = succ
+                        .clone()
+                        .iter()
+                        .map(|&(k, plies)| (Value::decode(s.value(&k).unwrap()), u32::from(plies)))
+                        .collect();
+                    let wins = kids.iter().filter_map(|&(v, p)| match v {
+                        Value::Loss(d) => Some(d + p),
+                        _ => None,
+                    });
+                    if let Some(d) = wins.min() {
+                        Value::Win(d)
+                    } else if kids.iter().all(|(v, _)| matches!(v, Value::Win(_))) {
+                        let d = kids.iter().map(|&(v, p)| match v {
+                            Value::Win(d) => d + p,
+                            _ => 0,
+                        });
+                        Value::Loss(d.max().unwrap_or(0))
+                    } else {
+                        Value::Draw
+                    }
+                }
+            };
+            assert_eq!(v, want, "sector {w}-{b}: {board:?}");
+            counts[match v {
+                Value::Win(_) => 0,
+                Value::Loss(_) => 1,
+                Value::Draw => 2,
+            }] += 1;
+        }
+    }
+    counts
+}
+
+#[test]
+fn nine_mens_morris_three_against_three_satisfies_the_equations() {
+    let m = common::machine("nine-mens-morris");
+    let mut s = Solver::new(&m, None).unwrap();
+    let [wins, losses, draws] = check_fixpoint(&m, &mut s, 3, 3);
+    assert!(
+        wins > 0 && losses > 0 && draws > 0,
+        "{wins} {losses} {draws}"
+    );
+    // With flying, the player to move wins most 3-3 positions.
+    let st = s.log.iter().find(|x| (x.w, x.b) == (3, 3)).unwrap();
+    assert_eq!(st.positions, 2 * 2_691_920);
+    assert_eq!(st.wins + st.losses + st.draws, st.positions);
+}
+
+#[test]
+fn six_mens_morris_five_against_four_satisfies_the_equations() {
+    let m = common::machine("six-mens-morris");
+    let mut s = Solver::new(&m, None).unwrap();
+    check_fixpoint(&m, &mut s, 5, 4);
+}
+
+#[test]
+fn finished_sectors_are_read_back_and_damage_is_refused() {
+    let m = common::machine("six-mens-morris");
+    let dir = std::env::temp_dir().join(format!("morrigo-sector-resume-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let first = morrigo_sector::solve_sectors(&m, Some(&dir), 3, 4, |_| {}).unwrap();
+    assert!(first.iter().all(|s| !s.loaded));
+    let again = morrigo_sector::solve_sectors(&m, Some(&dir), 3, 4, |_| {}).unwrap();
+    let wanted: Vec<_> = again.iter().filter(|s| s.w >= 3 && s.b >= 3).collect();
+    assert!(
+        wanted.iter().all(|s| s.loaded),
+        "a rerun reads the finished sectors"
+    );
+    for s in &wanted {
+        let f = first.iter().find(|x| (x.w, x.b) == (s.w, s.b)).unwrap();
+        assert_eq!(
+            (s.wins, s.losses, s.draws, s.longest_win),
+            (f.wins, f.losses, f.draws, f.longest_win)
+        );
+    }
+    // A flipped byte is refused with the file's name.
+    let path = dir.join("w4-b4.sec");
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[40] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let err = morrigo_sector::solve_sectors(&m, Some(&dir), 3, 4, |_| {}).unwrap_err();
+    assert!(err.to_string().contains("w4-b4.sec"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
