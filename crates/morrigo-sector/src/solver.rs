@@ -288,7 +288,8 @@ impl<'m> Solver<'m> {
 
     fn load(&self, path: &Path, c: [u32; 2], index: &SectorIndex) -> Result<Vec<u16>, SectorError> {
         let want = HEADER as u64 + 4 * index.orbits;
-        let bytes = morrigo_store::read_sealed(path, &KIND, want)?;
+        let bytes =
+            morrigo_store::read_sealed(path, &KIND, want + morrigo_store::TRAILER_BYTES as u64)?;
         let damaged = |why: String| SectorError::Store(StoreError::damaged(path, why));
         if bytes.len() as u64 != want || &bytes[..8] != MAGIC {
             return Err(damaged(format!(
