@@ -263,10 +263,13 @@ pub fn dead_by_agreement(rules: &Rules) -> bool {
 /// `None` when it is not a list of vertices holding stones.
 fn dead_list(rules: &Rules, game: &dyn Game, answer: &str) -> Option<Vec<u16>> {
     let mut points = Vec::new();
+    let mut stones = game.stones(0);
+    stones.extend(game.stones(1));
+    stones.sort_unstable();
     for v in answer.split_whitespace() {
         let (c, r) = parse_vertex(v)?;
         let p = rules.topology.point(&vertex_text(c, r))?;
-        if game.stones(0).contains(&p) || game.stones(1).contains(&p) {
+        if stones.binary_search(&p).is_ok() {
             points.push(p);
         } else {
             return None;

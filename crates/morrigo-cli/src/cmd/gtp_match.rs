@@ -21,6 +21,14 @@ use std::time::{Duration, Instant};
 /// move, a crash, a timeout, an answer that is not GTP, or refusing the
 /// opponent's legal move loses the game, with the reason recorded.
 ///
+/// Dead stones follow the ruleset's `scoring.dead_stones`: under
+/// `agreement` (chinese, japanese, aga, new-zealand) both engines are
+/// asked `final_status_list dead` when a count ends the game, and the
+/// stones both name are removed before counting; when they differ the game
+/// goes on (the clean-up: `kgs-genmove_cleanup` to engines that know it),
+/// and at its end every stone on the board counts. Under `none`
+/// (tromp-taylor, the JK rules) the board counts as it stands.
+///
 /// With `--handicap N` every game starts with the GTP standard's fixed
 /// placement of N Black stones and White to move: both engines get
 /// `fixed_handicap N` (after `clear_board`), and one that refuses it or
@@ -138,12 +146,38 @@ pub fn run(args: MatchArgs) -> Outcome {
         "{}",
         compare_table_by(&[sim], Format::Markdown, Some(&who))
     )?;
+    if let Some(line) = dead_line(&records) {
+        writeln!(out, "{line}")?;
+    }
     writeln!(
         out,
         "Games: {} (SGF and {RESULTS_FILE}).",
         cfg.out.display()
     )?;
     Ok(())
+}
+
+/// "Dead stones: agreed in 3 games (5 stones removed), clean-up in 1,
+/// counted as the board stands in 0." for the games a count ended.
+fn dead_line(records: &[GameRecord]) -> Option<String> {
+    let of = |how: &str| {
+        records
+            .iter()
+            .filter_map(|r| r.dead_stones.as_ref())
+            .filter(|d| d.how == how)
+            .collect::<Vec<_>>()
+    };
+    let (agreed, cleanup, stands) = (of("agreed"), of("clean-up"), of("as it stands"));
+    if agreed.len() + cleanup.len() + stands.len() == 0 {
+        return None;
+    }
+    let removed: usize = agreed.iter().map(|d| d.removed.len()).sum();
+    Some(format!(
+        "Dead stones: agreed in {} games ({removed} stones removed), clean-up in {}, counted as the board stands in {}.",
+        agreed.len(),
+        cleanup.len(),
+        stands.len()
+    ))
 }
 
 /// "Engines: `a` (--black) won 3 of 4 (2 of 2 as black); `b` (--white) …".
