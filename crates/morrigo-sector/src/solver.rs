@@ -462,7 +462,6 @@ impl<'m> Solver<'m> {
                 stop = init(i, occ, moves);
             }
         });
-        drop(init);
         if let Some(sc) = stop? {
             return Ok(Attempt::Missing(sc));
         }
