@@ -1,12 +1,15 @@
 //! Criterion benches: random playouts of Nine Men's Morris (throughput in
 //! plies), perft depth 5 from the empty board, and random playouts of Go
 //! (`chinese`, simple ko; `jk-final`) on 9×9 and 19×19 (throughput in games;
-//! the plies per game are printed). Kept short: `cargo bench` finishes in
-//! about a minute and a half.
+//! the plies per game are printed); MCTS searches of 2000 playouts on Nine
+//! Men's Morris and 9×9 `chinese` (throughput in playouts). Kept short:
+//! `cargo bench` finishes in about two minutes.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use morrigo_engine::{perft, with_machine, AnyMachine, Machine, Unit};
-use morrigo_play::{game_rng, machine_with, playout, AgentSpec, DEFAULT_MAX_PLIES};
+use morrigo_play::{
+    game_rng, machine_with, playout, AgentSpec, MctsParams, Player, DEFAULT_MAX_PLIES,
+};
 use morrigo_rules::load::Overrides;
 use std::hint::black_box;
 use std::sync::Arc;
@@ -129,5 +132,45 @@ fn go_playouts(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, playouts, perft5, go_playouts);
+/// One MCTS search of `playouts` playouts from the start of `any` (a fresh
+/// tree each time, so nothing is reused); playouts run.
+fn mcts_search(any: &AnyMachine, playouts: u32) -> u64 {
+    with_machine!(any, m => {
+        let mut s = m.initial();
+        let mut moves = Vec::with_capacity(400);
+        m.legal_moves(&s, &mut moves);
+        let spec = AgentSpec::Mcts(MctsParams {
+            playouts,
+            ..MctsParams::default()
+        });
+        let mut player = Player::new(spec);
+        player.choose(m, &mut s, &moves, &mut game_rng(7, 0));
+        player.last_search().map_or(0, |i| i.nodes)
+    })
+}
+
+/// MCTS playouts/s (the tree, RAVE updates and the playout policy) on
+/// Nine Men's Morris and 9×9 `chinese`, from the start position.
+fn mcts_playouts(c: &mut Criterion) {
+    let mut group = c.benchmark_group("mcts");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(4));
+    const PLAYOUTS: u32 = 2000;
+    for (ruleset, size) in [("nine-mens-morris", None), ("chinese", Some(9))] {
+        let overrides = Overrides {
+            size: size.map(|n| (n, n)),
+            komi: None,
+        };
+        let any = machine_with(ruleset, &overrides).expect("built-in ruleset");
+        group.throughput(Throughput::Elements(PLAYOUTS as u64));
+        group.bench_function(format!("{ruleset} playouts x{PLAYOUTS}"), |b| {
+            b.iter(|| black_box(mcts_search(&any, PLAYOUTS)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, playouts, perft5, go_playouts, mcts_playouts);
 criterion_main!(benches);

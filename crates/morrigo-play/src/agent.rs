@@ -50,6 +50,9 @@ impl Player {
         if let Some(ab) = &mut self.search {
             ab.clear();
         }
+        if let Some(mc) = &mut self.mcts {
+            mc.clear();
+        }
     }
 
     /// What the last search found (searching agents only).

@@ -74,18 +74,28 @@ fn intern_table_path(path: &str) -> Result<&'static str, String> {
     Ok(stored)
 }
 
-/// Budget of the Monte Carlo agent: `playouts` playouts per move, UCT
-/// exploration constant `c` (kept in thousandths, so specs compare exactly).
+/// Budget of the Monte Carlo agent: `playouts` playouts per move, or as
+/// many as `time_ms` allows (a time alone lifts the playout cap);
+/// `threads` trees searched at once (root parallelism); `rave` the AMAF
+/// equivalence (0: plain UCT, no priors) and `c` plain UCT's exploration
+/// constant (kept in thousandths, so specs compare exactly).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct MctsParams {
     pub playouts: u32,
     pub c_milli: u32,
+    pub time_ms: Option<u64>,
+    pub threads: u32,
+    pub rave: u32,
 }
 
 impl MctsParams {
     pub const DEFAULT_PLAYOUTS: u32 = 1000;
     /// Most playouts a `playouts=` may ask for.
     pub const MAX_PLAYOUTS: u32 = 10_000_000;
+    /// AMAF equivalence when `rave=` is not given (Pachi's default).
+    pub const DEFAULT_RAVE: u32 = 3000;
+    /// Most trees `threads=` may ask for.
+    pub const MAX_THREADS: u32 = 64;
 }
 
 impl Default for MctsParams {
@@ -93,6 +103,9 @@ impl Default for MctsParams {
         MctsParams {
             playouts: Self::DEFAULT_PLAYOUTS,
             c_milli: 1400,
+            time_ms: None,
+            threads: 1,
+            rave: Self::DEFAULT_RAVE,
         }
     }
 }
@@ -156,7 +169,7 @@ impl AgentSpec {
     fn params(name: &str) -> &'static [&'static str] {
         match name {
             "alphabeta" => &["depth", "time", "margin"],
-            "mcts" => &["playouts", "c"],
+            "mcts" => &["playouts", "c", "time", "threads", "rave"],
             "perfect" => &["table"],
             _ => &[],
         }
@@ -200,6 +213,15 @@ impl fmt::Display for AgentSpec {
                     p.playouts,
                     p.c_milli as f64 / 1000.0
                 )?;
+                if let Some(t) = p.time_ms {
+                    write!(f, ",time={t}")?;
+                }
+                if p.threads != 1 {
+                    write!(f, ",threads={}", p.threads)?;
+                }
+                if p.rave != MctsParams::DEFAULT_RAVE {
+                    write!(f, ",rave={}", p.rave)?;
+                }
             }
             AgentSpec::Perfect(PerfectParams { table: Some(t) }) => write!(f, ":table={t}")?,
             _ => {}
@@ -255,6 +277,7 @@ impl FromStr for AgentSpec {
         let mut ab = AlphaBetaParams::default();
         let mut depth_given = false;
         let mut mc = MctsParams::default();
+        let mut playouts_given = false;
         let mut perfect = PerfectParams::default();
         for pair in params.into_iter().flat_map(|p| p.split(',')) {
             let Some((key, value)) = pair.split_once('=') else {
@@ -293,6 +316,7 @@ impl FromStr for AgentSpec {
                         return Err(format!("`{name}` parameter `time` must be at least 1 ms"));
                     }
                     ab.time_ms = Some(t);
+                    mc.time_ms = Some(t);
                 }
                 "margin" => {
                     ab.margin = number(&name, &key, value, "a whole number of centipieces")?;
@@ -304,7 +328,21 @@ impl FromStr for AgentSpec {
                         ));
                     }
                 }
+                "threads" => {
+                    mc.threads = number(&name, &key, value, "a whole number")?;
+                    if !(1..=MctsParams::MAX_THREADS).contains(&mc.threads) {
+                        return Err(format!(
+                            "`{name}` parameter `threads` must be 1 to {}, not {}",
+                            MctsParams::MAX_THREADS,
+                            mc.threads
+                        ));
+                    }
+                }
+                "rave" => {
+                    mc.rave = number(&name, &key, value, "a whole number (0: plain UCT)")?;
+                }
                 "playouts" => {
+                    playouts_given = true;
                     mc.playouts = number(&name, &key, value, "a whole number")?;
                     if !(1..=MctsParams::MAX_PLAYOUTS).contains(&mc.playouts) {
                         return Err(format!(
@@ -335,7 +373,13 @@ impl FromStr for AgentSpec {
             "uniform" => AgentSpec::Uniform,
             "random" => AgentSpec::Random,
             "greedy" => AgentSpec::Greedy,
-            "mcts" => AgentSpec::Mcts(mc),
+            "mcts" => {
+                if mc.time_ms.is_some() && !playouts_given {
+                    // A time budget alone runs as many playouts as time allows.
+                    mc.playouts = MctsParams::MAX_PLAYOUTS;
+                }
+                AgentSpec::Mcts(mc)
+            }
             "perfect" => AgentSpec::Perfect(perfect),
             _ => {
                 if ab.time_ms.is_some() && !depth_given {
