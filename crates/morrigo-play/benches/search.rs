@@ -105,6 +105,7 @@ fn alphabeta(c: &mut Criterion) {
             depth,
             time_ms: None,
             margin: 0,
+            ..AlphaBetaParams::default()
         })
     });
 }

@@ -21,6 +21,46 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// no `table=`); larger games need `morrigo solve --save` first.
 pub const ON_THE_FLY_MEMORY: u64 = 256 << 20;
 
+/// The most memory the alpha-beta agent's solve on the fly may take: the
+/// small games (Three Men's Morris and its kin, a few thousand positions)
+/// solve in milliseconds; a larger one stops the solve at this bound, once
+/// per run, and is searched (or given `alphabeta:table=FILE`).
+pub const SEARCH_TABLE_MEMORY: u64 = 16 << 20;
+
+/// Boards of more points are never solved on the fly for the alpha-beta
+/// agent: 3^13 (1.6 million) colourings bound the boards tried, so the
+/// attempt on a large game costs nothing (a failed exploration of Nine
+/// Men's Morris up to [`SEARCH_TABLE_MEMORY`] took 2 s).
+pub const SEARCH_TABLE_POINTS: usize = 13;
+
+fn small_cache() -> &'static Mutex<HashMap<u64, Option<Arc<Table>>>> {
+    static CACHE: OnceLock<Mutex<HashMap<u64, Option<Arc<Table>>>>> = OnceLock::new();
+    CACHE.get_or_init(Default::default)
+}
+
+/// The solved table the alpha-beta agent reads: `path`'s (loaded once,
+/// checked when the agent is prepared), else the game's own if it solves
+/// within [`SEARCH_TABLE_MEMORY`]; `None` otherwise. A failed solve is
+/// remembered, so it is tried once per run and ruleset.
+pub(crate) fn search_table(rules: &Rules, path: Option<&'static str>) -> Option<Arc<Table>> {
+    if path.is_some() {
+        return load_or_solve(rules, &PerfectParams { table: path }, ON_THE_FLY_MEMORY).ok();
+    }
+    if rules.topology.names.len() > SEARCH_TABLE_POINTS {
+        return None;
+    }
+    let fingerprint = morrigo_solve::rules_fingerprint(rules);
+    let mut cache = small_cache().lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(t) = cache.get(&fingerprint) {
+        return t.clone();
+    }
+    // Solved under the lock: other seats of the same ruleset wait for it
+    // rather than solve it again.
+    let t = solve(rules, SEARCH_TABLE_MEMORY).ok().map(Arc::new);
+    cache.insert(fingerprint, t.clone());
+    t
+}
+
 type Key = (u64, Option<&'static str>);
 
 fn cache() -> &'static Mutex<HashMap<Key, Arc<Table>>> {
@@ -34,8 +74,16 @@ fn cache() -> &'static Mutex<HashMap<Key, Arc<Table>>> {
 /// why, for the user.
 pub fn prepare_agents(rules: &Rules, agents: &[AgentSpec], max_bytes: u64) -> Result<(), String> {
     for a in agents {
-        if let AgentSpec::Perfect(p) = a {
-            load_or_solve(rules, p, max_bytes.min(ON_THE_FLY_MEMORY))?;
+        match a {
+            AgentSpec::Perfect(p) => {
+                load_or_solve(rules, p, max_bytes.min(ON_THE_FLY_MEMORY))?;
+            }
+            AgentSpec::AlphaBeta(ab) if ab.table.is_some() => {
+                let p = PerfectParams { table: ab.table };
+                load_or_solve(rules, &p, max_bytes.min(ON_THE_FLY_MEMORY))
+                    .map_err(|e| e.replacen("agent `perfect`", "agent `alphabeta`", 1))?;
+            }
+            _ => {}
         }
     }
     Ok(())

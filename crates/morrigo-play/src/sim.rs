@@ -160,21 +160,36 @@ impl SimReport {
     }
 }
 
-/// The pairing `compare` seats when none is given: Monte Carlo search on
-/// both seats. It sees what the rules reward (mills, captures, and passes,
-/// which are ordinary moves to it, so pass rules come into play), it is
-/// the same agent on both sides, so each seat's share of wins measures the
-/// seat, and its random playouts make every game different.
-pub fn default_pairings(_rules: &morrigo_rules::Rules) -> Vec<[AgentSpec; 2]> {
-    let mcts = AgentSpec::Mcts(crate::spec::MctsParams {
-        playouts: DEFAULT_PLAYOUTS,
-        ..Default::default()
-    });
-    vec![[mcts; 2]]
+/// The pairing `compare` seats when none is given: the strongest agent
+/// that keeps the main job (every built-in Morris ruleset, 30 games each)
+/// within two minutes on two cores, the same on both seats, so each
+/// seat's share of wins measures the seat. Rulesets whose turns move or
+/// remove pieces (no board plays) get alpha-beta with a node budget
+/// ([`DEFAULT_NODES`]: the same games on every machine; small games are
+/// played from their solved table); rulesets of board plays (Go-style)
+/// get Monte Carlo search ([`DEFAULT_PLAYOUTS`]), whose playouts see
+/// captures and passes. Seeded ties make the games differ.
+pub fn default_pairings(rules: &morrigo_rules::Rules) -> Vec<[AgentSpec; 2]> {
+    let agent = if rules.play.is_some() {
+        AgentSpec::Mcts(crate::spec::MctsParams {
+            playouts: DEFAULT_PLAYOUTS,
+            ..Default::default()
+        })
+    } else {
+        AgentSpec::AlphaBeta(crate::spec::AlphaBetaParams {
+            depth: crate::spec::AlphaBetaParams::MAX_DEPTH,
+            nodes: Some(DEFAULT_NODES),
+            ..Default::default()
+        })
+    };
+    vec![[agent; 2]]
 }
 
-/// Playouts per move of the default Monte Carlo pairing.
+/// Playouts per move of the default Monte Carlo pairing (board plays).
 pub const DEFAULT_PLAYOUTS: u32 = 200;
+
+/// Positions per move of the default alpha-beta pairing (Morris-style).
+pub const DEFAULT_NODES: u64 = 3000;
 
 /// Scores are summed in fixed point (this many units per point), so the
 /// sum — and the mean — is the same whatever the grouping of games.

@@ -117,12 +117,21 @@ impl Default for MctsParams {
 /// are searched in a seeded order, so of equally scored moves a seeded one
 /// is found first and played; with `margin` > 0 every root move scoring at
 /// most `margin` evaluation units (centipieces) below the best is found and
-/// one drawn (wins and losses tie only exactly).
+/// one drawn (wins and losses tie only exactly). `nodes` stops the search
+/// after that many positions (the iteration under way is dropped unless it
+/// proved a better move): a budget that gives the same games on every
+/// machine. `hash_mb` sizes the transposition table. `table` is a solved
+/// table (`morrigo solve --save`) whose exact values replace the search;
+/// without one, a game small enough is solved at once (see
+/// `crate::perfect::SEARCH_TABLE_MEMORY`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct AlphaBetaParams {
     pub depth: u32,
     pub time_ms: Option<u64>,
     pub margin: u32,
+    pub nodes: Option<u64>,
+    pub hash_mb: Option<u32>,
+    pub table: Option<&'static str>,
 }
 
 impl AlphaBetaParams {
@@ -131,6 +140,10 @@ impl AlphaBetaParams {
     pub const MAX_DEPTH: u32 = 64;
     /// Widest `margin=` (a hundred pieces): beyond, every move would tie.
     pub const MAX_MARGIN: u32 = 10_000;
+    /// Largest `nodes=` budget.
+    pub const MAX_NODES: u64 = 1 << 40;
+    /// Largest `hash=` table, in MiB.
+    pub const MAX_HASH_MB: u32 = 4096;
 }
 
 impl Default for AlphaBetaParams {
@@ -139,6 +152,9 @@ impl Default for AlphaBetaParams {
             depth: Self::DEFAULT_DEPTH,
             time_ms: None,
             margin: 0,
+            nodes: None,
+            hash_mb: None,
+            table: None,
         }
     }
 }
@@ -168,7 +184,7 @@ impl AgentSpec {
     /// The parameters this agent accepts.
     fn params(name: &str) -> &'static [&'static str] {
         match name {
-            "alphabeta" => &["depth", "time", "margin"],
+            "alphabeta" => &["depth", "time", "nodes", "margin", "hash", "table"],
             "mcts" => &["playouts", "c", "time", "threads", "rave"],
             "perfect" => &["table"],
             _ => &[],
@@ -202,8 +218,17 @@ impl fmt::Display for AgentSpec {
                 if let Some(t) = p.time_ms {
                     write!(f, ",time={t}")?;
                 }
+                if let Some(n) = p.nodes {
+                    write!(f, ",nodes={n}")?;
+                }
                 if p.margin > 0 {
                     write!(f, ",margin={}", p.margin)?;
+                }
+                if let Some(mb) = p.hash_mb {
+                    write!(f, ",hash={mb}")?;
+                }
+                if let Some(t) = p.table {
+                    write!(f, ",table={t}")?;
                 }
             }
             AgentSpec::Mcts(p) => {
@@ -318,6 +343,26 @@ impl FromStr for AgentSpec {
                     ab.time_ms = Some(t);
                     mc.time_ms = Some(t);
                 }
+                "nodes" => {
+                    let n: u64 = number(&name, &key, value, "a whole number of positions")?;
+                    if !(1..=AlphaBetaParams::MAX_NODES).contains(&n) {
+                        return Err(format!(
+                            "`{name}` parameter `nodes` must be 1 to {}, not {n}",
+                            AlphaBetaParams::MAX_NODES
+                        ));
+                    }
+                    ab.nodes = Some(n);
+                }
+                "hash" => {
+                    let mb: u32 = number(&name, &key, value, "a size in MiB")?;
+                    if !(1..=AlphaBetaParams::MAX_HASH_MB).contains(&mb) {
+                        return Err(format!(
+                            "`{name}` parameter `hash` must be 1 to {} (MiB), not {mb}",
+                            AlphaBetaParams::MAX_HASH_MB
+                        ));
+                    }
+                    ab.hash_mb = Some(mb);
+                }
                 "margin" => {
                     ab.margin = number(&name, &key, value, "a whole number of centipieces")?;
                     if ab.margin > AlphaBetaParams::MAX_MARGIN {
@@ -365,6 +410,7 @@ impl FromStr for AgentSpec {
                         return Err(format!("`{name}` parameter `table` needs a file name"));
                     }
                     perfect.table = Some(intern_table_path(path)?);
+                    ab.table = perfect.table;
                 }
                 _ => unreachable!("every accepted parameter is handled"),
             }
@@ -382,8 +428,8 @@ impl FromStr for AgentSpec {
             }
             "perfect" => AgentSpec::Perfect(perfect),
             _ => {
-                if ab.time_ms.is_some() && !depth_given {
-                    // A time budget alone searches as deep as time allows.
+                if (ab.time_ms.is_some() || ab.nodes.is_some()) && !depth_given {
+                    // A budget alone searches as deep as it allows.
                     ab.depth = AlphaBetaParams::MAX_DEPTH;
                 }
                 AgentSpec::AlphaBeta(ab)
@@ -426,6 +472,7 @@ mod tests {
             "alphabeta:depth=3",
             "alphabeta:depth=2,time=50",
             "alphabeta:depth=3,margin=20",
+            "alphabeta:depth=64,nodes=5000,hash=64,table=six.solve",
             "perfect",
             "perfect:table=six.solve",
         ] {
@@ -444,7 +491,7 @@ mod tests {
                 AgentSpec::AlphaBeta(AlphaBetaParams {
                     depth: 3,
                     time_ms: Some(100),
-                    margin: 0,
+                    ..AlphaBetaParams::default()
                 }),
                 AgentSpec::Greedy
             ]

@@ -20,6 +20,7 @@ pub fn ab(depth: u32) -> AgentSpec {
         depth,
         time_ms: None,
         margin: 0,
+        ..AlphaBetaParams::default()
     })
 }
 
