@@ -323,7 +323,8 @@ fn svg_chart_of_outcomes_and_lengths() {
 }
 
 /// The main job: with no arguments, every built-in Morris ruleset under the
-/// default pairing, Monte Carlo search on both seats, named in the legend.
+/// default pairing, alpha-beta with a node budget on both seats (Morris
+/// turns move pieces), named in the legend.
 #[test]
 fn compare_with_no_rulesets_seats_real_agents() {
     let o = morrigo(&["compare", "--games", "2", "--format", "json"]);
@@ -335,7 +336,7 @@ fn compare_with_no_rulesets_seats_real_agents() {
     for r in rows {
         assert_eq!(
             r["agents"],
-            serde_json::json!(["mcts:playouts=200,c=1.4", "mcts:playouts=200,c=1.4"]),
+            serde_json::json!(["alphabeta:depth=64,nodes=3000", "alphabeta:depth=64,nodes=3000"]),
             "{}",
             r["ruleset"]
         );
@@ -343,7 +344,7 @@ fn compare_with_no_rulesets_seats_real_agents() {
     let o = morrigo(&["compare", "three-mens-morris", "--games", "2"]);
     assert!(
         stdout(&o)
-            .contains("Agents: white mcts:playouts=200,c=1.4, black mcts:playouts=200,c=1.4."),
+            .contains("Agents: white alphabeta:depth=64,nodes=3000, black alphabeta:depth=64,nodes=3000."),
         "{}",
         stdout(&o)
     );

@@ -13,12 +13,14 @@ pub struct SimOptions {
     /// Agents of the first and second player, comma-separated, each with
     /// its parameters (`alphabeta:depth=3,greedy`); one agent seats the
     /// same agent on both sides. Agents: `uniform`, `random` (avoids moves
-    /// that lose at once), `greedy`, `alphabeta[:depth=N][,time=MS]`,
+    /// that lose at once), `greedy`,
+    /// `alphabeta[:depth=N][,time=MS][,nodes=N][,margin=C][,hash=MB][,table=FILE]`,
     /// `mcts[:playouts=N][,c=F]`, `perfect[:table=FILE]` (a table from
     /// `morrigo solve --save`; without one, small games are solved first).
     /// `simulate` plays
     /// one pairing (default `random`); `compare` takes the option more than
-    /// once, one pairing each (default: `mcts:playouts=200` on both seats).
+    /// once, one pairing each (default on both seats: `alphabeta:nodes=3000`
+    /// where turns move pieces, `mcts:playouts=200` for board plays).
     #[arg(long, value_name = "A[,B]", value_parser = parse_agents, action = clap::ArgAction::Append)]
     pub agents: Vec<AgentPair>,
     #[command(flatten)]
