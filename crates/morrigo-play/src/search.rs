@@ -590,12 +590,12 @@ impl AlphaBeta {
     #[inline]
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.budgeted && !self.stopped {
-            if self.nodes >= self.node_limit
-                || (self.nodes & 1023 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d))
-            {
-                self.stopped = true;
-            }
+        if self.budgeted
+            && !self.stopped
+            && (self.nodes >= self.node_limit
+                || (self.nodes & 1023 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d)))
+        {
+            self.stopped = true;
         }
         self.stopped
     }
