@@ -42,8 +42,10 @@ fn gnugo() -> Option<String> {
 }
 
 /// GNU Go at its fastest level: these tests check the referee, not play.
+/// GNU Go at level 1, never resigning: these games test how the referee
+/// ends and counts a game by the rules, which a resignation would skip.
 fn gnugo_cmd() -> Option<String> {
-    gnugo().map(|g| format!("{g} --mode gtp --level 1"))
+    gnugo().map(|g| format!("{g} --mode gtp --level 1 --never-resign"))
 }
 
 fn morrigo_gtp(ruleset: &str, size: &str) -> String {
