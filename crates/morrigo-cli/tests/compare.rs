@@ -336,15 +336,19 @@ fn compare_with_no_rulesets_seats_real_agents() {
     for r in rows {
         assert_eq!(
             r["agents"],
-            serde_json::json!(["alphabeta:depth=64,nodes=3000", "alphabeta:depth=64,nodes=3000"]),
+            serde_json::json!([
+                "alphabeta:depth=64,nodes=3000",
+                "alphabeta:depth=64,nodes=3000"
+            ]),
             "{}",
             r["ruleset"]
         );
     }
     let o = morrigo(&["compare", "three-mens-morris", "--games", "2"]);
     assert!(
-        stdout(&o)
-            .contains("Agents: white alphabeta:depth=64,nodes=3000, black alphabeta:depth=64,nodes=3000."),
+        stdout(&o).contains(
+            "Agents: white alphabeta:depth=64,nodes=3000, black alphabeta:depth=64,nodes=3000."
+        ),
         "{}",
         stdout(&o)
     );

@@ -185,9 +185,9 @@ pub fn danger<const W: usize>(
     level
 }
 
-/// The moves of `moves` an agent may choose among, into `out`: those of
-/// the lowest [`danger`] (all of them when every move loses at once), in
-/// their order. The same for every ruleset: only the engine's outcomes
+/// The moves of `moves` an agent may choose among, into `out`: those that
+/// win at once if any do, else those of the lowest [`danger`] (all of them
+/// when every move loses at once), in their order. The same for every ruleset: only the engine's outcomes
 /// are read.
 pub fn root_moves<const W: usize>(
     m: &Machine<W>,
@@ -201,6 +201,13 @@ pub fn root_moves<const W: usize>(
         out.push(moves[0]);
         return;
     }
+    // A move that ends the game at once, won, is played: a search that sees
+    // a win either way (now or a few plies on) must not drift into the
+    // longer line, where a budget or a playout can still lose it.
+    out.extend(moves.iter().copied().filter(|&mv| wins_at_once(m, s, mv)));
+    if !out.is_empty() {
+        return;
+    }
     let mut lowest = u8::MAX;
     for &mv in moves {
         let d = danger(m, s, mv, scratch);
@@ -212,6 +219,16 @@ pub fn root_moves<const W: usize>(
             out.push(mv);
         }
     }
+}
+
+/// Whether playing `mv` ends the game at once (its turn over) with its
+/// mover the winner.
+pub fn wins_at_once<const W: usize>(m: &Machine<W>, s: &mut State<W>, mv: Move) -> bool {
+    let me = s.pos.to_move;
+    let u = m.apply(s, mv);
+    let won = s.pos.pending == 0 && m.outcome(s).is_some_and(|o| o.winner == Some(me));
+    m.undo(s, u);
+    won
 }
 
 /// Whether playing `mv` ends the game at once with its mover lost.

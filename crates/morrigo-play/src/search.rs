@@ -165,7 +165,18 @@ pub const TT_ENTRIES: usize = 1 << 18;
 
 /// Deepest quiescence line, in plies past the horizon (removals count):
 /// bounds the search however many lines a board has.
-const QUIESCENCE_PLIES: usize = 12;
+const QUIESCENCE_PLIES: usize = 8;
+
+/// Removals a quiescence node tries, best ordered first: a board with many
+/// closable lines and many removable pieces (twelve pieces a side and
+/// diagonals) otherwise multiplies both at every ply, and a depth-1 search
+/// ran for minutes.
+const QUIESCENCE_REMOVALS: usize = 3;
+
+/// Quiescence nodes one horizon node may spend: where most moves close or
+/// block a line, the noisy moves are most moves and the plies alone do not
+/// bound the work. Spent, a line stands on its evaluation.
+const QUIESCENCE_NODES: u32 = 256;
 
 /// Half-width of the root's aspiration window (centipieces).
 const ASPIRATION: i32 = 60;
@@ -224,6 +235,8 @@ pub struct AlphaBeta {
     /// always chosen by a completed search.
     budgeted: bool,
     stopped: bool,
+    /// Quiescence nodes left to the horizon node being searched.
+    quiet_left: u32,
     weights: EvalWeights,
     /// The solved table, once looked for (`Some(None)`: none to be had).
     table: Option<Option<Arc<Table>>>,
@@ -255,6 +268,7 @@ impl AlphaBeta {
             deadline: None,
             budgeted: false,
             stopped: false,
+            quiet_left: 0,
             weights: EvalWeights::PIECES,
             table: None,
             last: SearchInfo::default(),
@@ -639,6 +653,7 @@ impl AlphaBeta {
             let mut list = self.take_list(ply);
             list.extend(scratch.iter().map(|&mv| (0, mv)));
             self.scratch = scratch;
+            self.quiet_left = QUIESCENCE_NODES;
             return self.quiesce(m, s, list, ply, 0, alpha, beta);
         }
         let depth = depth.max(0);
@@ -742,7 +757,7 @@ impl AlphaBeta {
         let mut best = -WIN - 1;
         if !removing {
             let stand = evaluate(m, s, &self.weights);
-            if stand >= beta || qply >= QUIESCENCE_PLIES {
+            if stand >= beta || qply >= QUIESCENCE_PLIES || self.quiet_left == 0 {
                 self.lists[ply] = list;
                 return stand;
             }
@@ -752,7 +767,7 @@ impl AlphaBeta {
         self.order(m, s, &mut list, None, QUIESCENCE);
         for i in 0..list.len() {
             let mv = next_best(&mut list, i);
-            if !removing && list[i].0 < KEY_NOISY {
+            if (!removing && list[i].0 < KEY_NOISY) || (removing && i >= QUIESCENCE_REMOVALS) {
                 break;
             }
             let u = m.apply(s, mv);
@@ -795,6 +810,7 @@ impl AlphaBeta {
         if self.tick() {
             return 0;
         }
+        self.quiet_left = self.quiet_left.saturating_sub(1);
         let me = s.pos.to_move;
         let mut scratch = std::mem::take(&mut self.scratch);
         let outcome = m.legal_moves(s, &mut scratch);
