@@ -41,7 +41,6 @@ fn game(
         overrides: Overrides {
             size: Some((5, 5)),
             komi: Some(0.5),
-            ..Default::default()
         },
         engines: [black, white],
         games: 1,
@@ -58,7 +57,7 @@ fn game(
     let sgf = std::fs::read_to_string(dir.join(&r.sgf)).unwrap();
     // The results line read back from the file is the one returned.
     let back = morrigo_gtp::referee::finished(&dir).unwrap();
-    assert_eq!(back, [r.clone()]);
+    assert_eq!(back, std::slice::from_ref(&r));
     let _ = std::fs::remove_dir_all(&dir);
     (r, sgf)
 }
