@@ -779,7 +779,11 @@ async fn compare_runs_as_a_job_with_progress_and_reports() {
     .await;
     assert_eq!(status, StatusCode::ACCEPTED, "{job}");
     let done = finish(&app, job["poll"].as_str().unwrap(), 120).await;
-    assert_eq!(done["reports"][0]["agents"][0], "mcts:playouts=200,c=1.4");
+    // Three Men's Morris moves pieces: alpha-beta with a node budget.
+    assert_eq!(
+        done["reports"][0]["agents"][0],
+        "alphabeta:depth=64,nodes=3000"
+    );
 }
 
 #[tokio::test]
