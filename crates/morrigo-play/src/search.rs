@@ -621,6 +621,39 @@ impl AlphaBeta {
         Some(value_score(t.value(&s.pos)?, ply))
     }
 
+    /// A node's common start: count it, then its legal moves (the
+    /// scratch list, to be handed back to `self.scratch`), or its score
+    /// when nothing is left to search: the budget is spent, the game is
+    /// over, no move exists, or the solved table holds it.
+    #[inline]
+    fn enter<const W: usize>(
+        &mut self,
+        m: &Machine<W>,
+        s: &State<W>,
+        ply: usize,
+    ) -> Result<Vec<Move>, i32> {
+        if self.tick() {
+            return Err(0);
+        }
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let outcome = m.legal_moves(s, &mut scratch);
+        let score = if let Some(o) = outcome {
+            Some(terminal(o.winner, s.pos.to_move, ply))
+        } else if scratch.is_empty() {
+            // Stuck: no move and no end rule; nobody can win from here.
+            Some(0)
+        } else {
+            self.table_score(s, ply)
+        };
+        match score {
+            Some(v) => {
+                self.scratch = scratch;
+                Err(v)
+            }
+            None => Ok(scratch),
+        }
+    }
+
     fn search<const W: usize>(
         &mut self,
         m: &Machine<W>,
@@ -630,25 +663,11 @@ impl AlphaBeta {
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
-        if self.tick() {
-            return 0;
-        }
+        let scratch = match self.enter(m, s, ply) {
+            Ok(moves) => moves,
+            Err(v) => return v,
+        };
         let me = s.pos.to_move;
-        let mut scratch = std::mem::take(&mut self.scratch);
-        let outcome = m.legal_moves(s, &mut scratch);
-        if let Some(o) = outcome {
-            self.scratch = scratch;
-            return terminal(o.winner, me, ply);
-        }
-        if scratch.is_empty() {
-            // Stuck: no move and no end rule; nobody can win from here.
-            self.scratch = scratch;
-            return 0;
-        }
-        if let Some(v) = self.table_score(s, ply) {
-            self.scratch = scratch;
-            return v;
-        }
         if depth <= 0 && s.pos.pending == 0 {
             let mut list = self.take_list(ply);
             list.extend(scratch.iter().map(|&mv| (0, mv)));
@@ -807,25 +826,11 @@ impl AlphaBeta {
         alpha: i32,
         beta: i32,
     ) -> i32 {
-        if self.tick() {
-            return 0;
-        }
         self.quiet_left = self.quiet_left.saturating_sub(1);
-        let me = s.pos.to_move;
-        let mut scratch = std::mem::take(&mut self.scratch);
-        let outcome = m.legal_moves(s, &mut scratch);
-        if let Some(o) = outcome {
-            self.scratch = scratch;
-            return terminal(o.winner, me, ply);
-        }
-        if scratch.is_empty() {
-            self.scratch = scratch;
-            return 0;
-        }
-        if let Some(v) = self.table_score(s, ply) {
-            self.scratch = scratch;
-            return v;
-        }
+        let scratch = match self.enter(m, s, ply) {
+            Ok(moves) => moves,
+            Err(v) => return v,
+        };
         let mut list = self.take_list(ply);
         list.extend(scratch.iter().map(|&mv| (0, mv)));
         self.scratch = scratch;

@@ -24,11 +24,13 @@
 
 #![forbid(unsafe_code)]
 
+pub mod game;
 pub mod index;
 pub mod solver;
 pub mod symmetry;
 pub mod unmove;
 
+pub use game::GameTable;
 pub use index::{Binomial, SectorIndex};
 pub use solver::{solve_sectors, SectorError, SectorStats, Solver};
 pub use symmetry::{symmetries, Symmetry};

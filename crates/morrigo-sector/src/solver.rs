@@ -205,6 +205,18 @@ impl<'m> Solver<'m> {
         Ok(u.values[(u64::from(b.to_move) * u.index.orbits + i) as usize])
     }
 
+    /// The index tables and every unit in memory, each with its values
+    /// (side 0's orbits then side 1's).
+    #[allow(clippy::type_complexity)]
+    pub fn into_units(self) -> (Binomial, HashMap<[u32; 2], (Arc<SectorIndex>, Vec<u16>)>) {
+        let units = self
+            .units
+            .into_iter()
+            .map(|(c, u)| (c, (u.index, u.values)))
+            .collect();
+        (self.binom, units)
+    }
+
     /// The stored values of unit (`w`, `b`): side 0's orbits then side 1's.
     pub fn values(&self, w: u32, b: u32) -> Option<(&SectorIndex, &[u16])> {
         self.units.get(&[w, b]).map(|u| (&*u.index, &u.values[..]))

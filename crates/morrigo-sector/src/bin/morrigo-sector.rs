@@ -42,11 +42,53 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         min_pieces: u32,
     },
+    /// Solve the whole game from its start, in memory: the moving-phase
+    /// sectors the placings lead to, then every placing position; prints
+    /// the value of the start.
+    SolveGame {
+        /// A ruleset name or YAML file.
+        ruleset: String,
+    },
+}
+
+fn machine(ruleset: &str) -> Result<morrigo_engine::Machine<1>, String> {
+    let rules = morrigo_rules::load_rules(ruleset).map_err(|e| format!("{ruleset}: {e:?}"))?;
+    morrigo_sector::supported(&rules)?;
+    Ok(morrigo_engine::Machine::<1>::new(Arc::new(
+        morrigo_solve::solver_rules(&rules),
+    )))
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::SolveGame { ruleset } => {
+            let m = match machine(&ruleset) {
+                Ok(m) => m,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(1);
+                }
+            };
+            let started = Instant::now();
+            match morrigo_sector::GameTable::solve(&m) {
+                Ok(t) => {
+                    let (placing, units) = t.sizes();
+                    println!(
+                        "{}: start {:?}; {placing} placing orbits, {units} moving-phase sectors; {:.2} s, peak memory {}",
+                        m.rules.name,
+                        t.start_value(),
+                        started.elapsed().as_secs_f64(),
+                        show_bytes(memory::peak_bytes())
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
         Command::SolveSectors {
             ruleset,
             db,
