@@ -36,7 +36,8 @@ fn alphabeta_simulations_repeat_for_a_seed_whatever_the_threads() {
     let run = |threads: &str| {
         let o = morrigo(&[
             "simulate",
-            "six-mens-morris",
+            // Not Six Men's Morris: the agent would solve it, not search.
+            "nine-mens-morris",
             "--games",
             "8",
             "--seed",
@@ -104,7 +105,7 @@ fn compare_seats_the_agents_given() {
     let o = morrigo(&[
         "compare",
         "three-mens-morris",
-        "six-mens-morris",
+        "nine-mens-morris",
         "--games",
         "4",
         "--agents",
@@ -122,12 +123,13 @@ fn compare_seats_the_agents_given() {
 
 #[test]
 fn play_against_alphabeta_from_a_pipe() {
-    // Five Men's Morris, not Three: boards of at most 13 points are solved
-    // when the agent starts and played from the table, without a search.
+    // Nine Men's Morris: the smaller games (Three, Five, Six Men's) are
+    // solved when the agent starts and played from the table, without a
+    // search.
     let o = Command::new(env!("CARGO_BIN_EXE_morrigo"))
         .args([
             "play",
-            "five-mens-morris",
+            "nine-mens-morris",
             "--agent",
             "alphabeta:depth=3",
             "--seed",

@@ -12,7 +12,7 @@ use crate::agent::pick;
 use crate::spec::{AgentSpec, PerfectParams};
 use morrigo_engine::{with_machine, AnyMachine, Machine, Move, State};
 use morrigo_rules::Rules;
-use morrigo_solve::{LoadError, Table};
+use morrigo_solve::{LoadError, Table, Value};
 use rand::rngs::SmallRng;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -38,27 +38,183 @@ fn small_cache() -> &'static Mutex<HashMap<u64, Option<Arc<Table>>>> {
     CACHE.get_or_init(Default::default)
 }
 
-/// The solved table the alpha-beta agent reads: `path`'s (loaded once,
-/// checked when the agent is prepared), else the game's own if it solves
-/// within [`SEARCH_TABLE_MEMORY`]; `None` otherwise. A failed solve is
-/// remembered, so it is tried once per run and ruleset.
-pub(crate) fn search_table(rules: &Rules, path: Option<&'static str>) -> Option<Arc<Table>> {
+/// Games of at most this many moving-phase positions (both sides to move,
+/// before symmetry) are solved whole by the sector solver for the
+/// alpha-beta agent: Five and Six Men's Morris (42 million positions,
+/// about 13 s and 32 MiB for Six), not Nine Men's (10^11).
+pub const GAME_TABLE_POSITIONS: u64 = 50_000_000;
+
+/// Exact values the alpha-beta agent reads: a solved table (every
+/// position, removals owed included) or a whole-game sector table (turn
+/// starts only; a removal owed is searched through to them).
+#[derive(Clone)]
+pub(crate) enum Exact {
+    Table(Arc<Table>),
+    Game(Arc<morrigo_sector::GameTable>),
+}
+
+impl Exact {
+    #[inline]
+    pub(crate) fn value<const W: usize>(&self, pos: &morrigo_engine::Position<W>) -> Option<Value> {
+        match self {
+            Exact::Table(t) => t.value(pos),
+            Exact::Game(g) => g.value(pos),
+        }
+    }
+
+    /// The value for `me` of `s`, reached by a ply of `me`'s: a removal
+    /// owed is played out, the best for the player owing it.
+    fn reached<const W: usize>(&self, m: &Machine<W>, s: &mut State<W>, me: u8) -> Option<Value> {
+        let for_me = |v: Value, to_move: u8| if to_move == me { v } else { v.flip() };
+        if let Some(v) = self.value(&s.pos) {
+            return Some(for_me(v, s.pos.to_move));
+        }
+        if s.pos.pending == 0 {
+            return None;
+        }
+        let mut moves = Vec::new();
+        if let Some(o) = m.legal_moves(s, &mut moves) {
+            return Some(match o.winner {
+                Some(w) if w == me => Value::Win(0),
+                Some(_) => Value::Loss(0),
+                None => Value::Draw,
+            });
+        }
+        let owing = s.pos.to_move;
+        let mut best: Option<Value> = None;
+        for mv in moves {
+            let u = m.apply(s, mv);
+            let v = self.reached(m, s, owing).map(later);
+            m.undo(s, u);
+            let v = for_me(v?, owing);
+            // The player owing chooses: best for them.
+            let better = |a: Value, b: Value| {
+                let (a, b) = (for_me(a, owing), for_me(b, owing));
+                a.preference() > b.preference()
+            };
+            if best.is_none_or(|b| better(v, b)) {
+                best = Some(v);
+            }
+        }
+        best
+    }
+
+    /// The best of `moves` at `s` by the exact values, drawn with `rng`
+    /// among equals, with its value; `None` where a value is missing.
+    pub(crate) fn choose<const W: usize>(
+        &self,
+        m: &Machine<W>,
+        s: &mut State<W>,
+        moves: &[Move],
+        rng: &mut SmallRng,
+    ) -> Option<(Move, Value)> {
+        if let Exact::Table(t) = self {
+            t.value(&s.pos)?;
+            let (best, v) = morrigo_solve::best_moves(m, t, s)?;
+            let best: Vec<Move> = best.into_iter().filter(|b| moves.contains(b)).collect();
+            return (!best.is_empty()).then(|| (best[pick(rng, best.len())], v));
+        }
+        self.value(&s.pos)?;
+        let me = s.pos.to_move;
+        let mut values = Vec::with_capacity(moves.len());
+        for &mv in moves {
+            let u = m.apply(s, mv);
+            let v = self.reached(m, s, me).map(later);
+            m.undo(s, u);
+            values.push((mv, v?));
+        }
+        let best = values
+            .iter()
+            .map(|(_, v)| *v)
+            .max_by_key(|v| v.preference())?;
+        let best_moves: Vec<Move> = values
+            .iter()
+            .filter(|(_, v)| *v == best)
+            .map(|(mv, _)| *mv)
+            .collect();
+        Some((best_moves[pick(rng, best_moves.len())], best))
+    }
+}
+
+/// A value one ply further from the end.
+fn later(v: Value) -> Value {
+    match v {
+        Value::Win(d) => Value::Win(d + 1),
+        Value::Loss(d) => Value::Loss(d + 1),
+        Value::Draw => Value::Draw,
+    }
+}
+
+/// Moving-phase positions of a game (both sides to move, before
+/// symmetry): every split of up to the pieces in hand on `n` points.
+fn moving_positions(rules: &Rules) -> u64 {
+    let n = rules.topology.names.len() as u64;
+    let h = u64::from(rules.in_hand);
+    let c =
+        |n: u64, k: u64| -> u64 { (0..k).fold(1u64, |acc, i| acc.saturating_mul(n - i) / (i + 1)) };
+    let mut total = 0u64;
+    for w in 0..=h.min(n) {
+        for b in 0..=h.min(n - w) {
+            total = total.saturating_add(c(n, w).saturating_mul(c(n - w, b)).saturating_mul(2));
+        }
+    }
+    total
+}
+
+fn game_cache() -> &'static Mutex<HashMap<u64, Option<Arc<morrigo_sector::GameTable>>>> {
+    static CACHE: OnceLock<Mutex<HashMap<u64, Option<Arc<morrigo_sector::GameTable>>>>> =
+        OnceLock::new();
+    CACHE.get_or_init(Default::default)
+}
+
+/// The whole-game sector table of `rules`, solved once per run (under the
+/// lock: other seats wait rather than solve again), or `None` where the
+/// sector solver does not apply or the game is larger than
+/// [`GAME_TABLE_POSITIONS`].
+fn game_table(rules: &Rules) -> Option<Arc<morrigo_sector::GameTable>> {
+    if rules.topology.names.len() > 64
+        || rules.unlimited_hand
+        || moving_positions(rules) > GAME_TABLE_POSITIONS
+        || morrigo_sector::supported(rules).is_err()
+    {
+        return None;
+    }
+    let fingerprint = morrigo_solve::rules_fingerprint(rules);
+    let mut cache = game_cache().lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(t) = cache.get(&fingerprint) {
+        return t.clone();
+    }
+    let m = Machine::<1>::new(Arc::new(morrigo_solve::solver_rules(rules)));
+    let t = morrigo_sector::GameTable::solve(&m).ok().map(Arc::new);
+    cache.insert(fingerprint, t.clone());
+    t
+}
+
+/// The exact values the alpha-beta agent reads: `path`'s table (loaded
+/// once, checked when the agent is prepared); else the game's own solved
+/// table if it solves within [`SEARCH_TABLE_MEMORY`]; else, for a larger
+/// board the sector solver handles within [`GAME_TABLE_POSITIONS`], its
+/// whole-game table; `None` otherwise. A failed solve is remembered, so
+/// it is tried once per run and ruleset.
+pub(crate) fn search_table(rules: &Rules, path: Option<&'static str>) -> Option<Exact> {
     if path.is_some() {
-        return load_or_solve(rules, &PerfectParams { table: path }, ON_THE_FLY_MEMORY).ok();
+        return load_or_solve(rules, &PerfectParams { table: path }, ON_THE_FLY_MEMORY)
+            .ok()
+            .map(Exact::Table);
     }
     if rules.topology.names.len() > SEARCH_TABLE_POINTS {
-        return None;
+        return game_table(rules).map(Exact::Game);
     }
     let fingerprint = morrigo_solve::rules_fingerprint(rules);
     let mut cache = small_cache().lock().unwrap_or_else(|p| p.into_inner());
     if let Some(t) = cache.get(&fingerprint) {
-        return t.clone();
+        return t.clone().map(Exact::Table);
     }
     // Solved under the lock: other seats of the same ruleset wait for it
     // rather than solve it again.
     let t = solve(rules, SEARCH_TABLE_MEMORY).ok().map(Arc::new);
     cache.insert(fingerprint, t.clone());
-    t
+    t.map(Exact::Table)
 }
 
 type Key = (u64, Option<&'static str>);

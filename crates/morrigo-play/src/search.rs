@@ -16,9 +16,8 @@
 
 use crate::spec::AlphaBetaParams;
 use morrigo_engine::{Bits, Machine, Move, MoveKind, State};
-use morrigo_solve::{Table, Value};
+use morrigo_solve::Value;
 use rand::rngs::SmallRng;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Score of a won position at the root; a win `n` plies away scores
@@ -239,7 +238,7 @@ pub struct AlphaBeta {
     quiet_left: u32,
     weights: EvalWeights,
     /// The solved table, once looked for (`Some(None)`: none to be had).
-    table: Option<Option<Arc<Table>>>,
+    table: Option<Option<crate::perfect::Exact>>,
     last: SearchInfo,
     /// The move the last search chose (its table entry may be overwritten).
     chosen: Option<Move>,
@@ -394,10 +393,10 @@ impl AlphaBeta {
             self.table = Some(crate::perfect::search_table(&m.rules, self.params.table));
         }
         if let Some(t) = self.table.clone().flatten() {
-            if let Some((mv, v)) = table_choice(m, &t, s, moves, rng) {
+            if let Some((mv, v)) = t.choose(m, s, moves, rng) {
                 self.last = SearchInfo {
                     depth: 0,
-                    score: v,
+                    score: value_score(v, 0),
                     nodes: 0,
                     elapsed: started.elapsed(),
                 };
@@ -1022,25 +1021,6 @@ fn value_score(v: Value, ply: usize) -> i32 {
         Value::Loss(d) => -(WIN - ply as i32 - d.min(5000) as i32),
         Value::Draw => 0,
     }
-}
-
-/// A best move by the table among `moves`, drawn with `rng`, with its
-/// score; `None` when the table does not hold `s` or a best move is not
-/// among `moves`.
-fn table_choice<const W: usize>(
-    m: &Machine<W>,
-    t: &Table,
-    s: &State<W>,
-    moves: &[Move],
-    rng: &mut SmallRng,
-) -> Option<(Move, i32)> {
-    t.value(&s.pos)?;
-    let (best, v) = morrigo_solve::best_moves(m, t, s)?;
-    let best: Vec<Move> = best.into_iter().filter(|b| moves.contains(b)).collect();
-    if best.is_empty() {
-        return None;
-    }
-    Some((best[crate::agent::pick(rng, best.len())], value_score(v, 0)))
 }
 
 /// How far below `best` a root move may score and still tie: `margin`

@@ -88,12 +88,12 @@ fn search_without_table_agrees_with_the_solved_values_of_three_mens_morris() {
     });
 }
 
-/// A larger node budget beats a smaller one on Six Men's Morris (a draw
-/// with perfect play, too large to be solved on the fly): seeded games,
-/// both seats, a score well above half.
+/// A larger node budget beats a smaller one on Nine Men's Morris (too
+/// large to be solved on the fly): seeded games, both seats, a score well
+/// above half.
 #[test]
 fn a_larger_node_budget_beats_a_smaller_one() {
-    let any = load("six-mens-morris", None);
+    let any = load("nine-mens-morris", None);
     let (strong, weak) = (nodes(4000), nodes(150));
     let mut points = 0.0;
     let games = 6;
@@ -139,4 +139,30 @@ fn node_budget_games_vary_with_the_seed_and_repeat_on_any_thread_count() {
         ..cfg.clone()
     });
     assert_eq!(one, two, "the same games on one thread and on two");
+}
+
+/// Five Men's Morris (sixteen points, a draw with perfect play) is solved
+/// whole by the sector solver when the agent starts, and played from that
+/// table: self-play at depth 1, which alone blunders into losses, draws
+/// every game, and every move comes from the table (no search).
+#[test]
+fn five_mens_morris_is_played_from_its_whole_game_table() {
+    let any = load("five-mens-morris", None);
+    let cfg = SimConfig {
+        agents: [ab(1); 2],
+        max_plies: 400,
+        ..SimConfig::new(8, 4)
+    };
+    let r = simulate(&any, &cfg, None);
+    assert_eq!(r.draws, 8, "perfect play draws: {:?} wins", r.wins);
+    with_machine!(&any, m => {
+        let mut p = Player::new(ab(1));
+        p.new_game();
+        let mut s = m.initial();
+        let mut moves = Vec::new();
+        m.legal_moves(&s, &mut moves);
+        p.choose(m, &mut s, &moves, &mut game_rng(1, 0));
+        let info = p.last_search().expect("an alpha-beta search");
+        assert_eq!((info.depth, info.nodes), (0, 0), "the table answered: {info:?}");
+    });
 }
