@@ -62,43 +62,6 @@ impl Exact {
         }
     }
 
-    /// The value for `me` of `s`, reached by a ply of `me`'s: a removal
-    /// owed is played out, the best for the player owing it.
-    fn reached<const W: usize>(&self, m: &Machine<W>, s: &mut State<W>, me: u8) -> Option<Value> {
-        let for_me = |v: Value, to_move: u8| if to_move == me { v } else { v.flip() };
-        if let Some(v) = self.value(&s.pos) {
-            return Some(for_me(v, s.pos.to_move));
-        }
-        if s.pos.pending == 0 {
-            return None;
-        }
-        let mut moves = Vec::new();
-        if let Some(o) = m.legal_moves(s, &mut moves) {
-            return Some(match o.winner {
-                Some(w) if w == me => Value::Win(0),
-                Some(_) => Value::Loss(0),
-                None => Value::Draw,
-            });
-        }
-        let owing = s.pos.to_move;
-        let mut best: Option<Value> = None;
-        for mv in moves {
-            let u = m.apply(s, mv);
-            let v = self.reached(m, s, owing).map(later);
-            m.undo(s, u);
-            let v = for_me(v?, owing);
-            // The player owing chooses: best for them.
-            let better = |a: Value, b: Value| {
-                let (a, b) = (for_me(a, owing), for_me(b, owing));
-                a.preference() > b.preference()
-            };
-            if best.is_none_or(|b| better(v, b)) {
-                best = Some(v);
-            }
-        }
-        best
-    }
-
     /// The best of `moves` at `s` by the exact values, drawn with `rng`
     /// among equals, with its value; `None` where a value is missing.
     pub(crate) fn choose<const W: usize>(
@@ -114,14 +77,13 @@ impl Exact {
             let best: Vec<Move> = best.into_iter().filter(|b| moves.contains(b)).collect();
             return (!best.is_empty()).then(|| (best[pick(rng, best.len())], v));
         }
-        self.value(&s.pos)?;
-        let me = s.pos.to_move;
+        let Exact::Game(g) = self else {
+            unreachable!("a solved table returned above")
+        };
+        g.value(&s.pos)?;
         let mut values = Vec::with_capacity(moves.len());
         for &mv in moves {
-            let u = m.apply(s, mv);
-            let v = self.reached(m, s, me).map(later);
-            m.undo(s, u);
-            values.push((mv, v?));
+            values.push((mv, g.after(m, s, mv)?));
         }
         let best = values
             .iter()
@@ -133,15 +95,6 @@ impl Exact {
             .map(|(mv, _)| *mv)
             .collect();
         Some((best_moves[pick(rng, best_moves.len())], best))
-    }
-}
-
-/// A value one ply further from the end.
-fn later(v: Value) -> Value {
-    match v {
-        Value::Win(d) => Value::Win(d + 1),
-        Value::Loss(d) => Value::Loss(d + 1),
-        Value::Draw => Value::Draw,
     }
 }
 

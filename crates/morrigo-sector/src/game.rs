@@ -19,8 +19,20 @@ use crate::solver::{SectorError, Solver};
 use crate::symmetry::Symmetry;
 use morrigo_engine::{Machine, Move, MoveKind, State};
 use morrigo_solve::Value;
+use morrigo_store::StoreError;
 use std::collections::HashMap;
+use std::io::Write;
+use std::path::Path;
 use std::sync::Arc;
+
+/// What a whole-game file's trailer says it holds.
+pub const KIND: morrigo_store::Kind = *b"mgame001";
+const MAGIC: &[u8; 8] = b"MRGGAME1";
+/// The whole-game file in a database directory (beside the sector files).
+pub const GAME_FILE: &str = "game.tbl";
+/// Bytes of one placing entry on disk: two point sets, two hands, the
+/// side to move and the value.
+const ENTRY_BYTES: usize = 8 + 8 + 2 + 2 + 1 + 2;
 
 /// A placing position, canonical under the board's symmetries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -63,7 +75,40 @@ impl GameTable {
     /// from its start: every moving-phase sector the placings lead to, then
     /// every placing position.
     pub fn solve(m: &Machine<1>) -> Result<GameTable, SectorError> {
-        let mut solver = Solver::new(m, None)?;
+        Self::solve_in(m, None)
+    }
+
+    /// [`GameTable::solve`] with a database directory: each moving-phase
+    /// sector is written there once solved (a killed run resumes at the
+    /// first unfinished one), then the placing positions and the list of
+    /// sectors reached as `game.tbl`; a later run reads them back, checked,
+    /// instead of solving. One run at a time writes a directory
+    /// (`game.lock`).
+    pub fn solve_in(m: &Machine<1>, dir: Option<&Path>) -> Result<GameTable, SectorError> {
+        let mut solver = Solver::new(m, dir)?;
+        let _lock = match dir {
+            Some(d) => Some(morrigo_store::lock_exclusive(
+                &d.join("game.lock"),
+                "this database directory",
+            )?),
+            None => None,
+        };
+        let fingerprint = morrigo_solve::rules_fingerprint(&m.rules);
+        if let Some(path) = dir.map(|d| d.join(GAME_FILE)).filter(|p| p.exists()) {
+            let (units, placing, start) = load(&path, fingerprint)?;
+            for c in units {
+                solver.solve(c[0], c[1])?;
+            }
+            let group = solver.group().to_vec();
+            let (binom, units) = solver.into_units();
+            return Ok(GameTable {
+                group,
+                binom,
+                units,
+                placing,
+                start,
+            });
+        }
         let mut walk = Walk {
             m,
             group: solver.group().to_vec(),
@@ -73,13 +118,103 @@ impl GameTable {
         let mut s = m.initial();
         let start = walk.value(&mut solver, &mut s, 0)?;
         let (binom, units) = solver.into_units();
-        Ok(GameTable {
+        let table = GameTable {
             group: walk.group,
             binom,
             units,
             placing: walk.placing,
             start,
-        })
+        };
+        if let Some(d) = dir {
+            table.save(&d.join(GAME_FILE), fingerprint)?;
+        }
+        Ok(table)
+    }
+
+    /// Write the placing positions and the sectors reached, sealed,
+    /// atomically (sorted, so the same game writes the same bytes).
+    fn save(&self, path: &Path, fingerprint: u64) -> Result<(), SectorError> {
+        let io = |e| SectorError::Store(StoreError::io("write", path, e));
+        let file = morrigo_store::AtomicFile::create(path)?;
+        let mut w = morrigo_store::SealedWriter::new(&KIND, file);
+        let mut units: Vec<[u32; 2]> = self.units.keys().copied().collect();
+        units.sort_unstable();
+        let mut entries: Vec<(&Key, &u16)> = self.placing.iter().collect();
+        entries.sort_unstable_by_key(|(k, _)| (k.occ, k.in_hand, k.to_move));
+        let mut head = Vec::new();
+        head.extend_from_slice(MAGIC);
+        head.extend_from_slice(&fingerprint.to_le_bytes());
+        head.extend_from_slice(&self.start.to_le_bytes());
+        head.extend_from_slice(&(units.len() as u32).to_le_bytes());
+        for c in &units {
+            head.push(c[0] as u8);
+            head.push(c[1] as u8);
+        }
+        head.extend_from_slice(&(entries.len() as u64).to_le_bytes());
+        w.write_all(&head).map_err(io)?;
+        let mut buf = Vec::with_capacity(ENTRY_BYTES << 12);
+        for chunk in entries.chunks(1 << 12) {
+            buf.clear();
+            for (k, v) in chunk {
+                buf.extend_from_slice(&k.occ[0].to_le_bytes());
+                buf.extend_from_slice(&k.occ[1].to_le_bytes());
+                buf.extend_from_slice(&k.in_hand[0].to_le_bytes());
+                buf.extend_from_slice(&k.in_hand[1].to_le_bytes());
+                buf.push(k.to_move);
+                buf.extend_from_slice(&v.to_le_bytes());
+            }
+            w.write_all(&buf).map_err(io)?;
+        }
+        w.finish().map_err(io)?.commit()?;
+        Ok(())
+    }
+
+    /// The value for the player who plays `mv` at `s` (a turn start the
+    /// table holds): the position after it, with the removals it owes
+    /// played out as best for that player, one ply each. `None` where the
+    /// table lacks a position on the way.
+    pub fn after<const W: usize>(
+        &self,
+        m: &Machine<W>,
+        s: &mut morrigo_engine::State<W>,
+        mv: Move,
+    ) -> Option<Value> {
+        let me = s.pos.to_move;
+        let u = m.apply(s, mv);
+        let v = self.reached(m, s, me).map(later);
+        m.undo(s, u);
+        v
+    }
+
+    /// The value for `me` of `s`, reached by a ply of `me`'s.
+    fn reached<const W: usize>(
+        &self,
+        m: &Machine<W>,
+        s: &mut morrigo_engine::State<W>,
+        me: u8,
+    ) -> Option<Value> {
+        let for_me = |v: Value, to_move: u8| if to_move == me { v } else { v.flip() };
+        let mut moves = Vec::new();
+        if let Some(o) = m.legal_moves(s, &mut moves) {
+            return Some(match o.winner {
+                Some(w) if w == me => Value::Win(0),
+                Some(_) => Value::Loss(0),
+                None => Value::Draw,
+            });
+        }
+        if s.pos.pending == 0 {
+            return self.value(&s.pos).map(|v| for_me(v, s.pos.to_move));
+        }
+        // Removals owed: the player owing them picks the best for them.
+        let owing = s.pos.to_move;
+        let mut best: Option<Value> = None;
+        for mv in moves {
+            let v = for_me(self.after(m, s, mv)?, owing);
+            if best.is_none_or(|b| for_me(v, owing).preference() > for_me(b, owing).preference()) {
+                best = Some(v);
+            }
+        }
+        best
     }
 
     /// The value of the start position for its player to move.
@@ -109,6 +244,78 @@ impl GameTable {
         let key = canonical(&self.group, occ, pos.in_hand, pos.to_move)?;
         self.placing.get(&key).map(|&v| Value::decode(v))
     }
+}
+
+/// A value one ply further from the end.
+fn later(v: Value) -> Value {
+    match v {
+        Value::Win(d) => Value::Win(d + 1),
+        Value::Loss(d) => Value::Loss(d + 1),
+        Value::Draw => Value::Draw,
+    }
+}
+
+type Loaded = (Vec<[u32; 2]>, HashMap<Key, u16>, u16);
+
+/// Read back a whole-game file: the sectors it reached, the placing
+/// positions and the value of the start.
+fn load(path: &Path, fingerprint: u64) -> Result<Loaded, SectorError> {
+    let bytes = morrigo_store::read_sealed(path, &KIND, 1 << 32)?;
+    let damaged = |why: String| SectorError::Store(StoreError::damaged(path, why));
+    let mut at = 0usize;
+    let mut take = |n: usize| -> Result<&[u8], SectorError> {
+        let part = bytes.get(at..at + n).ok_or_else(|| {
+            damaged(format!(
+                "it ends after {} bytes, inside a record",
+                bytes.len()
+            ))
+        })?;
+        at += n;
+        Ok(part)
+    };
+    let u64_of = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("8 bytes"));
+    if take(8)? != MAGIC {
+        return Err(damaged("it is not a whole-game table".into()));
+    }
+    let fp = u64_of(take(8)?);
+    if fp != fingerprint {
+        return Err(damaged(format!(
+            "it was solved for other rules (fingerprint {fp:016x}, these rules {fingerprint:016x})"
+        )));
+    }
+    let start = u16::from_le_bytes(take(2)?.try_into().expect("2 bytes"));
+    let n_units = u32::from_le_bytes(take(4)?.try_into().expect("4 bytes"));
+    let mut units = Vec::new();
+    for _ in 0..n_units {
+        let c = take(2)?;
+        units.push([u32::from(c[0]), u32::from(c[1])]);
+    }
+    let n = u64_of(take(8)?);
+    if n > MAX_PLACING_ORBITS as u64 {
+        return Err(damaged(format!(
+            "it claims {n} placing positions, more than {MAX_PLACING_ORBITS}"
+        )));
+    }
+    let mut placing = HashMap::with_capacity(n as usize);
+    for _ in 0..n {
+        let e = take(ENTRY_BYTES)?;
+        let key = Key {
+            occ: [u64_of(&e[0..8]), u64_of(&e[8..16])],
+            in_hand: [
+                u16::from_le_bytes([e[16], e[17]]),
+                u16::from_le_bytes([e[18], e[19]]),
+            ],
+            to_move: e[20],
+        };
+        placing.insert(key, u16::from_le_bytes([e[21], e[22]]));
+    }
+    if at != bytes.len() {
+        return Err(damaged(format!(
+            "{} bytes follow the last record",
+            bytes.len() - at
+        )));
+    }
+    Ok((units, placing, start))
 }
 
 fn canonical(group: &[Symmetry], occ: [u64; 2], in_hand: [u32; 2], to_move: u8) -> Option<Key> {

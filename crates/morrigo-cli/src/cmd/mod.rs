@@ -15,6 +15,7 @@ pub mod show;
 pub mod sim_args;
 pub mod simulate;
 pub mod solve;
+pub mod solve_db;
 pub mod solve_history;
 pub mod solve_layers;
 pub mod states;

@@ -43,6 +43,8 @@ Examples:
   morrigo solve three-mens-morris
   morrigo solve six-mens-morris --save six.solve
   morrigo solve three-mens-morris --position \"b2 a1 c1\"
+  morrigo solve six-mens-morris --db six-db
+  morrigo solve six-mens-morris --db six-db --at \"white: a1 c1 e3; black: b2 d4; in hand: 3 4; to move: black\"
   morrigo play three-mens-morris --agent perfect:table=three.solve
   morrigo solve jk-final --size 2x1 --komi 0
   morrigo solve jk-final --size 2 --komi 0              (2x2: 121,764 nodes)
@@ -73,6 +75,22 @@ pub struct SolveArgs {
     /// a unit of work whose files go to this directory; a re-run resumes.
     #[arg(long, value_name = "DIR")]
     pub shards: Option<std::path::PathBuf>,
+    /// Solve the whole game with the sector solver into a database
+    /// directory (created if missing): the moving phase one sector (pieces
+    /// per side) at a time, each sector's file written as it is finished,
+    /// then the placing phase, by recursion over the hands, as `game.tbl`.
+    /// A killed run resumes at the first unfinished sector; a finished
+    /// database is read back, checked, in a fraction of a second. Morris
+    /// games whose placing turns always place (not Lasker Morris), whose
+    /// placing phase has at most 20 million positions up to symmetry
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["shards", "save", "position"])]
+    pub db: Option<std::path::PathBuf>,
+    /// With --db: the value and distance of one position and of each of
+    /// its moves, e.g. `--at "white: a1 d1 c5; black: b2 d6 e4; to move:
+    /// white"`; add `in hand: 2 3` (white's, then black's) for a position
+    /// of the placing phase
+    #[arg(long, value_name = "POSITION", requires = "db")]
+    pub at: Option<String>,
     /// With --shards: run this one unit (`explore:h6-6b0-0`,
     /// `solve:h0-0b3-3`, `expand:h0-0b5-5/2`, `round:h0-0b5-5/2/7`), what a
     /// cluster worker runs.
@@ -105,6 +123,9 @@ pub const LINE_LIMIT: usize = 1000;
 pub fn run(args: SolveArgs) -> Outcome {
     if let Some(dir) = &args.shards {
         return super::solve_layers::run(&args, dir);
+    }
+    if let Some(dir) = &args.db {
+        return super::solve_db::run(&args, dir);
     }
     let rules = game::rules(&args.file, &args.ruleset)?;
     if morrigo_solve::retrograde_applies(&rules).is_err() {
@@ -344,7 +365,7 @@ pub(crate) fn value_text<const W: usize>(
     }
 }
 
-fn plies(d: u32) -> String {
+pub(crate) fn plies(d: u32) -> String {
     if d == 1 {
         "1 ply".to_string()
     } else {
@@ -352,7 +373,7 @@ fn plies(d: u32) -> String {
     }
 }
 
-fn move_value_text(v: Value) -> String {
+pub(crate) fn move_value_text(v: Value) -> String {
     match v {
         Value::Win(d) => format!("wins in {d}"),
         Value::Loss(d) => format!("loses in {d}"),
@@ -361,7 +382,7 @@ fn move_value_text(v: Value) -> String {
 }
 
 /// Moves as a record: removals joined to the move that owed them.
-fn line_text(rules: &Rules, line: &[Move]) -> String {
+pub(crate) fn line_text(rules: &Rules, line: &[Move]) -> String {
     let mut turns: Vec<String> = Vec::new();
     for mv in line {
         let text = morrigo_engine::notation::format_move_in(rules, mv);

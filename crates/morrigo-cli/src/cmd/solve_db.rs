@@ -1,0 +1,181 @@
+//! `morrigo solve RULESET --db DIR [--at POSITION]`: the whole game by the
+//! sector solver, kept in a database directory, and queries of it.
+
+use super::solve::{line_text, move_value_text, value_text, SolveArgs};
+use crate::fail::{Failure, Outcome};
+use crate::game;
+use morrigo_diag::Diagnostic;
+use morrigo_engine::{Bits, Machine, State};
+use morrigo_rules::Rules;
+use std::io::Write;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+pub fn run(args: &SolveArgs, dir: &Path) -> Outcome {
+    let rules = game::rules(&args.file, &args.ruleset)?;
+    let name = rules.name.clone();
+    morrigo_sector::supported(&rules).map_err(|why| {
+        Failure::game(Diagnostic::new(format!(
+            "solve {name} --db: the sector solver does not apply: {why}"
+        )))
+    })?;
+    let left_out = morrigo_solve::history_draw_rules(&rules);
+    let m = Machine::<1>::new(Arc::new(morrigo_solve::solver_rules(&rules)));
+    // The position is read before the solve, so a typo costs no solve.
+    let at = match &args.at {
+        Some(text) => Some(parse_position(&m, text)?),
+        None => None,
+    };
+    args.budget.enforce();
+    let started = Instant::now();
+    let read_back = dir.join(morrigo_sector::game::GAME_FILE).exists();
+    let table = morrigo_sector::GameTable::solve_in(&m, Some(dir)).map_err(|e| {
+        Failure::game(Diagnostic::new(format!(
+            "solve {name} --db {}: {e}",
+            dir.display()
+        )))
+    })?;
+    let secs = started.elapsed().as_secs_f64();
+    let (placing, sectors) = table.sizes();
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "solve {name} --db {} ({} points, {} symmetries)",
+        dir.display(),
+        m.points(),
+        morrigo_sector::symmetries(&m.rules).len()
+    )?;
+    writeln!(
+        out,
+        "  database   {sectors} moving-phase sectors, {placing} placing positions up to symmetry ({} in {secs:.2} s)",
+        if read_back { "read back" } else { "solved" }
+    )?;
+    let whole_game = at.is_none();
+    let mut s = at.unwrap_or_else(|| m.initial());
+    if !whole_game {
+        writeln!(out, "  at         {}", args.at.as_deref().unwrap_or(""))?;
+    }
+    let Some(value) = table.value(&s.pos) else {
+        out.flush()?;
+        return Err(Failure::game(Diagnostic::new(format!(
+            "solve {name} --db: the database does not hold this position: no game from the start reaches it (or its counts of pieces placed and in hand do not add up)"
+        ))));
+    };
+    writeln!(
+        out,
+        "  value      {}",
+        value_text(&m.rules, &s, value, whole_game)
+    )?;
+    let mut moves = Vec::new();
+    if m.legal_moves(&s, &mut moves).is_none() && !moves.is_empty() {
+        writeln!(
+            out,
+            "  moves from here ({} to move):",
+            game::player_name(&m.rules, s.pos.to_move)
+        )?;
+        let width = moves
+            .iter()
+            .map(|mv| line_text(&m.rules, &[*mv]).len())
+            .max()
+            .unwrap_or(0);
+        for &mv in &moves {
+            let text = match table.after(&m, &mut s, mv) {
+                Some(v) => move_value_text(v),
+                None => "not in the database".to_string(),
+            };
+            writeln!(out, "    {:width$}  {text}", line_text(&m.rules, &[mv]))?;
+        }
+    }
+    if !left_out.is_empty() {
+        let names: Vec<String> = left_out.iter().map(|n| format!("`{n}`")).collect();
+        writeln!(
+            out,
+            "  history    {} left out, as in the published Morris solutions: a game neither side can force to a win is a draw",
+            names.join(" and ")
+        )?;
+    }
+    Ok(())
+}
+
+/// A position from `white: a1 d1; black: b2; in hand: 2 3; to move: white`
+/// (the fields in any order, `in hand` optional: none in hand). Usage
+/// errors say what was expected.
+pub(crate) fn parse_position(m: &Machine<1>, text: &str) -> Result<State<1>, Failure> {
+    let rules: &Rules = &m.rules;
+    let bad = |why: String| {
+        Failure::usage(format!(
+            "--at `{text}`: {why}; expected e.g. `{}: a1 d1; {}: b2; in hand: 2 3; to move: {}`",
+            game::player_name(rules, 0),
+            game::player_name(rules, 1),
+            game::player_name(rules, 0)
+        ))
+    };
+    let mut occ = [None::<u64>, None::<u64>];
+    let mut hand = None;
+    let mut to_move = None;
+    for field in text.split(';').map(str::trim).filter(|f| !f.is_empty()) {
+        let Some((key, rest)) = field.split_once(':') else {
+            return Err(bad(format!("`{field}` has no `:`")));
+        };
+        let key = key.trim();
+        let rest = rest.trim();
+        let player = (0..2u8).find(|&p| game::player_name(rules, p) == key);
+        if let Some(p) = player {
+            let mut set = 0u64;
+            for name in rest.split_whitespace() {
+                let q = rules
+                    .topology
+                    .point(name)
+                    .ok_or_else(|| bad(format!("`{name}` is not a point of {}", rules.name)))?;
+                if set >> q & 1 == 1 {
+                    return Err(bad(format!("`{name}` is named twice")));
+                }
+                set |= 1 << q;
+            }
+            if occ[p as usize].replace(set).is_some() {
+                return Err(bad(format!("`{key}` is given twice")));
+            }
+        } else if key == "in hand" {
+            let n: Vec<u32> = rest
+                .split_whitespace()
+                .map(|x| {
+                    x.parse()
+                        .map_err(|_| bad(format!("`{x}` is not a count of pieces")))
+                })
+                .collect::<Result<_, _>>()?;
+            let [a, b] = n[..] else {
+                return Err(bad(
+                    "`in hand` takes two counts, the first player's then the second's".into(),
+                ));
+            };
+            hand = Some([a, b]);
+        } else if key == "to move" {
+            to_move = Some(
+                (0..2u8)
+                    .find(|&p| game::player_name(rules, p) == rest)
+                    .ok_or_else(|| bad(format!("`{rest}` is not a player")))?,
+            );
+        } else {
+            return Err(bad(format!("unknown field `{key}`")));
+        }
+    }
+    let occ = occ.map(Option::unwrap_or_default);
+    if occ[0] & occ[1] != 0 {
+        return Err(bad("a point holds pieces of both players".into()));
+    }
+    let to_move = to_move.ok_or_else(|| bad("no `to move`".into()))?;
+    let hand = hand.unwrap_or([0, 0]);
+    for p in 0..2 {
+        if occ[p].count_ones() + hand[p] > rules.in_hand {
+            return Err(bad(format!(
+                "{} has {} pieces on the board and {} in hand, more than the {} a player starts with",
+                game::player_name(rules, p as u8),
+                occ[p].count_ones(),
+                hand[p],
+                rules.in_hand
+            )));
+        }
+    }
+    Ok(m.state_from(Bits([occ[0]]), Bits([occ[1]]), hand, to_move))
+}

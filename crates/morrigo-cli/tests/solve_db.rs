@@ -1,0 +1,122 @@
+//! `morrigo solve RULESET --db DIR [--at POSITION]`: the whole game by the
+//! sector solver into a database directory, read back on later runs,
+//! queried by position; its refusals.
+
+mod common;
+
+use common::{assert_code, morrigo, scratch_dir, stderr, stdout};
+
+/// The lines of a report from `moves from here` on (each first move and
+/// its value).
+fn first_moves(out: &str) -> Vec<String> {
+    out.lines()
+        .skip_while(|l| !l.starts_with("  moves from here"))
+        .take_while(|l| l.starts_with("  moves") || l.starts_with("    "))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn three_mens_morris_by_sectors_agrees_with_the_retrograde_solve_and_is_read_back() {
+    let dir = scratch_dir("solve-db-three");
+    let db = dir.join("db");
+    let db = db.to_str().unwrap();
+    let o = morrigo(&["solve", "three-mens-morris", "--db", db]);
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    assert!(out.contains("(solved in "), "{out}");
+    assert!(
+        out.contains("value      white wins in 9 plies (the first player wins)"),
+        "{out}"
+    );
+    // Every first move's value and distance, as the explicit solve has them.
+    let plain = morrigo(&["solve", "three-mens-morris"]);
+    assert_code(&plain, 0);
+    let want = first_moves(&stdout(&plain));
+    assert_eq!(want.len(), 10, "{}", stdout(&plain));
+    assert_eq!(first_moves(&out), want);
+    // A second run reads the database back instead of solving.
+    let again = morrigo(&["solve", "three-mens-morris", "--db", db]);
+    assert_code(&again, 0);
+    assert!(
+        stdout(&again).contains("(read back in "),
+        "{}",
+        stdout(&again)
+    );
+    assert_eq!(first_moves(&stdout(&again)), want);
+}
+
+#[test]
+fn a_position_of_the_placing_phase_is_answered_with_each_move() {
+    let dir = scratch_dir("solve-db-at");
+    let db = dir.join("db");
+    // White a1 and c1 threaten the line a1-b1-c1 (Three Men's Morris: a
+    // line wins); black must take b1, and any other move loses at once.
+    let o = morrigo(&[
+        "solve",
+        "three-mens-morris",
+        "--db",
+        db.to_str().unwrap(),
+        "--at",
+        "white: a1 c1; black: b2; in hand: 1 2; to move: black",
+    ]);
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    let moves = first_moves(&out);
+    assert!(
+        moves.iter().any(|l| l.trim_start().starts_with("b1 ")),
+        "{out}"
+    );
+    for l in moves.iter().skip(1) {
+        let l = l.trim_start();
+        if !l.starts_with("b1 ") {
+            assert!(
+                l.ends_with("loses in 2"),
+                "a move that leaves the line open: {l}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_damaged_database_is_refused_by_name() {
+    let dir = scratch_dir("solve-db-damaged");
+    let db = dir.join("db");
+    let o = morrigo(&["solve", "three-mens-morris", "--db", db.to_str().unwrap()]);
+    assert_code(&o, 0);
+    let file = db.join("game.tbl");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x10;
+    std::fs::write(&file, &bytes).unwrap();
+    let o = morrigo(&["solve", "three-mens-morris", "--db", db.to_str().unwrap()]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("game.tbl"), "{}", stderr(&o));
+}
+
+#[test]
+fn bad_positions_are_usage_errors_and_lasker_morris_is_refused() {
+    let dir = scratch_dir("solve-db-refusals");
+    let db = dir.join("db");
+    let db = db.to_str().unwrap();
+    for (at, says) in [
+        ("white: a1 z9; to move: white", "`z9` is not a point"),
+        ("white: a1; black: a1; to move: white", "both players"),
+        ("white: a1", "no `to move`"),
+        ("white: a1 b1 c1 a2; to move: black", "more than the 3"),
+        ("colour: a1; to move: white", "unknown field `colour`"),
+    ] {
+        let o = morrigo(&["solve", "three-mens-morris", "--db", db, "--at", at]);
+        assert_code(&o, 2);
+        assert!(stderr(&o).contains(says), "{at}: {}", stderr(&o));
+    }
+    // Lasker Morris moves pieces while others wait in hand: no forward
+    // recursion over the hands.
+    let o = morrigo(&["solve", "lasker-morris", "--db", db]);
+    assert_code(&o, 1);
+    assert!(
+        stderr(&o).contains("moves a piece instead of placing one"),
+        "{}",
+        stderr(&o)
+    );
+}
