@@ -17,7 +17,7 @@ pub struct Player {
     search: Option<Box<AlphaBeta>>,
     mcts: Option<Box<Mcts>>,
     /// The perfect agent's table, found on its first move.
-    perfect: Option<std::sync::Arc<morrigo_solve::Table>>,
+    perfect: Option<crate::perfect::Exact>,
     /// The root moves left after [`root_moves`], and scratch for it:
     /// allocated once, reused every move.
     safe: Vec<Move>,
@@ -134,11 +134,12 @@ impl Player {
             },
             AgentSpec::Perfect(p) => {
                 if self.perfect.is_none() {
-                    self.perfect = crate::perfect::table(&m.rules, p);
+                    self.perfect = crate::perfect::exact(&m.rules, p);
                 }
                 match &self.perfect {
-                    Some(t) => crate::perfect::choose(m, t, s, moves, rng)
-                        .unwrap_or_else(|| greedy(m, s, moves, rng)),
+                    Some(t) => t
+                        .choose(m, s, moves, rng)
+                        .map_or_else(|| greedy(m, s, moves, rng), |(mv, _)| mv),
                     None => greedy(m, s, moves, rng),
                 }
             }

@@ -80,7 +80,8 @@ impl Exact {
         let Exact::Game(g) = self else {
             unreachable!("a solved table returned above")
         };
-        g.value(&s.pos)?;
+        // Every move's value (a removal owed included: the positions
+        // after it are turn starts the table holds).
         let mut values = Vec::with_capacity(moves.len());
         for &mv in moves {
             values.push((mv, g.after(m, s, mv)?));
@@ -156,7 +157,7 @@ pub(crate) fn search_table(rules: &Rules, path: Option<&'static str>) -> Option<
             .map(Exact::Table);
     }
     if rules.topology.names.len() > SEARCH_TABLE_POINTS {
-        return game_table(rules).map(Exact::Game);
+        return game_table_for(rules).map(Exact::Game);
     }
     let fingerprint = morrigo_solve::rules_fingerprint(rules);
     let mut cache = small_cache().lock().unwrap_or_else(|p| p.into_inner());
@@ -185,7 +186,9 @@ pub fn prepare_agents(rules: &Rules, agents: &[AgentSpec], max_bytes: u64) -> Re
     for a in agents {
         match a {
             AgentSpec::Perfect(p) => {
-                load_or_solve(rules, p, max_bytes.min(ON_THE_FLY_MEMORY))?;
+                if p.table.is_some() || game_table_for(rules).is_none() {
+                    load_or_solve(rules, p, max_bytes.min(ON_THE_FLY_MEMORY))?;
+                }
             }
             AgentSpec::AlphaBeta(ab) if ab.table.is_some() => {
                 let p = PerfectParams { table: ab.table };
@@ -201,6 +204,29 @@ pub fn prepare_agents(rules: &Rules, agents: &[AgentSpec], max_bytes: u64) -> Re
 /// The table of a prepared agent (`None` if it could not be had).
 pub(crate) fn table(rules: &Rules, p: PerfectParams) -> Option<Arc<Table>> {
     load_or_solve(rules, &p, ON_THE_FLY_MEMORY).ok()
+}
+
+/// The exact values the perfect agent plays from: `table=`'s file; else,
+/// on a board of more than [`SEARCH_TABLE_POINTS`] points, the whole-game
+/// sector table where it applies (Five and Six Men's Morris, solved in
+/// seconds, where the explicit solve would need more than
+/// [`ON_THE_FLY_MEMORY`]); else the game solved on the fly.
+pub(crate) fn exact(rules: &Rules, p: PerfectParams) -> Option<Exact> {
+    if p.table.is_none() {
+        if let Some(g) = game_table_for(rules) {
+            return Some(Exact::Game(g));
+        }
+    }
+    table(rules, p).map(Exact::Table)
+}
+
+/// [`game_table`] for boards too large for the explicit solve on the fly.
+fn game_table_for(rules: &Rules) -> Option<Arc<morrigo_sector::GameTable>> {
+    if rules.topology.names.len() > SEARCH_TABLE_POINTS {
+        game_table(rules)
+    } else {
+        None
+    }
 }
 
 fn load_or_solve(rules: &Rules, p: &PerfectParams, max_bytes: u64) -> Result<Arc<Table>, String> {
@@ -252,19 +278,4 @@ fn solve(rules: &Rules, max_bytes: u64) -> Result<Table, String> {
                 other => format!("agent `perfect`: {name} cannot be solved: {other}"),
             })
     })
-}
-
-/// A best move of `s` by the table among `moves`, chosen among equals
-/// with `rng`; `None` when no best move is among `moves` (the root filter
-/// took them out, or the table lacks `s`).
-pub(crate) fn choose<const W: usize>(
-    m: &Machine<W>,
-    table: &Table,
-    s: &State<W>,
-    moves: &[Move],
-    rng: &mut SmallRng,
-) -> Option<Move> {
-    let (best, _) = morrigo_solve::best_moves(m, table, s)?;
-    let best: Vec<Move> = best.into_iter().filter(|b| moves.contains(b)).collect();
-    (!best.is_empty()).then(|| best[pick(rng, best.len())])
 }

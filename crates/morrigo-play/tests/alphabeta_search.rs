@@ -166,3 +166,33 @@ fn five_mens_morris_is_played_from_its_whole_game_table() {
         assert_eq!((info.depth, info.nodes), (0, 0), "the table answered: {info:?}");
     });
 }
+
+/// The perfect agent with no `table=` plays Five Men's Morris from the
+/// same whole-game table (the explicit solve would need more memory than
+/// a solve on the fly may take): against greedy it loses no game in
+/// either seat.
+#[test]
+fn the_perfect_agent_plays_five_mens_morris_from_its_whole_game_table() {
+    let any = load("five-mens-morris", None);
+    let perfect = AgentSpec::Perfect(Default::default());
+    morrigo_play::prepare_agents(any.rules(), &[perfect], morrigo_play::ON_THE_FLY_MEMORY)
+        .expect("the perfect agent is prepared without a file");
+    for (agents, seat) in [
+        ([perfect, AgentSpec::Greedy], 0),
+        ([AgentSpec::Greedy, perfect], 1),
+    ] {
+        let cfg = SimConfig {
+            agents,
+            max_plies: 400,
+            ..SimConfig::new(6, 8)
+        };
+        let r = simulate(&any, &cfg, None);
+        assert_eq!(
+            r.wins[1 - seat],
+            0,
+            "greedy beat perfect: {:?}, {} draws",
+            r.wins,
+            r.draws
+        );
+    }
+}
