@@ -185,10 +185,8 @@ fn cache() -> &'static Mutex<HashMap<Key, Arc<Table>>> {
 pub fn prepare_agents(rules: &Rules, agents: &[AgentSpec], max_bytes: u64) -> Result<(), String> {
     for a in agents {
         match a {
-            AgentSpec::Perfect(p) => {
-                if p.table.is_some() || game_table_for(rules).is_none() {
-                    load_or_solve(rules, p, max_bytes.min(ON_THE_FLY_MEMORY))?;
-                }
+            AgentSpec::Perfect(p) if p.table.is_some() || game_table_for(rules).is_none() => {
+                load_or_solve(rules, p, max_bytes.min(ON_THE_FLY_MEMORY))?;
             }
             AgentSpec::AlphaBeta(ab) if ab.table.is_some() => {
                 let p = PerfectParams { table: ab.table };
