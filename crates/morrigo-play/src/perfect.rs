@@ -102,14 +102,15 @@ impl Exact {
 /// Moving-phase positions of a game (both sides to move, before
 /// symmetry): every split of up to the pieces in hand on `n` points.
 fn moving_positions(rules: &Rules) -> u64 {
-    let n = rules.topology.names.len() as u64;
-    let h = u64::from(rules.in_hand);
-    let c =
-        |n: u64, k: u64| -> u64 { (0..k).fold(1u64, |acc, i| acc.saturating_mul(n - i) / (i + 1)) };
+    // Called for boards of at most 64 points, which the table holds.
+    let n = rules.topology.names.len();
+    let binom = morrigo_sector::Binomial::new(n);
+    let h = (rules.in_hand as usize).min(n);
     let mut total = 0u64;
-    for w in 0..=h.min(n) {
+    for w in 0..=h {
         for b in 0..=h.min(n - w) {
-            total = total.saturating_add(c(n, w).saturating_mul(c(n - w, b)).saturating_mul(2));
+            let arrangements = binom.c(n, w).saturating_mul(binom.c(n - w, b));
+            total = total.saturating_add(arrangements.saturating_mul(2));
         }
     }
     total
