@@ -61,6 +61,21 @@ impl Binomial {
         r
     }
 
+    /// `rank_set(compress(set, taken))` in one pass.
+    #[inline]
+    pub fn rank_compressed(&self, mut set: u64, taken: u64) -> u64 {
+        let mut r = 0;
+        let mut i = 1;
+        while set != 0 {
+            let p = set.trailing_zeros();
+            set &= set - 1;
+            let below = (taken & ((1u64 << p) - 1)).count_ones();
+            r += self.c((p - below) as usize, i);
+            i += 1;
+        }
+        r
+    }
+
     /// The set of `k` points among `n` of rank `r`.
     #[inline]
     pub fn unrank_set(&self, mut r: u64, k: usize, n: usize) -> u64 {
@@ -224,7 +239,7 @@ impl SectorIndex {
     /// The rank of an arrangement (`occ[0]` has `w` points, `occ[1]` `b`).
     #[inline]
     pub fn rank(&self, binom: &Binomial, occ: [u64; 2]) -> u64 {
-        binom.rank_set(occ[0]) * self.inner + binom.rank_set(compress(occ[1], occ[0]))
+        binom.rank_set(occ[0]) * self.inner + binom.rank_compressed(occ[1], occ[0])
     }
 
     /// The arrangement of a rank.
@@ -240,6 +255,11 @@ impl SectorIndex {
     }
 
     /// The least-rank image of an arrangement under the group, and its rank.
+    /// Among sets of one size the combinadic rank orders sets as their
+    /// masks compare as numbers (both order by the highest point where
+    /// they differ), and so does the rank of the second set compressed
+    /// around one first set: so images are compared as masks and only
+    /// the least is ranked.
     #[inline]
     pub fn canonical(
         &self,
@@ -248,31 +268,19 @@ impl SectorIndex {
         occ: [u64; 2],
     ) -> ([u64; 2], u64) {
         let mut best = occ;
-        let mut best_r0 = binom.rank_set(occ[0]);
-        let mut best_r1 = u64::MAX;
         for g in &group[1..] {
             let white = g.apply(occ[0]);
-            let r0 = binom.rank_set(white);
-            if r0 < best_r0 {
-                best_r0 = r0;
+            if white < best[0] {
                 best = [white, g.apply(occ[1])];
-                best_r1 = u64::MAX;
-            } else if r0 == best_r0 {
+            } else if white == best[0] {
                 let black = g.apply(occ[1]);
-                if best_r1 == u64::MAX {
-                    best_r1 = binom.rank_set(compress(best[1], best[0]));
-                }
-                let r1 = binom.rank_set(compress(black, white));
-                if r1 < best_r1 {
-                    best = [white, black];
-                    best_r1 = r1;
+                if black < best[1] {
+                    best[1] = black;
                 }
             }
         }
-        if best_r1 == u64::MAX {
-            best_r1 = binom.rank_set(compress(best[1], best[0]));
-        }
-        (best, best_r0 * self.inner + best_r1)
+        let rank = binom.rank_set(best[0]) * self.inner + binom.rank_compressed(best[1], best[0]);
+        (best, rank)
     }
 
     /// The orbit index of a canonical rank (`None` if it is not canonical).
@@ -320,15 +328,35 @@ impl SectorIndex {
 
     /// Visit the orbits in order, each with its canonical arrangement:
     /// cheaper than [`SectorIndex::arrangement`] per orbit.
-    pub fn for_each(&self, binom: &Binomial, mut f: impl FnMut(u64, [u64; 2])) {
-        for (k, e) in self.whites.iter().enumerate() {
+    pub fn for_each(&self, binom: &Binomial, f: impl FnMut(u64, [u64; 2])) {
+        self.for_each_in(binom, 0..self.orbits, f)
+    }
+
+    /// [`SectorIndex::for_each`] over the orbits of `range` only (for
+    /// splitting the work between threads).
+    pub fn for_each_in(
+        &self,
+        binom: &Binomial,
+        range: std::ops::Range<u64>,
+        mut f: impl FnMut(u64, [u64; 2]),
+    ) {
+        if range.is_empty() {
+            return;
+        }
+        let first = self.whites.partition_point(|e| e.offset <= range.start) - 1;
+        for (k, e) in self.whites.iter().enumerate().skip(first) {
+            if e.offset >= range.end {
+                break;
+            }
             let white = binom.unrank_set(self.white_rank[k], self.w, self.n);
             let count = if e.len == ALL {
                 self.inner
             } else {
                 u64::from(e.len)
             };
-            for j in 0..count {
+            let from = range.start.saturating_sub(e.offset);
+            let to = count.min(range.end - e.offset);
+            for j in from..to {
                 let r1 = if e.len == ALL {
                     j
                 } else {

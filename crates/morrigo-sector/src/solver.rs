@@ -27,6 +27,7 @@ use crate::unmove::{supported, Board, Moves};
 use morrigo_engine::memory::{self, OutOfMemory};
 use morrigo_engine::Machine;
 use morrigo_store::StoreError;
+use rayon::prelude::*;
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -142,6 +143,16 @@ pub struct SectorStats {
 struct Unit {
     index: Arc<SectorIndex>,
     values: Vec<u16>,
+}
+
+/// What the first pass found for one range of orbits: values and counters
+/// (the range's side-0 orbits, then its side-1 orbits), the positions to
+/// expand with their distances, or the lower unit it still needs.
+struct FirstPass {
+    value: Vec<u16>,
+    counter: Vec<u8>,
+    queued: Vec<(u32, u32)>,
+    missing: Option<[u32; 2]>,
 }
 
 enum Attempt {
@@ -365,52 +376,39 @@ impl<'m> Solver<'m> {
         s
     }
 
-    /// One try at solving unit `c`: `Missing` when a successor lies in a
-    /// unit that is not in memory yet.
-    fn attempt(&mut self, c: [u32; 2], index: &SectorIndex) -> Result<Attempt, SectorError> {
-        let orbits = index.orbits;
-        if orbits >= 1 << 31 {
-            return Err(SectorError::TooLarge {
-                w: c[0],
-                b: c[1],
-                orbits,
-            });
-        }
-        let total = 2 * orbits as usize;
-        let mut value: Vec<u16> = memory::vec_of(0, total, "a sector's values")?;
-        let mut counter: Vec<u8> = memory::vec_of(0, total, "a sector's counters")?;
-        let mut frontier: Vec<Vec<u32>> = vec![Vec::new()];
-        let push = |frontier: &mut Vec<Vec<u32>>, d: u32, e: usize| -> Result<(), SectorError> {
-            if d > MAX_DISTANCE {
-                return Err(SectorError::TooDeep { w: c[0], b: c[1] });
-            }
-            let d = d as usize;
-            if frontier.len() <= d {
-                frontier.resize_with(d + 1, Vec::new);
-            }
-            frontier[d].push(e as u32);
-            Ok(())
-        };
+    /// The first pass over the orbits of `range` of unit `c`: finished
+    /// games, exits to lower units, counters of the successors inside.
+    fn first_pass(
+        &self,
+        moves: &mut Moves,
+        c: [u32; 2],
+        index: &SectorIndex,
+        range: std::ops::Range<u64>,
+    ) -> Result<FirstPass, SectorError> {
         let (binom, group) = (&self.binom, &self.group);
+        let orbits = index.orbits;
+        let len = (range.end - range.start) as usize;
+        let mut out = FirstPass {
+            value: vec![0; 2 * len],
+            counter: vec![0; 2 * len],
+            queued: Vec::new(),
+            missing: None,
+        };
         let mut succ = Vec::new();
         let mut inside: Vec<u64> = Vec::new();
-        // Every orbit: finished games, exits to lower units, counters;
-        // `Some(unit)` when an exit lies in a unit not in memory.
-        let mut init = |i: u64,
-                        occ: [u64; 2],
-                        moves: &mut Moves|
-         -> Result<Option<[u32; 2]>, SectorError> {
+        let mut visit = |i: u64, occ: [u64; 2]| -> Result<Option<[u32; 2]>, SectorError> {
             for half in 0..2u8 {
-                let e = (u64::from(half) * orbits + i) as usize;
+                let e = (u64::from(half) * orbits + i) as u32;
+                let here = usize::from(half) * len + (i - range.start) as usize;
                 let board = Board { occ, to_move: half };
                 if let Some(winner) = moves.successors(&board, &mut succ) {
-                    value[e] = match winner {
+                    out.value[here] = match winner {
                         Some(p) if p == half => win(0),
                         Some(_) => loss(0),
                         None => OVER_DRAW,
                     };
                     if winner.is_some() {
-                        push(&mut frontier, 0, e)?;
+                        out.queued.push((0, e));
                     }
                     continue;
                 }
@@ -438,8 +436,8 @@ impl<'m> Solver<'m> {
                 inside.sort_unstable();
                 inside.dedup();
                 if out_win != u32::MAX {
-                    value[e] = TENT | out_win.min(u32::from(LOW)) as u16;
-                    push(&mut frontier, out_win, e)?;
+                    out.value[here] = TENT | out_win.min(u32::from(LOW)) as u16;
+                    out.queued.push((out_win, e));
                     continue;
                 }
                 let count = inside.len() + usize::from(draw_exit);
@@ -453,30 +451,93 @@ impl<'m> Solver<'m> {
                 if count == 0 {
                     if succ.is_empty() {
                         // No move and no end rule: the rules leave the game stuck.
-                        value[e] = OVER_DRAW;
+                        out.value[here] = OVER_DRAW;
                     } else {
-                        value[e] = loss(out_loss);
-                        push(&mut frontier, out_loss, e)?;
+                        out.value[here] = loss(out_loss);
+                        out.queued.push((out_loss, e));
                     }
                     continue;
                 }
-                counter[e] = count as u8;
+                out.counter[here] = count as u8;
                 if out_loss > 0 {
-                    value[e] = OUTLOSS | out_loss.min(u32::from(LOW)) as u16;
+                    out.value[here] = OUTLOSS | out_loss.min(u32::from(LOW)) as u16;
                 }
             }
             Ok(None)
         };
         let mut stop: Result<Option<[u32; 2]>, SectorError> = Ok(None);
-        let moves = &mut self.moves;
-        index.for_each(binom, |i, occ| {
+        index.for_each_in(binom, range.clone(), |i, occ| {
             if matches!(stop, Ok(None)) {
-                stop = init(i, occ, moves);
+                stop = visit(i, occ);
             }
         });
-        if let Some(sc) = stop? {
-            return Ok(Attempt::Missing(sc));
+        out.missing = stop?;
+        Ok(out)
+    }
+
+    /// One try at solving unit `c`: `Missing` when a successor lies in a
+    /// unit that is not in memory yet.
+    fn attempt(&mut self, c: [u32; 2], index: &SectorIndex) -> Result<Attempt, SectorError> {
+        let orbits = index.orbits;
+        if orbits >= 1 << 31 {
+            return Err(SectorError::TooLarge {
+                w: c[0],
+                b: c[1],
+                orbits,
+            });
         }
+        let total = 2 * orbits as usize;
+        let mut value: Vec<u16> = memory::vec_of(0, total, "a sector's values")?;
+        let mut counter: Vec<u8> = memory::vec_of(0, total, "a sector's counters")?;
+        let mut frontier: Vec<Vec<u32>> = vec![Vec::new()];
+        let push = |frontier: &mut Vec<Vec<u32>>, d: u32, e: usize| -> Result<(), SectorError> {
+            if d > MAX_DISTANCE {
+                return Err(SectorError::TooDeep { w: c[0], b: c[1] });
+            }
+            let d = d as usize;
+            if frontier.len() <= d {
+                frontier.resize_with(d + 1, Vec::new);
+            }
+            frontier[d].push(e as u32);
+            Ok(())
+        };
+        // The first pass, in parallel over ranges of orbits, merged in
+        // order (so the levels hold what one thread would have queued),
+        // a wave of ranges at a time so the copies stay small.
+        let threads = rayon::current_num_threads().max(1);
+        let step = orbits.div_ceil(64 * threads as u64).max(1 << 12);
+        let ranges: Vec<std::ops::Range<u64>> = (0..orbits)
+            .step_by(step as usize)
+            .map(|a| a..(a + step).min(orbits))
+            .collect();
+        let machine = self.moves.machine();
+        for wave in ranges.chunks(4 * threads) {
+            let passes: Vec<Result<FirstPass, SectorError>> = wave
+                .par_iter()
+                .map_init(
+                    || Moves::new(machine),
+                    |moves, r| self.first_pass(moves, c, index, r.clone()),
+                )
+                .collect();
+            for (r, pass) in wave.iter().zip(passes) {
+                let pass = pass?;
+                if let Some(sc) = pass.missing {
+                    return Ok(Attempt::Missing(sc));
+                }
+                let len = (r.end - r.start) as usize;
+                for half in 0..2usize {
+                    let at = half * orbits as usize + r.start as usize;
+                    value[at..at + len].copy_from_slice(&pass.value[half * len..(half + 1) * len]);
+                    counter[at..at + len]
+                        .copy_from_slice(&pass.counter[half * len..(half + 1) * len]);
+                }
+                for (d, e) in pass.queued {
+                    push(&mut frontier, d, e as usize)?;
+                }
+            }
+        }
+        let (binom, group) = (&self.binom, &self.group);
+        let moves = &mut self.moves;
         // Level by level: expand the positions decided at distance d.
         let mut preds = Vec::new();
         let mut pred_ids: Vec<u64> = Vec::new();

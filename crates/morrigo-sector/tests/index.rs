@@ -35,6 +35,15 @@ fn check_sector(name: &str, w: usize, b: usize) -> SectorIndex {
         assert_eq!(idx.rank(&binom, occ), r, "rank inverts unrank");
         let o = idx.orbit(&binom, &group, occ);
         seen[o as usize] = true;
+        let least = group
+            .iter()
+            .map(|g| idx.rank(&binom, [g.apply(occ[0]), g.apply(occ[1])]))
+            .min();
+        assert_eq!(
+            Some(idx.canonical(&binom, &group, occ).1),
+            least,
+            "the canonical image is the least-rank one"
+        );
         for g in &group {
             let image = [g.apply(occ[0]), g.apply(occ[1])];
             assert_eq!(
@@ -56,6 +65,16 @@ fn check_sector(name: &str, w: usize, b: usize) -> SectorIndex {
             "canonical arrangement → its orbit"
         );
     });
+    assert_eq!(k, idx.orbits);
+    // Split into ranges (as the solver's threads take them), the same visits.
+    let step = (idx.orbits / 7).max(1);
+    let mut k = 0;
+    for a in (0..idx.orbits).step_by(step as usize) {
+        idx.for_each_in(&binom, a..(a + step).min(idx.orbits), |i, occ| {
+            assert_eq!((i, occ), (k, idx.arrangement(&binom, k)));
+            k += 1;
+        });
+    }
     assert_eq!(k, idx.orbits);
     assert_eq!(
         idx.orbits,
