@@ -28,7 +28,7 @@ mod topology;
 pub use error::{BoardError, Usage};
 pub use naming::{column_label, point_name, MAX_ALGEBRAIC_SIZE, MAX_GTP_SIZE};
 pub use svg::MARK;
-pub use topology::{LineDirection, Topology};
+pub use topology::{LineDirection, Topology, SQUARE_CELL_STEPS};
 
 use morrigo_diag::Location;
 

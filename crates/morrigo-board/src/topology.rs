@@ -73,6 +73,19 @@ impl LineDirection {
     }
 }
 
+/// The steps from a point to the eight around it, in the order of
+/// [`Topology::square_cells`]: the rows of a 3×3 shape read from the top.
+pub const SQUARE_CELL_STEPS: [(i32, i32); 8] = [
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+    (-1, 0),
+    (1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+];
+
 /// The compiled board: flat tables indexed by [`PointId`]; immutable.
 /// Only [`crate::build`] makes one, so every table is consistent.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -137,6 +150,46 @@ impl Topology {
         self.neighbours
             .get(usize::from(a))
             .is_some_and(|ns| ns.binary_search(&b).is_ok())
+    }
+
+    /// The eight points around each point of a square grid, row by row from
+    /// the top (`(-1, 1), (0, 1), (1, 1), (-1, 0), (1, 0), (-1, -1), (0, -1),
+    /// (1, -1)` in drawing coordinates), `None` off the board: what 3×3
+    /// shapes are read from. `None` unless the board has coordinates and
+    /// every point's neighbours are exactly the points one step away
+    /// orthogonally, so a board that only looks like a grid is not read as one.
+    pub fn square_cells(&self) -> Option<Vec<[Option<PointId>; 8]>> {
+        if !self.has_coords {
+            return None;
+        }
+        let at: HashMap<(i32, i32), PointId> = self
+            .points()
+            .map(|p| (self.coords[usize::from(p)], p))
+            .collect();
+        if at.len() != self.len() {
+            return None;
+        }
+        let step = |p: PointId, dx: i32, dy: i32| {
+            let (x, y) = self.coords[usize::from(p)];
+            at.get(&(x + dx, y + dy)).copied()
+        };
+        let mut cells = Vec::with_capacity(self.len());
+        for p in self.points() {
+            let mut orthogonal: Vec<PointId> = [(0, 1), (-1, 0), (1, 0), (0, -1)]
+                .iter()
+                .filter_map(|&(dx, dy)| step(p, dx, dy))
+                .collect();
+            orthogonal.sort_unstable();
+            if orthogonal != self.neighbours[usize::from(p)] {
+                return None;
+            }
+            let mut c = [None; 8];
+            for (slot, (dx, dy)) in c.iter_mut().zip(SQUARE_CELL_STEPS) {
+                *slot = step(p, dx, dy);
+            }
+            cells.push(c);
+        }
+        Some(cells)
     }
 
     /// Iterates over all point ids.

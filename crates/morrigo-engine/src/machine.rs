@@ -310,6 +310,9 @@ pub struct Machine<const W: usize> {
     pub(crate) choose: Option<crate::choose::ChooseRules>,
     /// Some state outside `Position` keeps an undo log (line extras, choices).
     pub(crate) logs: bool,
+    /// The eight points around each point (`NO_POINT` off the board) when
+    /// the ruleset has playout shapes, which are read from them.
+    pub(crate) cells: Vec<[Point; 8]>,
 }
 
 /// A forbid rule: the classes named, the condition, whether it reads
@@ -447,6 +450,14 @@ impl<const W: usize> Machine<W> {
         let mills = crate::mills::MillExtras::of(&rules, n, &mut || splitmix(&mut seed));
         let choose = crate::choose::ChooseRules::of(&rules, n, &mut || splitmix(&mut seed));
         let logs = mills.is_some() || choose.is_some();
+        // `check` refuses shapes on a board that is not a square grid.
+        let cells = match (&rules.shapes, t.square_cells()) {
+            (Some(_), Some(cells)) => cells
+                .iter()
+                .map(|c| c.map(|q| q.unwrap_or(NO_POINT)))
+                .collect(),
+            _ => Vec::new(),
+        };
         let record_moves = rules.play.is_some() || !rules.passes.kinds.is_empty();
         let reads = Reads::of(&rules);
         let turns = crate::turns::TurnOrder::of(&rules);
@@ -465,6 +476,7 @@ impl<const W: usize> Machine<W> {
             all: Bits::first(n),
             neighbours,
             grid,
+            cells,
             line_masks,
             lines_through,
             lines_through_start,
@@ -650,5 +662,35 @@ impl<const W: usize> Machine<W> {
     pub fn empty(&self, s: &State<W>) -> Bits<W> {
         self.all
             .without(s.pos.occ[0].or(s.pos.occ[1]).or(s.marks.now))
+    }
+
+    /// The eight points around `p` (`NO_POINT` off the board), when the
+    /// ruleset has playout shapes (see [`Machine::shape_at`]).
+    #[inline]
+    pub fn cells_around(&self, p: Point) -> Option<&[Point; 8]> {
+        self.cells.get(p as usize)
+    }
+
+    /// Whether a playout shape of the ruleset holds around empty point `p`
+    /// for the player to move: one lookup of the eight cells' code.
+    #[inline]
+    pub fn shape_at(&self, s: &State<W>, p: Point) -> bool {
+        let Some(table) = &self.rules.shapes else {
+            return false;
+        };
+        use morrigo_rules::shapes::{CELL_EMPTY, CELL_MOVER, CELL_OFF_BOARD, CELL_OPPONENT};
+        let me = s.pos.to_move as usize & 1;
+        let (mine, theirs) = (&s.pos.occ[me], &s.pos.occ[me ^ 1]);
+        let mut code = 0u16;
+        for (i, &q) in self.cells[p as usize].iter().enumerate() {
+            let cell = match q {
+                NO_POINT => CELL_OFF_BOARD,
+                q if mine.has(q as usize) => CELL_MOVER,
+                q if theirs.has(q as usize) => CELL_OPPONENT,
+                _ => CELL_EMPTY,
+            };
+            code |= cell << (2 * i);
+        }
+        table.matches(code)
     }
 }

@@ -4,10 +4,12 @@
 //! tried, blended with all-moves-as-first (AMAF) results early on
 //! (`beta = n_amaf / (n_amaf + n + n·n_amaf / rave)`), and priors from the
 //! engine's knowledge counted as playouts already run (captures, rescues of
-//! chains in atari, self-ataris, eye fills, moves near the last one, lines to
-//! close or block). `rave=0` is plain UCT with exploration `c` and no priors.
+//! chains in atari, self-ataris, eye fills, moves near the last one, the
+//! ruleset's playout shapes, lines to close or block). `rave=0` is plain UCT
+//! with exploration `c` and no priors.
 //! Playouts follow [`policy_step`]: captures and rescues around the last
-//! board play, lines to close or block, otherwise uniform among the moves
+//! board play, then a point next to it where one of the ruleset's 3×3
+//! `playout.shapes` holds, lines to close or block, otherwise uniform among the moves
 //! that neither lose at once, nor fill an own eye, nor put a chain of two or
 //! more stones in atari; passes only when nothing else is left. The tree is
 //! kept from move to move (the subtree of the position reached), a `time=`
@@ -43,6 +45,7 @@ const PRIOR_RESCUE: u16 = 20;
 const PRIOR_SELF_ATARI: u16 = 20;
 const PRIOR_EYE_FILL: u16 = 30;
 const PRIOR_NEAR_LAST: u16 = 8;
+const PRIOR_SHAPE: u16 = 10;
 const PRIOR_LONE_EDGE: u16 = 10;
 const PRIOR_PASS: u16 = 30;
 const PRIOR_CLOSE_LINE: u16 = 20;
@@ -199,10 +202,10 @@ fn libs_after_play<const W: usize>(m: &Machine<W>, s: &State<W>, p: Point) -> (u
     (liberties(m, &chain, &empty).0, chain.count())
 }
 
-/// A board play that leaves the mover's chain of two or more stones in
-/// atari without capturing (a single stone may be thrown in).
+/// A board play on empty `p` that captures nothing and leaves the mover's
+/// chain through it, of at least `stones` stones, with one liberty or none.
 #[inline]
-fn big_self_atari<const W: usize>(m: &Machine<W>, s: &State<W>, p: Point) -> bool {
+fn self_atari<const W: usize>(m: &Machine<W>, s: &State<W>, p: Point, stones: u32) -> bool {
     let empty = m.empty(s);
     let free = m.rules.topology.neighbours[p as usize]
         .iter()
@@ -214,8 +217,15 @@ fn big_self_atari<const W: usize>(m: &Machine<W>, s: &State<W>, p: Point) -> boo
     if !m.play_effect(s, p).captured.is_empty() {
         return false;
     }
-    let (libs, stones) = libs_after_play(m, s, p);
-    libs <= 1 && stones >= 2
+    let (libs, size) = libs_after_play(m, s, p);
+    libs <= 1 && size >= stones
+}
+
+/// A self-atari of a chain of two or more stones (a single stone may be
+/// thrown in).
+#[inline]
+fn big_self_atari<const W: usize>(m: &Machine<W>, s: &State<W>, p: Point) -> bool {
+    self_atari(m, s, p, 2)
 }
 
 /// Most tactical candidates looked at per ply.
@@ -289,6 +299,42 @@ fn replies_to<const W: usize>(
     k
 }
 
+/// MoGo's shape replies: an empty point next to the last board play
+/// (diagonals included) where one of the ruleset's `playout.shapes`
+/// holds, drawn at random among those that put no own chain in atari
+/// (single stones included, as Pachi's `moggy` does), are legal and do not
+/// lose at once. Played, with its undo and outcome.
+fn shape_reply<const W: usize>(
+    m: &Machine<W>,
+    s: &mut State<W>,
+    last: Point,
+    rng: &mut SmallRng,
+) -> Option<(Move, Undo<W>, Option<Outcome>)> {
+    let around = *m.cells_around(last)?;
+    let empty = m.empty(s);
+    let mut cands = [NO_POINT; 8];
+    let mut k = 0;
+    for q in around {
+        if q != NO_POINT && empty.has(q as usize) && m.shape_at(s, q) {
+            cands[k] = q;
+            k += 1;
+        }
+    }
+    while k > 0 {
+        let i = pick(rng, k);
+        let p = cands[i];
+        cands.swap(i, k - 1);
+        k -= 1;
+        if self_atari(m, s, p, 1) || !m.play_legal(s, p) {
+            continue;
+        }
+        if let Some((u, o)) = apply_unless_lost(m, s, Move::play(p)) {
+            return Some((Move::play(p), u, o));
+        }
+    }
+    None
+}
+
 /// Line games: moves that close a line of the mover's (first) or fill
 /// the last gap of an opponent's line (second).
 fn line_moves<const W: usize>(m: &Machine<W>, s: &State<W>, moves: &[Move], close: bool) -> u32 {
@@ -351,6 +397,11 @@ fn policy_step<const W: usize>(
                 cands.swap(i, k - 1);
                 k -= 1;
             }
+        }
+    }
+    if board && last != NO_POINT && !over(s) {
+        if let Some(step) = shape_reply(m, s, last, rng) {
+            return Some(step);
         }
     }
     if !board && !m.rules.topology.lines.is_empty() && !over(s) {
@@ -486,6 +537,9 @@ fn prior<const W: usize>(m: &Machine<W>, s: &State<W>, mv: Move, last: Point) ->
             }
             if near_last {
                 add(PRIOR_NEAR_LAST, true);
+            }
+            if m.shape_at(s, mv.to) {
+                add(PRIOR_SHAPE, true);
             }
             let most = nbrs.iter().map(Vec::len).max().unwrap_or(0);
             if !near_stone && nbrs[p].len() < most {
@@ -1017,5 +1071,74 @@ impl Mcts {
         self.last.score = (1000.0 * self.stats[best].2).round() as i32;
         self.last.elapsed = started.elapsed();
         self.stats[best].0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use morrigo_engine::AnyMachine;
+    use std::sync::Arc;
+
+    /// A 7×7 Chinese board, with or without the shapes its parent gives.
+    fn seven(ruleset: &str) -> Machine<1> {
+        let overrides = morrigo_rules::load::Overrides {
+            size: Some((7, 7)),
+            ..Default::default()
+        };
+        let rules = morrigo_rules::load_rules_with(ruleset, &overrides).unwrap();
+        let AnyMachine::W1(m) = AnyMachine::new(Arc::new(rules)).unwrap() else {
+            panic!("a 7x7 board fits one word")
+        };
+        m
+    }
+
+    /// Black D4 and F4 either side of White's E4, which White just played;
+    /// Black to move.
+    fn hane(m: &Machine<1>) -> State<1> {
+        let t = &m.rules.topology;
+        let mut occ = [Bits::EMPTY; 2];
+        for (who, v) in [(0, "D4"), (0, "F4"), (1, "E4")] {
+            occ[who].set(t.point(v).unwrap() as usize);
+        }
+        m.state_from(occ[0], occ[1], m.initial().pos.in_hand, 0)
+    }
+
+    /// Of 200 seeded playout steps from [`hane`], those that answer next
+    /// to E4 (each checked to be a point where a shape holds).
+    fn answers_next_to_the_last_play(m: &Machine<1>) -> usize {
+        let mut s = hane(m);
+        let last = m.rules.topology.point("E4").unwrap();
+        let around = m.cells_around(last).copied();
+        let mut buf = Vec::new();
+        let mut near = 0;
+        for seed in 0..200 {
+            let mut rng = SmallRng::seed_from_u64(seed);
+            let (mv, u, _) = policy_step(m, &mut s, &mut buf, &mut rng, false, last).unwrap();
+            m.undo(&mut s, u);
+            if around.is_some_and(|a| a.contains(&mv.to)) {
+                assert!(
+                    m.shape_at(&s, mv.to),
+                    "{} holds no shape",
+                    m.rules.topology.name(mv.to)
+                );
+                near += 1;
+            }
+        }
+        near
+    }
+
+    /// No chain is in atari, so no capture or rescue applies: with the
+    /// shapes Chinese rules inherit, the policy answers E4 where a shape
+    /// holds next to it (the enclosing hane at E5 among them); without
+    /// them, uniformly over the board.
+    #[test]
+    fn a_playout_answers_the_last_play_with_a_shape_next_to_it() {
+        let with = seven("chinese");
+        assert!(with.shape_at(&hane(&with), with.rules.topology.point("E5").unwrap()));
+        assert_eq!(answers_next_to_the_last_play(&with), 200);
+        let without = seven("../../tests/rulesets/go-without-shapes.yaml");
+        assert!(without.cells_around(0).is_none());
+        assert!(answers_next_to_the_last_play(&without) < 100);
     }
 }

@@ -149,6 +149,7 @@ impl Compiler<'_> {
         end.extend(self.end_rules(env));
         let scoring = self.scoring();
         let eval = self.eval(play.is_some());
+        let shapes = self.shapes(topology.as_ref(), play.is_some());
         for (i, e) in end.iter().enumerate() {
             if end[..i].iter().any(|f| f.name == e.name) {
                 self.error_key(
@@ -241,6 +242,7 @@ impl Compiler<'_> {
             scoring,
             patterns: patterns.into_inner(),
             eval,
+            shapes,
         };
         self.check_lines_formed_in(&rules);
         Some(rules)
@@ -1905,6 +1907,60 @@ impl Compiler<'_> {
             *weight = v as i32;
         }
         Some(weights)
+    }
+
+    /// The `playout.shapes` section: 3×3 shapes, read from the cells
+    /// around a point, so only on a square grid and for board plays.
+    fn shapes(
+        &mut self,
+        topology: Option<&morrigo_board::Topology>,
+        board_plays: bool,
+    ) -> Option<std::sync::Arc<crate::shapes::ShapeTable>> {
+        let given = self.loaded.file.playout.as_ref()?.shapes.as_ref()?;
+        let grid = topology.is_some_and(|t| t.square_cells().is_some());
+        if !grid || !board_plays {
+            self.error_key(
+                &["playout", "shapes"],
+                Diagnostic::new(if board_plays {
+                    "`playout.shapes` are read from the eight points around a point, and this board is not a square grid"
+                } else {
+                    "`playout.shapes` answer board plays, and this ruleset has none"
+                })
+                .expected("a square grid (`board: { grid: … }`) with a `play` action, or no `playout.shapes`"),
+            );
+            return None;
+        }
+        let items: Vec<(usize, Option<crate::yaml::Pos>)> = (0..given.len())
+            .map(|i| {
+                let node = self.loaded.node(&["playout", "shapes"]);
+                (
+                    i,
+                    node.and_then(|n| n.items().get(i))
+                        .map(|n| n.get("rows").map_or(n.pos, |r| r.pos)),
+                )
+            })
+            .collect();
+        let mut shapes = Vec::new();
+        let mut names = Vec::new();
+        for ((i, pos), file) in items.into_iter().zip(given) {
+            match crate::shapes::Shape::parse(&file.rows, file.to_move.as_deref()) {
+                Ok(shape) => {
+                    shapes.push(shape);
+                    names.push(file.name.clone().unwrap_or_else(|| file.rows.clone()));
+                }
+                Err(why) => {
+                    let at = pos.and_then(|p| self.loaded.location(p));
+                    self.errors.push(
+                        Diagnostic::new(format!("playout shape {}: {why}", i + 1))
+                            .expected("`rows: \"XOX ... ???\"`: three rows of X, O, ., #, x, o, ? with `.` in the centre, and `to_move: X` or `O` or nothing")
+                            .at_opt(at),
+                    );
+                }
+            }
+        }
+        Some(std::sync::Arc::new(crate::shapes::ShapeTable::compile(
+            &shapes, names,
+        )))
     }
 
     fn scoring(&mut self) -> Option<Scoring> {

@@ -10,6 +10,7 @@ pub mod eval;
 pub mod load;
 pub mod move_values;
 pub mod schema;
+pub mod shapes;
 pub mod turns;
 pub mod vocab;
 pub mod yaml;
@@ -533,6 +534,8 @@ pub struct Rules {
     /// The alpha-beta evaluation weights when the ruleset has an `eval:`
     /// section (terms it leaves out hold the family default).
     pub eval: Option<EvalWeights>,
+    /// The `playout.shapes` section, compiled (square-grid boards only).
+    pub shapes: Option<std::sync::Arc<shapes::ShapeTable>>,
 }
 
 impl Rules {
@@ -570,6 +573,7 @@ impl Rules {
             scoring: _,
             patterns: _,
             eval: _,
+            shapes: _,
         } = self;
         let phase_conds = phases.iter().flat_map(|p| {
             p.when
@@ -820,6 +824,9 @@ impl fmt::Display for Rules {
         if let Some(w) = &self.eval {
             let terms: Vec<String> = w.terms().iter().map(|(n, v)| format!("{n} {v}")).collect();
             writeln!(f, "  eval weights (alphabeta): {}", terms.join(", "))?;
+        }
+        if let Some(t) = &self.shapes {
+            writeln!(f, "  playout shapes (mcts): {}", t.names.join(", "))?;
         }
         writeln!(f, "  end rules (checked in order at each turn):")?;
         for e in &self.end {

@@ -43,6 +43,26 @@ pub struct RulesetFile {
     pub scoring: Option<ScoringFile>,
     /// Weights of the alpha-beta agent's evaluation, each a whole number.
     pub eval: Option<crate::EvalTerms<Option<i64>>>,
+    /// Knowledge the Monte Carlo playouts play by.
+    pub playout: Option<PlayoutFile>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayoutFile {
+    /// 3×3 shapes worth playing next to the last board play (square grids).
+    pub shapes: Option<Vec<ShapeFile>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShapeFile {
+    /// What the shape is called (shown by `show`).
+    pub name: Option<String>,
+    /// Nine cells, three rows from the top: `X`, `O`, `.`, `#`, `x`, `o`, `?`.
+    pub rows: String,
+    /// `X` or `O`: the shape is played only by the owner of those stones.
+    pub to_move: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
