@@ -642,6 +642,15 @@ impl<const W: usize> Machine<W> {
             [self.lines_through_start[p] as usize..self.lines_through_start[p + 1] as usize]
     }
 
+    /// Whether turns are plain: no turn-order, capture, line-extra or
+    /// per-move judging rule is in play, so a board move that completes
+    /// no line ends the turn, changes the board by the move alone and
+    /// hands the turn to the opponent. Solvers take that without asking
+    /// `apply`.
+    pub fn plain_turns(&self) -> bool {
+        !self.extras
+    }
+
     /// Complete lines of `player` through point `p`.
     #[inline]
     pub fn lines_at(&self, occ: &Bits<W>, p: usize) -> u32 {

@@ -134,10 +134,19 @@ struct WhiteEntry {
     /// Its canonical r1 are `blacks[start..start + len]`; `ALL`: every r1.
     start: u32,
     len: u32,
+    /// The symmetries fixing the set besides the identity, as indices
+    /// into the group: `stabs[stab..stab + stab_len]`.
+    stab: u32,
+    stab_len: u32,
 }
 
 const ALL: u32 = u32::MAX;
 const NOT_CANONICAL: u32 = u32::MAX;
+/// In `least_sym`: the set's least image is fixed by more than the
+/// identity, so the second set decides between the symmetries that fix it.
+const AMBIGUOUS: u8 = 0x80;
+/// The most first-player sets given a `least_sym` entry (a byte each).
+const MAX_LEAST_TABLE: u64 = 1 << 28;
 
 /// The orbit index of one sector's arrangements (`w` and `b` pieces).
 #[derive(Clone, Debug)]
@@ -157,6 +166,13 @@ pub struct SectorIndex {
     /// r0 of each entry of `whites` (ascending).
     white_rank: Vec<u64>,
     blacks: Vec<u32>,
+    /// By r0: a symmetry mapping that first-player set to its least image,
+    /// marked `AMBIGUOUS` when the image has more symmetries than the
+    /// identity (then the second set decides between them). One or a few
+    /// maps instead of |G| per canonical image. Empty when the sets are
+    /// too many for a byte each, or the group too large.
+    least_sym: Vec<u8>,
+    stabs: Vec<u8>,
 }
 
 impl SectorIndex {
@@ -172,15 +188,34 @@ impl SectorIndex {
         let mut white_rank = Vec::new();
         let mut blacks = Vec::new();
         let mut offset = 0u64;
-        let mut stab: Vec<&Symmetry> = Vec::with_capacity(group.len());
+        let mut stab: Vec<u8> = Vec::with_capacity(group.len());
+        let mut stabs = Vec::new();
+        let table = whites_total <= MAX_LEAST_TABLE && group.len() <= usize::from(AMBIGUOUS);
+        let mut least_sym = Vec::new();
+        if table {
+            least_sym = vec![AMBIGUOUS; whites_total as usize];
+            for r0 in 0..whites_total {
+                let white = binom.unrank_set(r0, w, n);
+                let (mut best, mut at, mut ties) = (white, 0u8, 1u32);
+                for (k, g) in group.iter().enumerate().skip(1) {
+                    let image = g.apply(white);
+                    if image < best {
+                        (best, at, ties) = (image, k as u8, 1);
+                    } else if image == best {
+                        ties += 1;
+                    }
+                }
+                least_sym[r0 as usize] = if ties == 1 { at } else { at | AMBIGUOUS };
+            }
+        }
         for r0 in 0..whites_total {
             let white = binom.unrank_set(r0, w, n);
             stab.clear();
             let mut canonical = true;
-            for g in &group[1..] {
+            for (k, g) in group.iter().enumerate().skip(1) {
                 let image = g.apply(white);
                 if image == white {
-                    stab.push(g);
+                    stab.push(k as u8);
                 } else if binom.rank_set(image) < r0 {
                     canonical = false;
                     break;
@@ -196,6 +231,8 @@ impl SectorIndex {
                     offset,
                     start: 0,
                     len: ALL,
+                    stab: 0,
+                    stab_len: 0,
                 });
                 offset += inner;
                 continue;
@@ -203,15 +240,22 @@ impl SectorIndex {
             let start = blacks.len() as u32;
             for r1 in 0..inner {
                 let black = expand(binom.unrank_set(r1, b, n - w), white, n);
-                let least = stab
-                    .iter()
-                    .all(|g| binom.rank_set(compress(g.apply(black), white)) >= r1);
+                let least = stab.iter().all(|&g| {
+                    binom.rank_set(compress(group[usize::from(g)].apply(black), white)) >= r1
+                });
                 if least {
                     blacks.push(r1 as u32);
                 }
             }
             let len = blacks.len() as u32 - start;
-            whites.push(WhiteEntry { offset, start, len });
+            whites.push(WhiteEntry {
+                offset,
+                start,
+                len,
+                stab: stabs.len() as u32,
+                stab_len: stab.len() as u32,
+            });
+            stabs.extend_from_slice(&stab);
             offset += u64::from(len);
         }
         SectorIndex {
@@ -225,6 +269,8 @@ impl SectorIndex {
             whites,
             white_rank,
             blacks,
+            least_sym,
+            stabs,
         }
     }
 
@@ -233,7 +279,9 @@ impl SectorIndex {
         (self.slot.len() * 4
             + self.whites.len() * 16
             + self.white_rank.len() * 8
-            + self.blacks.len() * 4) as u64
+            + self.blacks.len() * 4
+            + self.least_sym.len()
+            + self.stabs.len()) as u64
     }
 
     /// The rank of an arrangement (`occ[0]` has `w` points, `occ[1]` `b`).
@@ -304,6 +352,28 @@ impl SectorIndex {
     /// The orbit index of any arrangement of the sector.
     #[inline]
     pub fn orbit(&self, binom: &Binomial, group: &[Symmetry], occ: [u64; 2]) -> u64 {
+        if let Some(&k) = self.least_sym.get(binom.rank_set(occ[0]) as usize) {
+            let g = &group[usize::from(k & !AMBIGUOUS)];
+            let white = g.apply(occ[0]);
+            let e = self.whites[self.slot[binom.rank_set(white) as usize] as usize];
+            let mut black = g.apply(occ[1]);
+            if k & AMBIGUOUS == 0 {
+                // A least image with a trivial stabiliser starts an entry
+                // holding every second set.
+                debug_assert_eq!(e.len, ALL);
+                return e.offset + binom.rank_compressed(black, white);
+            }
+            // Every map to the least image is g followed by one fixing it.
+            for &h in &self.stabs[e.stab as usize..(e.stab + e.stab_len) as usize] {
+                black = black.min(group[usize::from(h)].apply(g.apply(occ[1])));
+            }
+            let r1 = binom.rank_compressed(black, white) as u32;
+            let list = &self.blacks[e.start as usize..(e.start + e.len) as usize];
+            let k = list
+                .binary_search(&r1)
+                .expect("a canonical rank has an orbit");
+            return e.offset + k as u64;
+        }
         let (_, rank) = self.canonical(binom, group, occ);
         self.orbit_of_rank(rank)
             .expect("a canonical rank has an orbit")

@@ -16,7 +16,7 @@
 //! two directions against each other on random positions.
 
 use morrigo_engine::{Bits, Machine, Move, MoveKind, State};
-use morrigo_rules::{ActionKind, Rules};
+use morrigo_rules::{ActionKind, Prim, Rules};
 
 /// A moving-phase position: both players' points and the player to move
 /// (nothing in hand, no removal owed).
@@ -87,8 +87,37 @@ pub struct Moves<'m> {
     may_fly: bool,
     /// Forbid rules exist: ask the engine about each move in full.
     forbid: bool,
+    /// [`Machine::plain_turns`]: a move completing no line is the whole
+    /// turn, so it is played (and undone) without the engine.
+    plain: bool,
+    /// Phase and action conditions read piece counts only, so the actions
+    /// allowed are one answer per sector and player ([`Moves::allowed`]).
+    count_guards: bool,
+    /// Those answers: pieces on the board, the player, the actions.
+    allowed_memo: Vec<([u32; 2], u8, [bool; 5])>,
     /// Move buffers per removal depth.
     stack: Vec<Vec<Move>>,
+}
+
+/// Whether every phase and action condition reads only piece counts and
+/// who is who, so that it is constant over a sector.
+fn guards_read_counts_only(rules: &Rules) -> bool {
+    let mut only = true;
+    let mut check = |p: &Prim| {
+        only &= matches!(
+            p,
+            Prim::Me | Prim::Opponent | Prim::InHand | Prim::OnBoard | Prim::Lost
+        )
+    };
+    for phase in &rules.phases {
+        if let Some(w) = &phase.when {
+            w.expr.for_each_symbol(&mut check);
+        }
+        for a in &phase.actions {
+            a.guard.expr.for_each_symbol(&mut check);
+        }
+    }
+    only
 }
 
 impl<'m> Moves<'m> {
@@ -121,7 +150,21 @@ impl<'m> Moves<'m> {
             lines_at,
             may_fly,
             forbid: !rules.forbid.is_empty(),
+            plain: m.plain_turns(),
+            count_guards: guards_read_counts_only(rules),
+            allowed_memo: Vec::new(),
             stack: Vec::new(),
+        }
+    }
+
+    /// Turn generation that asks the engine about every move, without the
+    /// shortcuts for plain turns: the reference the shortcuts are tested
+    /// against.
+    pub fn engine_only(m: &'m Machine<1>) -> Self {
+        Moves {
+            plain: false,
+            count_guards: false,
+            ..Moves::new(m)
         }
     }
 
@@ -171,7 +214,18 @@ impl<'m> Moves<'m> {
             self.stack[0] = moves;
             return Some(o.winner);
         }
+        let me = usize::from(p.to_move);
         for &mv in &moves {
+            if self.plain && matches!(mv.kind, MoveKind::Slide | MoveKind::Fly) {
+                let mine = p.occ[me] & !(1 << mv.from) | 1 << mv.to;
+                if self.lines_at[mv.to as usize].iter().all(|&l| l & !mine != 0) {
+                    let mut next = *p;
+                    next.occ[me] = mine;
+                    next.to_move ^= 1;
+                    out.push((next, 1));
+                    continue;
+                }
+            }
             let u = self.m.apply(&mut self.s, mv);
             self.finish_turn(1, 1, out);
             self.m.undo(&mut self.s, u);
@@ -233,6 +287,27 @@ impl<'m> Moves<'m> {
         }
     }
 
+    /// The actions the rules allow `player` with `on_board` pieces, when
+    /// that is all the conditions read (`count_guards`), memoised.
+    fn allowed(&mut self, occ: [u64; 2], player: u8) -> [bool; 5] {
+        let on_board = occ.map(u64::count_ones);
+        if let Some(&(_, _, a)) = self
+            .allowed_memo
+            .iter()
+            .find(|(c, p, _)| *c == on_board && *p == player)
+        {
+            return a;
+        }
+        self.load(&Board {
+            occ,
+            to_move: player,
+        });
+        let phase = self.m.phase(&self.s);
+        let a = self.m.allowed_actions(&self.s, phase);
+        self.allowed_memo.push((on_board, player, a));
+        a
+    }
+
     /// The positions one turn before `q`, sorted, without repeats. With
     /// `unremovals` false only the turns that removed nothing (the ones that
     /// stay in `q`'s sector) are undone. With `check_over` false a
@@ -248,6 +323,10 @@ impl<'m> Moves<'m> {
         out.clear();
         let x = (q.to_move ^ 1) as usize;
         let empty = self.all & !(q.occ[0] | q.occ[1]);
+        // Plain turns under count-only conditions: a move completing no
+        // line is legal by its kind alone and owes nothing.
+        let quick = (self.plain && self.count_guards && !self.forbid && !check_over)
+            .then(|| self.allowed(q.occ, x as u8));
         let mut pieces = q.occ[x];
         while pieces != 0 {
             let to = pieces.trailing_zeros() as usize;
@@ -267,6 +346,14 @@ impl<'m> Moves<'m> {
                 let mut p = *q;
                 p.to_move = x as u8;
                 p.occ[x] = q.occ[x] & !(1 << to) | 1 << from;
+                if let (Some(allowed), 0) = (quick, closes) {
+                    let slide =
+                        self.adj[from] >> to & 1 == 1 && allowed[ActionKind::Slide as usize];
+                    if slide || allowed[ActionKind::Fly as usize] {
+                        out.push(p);
+                    }
+                    continue;
+                }
                 // No removal: the move alone must end the turn.
                 self.load(&p);
                 let Some(mv) = self.move_legal(from, to, check_over) else {

@@ -125,3 +125,39 @@ fn a_player_with_no_piece_did_not_just_move() {
     );
     assert!(preds.is_empty());
 }
+
+/// The shortcuts for plain turns (a move completing no line played without
+/// the engine; the actions allowed asked once per sector) give exactly what
+/// asking the engine about every move gives, both ways.
+#[test]
+fn plain_turn_shortcuts_agree_with_the_engine() {
+    for (name, sectors) in [
+        ("six-mens-morris", &[(3u32, 3u32), (5, 4), (6, 6)][..]),
+        ("nine-mens-morris", &[(3, 3), (3, 7), (8, 8)][..]),
+        ("lasker-morris", &[(3, 5), (7, 9)][..]),
+        ("twelve-mens-morris", &[(3, 3), (6, 6), (11, 10)][..]),
+        ("nine-mens-morris-remove-per-mill", &[(4, 4), (8, 7)][..]),
+    ] {
+        let m = common::machine(name);
+        let (mut fast, mut slow) = (Moves::new(&m), Moves::engine_only(&m));
+        let n = fast.points();
+        let mut rng = common::rng(7);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        let (mut pa, mut pb) = (Vec::new(), Vec::new());
+        let mut compared = 0;
+        for &(w, bl) in sectors {
+            for _ in 0..300 {
+                let q = common::random_board(&mut rng, n, w, bl);
+                assert_eq!(fast.successors(&q, &mut a), slow.successors(&q, &mut b));
+                assert_eq!(a, b, "{name}: successors of {q:?}");
+                for unremovals in [false, true] {
+                    fast.predecessors(&q, unremovals, false, &mut pa);
+                    slow.predecessors(&q, unremovals, false, &mut pb);
+                    assert_eq!(pa, pb, "{name}: predecessors of {q:?}");
+                }
+                compared += a.len() + pa.len();
+            }
+        }
+        assert!(compared > 1000, "{name}: only {compared} turns compared");
+    }
+}
