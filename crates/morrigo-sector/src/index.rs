@@ -172,6 +172,8 @@ pub struct SectorIndex {
     /// maps instead of |G| per canonical image. Empty when the sets are
     /// too many for a byte each, or the group too large.
     least_sym: Vec<u8>,
+    /// By r0, beside `least_sym`: the entry of `whites` of the least image.
+    least_entry: Vec<u32>,
     stabs: Vec<u8>,
 }
 
@@ -192,8 +194,10 @@ impl SectorIndex {
         let mut stabs = Vec::new();
         let table = whites_total <= MAX_LEAST_TABLE && group.len() <= usize::from(AMBIGUOUS);
         let mut least_sym = Vec::new();
+        let mut least_image = Vec::new();
         if table {
             least_sym = vec![AMBIGUOUS; whites_total as usize];
+            least_image = vec![0u64; whites_total as usize];
             for r0 in 0..whites_total {
                 let white = binom.unrank_set(r0, w, n);
                 let (mut best, mut at, mut ties) = (white, 0u8, 1u32);
@@ -206,6 +210,7 @@ impl SectorIndex {
                     }
                 }
                 least_sym[r0 as usize] = if ties == 1 { at } else { at | AMBIGUOUS };
+                least_image[r0 as usize] = binom.rank_set(best);
             }
         }
         for r0 in 0..whites_total {
@@ -258,6 +263,7 @@ impl SectorIndex {
             stabs.extend_from_slice(&stab);
             offset += u64::from(len);
         }
+        let least_entry = least_image.iter().map(|&r| slot[r as usize]).collect();
         SectorIndex {
             n,
             w,
@@ -270,6 +276,7 @@ impl SectorIndex {
             white_rank,
             blacks,
             least_sym,
+            least_entry,
             stabs,
         }
     }
@@ -281,6 +288,7 @@ impl SectorIndex {
             + self.white_rank.len() * 8
             + self.blacks.len() * 4
             + self.least_sym.len()
+            + self.least_entry.len() * 4
             + self.stabs.len()) as u64
     }
 
@@ -352,10 +360,11 @@ impl SectorIndex {
     /// The orbit index of any arrangement of the sector.
     #[inline]
     pub fn orbit(&self, binom: &Binomial, group: &[Symmetry], occ: [u64; 2]) -> u64 {
-        if let Some(&k) = self.least_sym.get(binom.rank_set(occ[0]) as usize) {
+        let r0 = binom.rank_set(occ[0]) as usize;
+        if let Some(&k) = self.least_sym.get(r0) {
             let g = &group[usize::from(k & !AMBIGUOUS)];
             let white = g.apply(occ[0]);
-            let e = self.whites[self.slot[binom.rank_set(white) as usize] as usize];
+            let e = self.whites[self.least_entry[r0] as usize];
             let mut black = g.apply(occ[1]);
             if k & AMBIGUOUS == 0 {
                 // A least image with a trivial stabiliser starts an entry
@@ -434,6 +443,40 @@ impl SectorIndex {
                 };
                 let black = expand(binom.unrank_set(r1, self.b, self.n - self.w), white, self.n);
                 f(e.offset + j, [white, black]);
+            }
+        }
+    }
+
+    /// [`SectorIndex::for_each`] with each orbit's size (positions in it),
+    /// from the stabiliser of its first set: no symmetry is tried on the
+    /// orbits whose first set has none.
+    pub fn for_each_sized(
+        &self,
+        binom: &Binomial,
+        group: &[Symmetry],
+        mut f: impl FnMut(u64, [u64; 2], u64),
+    ) {
+        let g = group.len() as u64;
+        for (k, e) in self.whites.iter().enumerate() {
+            let white = binom.unrank_set(self.white_rank[k], self.w, self.n);
+            let stab = &self.stabs[e.stab as usize..(e.stab + e.stab_len) as usize];
+            let count = if e.len == ALL {
+                self.inner
+            } else {
+                u64::from(e.len)
+            };
+            for j in 0..count {
+                let r1 = if e.len == ALL {
+                    j
+                } else {
+                    u64::from(self.blacks[e.start as usize + j as usize])
+                };
+                let black = expand(binom.unrank_set(r1, self.b, self.n - self.w), white, self.n);
+                let fixed = 1 + stab
+                    .iter()
+                    .filter(|&&h| group[usize::from(h)].apply(black) == black)
+                    .count() as u64;
+                f(e.offset + j, [white, black], g / fixed);
             }
         }
     }

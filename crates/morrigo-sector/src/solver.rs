@@ -19,7 +19,10 @@
 //! loss can have, a drawn exit is a successor that never becomes a win.
 //!
 //! Each finished unit is one sealed file (`w{w}-b{b}.sec`), written
-//! atomically; a rerun loads and checks it instead of solving again.
+//! atomically; a rerun loads and checks it instead of solving again. On
+//! disk a value takes one byte (wins and losses within 126 plies, which is
+//! nearly all of them); the rest are listed after the bytes with their
+//! orbit, so the file is exact at any distance.
 
 use crate::index::{Binomial, SectorIndex};
 use crate::symmetry::{symmetries, Symmetry};
@@ -35,9 +38,16 @@ use std::sync::Arc;
 use std::time::Instant;
 
 /// What a sector file's trailer says it holds.
-pub const KIND: morrigo_store::Kind = *b"msector1";
-const MAGIC: &[u8; 8] = b"MRGSECT1";
-const HEADER: usize = 8 + 8 + 2 + 8;
+pub const KIND: morrigo_store::Kind = *b"msector2";
+const MAGIC: &[u8; 8] = b"MRGSECT2";
+/// Magic, fingerprint, the unit's pieces, orbits per side, long values.
+const HEADER: usize = 8 + 8 + 2 + 8 + 8;
+/// A value's byte on disk: the value itself up to here ...
+const BYTE_MAX: u16 = 254;
+/// ... else this, and the value is in the list of long ones.
+const LONG: u8 = 255;
+/// A long value on disk: its index (u64) and value (u16).
+const LONG_BYTES: usize = 8 + 2;
 
 /// A tentative win (through a lower unit) at the distance in the low bits.
 const TENT: u16 = 0x4000;
@@ -233,6 +243,15 @@ impl<'m> Solver<'m> {
         self.units.get(&[w, b]).map(|u| (&*u.index, &u.values[..]))
     }
 
+    /// Drop from memory the units `gone` picks, when they are on disk (a
+    /// later need reads them back): a sweep up the sectors holds only the
+    /// few it still reads, not the whole game.
+    pub fn evict(&mut self, mut gone: impl FnMut([u32; 2]) -> bool) {
+        if self.dir.is_some() {
+            self.units.retain(|&c, _| !gone(c));
+        }
+    }
+
     fn path(&self, c: [u32; 2]) -> Option<PathBuf> {
         self.dir
             .as_ref()
@@ -289,19 +308,36 @@ impl<'m> Solver<'m> {
         let file = morrigo_store::AtomicFile::create(path)?;
         let io = |e| SectorError::Store(StoreError::io("write", path, e));
         let mut w = morrigo_store::SealedWriter::new(&KIND, file);
+        let long: Vec<(u64, u16)> = values
+            .iter()
+            .enumerate()
+            .filter(|&(_, &v)| v > BYTE_MAX)
+            .map(|(i, &v)| (i as u64, v))
+            .collect();
         let mut head = Vec::with_capacity(HEADER);
         head.extend_from_slice(MAGIC);
         head.extend_from_slice(&self.fingerprint.to_le_bytes());
         head.push(c[0] as u8);
         head.push(c[1] as u8);
         head.extend_from_slice(&index.orbits.to_le_bytes());
+        head.extend_from_slice(&(long.len() as u64).to_le_bytes());
         w.write_all(&head).map_err(io)?;
         let mut buf = Vec::with_capacity(1 << 16);
-        for chunk in values.chunks(1 << 15) {
+        for chunk in values.chunks(1 << 16) {
             buf.clear();
-            chunk
-                .iter()
-                .for_each(|v| buf.extend_from_slice(&v.to_le_bytes()));
+            buf.extend(
+                chunk
+                    .iter()
+                    .map(|&v| if v > BYTE_MAX { LONG } else { v as u8 }),
+            );
+            w.write_all(&buf).map_err(io)?;
+        }
+        for chunk in long.chunks(1 << 12) {
+            buf.clear();
+            for (i, v) in chunk {
+                buf.extend_from_slice(&i.to_le_bytes());
+                buf.extend_from_slice(&v.to_le_bytes());
+            }
             w.write_all(&buf).map_err(io)?;
         }
         let file = w.finish().map_err(io)?;
@@ -310,37 +346,69 @@ impl<'m> Solver<'m> {
     }
 
     fn load(&self, path: &Path, c: [u32; 2], index: &SectorIndex) -> Result<Vec<u16>, SectorError> {
-        let want = HEADER as u64 + 4 * index.orbits;
-        let bytes =
-            morrigo_store::read_sealed(path, &KIND, want + morrigo_store::TRAILER_BYTES as u64)?;
+        let total = 2 * index.orbits;
         let damaged = |why: String| SectorError::Store(StoreError::damaged(path, why));
-        if bytes.len() as u64 != want || &bytes[..8] != MAGIC {
-            return Err(damaged(format!(
-                "it holds {} bytes, not the {want} of sector {}-{}",
-                bytes.len(),
-                c[0],
-                c[1]
-            )));
+        // At most every value long: the bound the sealed read enforces.
+        let most = HEADER as u64 + total * (1 + LONG_BYTES as u64);
+        let bytes =
+            morrigo_store::read_sealed(path, &KIND, most + morrigo_store::TRAILER_BYTES as u64)?;
+        if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+            return Err(damaged("it is not a sector file".into()));
         }
-        let fp = u64::from_le_bytes(bytes[8..16].try_into().unwrap());
+        let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+        let fp = u64_at(8);
         if fp != self.fingerprint {
             return Err(damaged(format!(
                 "it was solved for other rules (fingerprint {fp:016x}, these rules {:016x})",
                 self.fingerprint
             )));
         }
-        if [u32::from(bytes[16]), u32::from(bytes[17])] != c {
+        if [u32::from(bytes[16]), u32::from(bytes[17])] != c || u64_at(18) != index.orbits {
             return Err(damaged(format!(
-                "it holds sector {}-{}",
-                bytes[16], bytes[17]
+                "it holds sector {}-{} with {} orbits a side, not {}-{} with {}",
+                bytes[16],
+                bytes[17],
+                u64_at(18),
+                c[0],
+                c[1],
+                index.orbits
             )));
         }
-        let mut values = memory::vec_with_capacity(2 * index.orbits as usize, "a sector's values")?;
-        values.extend(
-            bytes[HEADER..]
-                .chunks_exact(2)
-                .map(|p| u16::from_le_bytes([p[0], p[1]])),
-        );
+        let long = u64_at(26);
+        let want = (HEADER as u64)
+            .checked_add(total)
+            .and_then(|n| n.checked_add(long.checked_mul(LONG_BYTES as u64)?));
+        if want != Some(bytes.len() as u64) {
+            return Err(damaged(format!(
+                "it holds {} bytes, not the {} of {total} values and {long} long ones",
+                bytes.len(),
+                HEADER as u64 + total + long.saturating_mul(LONG_BYTES as u64)
+            )));
+        }
+        let body = HEADER + total as usize;
+        let mut values = memory::vec_with_capacity(total as usize, "a sector's values")?;
+        values.extend(bytes[HEADER..body].iter().map(|&b| u16::from(b)));
+        let marked = bytes[HEADER..body].iter().filter(|&&b| b == LONG).count() as u64;
+        if marked != long {
+            return Err(damaged(format!(
+                "{marked} values are marked long but {long} are listed"
+            )));
+        }
+        let mut last = None;
+        for e in bytes[body..].chunks_exact(LONG_BYTES) {
+            let i = u64::from_le_bytes(e[..8].try_into().expect("8 bytes"));
+            let v = u16::from_le_bytes([e[8], e[9]]);
+            let fits = last.is_none_or(|l| i > l) && v > BYTE_MAX;
+            match values.get_mut(i as usize) {
+                Some(slot) if fits && *slot == u16::from(LONG) => *slot = v,
+                _ => {
+                    return Err(damaged(format!(
+                        "its long value for orbit {i} does not fit"
+                    )))
+                }
+            }
+            last = Some(i);
+        }
         Ok(values)
     }
 
@@ -351,15 +419,8 @@ impl<'m> Solver<'m> {
             orbits: values.len() as u64,
             ..SectorStats::default()
         };
-        let g = self.group.len() as u64;
         let orbits = index.orbits;
-        index.for_each(&self.binom, |i, occ| {
-            let stab = self
-                .group
-                .iter()
-                .filter(|x| x.apply(occ[0]) == occ[0] && x.apply(occ[1]) == occ[1])
-                .count() as u64;
-            let size = g / stab;
+        index.for_each_sized(&self.binom, &self.group, |i, _, size| {
             for half in 0..2 {
                 let v = values[(half * orbits + i) as usize];
                 s.positions += size;
@@ -628,6 +689,11 @@ pub fn solve_sectors(
             if b < min || b > max || w + b > n {
                 continue;
             }
+            // Unit (w, b) and the later ones of this total reach (by one
+            // removal) the units of one piece fewer from (w − 1, b) on;
+            // anything lower is read back from its file if a turn removes
+            // more.
+            s.evict(|c| c[0] + c[1] + 1 < total || (c[0] + c[1] + 1 == total && c[0] + 1 < w));
             s.solve(w, b)?;
             for st in &s.log[shown..] {
                 each(st);
@@ -636,4 +702,36 @@ pub fn solve_sectors(
         }
     }
     Ok(s.log)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A sector file holds a byte a value and lists the values beyond a
+    /// byte (wins and losses over 126 plies) apart: both read back exact.
+    #[test]
+    fn long_values_survive_the_one_byte_file() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../rulesets/morris/six-mens-morris.yaml"
+        );
+        let rules = morrigo_rules::load_rules(path).unwrap();
+        let m = Machine::<1>::new(Arc::new(morrigo_solve::solver_rules(&rules)));
+        let dir = std::env::temp_dir().join(format!("morrigo-sector-long-{}", std::process::id()));
+        let s = Solver::new(&m, Some(&dir)).unwrap();
+        let index = SectorIndex::new(&s.binom, &s.group, 16, 3, 3);
+        let mut values: Vec<u16> = (0..2 * index.orbits).map(|i| (i % 300) as u16).collect();
+        values[7] = MAX_DISTANCE as u16 * 2 + 2;
+        let file = dir.join("long.sec");
+        s.save(&file, [3, 3], &index, &values).unwrap();
+        let size = std::fs::metadata(&file).unwrap().len();
+        let long = values.iter().filter(|&&v| v > BYTE_MAX).count() as u64;
+        assert!(size < HEADER as u64 + values.len() as u64 + long * LONG_BYTES as u64 + 64);
+        assert_eq!(s.load(&file, [3, 3], &index).unwrap(), values);
+        // Read as another sector, it is refused.
+        let other = SectorIndex::new(&s.binom, &s.group, 16, 3, 2);
+        assert!(s.load(&file, [3, 2], &other).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

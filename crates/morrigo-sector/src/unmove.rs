@@ -218,7 +218,10 @@ impl<'m> Moves<'m> {
         for &mv in &moves {
             if self.plain && matches!(mv.kind, MoveKind::Slide | MoveKind::Fly) {
                 let mine = p.occ[me] & !(1 << mv.from) | 1 << mv.to;
-                if self.lines_at[mv.to as usize].iter().all(|&l| l & !mine != 0) {
+                if self.lines_at[mv.to as usize]
+                    .iter()
+                    .all(|&l| l & !mine != 0)
+                {
                     let mut next = *p;
                     next.occ[me] = mine;
                     next.to_move ^= 1;

@@ -76,6 +76,19 @@ fn check_sector(name: &str, w: usize, b: usize) -> SectorIndex {
         });
     }
     assert_eq!(k, idx.orbits);
+    // Orbit sizes (from the first set's stabiliser) sum to the arrangements
+    // and are |G| over the arrangement's own stabiliser.
+    let mut total = 0;
+    idx.for_each_sized(&binom, &group, |i, occ, size| {
+        assert_eq!(occ, idx.arrangement(&binom, i));
+        let fixing = group
+            .iter()
+            .filter(|g| g.apply(occ[0]) == occ[0] && g.apply(occ[1]) == occ[1])
+            .count() as u64;
+        assert_eq!(size, group.len() as u64 / fixing, "orbit size of {occ:?}");
+        total += size;
+    });
+    assert_eq!(total, idx.arrangements);
     assert_eq!(
         idx.orbits,
         burnside(&group, &binom, n, w, b),
