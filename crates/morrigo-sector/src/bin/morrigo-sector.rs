@@ -140,9 +140,10 @@ fn main() -> ExitCode {
             match result {
                 Ok(log) => {
                     println!(
-                        "{} sectors in {secs:.2} s, {solved_positions} positions solved ({:.0} positions/s on one core), peak memory {}",
+                        "{} sectors in {secs:.2} s, {solved_positions} positions solved ({:.0} positions/s on {} threads), peak memory {}",
                         log.len(),
                         solved_positions as f64 / secs.max(1e-9),
+                        rayon::current_num_threads(),
                         show_bytes(peak)
                     );
                     ExitCode::SUCCESS
