@@ -33,5 +33,5 @@ pub mod unmove;
 pub use game::GameTable;
 pub use index::{Binomial, SectorIndex};
 pub use solver::{solve_sectors, SectorError, SectorStats, Solver};
-pub use symmetry::{symmetries, Symmetry};
+pub use symmetry::{colour_blind, symmetries, Symmetry};
 pub use unmove::{supported, Board, Moves};

@@ -25,7 +25,7 @@
 //! orbit, so the file is exact at any distance.
 
 use crate::index::{Binomial, SectorIndex};
-use crate::symmetry::{symmetries, Symmetry};
+use crate::symmetry::{colour_blind, symmetries, Symmetry};
 use crate::unmove::{supported, Board, Moves};
 use morrigo_engine::memory::{self, OutOfMemory};
 use morrigo_engine::Machine;
@@ -180,6 +180,10 @@ pub struct Solver<'m> {
     dir: Option<PathBuf>,
     fingerprint: u64,
     units: HashMap<[u32; 2], Unit>,
+    /// The rules treat the players alike ([`colour_blind`]): unit (w, b)
+    /// with w < b is unit (b, w) with the colours swapped, read off it
+    /// rather than solved.
+    colour_swap: bool,
     /// Every unit solved or loaded, in order.
     pub log: Vec<SectorStats>,
 }
@@ -207,8 +211,23 @@ impl<'m> Solver<'m> {
             dir: dir.map(Path::to_path_buf),
             fingerprint: morrigo_solve::rules_fingerprint(&m.rules),
             units: HashMap::new(),
+            colour_swap: colour_blind(&m.rules, m.plain_turns()),
             log: Vec::new(),
         })
+    }
+
+    /// Whether units are read off their colour-swapped twins.
+    pub fn colour_swap(&self) -> bool {
+        self.colour_swap
+    }
+
+    /// Solve every unit in full (`false`), as the check of the swap does.
+    pub fn set_colour_swap(&mut self, on: bool) {
+        self.colour_swap = on
+            && colour_blind(
+                &self.moves.machine().rules,
+                self.moves.machine().plain_turns(),
+            );
     }
 
     /// The board's symmetry group.
@@ -265,7 +284,7 @@ impl<'m> Solver<'m> {
         if self.units.contains_key(&c) {
             return Ok(());
         }
-        let started = Instant::now();
+        let mut started = Instant::now();
         let index = Arc::new(SectorIndex::new(
             &self.binom,
             &self.group,
@@ -282,10 +301,17 @@ impl<'m> Solver<'m> {
             self.units.insert(c, Unit { index, values });
             return Ok(());
         }
-        let values = loop {
-            match self.attempt(c, &index)? {
-                Attempt::Done(v) => break v,
-                Attempt::Missing(lower) => self.solve(lower[0], lower[1])?,
+        let values = if self.colour_swap && w < b {
+            self.solve(b, w)?;
+            // The twin's time is its own.
+            started = Instant::now();
+            self.swapped(c, &index)?
+        } else {
+            loop {
+                match self.attempt(c, &index)? {
+                    Attempt::Done(v) => break v,
+                    Attempt::Missing(lower) => self.solve(lower[0], lower[1])?,
+                }
             }
         };
         if let Some(path) = self.path(c) {
@@ -296,6 +322,33 @@ impl<'m> Solver<'m> {
         self.log.push(stats);
         self.units.insert(c, Unit { index, values });
         Ok(())
+    }
+
+    /// The values of unit `c` read off its colour-swapped twin (in memory):
+    /// a position with the colours swapped and the other player to move.
+    fn swapped(&self, c: [u32; 2], index: &SectorIndex) -> Result<Vec<u16>, SectorError> {
+        let twin = &self.units[&[c[1], c[0]]];
+        let (binom, group) = (&self.binom, &self.group);
+        let orbits = index.orbits as usize;
+        let mut values: Vec<u16> = memory::vec_of(0, 2 * orbits, "a sector's values")?;
+        let (lo, hi) = values.split_at_mut(orbits);
+        let step = orbits
+            .div_ceil(64 * rayon::current_num_threads().max(1))
+            .max(1 << 12);
+        lo.par_chunks_mut(step)
+            .zip(hi.par_chunks_mut(step))
+            .enumerate()
+            .for_each(|(k, (lo, hi))| {
+                let start = (k * step) as u64;
+                let range = start..start + lo.len() as u64;
+                index.for_each_in(binom, range, |i, occ| {
+                    let j = twin.index.orbit(binom, group, [occ[1], occ[0]]);
+                    let at = (i - start) as usize;
+                    lo[at] = twin.values[(twin.index.orbits + j) as usize];
+                    hi[at] = twin.values[j as usize];
+                });
+            });
+        Ok(values)
     }
 
     fn save(

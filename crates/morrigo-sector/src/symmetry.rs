@@ -128,6 +128,40 @@ pub fn point_conditions(rules: &Rules) -> PointConditions {
     out
 }
 
+/// Whether the rules treat the two players alike, so that swapping the
+/// colours of a position (and who is to move) keeps its value: every
+/// condition names players only as `me` or `opponent` given to a function
+/// of a player (`on_board(me)`), never a colour (`on_board(white)`,
+/// `me == white`), and turns are plain ([`morrigo_engine::Machine::plain_turns`]:
+/// no turn-order rule names who moves). Both players start with the same
+/// hand by construction.
+pub fn colour_blind(rules: &Rules, plain_turns: bool) -> bool {
+    fn blind(e: &Expr<Prim>) -> bool {
+        match e {
+            Expr::Const(_) => true,
+            // A player as a value: compared with a colour, or counted.
+            Expr::Var(p) => !matches!(p, Prim::Me | Prim::Opponent),
+            Expr::Call(f, args) => {
+                let params = morrigo_rules::vocab::VOCABULARY
+                    .iter()
+                    .find(|entry| entry.prim == *f && entry.params.len() == args.len())
+                    .map_or(&[][..], |entry| entry.params);
+                args.iter().enumerate().all(|(i, a)| {
+                    if params.get(i) == Some(&morrigo_dsl::Type::Player) {
+                        matches!(a, Expr::Var(Prim::Me | Prim::Opponent))
+                    } else {
+                        blind(a)
+                    }
+                })
+            }
+            Expr::Not(a) | Expr::Neg(a) => blind(a),
+            Expr::Bin(_, a, b) => blind(a) && blind(b),
+            Expr::If(parts) => parts.iter().all(blind),
+        }
+    }
+    plain_turns && rules.conds().all(|c| blind(&c.expr))
+}
+
 /// Every symmetry of the board under `rules`, the identity first. Boards
 /// of more than 64 points get the identity alone (the sector solver
 /// handles up to 64).

@@ -189,3 +189,39 @@ fn finished_sectors_are_read_back_and_damage_is_refused() {
     assert!(err.to_string().contains("w4-b4.sec"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Rules that treat the players alike solve unit (w, b), w < b, by reading
+/// unit (b, w) with the colours swapped: the same values as solving it.
+#[test]
+fn colour_swapped_units_equal_solved_ones() {
+    let m = common::machine("six-mens-morris");
+    let mut swapped = Solver::new(&m, None).unwrap();
+    assert!(
+        swapped.colour_swap(),
+        "Six Men's Morris treats the players alike"
+    );
+    let mut solved = Solver::new(&m, None).unwrap();
+    solved.set_colour_swap(false);
+    for (w, b) in [(3, 4), (4, 6), (2, 5)] {
+        swapped.solve(w, b).unwrap();
+        solved.solve(w, b).unwrap();
+        assert_eq!(
+            swapped.values(w, b).unwrap().1,
+            solved.values(w, b).unwrap().1,
+            "unit {w}-{b}"
+        );
+    }
+}
+
+/// A rule naming a colour (`me == white`) makes the players unlike.
+#[test]
+fn a_rule_naming_a_colour_keeps_the_colours_apart() {
+    let rules = |name| common::rules(name);
+    let plain = |r: &morrigo_rules::Rules| {
+        Machine::<1>::new(std::sync::Arc::new(morrigo_solve::solver_rules(r))).plain_turns()
+    };
+    let nmm = rules("nine-mens-morris");
+    assert!(morrigo_sector::colour_blind(&nmm, plain(&nmm)));
+    let dsq = rules("da-san-qi");
+    assert!(!morrigo_sector::colour_blind(&dsq, plain(&dsq)));
+}

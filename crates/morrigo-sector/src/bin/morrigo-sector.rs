@@ -108,8 +108,13 @@ fn main() -> ExitCode {
             }
             let m =
                 morrigo_engine::Machine::<1>::new(Arc::new(morrigo_solve::solver_rules(&rules)));
+            let colours = if morrigo_sector::colour_blind(&m.rules, m.plain_turns()) {
+                "; the players alike, so a sector with fewer pieces of the first player is read off its colour-swapped twin"
+            } else {
+                ""
+            };
             println!(
-                "{}: {} points, {} symmetries",
+                "{}: {} points, {} symmetries{colours}",
                 rules.name,
                 m.points(),
                 morrigo_sector::symmetries(&m.rules).len()
