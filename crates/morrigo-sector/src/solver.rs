@@ -143,6 +143,9 @@ pub struct SectorStats {
     pub draws: u64,
     /// The longest win, in plies.
     pub longest_win: u32,
+    /// CRC-32 of the values in orbit order (side 0's, then side 1's; each
+    /// u16, little-endian): the same rules solve to the same digest.
+    pub digest: u32,
     /// Read from its file rather than solved.
     pub loaded: bool,
     /// Wall-clock milliseconds of the solve (or the load).
@@ -472,6 +475,16 @@ impl<'m> Solver<'m> {
             orbits: values.len() as u64,
             ..SectorStats::default()
         };
+        let mut digest = morrigo_store::Digest::new();
+        let mut buf = Vec::with_capacity(1 << 17);
+        for chunk in values.chunks(1 << 16) {
+            buf.clear();
+            chunk
+                .iter()
+                .for_each(|v| buf.extend_from_slice(&v.to_le_bytes()));
+            digest.update(&buf);
+        }
+        s.digest = digest.finish();
         let orbits = index.orbits;
         index.for_each_sized(&self.binom, &self.group, |i, _, size| {
             for half in 0..2 {

@@ -392,6 +392,25 @@ impl<W: Write> Write for SealedWriter<W> {
     }
 }
 
+/// A CRC-32 digest fed in parts: what a solver prints per table so two
+/// runs (or two machines) can be compared without the files.
+#[derive(Clone, Default)]
+pub struct Digest(crc32fast::Hasher);
+
+impl Digest {
+    pub fn new() -> Self {
+        Digest::default()
+    }
+
+    pub fn update(&mut self, bytes: &[u8]) {
+        self.0.update(bytes);
+    }
+
+    pub fn finish(self) -> u32 {
+        self.0.finalize()
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Checked JSON lines
 

@@ -119,7 +119,7 @@ fn main() -> ExitCode {
                 m.points(),
                 morrigo_sector::symmetries(&m.rules).len()
             );
-            println!("sector   orbits        positions     wins          losses        draws         longest  ms       ");
+            println!("sector   orbits        positions     wins          losses        draws         longest  digest    ms");
             let started = Instant::now();
             let mut solved_positions = 0u64;
             let result =
@@ -128,7 +128,7 @@ fn main() -> ExitCode {
                         solved_positions += s.positions;
                     }
                     println!(
-                        "{:<8} {:<13} {:<13} {:<13} {:<13} {:<13} {:<8} {}{}",
+                        "{:<8} {:<13} {:<13} {:<13} {:<13} {:<13} {:<8} {:08x}  {}{}",
                         format!("{}-{}", s.w, s.b),
                         s.orbits,
                         s.positions,
@@ -136,6 +136,7 @@ fn main() -> ExitCode {
                         s.losses,
                         s.draws,
                         s.longest_win,
+                        s.digest,
                         s.millis,
                         if s.loaded { " (read back)" } else { "" }
                     );
