@@ -18,33 +18,33 @@ use crate::symmetry::Symmetry;
 /// Binomial coefficients C(a, k) for a, k ≤ n.
 #[derive(Clone, Debug)]
 pub struct Binomial {
-    n: usize,
+    /// C(a, k) at `k * STRIDE + a`, zero where k > a: a rank's terms are
+    /// one lookup each, with no test.
     table: Vec<u64>,
 }
+
+const STRIDE: usize = 65;
 
 impl Binomial {
     /// The table for `n` points (n ≤ 64).
     pub fn new(n: usize) -> Self {
-        let w = n + 1;
-        let mut table = vec![0u64; w * w];
+        assert!(n < STRIDE, "at most 64 points");
+        let mut table = vec![0u64; (n + 1) * STRIDE];
         for a in 0..=n {
-            table[a * w] = 1;
+            table[a] = 1;
             for k in 1..=a {
-                table[a * w + k] =
-                    table[(a - 1) * w + k - 1].saturating_add(table[(a - 1) * w + k]);
+                table[k * STRIDE + a] =
+                    table[(k - 1) * STRIDE + a - 1].saturating_add(table[k * STRIDE + a - 1]);
             }
         }
-        Binomial { n, table }
+        Binomial { table }
     }
 
     /// C(a, k) (0 when k > a).
     #[inline(always)]
     pub fn c(&self, a: usize, k: usize) -> u64 {
-        if k > a {
-            0
-        } else {
-            self.table[a * (self.n + 1) + k]
-        }
+        debug_assert!(a < STRIDE);
+        self.table.get(k * STRIDE + a).copied().unwrap_or(0)
     }
 
     /// Rank of a set among the sets of its size (combinadic).

@@ -208,7 +208,7 @@ impl<'m> Solver<'m> {
         }
         let n = m.points();
         Ok(Solver {
-            moves: Moves::new(m),
+            moves: Moves::new(m).untidy(),
             group: symmetries(&m.rules),
             binom: Binomial::new(n),
             dir: dir.map(Path::to_path_buf),
@@ -642,7 +642,7 @@ impl<'m> Solver<'m> {
             let passes: Vec<Result<FirstPass, SectorError>> = wave
                 .par_iter()
                 .map_init(
-                    || Moves::new(machine),
+                    || Moves::new(machine).untidy(),
                     |moves, r| self.first_pass(moves, c, index, r.clone()),
                 )
                 .collect();

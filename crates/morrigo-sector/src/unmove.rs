@@ -95,6 +95,9 @@ pub struct Moves<'m> {
     count_guards: bool,
     /// Those answers: pieces on the board, the player, the actions.
     allowed_memo: Vec<([u32; 2], u8, [bool; 5])>,
+    /// Lists come sorted and without repeats (else in any order, a turn
+    /// possibly twice: the solver dedups the orbits anyway).
+    tidy: bool,
     /// Move buffers per removal depth.
     stack: Vec<Vec<Move>>,
 }
@@ -153,6 +156,7 @@ impl<'m> Moves<'m> {
             plain: m.plain_turns(),
             count_guards: guards_read_counts_only(rules),
             allowed_memo: Vec::new(),
+            tidy: true,
             stack: Vec::new(),
         }
     }
@@ -165,6 +169,15 @@ impl<'m> Moves<'m> {
             plain: false,
             count_guards: false,
             ..Moves::new(m)
+        }
+    }
+
+    /// Lists in any order, possibly with repeats: what a caller that
+    /// dedups the orbits itself needs, without a sort per position.
+    pub fn untidy(self) -> Self {
+        Moves {
+            tidy: false,
+            ..self
         }
     }
 
@@ -234,8 +247,10 @@ impl<'m> Moves<'m> {
             self.m.undo(&mut self.s, u);
         }
         self.stack[0] = moves;
-        out.sort_unstable();
-        out.dedup_by_key(|x| x.0);
+        if self.tidy {
+            out.sort_unstable();
+            out.dedup_by_key(|x| x.0);
+        }
         None
     }
 
@@ -377,8 +392,10 @@ impl<'m> Moves<'m> {
                 self.unremove(&p, from, to, spots, most, &mut chosen, check_over, out);
             }
         }
-        out.sort_unstable();
-        out.dedup();
+        if self.tidy {
+            out.sort_unstable();
+            out.dedup();
+        }
     }
 
     /// Try every set of up to `most` opposing pieces on `spots` (in
