@@ -34,6 +34,8 @@ use rayon::prelude::*;
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicU16, AtomicU8};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -614,8 +616,14 @@ impl<'m> Solver<'m> {
             });
         }
         let total = 2 * orbits as usize;
-        let mut value: Vec<u16> = memory::vec_of(0, total, "a sector's values")?;
-        let mut counter: Vec<u8> = memory::vec_of(0, total, "a sector's counters")?;
+        let atomics = |what| -> Result<Vec<AtomicU16>, SectorError> {
+            let mut v = memory::vec_with_capacity(total, what)?;
+            v.extend((0..total).map(|_| AtomicU16::new(0)));
+            Ok(v)
+        };
+        let value = atomics("a sector's values")?;
+        let mut counter: Vec<AtomicU8> = memory::vec_with_capacity(total, "a sector's counters")?;
+        counter.extend((0..total).map(|_| AtomicU8::new(0)));
         let mut frontier: Vec<Vec<u32>> = vec![Vec::new()];
         let push = |frontier: &mut Vec<Vec<u32>>, d: u32, e: usize| -> Result<(), SectorError> {
             if d > MAX_DISTANCE {
@@ -654,9 +662,13 @@ impl<'m> Solver<'m> {
                 let len = (r.end - r.start) as usize;
                 for half in 0..2usize {
                     let at = half * orbits as usize + r.start as usize;
-                    value[at..at + len].copy_from_slice(&pass.value[half * len..(half + 1) * len]);
-                    counter[at..at + len]
-                        .copy_from_slice(&pass.counter[half * len..(half + 1) * len]);
+                    let part = half * len..(half + 1) * len;
+                    for (slot, &v) in value[at..at + len].iter().zip(&pass.value[part.clone()]) {
+                        slot.store(v, Relaxed);
+                    }
+                    for (slot, &k) in counter[at..at + len].iter().zip(&pass.counter[part]) {
+                        slot.store(k, Relaxed);
+                    }
                 }
                 for (d, e) in pass.queued {
                     push(&mut frontier, d, e as usize)?;
@@ -664,73 +676,109 @@ impl<'m> Solver<'m> {
             }
         }
         let (binom, group) = (&self.binom, &self.group);
-        let moves = &mut self.moves;
-        // Level by level: expand the positions decided at distance d.
-        let mut preds = Vec::new();
-        let mut pred_ids: Vec<u64> = Vec::new();
+        // Level by level: expand the positions decided at distance d, in
+        // parallel. A predecessor is claimed as a win by one compare-and-
+        // swap and as a loss by the decrement that empties its counter, so
+        // each is queued once and its value does not depend on the order
+        // (a position with a won exit and a lost in-unit successor never
+        // empties its counter: that successor stays counted).
         let mut d = 0usize;
         while d < frontier.len() {
             let level = std::mem::take(&mut frontier[d]);
             let du = d as u32;
+            // Tentative wins due now are wins: settled before anyone looks.
             for &e in &level {
-                let e = e as usize;
-                let v = value[e];
-                let won = if v == TENT | du as u16 {
-                    value[e] = win(du);
-                    true
-                } else if v == win(du) {
-                    true
-                } else if v == loss(du) {
-                    false
-                } else {
-                    continue;
-                };
-                let half = (e as u64 / orbits) as u8;
-                let occ = index.arrangement(binom, e as u64 % orbits);
-                moves.predecessors(&Board { occ, to_move: half }, false, false, &mut preds);
-                pred_ids.clear();
-                pred_ids.extend(
-                    preds
-                        .iter()
-                        .map(|p| u64::from(p.to_move) * orbits + index.orbit(binom, group, p.occ)),
-                );
-                pred_ids.sort_unstable();
-                pred_ids.dedup();
-                for &p in &pred_ids {
-                    let p = p as usize;
-                    let pv = value[p];
-                    if decided(pv) {
-                        continue;
-                    }
-                    if !won {
-                        value[p] = win(du + 1);
-                        // A tentative win at this very distance is queued already.
-                        if pv != TENT | (du + 1) as u16 {
-                            push(&mut frontier, du + 1, p)?;
-                        }
-                    } else if pv & TENT == 0 {
-                        // (A tentative win needs no count: it is a win.)
-                        counter[p] -= 1;
-                        if counter[p] == 0 {
-                            let out = if pv & OUTLOSS != 0 {
-                                u32::from(pv & LOW)
+                let _ =
+                    value[e as usize].compare_exchange(TENT | du as u16, win(du), Relaxed, Relaxed);
+            }
+            let chunk = level.len().div_ceil(16 * threads).max(256);
+            let queued: Vec<Vec<(u32, u32)>> = level
+                .par_chunks(chunk)
+                .map_init(
+                    || (Moves::new(machine).untidy(), Vec::new(), Vec::new()),
+                    |(moves, preds, pred_ids): &mut (Moves, Vec<Board>, Vec<u64>), part| {
+                        let mut out = Vec::new();
+                        for &e in part {
+                            let e = e as usize;
+                            let v = value[e].load(Relaxed);
+                            let won = if v == win(du) {
+                                true
+                            } else if v == loss(du) {
+                                false
                             } else {
-                                0
+                                continue;
                             };
-                            let l = (du + 1).max(out);
-                            value[p] = loss(l);
-                            push(&mut frontier, l, p)?;
+                            let half = (e as u64 / orbits) as u8;
+                            let occ = index.arrangement(binom, e as u64 % orbits);
+                            moves.predecessors(&Board { occ, to_move: half }, false, false, preds);
+                            pred_ids.clear();
+                            pred_ids.extend(preds.iter().map(|p| {
+                                u64::from(p.to_move) * orbits + index.orbit(binom, group, p.occ)
+                            }));
+                            pred_ids.sort_unstable();
+                            pred_ids.dedup();
+                            for &p in pred_ids.iter() {
+                                let p = p as usize;
+                                let mut pv = value[p].load(Relaxed);
+                                if !won {
+                                    // A win in du + 1, unless decided or
+                                    // already tentatively won as fast.
+                                    loop {
+                                        let tent_as_fast =
+                                            pv & TENT != 0 && u32::from(pv & LOW) <= du + 1;
+                                        if decided(pv) || tent_as_fast {
+                                            break;
+                                        }
+                                        match value[p].compare_exchange(
+                                            pv,
+                                            win(du + 1),
+                                            Relaxed,
+                                            Relaxed,
+                                        ) {
+                                            Ok(_) => {
+                                                out.push((du + 1, p as u32));
+                                                break;
+                                            }
+                                            Err(now) => pv = now,
+                                        }
+                                    }
+                                } else if !decided(pv) && pv & TENT == 0 {
+                                    // (A tentative win needs no count: it is a win.)
+                                    if counter[p].fetch_sub(1, Relaxed) == 1 {
+                                        let exit = if pv & OUTLOSS != 0 {
+                                            u32::from(pv & LOW)
+                                        } else {
+                                            0
+                                        };
+                                        let l = (du + 1).max(exit);
+                                        value[p].store(loss(l), Relaxed);
+                                        out.push((l, p as u32));
+                                    }
+                                }
+                            }
                         }
-                    }
+                        out
+                    },
+                )
+                .collect();
+            for out in queued {
+                for (l, p) in out {
+                    push(&mut frontier, l, p as usize)?;
                 }
             }
             d += 1;
         }
-        for v in value.iter_mut() {
-            if !decided(*v) || *v == OVER_DRAW {
-                *v = 0;
-            }
-        }
+        let value: Vec<u16> = value
+            .into_iter()
+            .map(|v| {
+                let v = v.into_inner();
+                if !decided(v) || v == OVER_DRAW {
+                    0
+                } else {
+                    v
+                }
+            })
+            .collect();
         Ok(Attempt::Done(value))
     }
 }
