@@ -102,6 +102,23 @@ pub struct Moves<'m> {
     stack: Vec<Vec<Move>>,
 }
 
+/// The move `from → to` that the actions `allowed` permit: a slide where
+/// the points are adjacent and slides are allowed, else a flight.
+fn quick_move(allowed: [bool; 5], adjacent: bool, from: usize, to: usize) -> Option<Move> {
+    let kind = if adjacent && allowed[ActionKind::Slide as usize] {
+        MoveKind::Slide
+    } else if allowed[ActionKind::Fly as usize] {
+        MoveKind::Fly
+    } else {
+        return None;
+    };
+    Some(Move {
+        kind,
+        from: from as u16,
+        to: to as u16,
+    })
+}
+
 /// Whether every phase and action condition reads only piece counts and
 /// who is who, so that it is constant over a sector.
 fn guards_read_counts_only(rules: &Rules) -> bool {
@@ -295,14 +312,7 @@ impl<'m> Moves<'m> {
                 .find(|&mv| self.m.check_move(&self.s, mv).is_ok());
         }
         let phase = self.m.phase(&self.s);
-        let allowed = self.m.allowed_actions(&self.s, phase);
-        if adjacent && allowed[ActionKind::Slide as usize] {
-            Some(slide)
-        } else if allowed[ActionKind::Fly as usize] {
-            Some(fly)
-        } else {
-            None
-        }
+        quick_move(self.m.allowed_actions(&self.s, phase), adjacent, from, to)
     }
 
     /// The actions the rules allow `player` with `on_board` pieces, when
@@ -365,16 +375,20 @@ impl<'m> Moves<'m> {
                 p.to_move = x as u8;
                 p.occ[x] = q.occ[x] & !(1 << to) | 1 << from;
                 if let (Some(allowed), 0) = (quick, closes) {
-                    let slide =
-                        self.adj[from] >> to & 1 == 1 && allowed[ActionKind::Slide as usize];
-                    if slide || allowed[ActionKind::Fly as usize] {
+                    if quick_move(allowed, self.adj[from] >> to & 1 == 1, from, to).is_some() {
                         out.push(p);
                     }
                     continue;
                 }
                 // No removal: the move alone must end the turn.
                 self.load(&p);
-                let Some(mv) = self.move_legal(from, to, check_over) else {
+                let legal = match quick {
+                    // The kind from the sector's actions; only what the
+                    // line owes is asked of the engine.
+                    Some(allowed) => quick_move(allowed, self.adj[from] >> to & 1 == 1, from, to),
+                    None => self.move_legal(from, to, check_over),
+                };
+                let Some(mv) = legal else {
                     continue;
                 };
                 let u = self.m.apply(&mut self.s, mv);
