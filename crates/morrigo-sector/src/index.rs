@@ -174,7 +174,8 @@ pub struct SectorIndex {
     least_sym: Vec<u8>,
     /// By r0, beside `least_sym`: the entry of `whites` of the least image.
     least_entry: Vec<u32>,
-    stabs: Vec<u8>,
+    /// Group indices (up to `MAX_GROUP`, so two bytes).
+    stabs: Vec<u16>,
 }
 
 impl SectorIndex {
@@ -190,7 +191,7 @@ impl SectorIndex {
         let mut white_rank = Vec::new();
         let mut blacks = Vec::new();
         let mut offset = 0u64;
-        let mut stab: Vec<u8> = Vec::with_capacity(group.len());
+        let mut stab: Vec<u16> = Vec::with_capacity(group.len());
         let mut stabs = Vec::new();
         let table = whites_total <= MAX_LEAST_TABLE && group.len() <= usize::from(AMBIGUOUS);
         let mut least_sym = Vec::new();
@@ -220,7 +221,7 @@ impl SectorIndex {
             for (k, g) in group.iter().enumerate().skip(1) {
                 let image = g.apply(white);
                 if image == white {
-                    stab.push(k as u8);
+                    stab.push(k as u16);
                 } else if binom.rank_set(image) < r0 {
                     canonical = false;
                     break;
@@ -289,7 +290,7 @@ impl SectorIndex {
             + self.blacks.len() * 4
             + self.least_sym.len()
             + self.least_entry.len() * 4
-            + self.stabs.len()) as u64
+            + self.stabs.len() * 2) as u64
     }
 
     /// The rank of an arrangement (`occ[0]` has `w` points, `occ[1]` `b`).
@@ -365,7 +366,8 @@ impl SectorIndex {
             let g = &group[usize::from(k & !AMBIGUOUS)];
             let white = g.apply(occ[0]);
             let e = self.whites[self.least_entry[r0] as usize];
-            let mut black = g.apply(occ[1]);
+            let image = g.apply(occ[1]);
+            let mut black = image;
             if k & AMBIGUOUS == 0 {
                 // A least image with a trivial stabiliser starts an entry
                 // holding every second set.
@@ -374,7 +376,7 @@ impl SectorIndex {
             }
             // Every map to the least image is g followed by one fixing it.
             for &h in &self.stabs[e.stab as usize..(e.stab + e.stab_len) as usize] {
-                black = black.min(group[usize::from(h)].apply(g.apply(occ[1])));
+                black = black.min(group[usize::from(h)].apply(image));
             }
             let r1 = binom.rank_compressed(black, white) as u32;
             let list = &self.blacks[e.start as usize..(e.start + e.len) as usize];
@@ -419,6 +421,36 @@ impl SectorIndex {
         range: std::ops::Range<u64>,
         mut f: impl FnMut(u64, [u64; 2]),
     ) {
+        self.walk(binom, range, |i, occ, _| f(i, occ));
+    }
+
+    /// [`SectorIndex::for_each`] with each orbit's size (positions in it),
+    /// from the stabiliser of its first set: no symmetry is tried on the
+    /// orbits whose first set has none.
+    pub fn for_each_sized(
+        &self,
+        binom: &Binomial,
+        group: &[Symmetry],
+        mut f: impl FnMut(u64, [u64; 2], u64),
+    ) {
+        let g = group.len() as u64;
+        self.walk(binom, 0..self.orbits, |i, occ, e| {
+            let fixed = 1 + self.stabs[e.stab as usize..(e.stab + e.stab_len) as usize]
+                .iter()
+                .filter(|&&h| group[usize::from(h)].apply(occ[1]) == occ[1])
+                .count() as u64;
+            f(i, occ, g / fixed);
+        });
+    }
+
+    /// The orbits of `range` in order, each with its canonical arrangement
+    /// and the entry of its first set.
+    fn walk(
+        &self,
+        binom: &Binomial,
+        range: std::ops::Range<u64>,
+        mut f: impl FnMut(u64, [u64; 2], &WhiteEntry),
+    ) {
         if range.is_empty() {
             return;
         }
@@ -442,41 +474,7 @@ impl SectorIndex {
                     u64::from(self.blacks[e.start as usize + j as usize])
                 };
                 let black = expand(binom.unrank_set(r1, self.b, self.n - self.w), white, self.n);
-                f(e.offset + j, [white, black]);
-            }
-        }
-    }
-
-    /// [`SectorIndex::for_each`] with each orbit's size (positions in it),
-    /// from the stabiliser of its first set: no symmetry is tried on the
-    /// orbits whose first set has none.
-    pub fn for_each_sized(
-        &self,
-        binom: &Binomial,
-        group: &[Symmetry],
-        mut f: impl FnMut(u64, [u64; 2], u64),
-    ) {
-        let g = group.len() as u64;
-        for (k, e) in self.whites.iter().enumerate() {
-            let white = binom.unrank_set(self.white_rank[k], self.w, self.n);
-            let stab = &self.stabs[e.stab as usize..(e.stab + e.stab_len) as usize];
-            let count = if e.len == ALL {
-                self.inner
-            } else {
-                u64::from(e.len)
-            };
-            for j in 0..count {
-                let r1 = if e.len == ALL {
-                    j
-                } else {
-                    u64::from(self.blacks[e.start as usize + j as usize])
-                };
-                let black = expand(binom.unrank_set(r1, self.b, self.n - self.w), white, self.n);
-                let fixed = 1 + stab
-                    .iter()
-                    .filter(|&&h| group[usize::from(h)].apply(black) == black)
-                    .count() as u64;
-                f(e.offset + j, [white, black], g / fixed);
+                f(e.offset + j, [white, black], e);
             }
         }
     }
