@@ -95,7 +95,7 @@ fn a_damaged_database_is_refused_by_name() {
 }
 
 #[test]
-fn bad_positions_are_usage_errors_and_lasker_morris_is_refused() {
+fn bad_positions_are_usage_errors() {
     let dir = scratch_dir("solve-db-refusals");
     let db = dir.join("db");
     let db = db.to_str().unwrap();
@@ -110,13 +110,28 @@ fn bad_positions_are_usage_errors_and_lasker_morris_is_refused() {
         assert_code(&o, 2);
         assert!(stderr(&o).contains(says), "{at}: {}", stderr(&o));
     }
-    // Lasker Morris moves pieces while others wait in hand: no forward
-    // recursion over the hands.
-    let o = morrigo(&["solve", "lasker-morris", "--db", db]);
-    assert_code(&o, 1);
-    assert!(
-        stderr(&o).contains("moves a piece instead of placing one"),
-        "{}",
-        stderr(&o)
+}
+
+#[test]
+fn a_lasker_style_game_by_sectors_agrees_with_the_retrograde_solve() {
+    // Slides while pieces wait in hand (Lasker's rule): units with pieces
+    // in hand have moves inside them, solved like the moving phase.
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/solve/three-mens-lasker.yaml"
     );
+    let dir = scratch_dir("solve-db-lasker");
+    let db = dir.join("db");
+    let o = morrigo(&["solve", file, "--db", db.to_str().unwrap()]);
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    assert!(
+        out.contains("value      white wins in 11 plies (the first player wins)"),
+        "{out}"
+    );
+    let plain = morrigo(&["solve", file]);
+    assert_code(&plain, 0);
+    let want = first_moves(&stdout(&plain));
+    assert_eq!(want.len(), 10, "{}", stdout(&plain));
+    assert_eq!(first_moves(&out), want);
 }

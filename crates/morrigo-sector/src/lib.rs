@@ -34,4 +34,4 @@ pub use game::GameTable;
 pub use index::{Binomial, SectorIndex};
 pub use solver::{solve_sectors, SectorError, SectorStats, Solver};
 pub use symmetry::{colour_blind, symmetries, Symmetry};
-pub use unmove::{supported, Board, Moves};
+pub use unmove::{supported, Board, Moves, Sector};

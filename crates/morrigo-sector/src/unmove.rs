@@ -1,11 +1,12 @@
-//! Turns of the moving phase, forwards and backwards, from the compiled
-//! rules.
+//! Turns, forwards and backwards, from the compiled rules.
 //!
-//! A *turn* is a slide or a flight and the removals the lines it completes
-//! owe; the solver works on positions at the start of a turn (nothing in
-//! hand, no removal owed). Forward, [`Moves::successors`] plays every
-//! legal move and removal through the engine. Backward,
-//! [`Moves::predecessors`] undoes a turn: the player who just moved had a
+//! A *turn* is a placement, slide or flight and the removals the lines it
+//! completes owe; the solver works on positions at the start of a turn (no
+//! removal owed). Forward, [`Moves::successors`] plays every legal move and
+//! removal through the engine. Backward, [`Moves::predecessors`] undoes
+//! slides and flights (the solver needs only the turns that stay in a
+//! sector undone; a placement or a removal always leaves it, and is met
+//! forward from the sector it leads out of): the player who just moved had a
 //! piece on an empty point next to one of its pieces (or anywhere, when
 //! some phase allows flying), and, when that piece now closes a line, may
 //! have had opposing pieces on empty points that the line's removals took
@@ -18,18 +19,81 @@
 use morrigo_engine::{Bits, Machine, Move, MoveKind, State};
 use morrigo_rules::{ActionKind, Prim, Rules};
 
-/// A moving-phase position: both players' points and the player to move
-/// (nothing in hand, no removal owed).
+/// A position at the start of a turn: both players' points, the pieces
+/// each still has in hand and the player to move (no removal owed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Board {
     pub occ: [u64; 2],
+    pub in_hand: [u32; 2],
     pub to_move: u8,
 }
 
 impl Board {
+    /// A moving-phase position: nothing in hand.
+    pub fn moving(occ: [u64; 2], to_move: u8) -> Self {
+        Board {
+            occ,
+            in_hand: [0, 0],
+            to_move,
+        }
+    }
+
     /// Pieces on the board per player.
     pub fn counts(&self) -> [u32; 2] {
         self.occ.map(u64::count_ones)
+    }
+
+    /// The unit of the solve this position belongs to.
+    pub fn sector(&self) -> Sector {
+        Sector {
+            on_board: self.counts(),
+            in_hand: self.in_hand,
+        }
+    }
+}
+
+/// A unit of the solve: the pieces each player has on the board and in
+/// hand. Every turn keeps a position in its sector or leads to one with
+/// fewer pieces in hand or on the board, so sectors are solved lowest
+/// first; within one, only moves that place and remove nothing (slides and
+/// flights, Lasker's too while pieces wait in hand) lead back in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Sector {
+    pub on_board: [u32; 2],
+    pub in_hand: [u32; 2],
+}
+
+impl Sector {
+    /// The moving-phase sector of `w` and `b` pieces on the board.
+    pub fn moving(w: u32, b: u32) -> Self {
+        Sector {
+            on_board: [w, b],
+            in_hand: [0, 0],
+        }
+    }
+
+    /// Nothing in hand.
+    pub fn is_moving(&self) -> bool {
+        self.in_hand == [0, 0]
+    }
+
+    /// The same counts with the colours exchanged.
+    pub fn swapped(&self) -> Self {
+        Sector {
+            on_board: [self.on_board[1], self.on_board[0]],
+            in_hand: [self.in_hand[1], self.in_hand[0]],
+        }
+    }
+}
+
+impl std::fmt::Display for Sector {
+    /// `5-4` on the board, then ` +2-3` in hand when any is.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}-{}", self.on_board[0], self.on_board[1])?;
+        if !self.is_moving() {
+            write!(f, " +{}-{}", self.in_hand[0], self.in_hand[1])?;
+        }
+        Ok(())
     }
 }
 
@@ -51,6 +115,12 @@ pub fn supported(rules: &Rules) -> Result<(), String> {
     if rules.unlimited_hand {
         return Err(format!(
             "{name} has an unlimited supply of pieces, so it has no moving phase for sectors"
+        ));
+    }
+    if rules.in_hand > 255 {
+        return Err(format!(
+            "{name} gives {} pieces in hand; the sector files hold hands of up to 255",
+            rules.in_hand
         ));
     }
     if !rules.captures.is_empty() {
@@ -93,8 +163,8 @@ pub struct Moves<'m> {
     /// Phase and action conditions read piece counts only, so the actions
     /// allowed are one answer per sector and player ([`Moves::allowed`]).
     count_guards: bool,
-    /// Those answers: pieces on the board, the player, the actions.
-    allowed_memo: Vec<([u32; 2], u8, [bool; 5])>,
+    /// Those answers: the sector, the player, the actions.
+    allowed_memo: Vec<(Sector, u8, [bool; 5])>,
     /// Lists come sorted and without repeats (else in any order, a turn
     /// possibly twice: the solver dedups the orbits anyway).
     tidy: bool,
@@ -213,9 +283,9 @@ impl<'m> Moves<'m> {
         let pos = &mut self.s.pos;
         pos.occ = [Bits([b.occ[0]]), Bits([b.occ[1]])];
         pos.on_board = b.counts();
-        pos.in_hand = [0, 0];
+        pos.in_hand = b.in_hand;
         let start = self.m.rules.in_hand;
-        pos.lost = pos.on_board.map(|c| start.saturating_sub(c));
+        pos.lost = [0, 1].map(|p| start.saturating_sub(pos.on_board[p] + b.in_hand[p]));
         pos.to_move = b.to_move;
         pos.pending = 0;
         pos.lines_formed = 0;
@@ -224,6 +294,7 @@ impl<'m> Moves<'m> {
     fn board(&self) -> Board {
         Board {
             occ: [self.s.pos.occ[0].0[0], self.s.pos.occ[1].0[0]],
+            in_hand: self.s.pos.in_hand,
             to_move: self.s.pos.to_move,
         }
     }
@@ -246,18 +317,25 @@ impl<'m> Moves<'m> {
         }
         let me = usize::from(p.to_move);
         for &mv in &moves {
-            if self.plain && matches!(mv.kind, MoveKind::Slide | MoveKind::Fly) {
-                let mine = p.occ[me] & !(1 << mv.from) | 1 << mv.to;
-                if self.lines_at[mv.to as usize]
+            let mine = match mv.kind {
+                MoveKind::Slide | MoveKind::Fly => p.occ[me] & !(1 << mv.from) | 1 << mv.to,
+                MoveKind::Place => p.occ[me] | 1 << mv.to,
+                _ => 0,
+            };
+            if self.plain
+                && mine != 0
+                && self.lines_at[mv.to as usize]
                     .iter()
                     .all(|&l| l & !mine != 0)
-                {
-                    let mut next = *p;
-                    next.occ[me] = mine;
-                    next.to_move ^= 1;
-                    out.push((next, 1));
-                    continue;
+            {
+                let mut next = *p;
+                next.occ[me] = mine;
+                if mv.kind == MoveKind::Place {
+                    next.in_hand[me] -= 1;
                 }
+                next.to_move ^= 1;
+                out.push((next, 1));
+                continue;
             }
             let u = self.m.apply(&mut self.s, mv);
             self.finish_turn(1, 1, out);
@@ -315,24 +393,24 @@ impl<'m> Moves<'m> {
         quick_move(self.m.allowed_actions(&self.s, phase), adjacent, from, to)
     }
 
-    /// The actions the rules allow `player` with `on_board` pieces, when
-    /// that is all the conditions read (`count_guards`), memoised.
-    fn allowed(&mut self, occ: [u64; 2], player: u8) -> [bool; 5] {
-        let on_board = occ.map(u64::count_ones);
+    /// The actions the rules allow `player` in `b`'s sector, when the
+    /// counts are all the conditions read (`count_guards`), memoised.
+    fn allowed(&mut self, b: &Board, player: u8) -> [bool; 5] {
+        let sector = b.sector();
         if let Some(&(_, _, a)) = self
             .allowed_memo
             .iter()
-            .find(|(c, p, _)| *c == on_board && *p == player)
+            .find(|(c, p, _)| *c == sector && *p == player)
         {
             return a;
         }
         self.load(&Board {
-            occ,
             to_move: player,
+            ..*b
         });
         let phase = self.m.phase(&self.s);
         let a = self.m.allowed_actions(&self.s, phase);
-        self.allowed_memo.push((on_board, player, a));
+        self.allowed_memo.push((sector, player, a));
         a
     }
 
@@ -354,7 +432,7 @@ impl<'m> Moves<'m> {
         // Plain turns under count-only conditions: a move completing no
         // line is legal by its kind alone and owes nothing.
         let quick = (self.plain && self.count_guards && !self.forbid && !check_over)
-            .then(|| self.allowed(q.occ, x as u8));
+            .then(|| self.allowed(q, x as u8));
         let mut pieces = q.occ[x];
         while pieces != 0 {
             let to = pieces.trailing_zeros() as usize;

@@ -15,7 +15,20 @@ pub fn rules(name: &str) -> morrigo_rules::Rules {
 }
 
 pub fn machine(name: &str) -> Machine<1> {
-    let r = rules(name);
+    solver_machine(rules(name))
+}
+
+/// The machine of a test ruleset, `tests/solve/NAME.yaml` at the top.
+pub fn test_machine(name: &str) -> Machine<1> {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/solve")
+        .join(format!("{name}.yaml"));
+    let r = morrigo_rules::load_rules(&path.to_string_lossy())
+        .unwrap_or_else(|e| panic!("{name}: {e:?}"));
+    solver_machine(r)
+}
+
+fn solver_machine(r: morrigo_rules::Rules) -> Machine<1> {
     morrigo_solve::retrograde_applies(&r).unwrap();
     Machine::new(Arc::new(morrigo_solve::solver_rules(&r)))
 }
@@ -37,8 +50,5 @@ pub fn random_board(rng: &mut SmallRng, n: usize, w: u32, b: u32) -> Board {
             }
         }
     }
-    Board {
-        occ,
-        to_move: rng.random_range(0..2),
-    }
+    Board::moving(occ, rng.random_range(0..2))
 }

@@ -4,7 +4,8 @@
 
 mod common;
 use morrigo_engine::{Bits, Machine};
-use morrigo_sector::{Board, Moves, SectorIndex, Solver};
+use morrigo_sector::solver::BOTH;
+use morrigo_sector::{Board, Moves, Sector, SectorIndex, Solver};
 use morrigo_solve::Value;
 
 /// Compare every position of units `units` that the existing table holds.
@@ -27,7 +28,7 @@ fn compare_with_table(
                 let Some(want) = table.value(&st.pos) else {
                     continue;
                 };
-                let got = Value::decode(s.value(&Board { occ, to_move }).unwrap());
+                let got = Value::decode(s.value(&Board::moving(occ, to_move)).unwrap());
                 assert_eq!(got, want, "sector {w}-{b}, {occ:?}, {to_move} to move");
                 compared += 1;
             }
@@ -83,11 +84,12 @@ fn six_mens_morris_matches_the_solve_from_a_four_against_four_position() {
     );
 }
 
-/// Every orbit of unit (w, b): the stored value is what its successors'
-/// values give (the retrograde equations), read forward over the engine.
-fn check_fixpoint(m: &Machine<1>, s: &mut Solver, w: u32, b: u32) -> [u64; 3] {
-    s.solve(w, b).unwrap();
-    let (index, values) = s.values(w, b).unwrap();
+/// Every orbit of unit `c` (both halves): the stored value is what its
+/// successors' values give (the retrograde equations), read forward over
+/// the engine.
+pub fn check_fixpoint(m: &Machine<1>, s: &mut Solver, c: Sector) -> [u64; 3] {
+    s.solve_sector(c, BOTH).unwrap();
+    let (index, values) = s.values(c).unwrap();
     let index = index.clone();
     let values = values.to_vec();
     let binom = morrigo_sector::Binomial::new(m.points());
@@ -99,7 +101,11 @@ fn check_fixpoint(m: &Machine<1>, s: &mut Solver, w: u32, b: u32) -> [u64; 3] {
     for (i, occ) in boards {
         for to_move in 0..2u8 {
             let v = Value::decode(values[(u64::from(to_move) * index.orbits + i) as usize]);
-            let board = Board { occ, to_move };
+            let board = Board {
+                occ,
+                in_hand: c.in_hand,
+                to_move,
+            };
             let want = match mv.successors(&board, &mut succ) {
                 Some(Some(p)) if p == to_move => Value::Win(0),
                 Some(Some(_)) => Value::Loss(0),
@@ -127,7 +133,7 @@ fn check_fixpoint(m: &Machine<1>, s: &mut Solver, w: u32, b: u32) -> [u64; 3] {
                     }
                 }
             };
-            assert_eq!(v, want, "sector {w}-{b}: {board:?}");
+            assert_eq!(v, want, "sector {c}: {board:?}");
             counts[match v {
                 Value::Win(_) => 0,
                 Value::Loss(_) => 1,
@@ -142,7 +148,7 @@ fn check_fixpoint(m: &Machine<1>, s: &mut Solver, w: u32, b: u32) -> [u64; 3] {
 fn nine_mens_morris_three_against_three_satisfies_the_equations() {
     let m = common::machine("nine-mens-morris");
     let mut s = Solver::new(&m, None).unwrap();
-    let [wins, losses, draws] = check_fixpoint(&m, &mut s, 3, 3);
+    let [wins, losses, draws] = check_fixpoint(&m, &mut s, Sector::moving(3, 3));
     assert!(
         wins > 0 && losses > 0 && draws > 0,
         "{wins} {losses} {draws}"
@@ -157,7 +163,41 @@ fn nine_mens_morris_three_against_three_satisfies_the_equations() {
 fn six_mens_morris_five_against_four_satisfies_the_equations() {
     let m = common::machine("six-mens-morris");
     let mut s = Solver::new(&m, None).unwrap();
-    check_fixpoint(&m, &mut s, 5, 4);
+    check_fixpoint(&m, &mut s, Sector::moving(5, 4));
+}
+
+/// A unit with pieces in hand where placements leave it and nothing
+/// stays: each value is its best placement's.
+#[test]
+fn six_mens_morris_placing_unit_satisfies_the_equations() {
+    let m = common::machine("six-mens-morris");
+    let mut s = Solver::new(&m, None).unwrap();
+    let c = Sector {
+        on_board: [4, 3],
+        in_hand: [2, 2],
+    };
+    let [wins, losses, draws] = check_fixpoint(&m, &mut s, c);
+    assert!(
+        wins > 0 && losses > 0 && draws > 0,
+        "{wins} {losses} {draws}"
+    );
+}
+
+/// Lasker's way: with pieces in hand a player may slide instead of place,
+/// so a unit with pieces in hand has moves inside it (and cycles), solved
+/// by the same retrograde levels as the moving phase.
+#[test]
+fn lasker_units_with_pieces_in_hand_satisfy_the_equations() {
+    let m = common::test_machine("five-mens-lasker");
+    let mut s = Solver::new(&m, None).unwrap();
+    for (on_board, in_hand) in [([3, 3], [1, 1]), ([2, 3], [2, 1])] {
+        let c = Sector { on_board, in_hand };
+        let [wins, losses, draws] = check_fixpoint(&m, &mut s, c);
+        assert!(
+            wins + losses > 0 && draws > 0,
+            "{c}: {wins} {losses} {draws}"
+        );
+    }
 }
 
 #[test]
@@ -206,8 +246,8 @@ fn colour_swapped_units_equal_solved_ones() {
         swapped.solve(w, b).unwrap();
         solved.solve(w, b).unwrap();
         assert_eq!(
-            swapped.values(w, b).unwrap().1,
-            solved.values(w, b).unwrap().1,
+            swapped.values(Sector::moving(w, b)).unwrap().1,
+            solved.values(Sector::moving(w, b)).unwrap().1,
             "unit {w}-{b}"
         );
     }

@@ -114,15 +114,7 @@ fn a_player_with_no_piece_did_not_just_move() {
     let m = common::machine("six-mens-morris");
     let mut mv = Moves::new(&m);
     let mut preds = Vec::new();
-    mv.predecessors(
-        &Board {
-            occ: [0, 0b111],
-            to_move: 1,
-        },
-        true,
-        true,
-        &mut preds,
-    );
+    mv.predecessors(&Board::moving([0, 0b111], 1), true, true, &mut preds);
     assert!(preds.is_empty());
 }
 

@@ -76,13 +76,14 @@ pub struct SolveArgs {
     #[arg(long, value_name = "DIR")]
     pub shards: Option<std::path::PathBuf>,
     /// Solve the whole game with the sector solver into a database
-    /// directory (created if missing): the moving phase one sector (pieces
-    /// per side) at a time, each sector's file written as it is finished,
-    /// then the placing phase, by recursion over the hands, as `game.tbl`.
-    /// A killed run resumes at the first unfinished sector; a finished
-    /// database is read back, checked, in a fraction of a second. Morris
-    /// games whose placing turns always place (not Lasker Morris), whose
-    /// placing phase has at most 20 million positions up to symmetry
+    /// directory (created if missing): one unit (pieces on the board and
+    /// in hand per side) at a time, from the ones the start reaches down,
+    /// each unit's file written as it is finished, then the list of units
+    /// and the start's value as `game.tbl`. A killed run resumes at the
+    /// first unfinished unit; a finished database is read back, checked,
+    /// in a fraction of a second. Morris games of up to 64 points whose
+    /// turns place, slide or fly and remove by lines (Lasker Morris's
+    /// slides with pieces in hand too)
     #[arg(long, value_name = "DIR", conflicts_with_all = ["shards", "save", "position"])]
     pub db: Option<std::path::PathBuf>,
     /// With --db: the value and distance of one position and of each of

@@ -37,7 +37,7 @@ pub fn run(args: &SolveArgs, dir: &Path) -> Outcome {
         )))
     })?;
     let secs = started.elapsed().as_secs_f64();
-    let (placing, sectors) = table.sizes();
+    let sizes = table.sizes();
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
@@ -48,7 +48,10 @@ pub fn run(args: &SolveArgs, dir: &Path) -> Outcome {
     )?;
     writeln!(
         out,
-        "  database   {sectors} moving-phase sectors, {placing} placing positions up to symmetry ({} in {secs:.2} s)",
+        "  database   {} units with pieces in hand and {} without, {} positions up to symmetry ({} in {secs:.2} s)",
+        sizes.placing_units,
+        sizes.moving_units,
+        sizes.values,
         if read_back { "read back" } else { "solved" }
     )?;
     let whole_game = at.is_none();

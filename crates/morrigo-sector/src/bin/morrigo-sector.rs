@@ -1,8 +1,9 @@
 //! `morrigo-sector solve-sectors RULESET --db DIR --max-pieces N`: solve
 //! the moving-phase sectors of a Morris-family ruleset up to N pieces a
-//! side, one sealed file per sector in DIR; a rerun resumes. Not part of
-//! `morrigo` yet: the front end for issue 22's sector solver while it
-//! grows.
+//! side, one sealed file per sector in DIR; a rerun resumes.
+//! `morrigo-sector solve-game RULESET [--db DIR]`: the whole game, placing
+//! phase included, unit by unit. (`morrigo solve RULESET --db DIR` is the
+//! user's command; this one prints every unit's counts as it goes.)
 
 use clap::{Parser, Subcommand};
 use morrigo_engine::memory::{self, show_bytes, Counting};
@@ -42,13 +43,42 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         min_pieces: u32,
     },
-    /// Solve the whole game from its start, in memory: the moving-phase
-    /// sectors the placings lead to, then every placing position; prints
-    /// the value of the start.
+    /// Solve the whole game from its start: every unit (pieces on the
+    /// board and in hand) its turns reach, lowest first, printing each
+    /// unit's counts, then the value of the start.
     SolveGame {
         /// A ruleset name or YAML file.
         ruleset: String,
+        /// Directory of the unit files (created if missing): a rerun
+        /// resumes. Without it, the solve is in memory only.
+        #[arg(long)]
+        db: Option<PathBuf>,
     },
+}
+
+const HEADING: &str = "sector      orbits        positions     wins          losses        draws         longest  digest    ms";
+
+/// One unit's counts under [`HEADING`]; a unit with pieces in hand shows
+/// them (`+2-3`) and the side to move of a half solved alone.
+fn print_unit(s: &morrigo_sector::SectorStats) {
+    let side = match s.halves {
+        [true, false] => " (first to move)",
+        [false, true] => " (second to move)",
+        _ => "",
+    };
+    println!(
+        "{:<11} {:<13} {:<13} {:<13} {:<13} {:<13} {:<8} {:08x}  {}{}{side}",
+        s.sector().to_string(),
+        s.orbits,
+        s.positions,
+        s.wins,
+        s.losses,
+        s.draws,
+        s.longest_win,
+        s.digest,
+        s.millis,
+        if s.loaded { " (read back)" } else { "" }
+    );
 }
 
 fn machine(ruleset: &str) -> Result<morrigo_engine::Machine<1>, String> {
@@ -62,7 +92,7 @@ fn machine(ruleset: &str) -> Result<morrigo_engine::Machine<1>, String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::SolveGame { ruleset } => {
+        Command::SolveGame { ruleset, db } => {
             let m = match machine(&ruleset) {
                 Ok(m) => m,
                 Err(e) => {
@@ -71,13 +101,17 @@ fn main() -> ExitCode {
                 }
             };
             let started = Instant::now();
-            match morrigo_sector::GameTable::solve(&m) {
+            println!("{HEADING}");
+            match morrigo_sector::GameTable::solve_with(&m, db.as_deref(), print_unit) {
                 Ok(t) => {
-                    let (placing, units) = t.sizes();
+                    let sizes = t.sizes();
                     println!(
-                        "{}: start {:?}; {placing} placing orbits, {units} moving-phase sectors; {:.2} s, peak memory {}",
+                        "{}: start {:?}; {} units with pieces in hand, {} without, {} values; {:.2} s, peak memory {}",
                         m.rules.name,
                         t.start_value(),
+                        sizes.placing_units,
+                        sizes.moving_units,
+                        sizes.values,
                         started.elapsed().as_secs_f64(),
                         show_bytes(memory::peak_bytes())
                     );
@@ -119,7 +153,7 @@ fn main() -> ExitCode {
                 m.points(),
                 morrigo_sector::symmetries(&m.rules).len()
             );
-            println!("sector   orbits        positions     wins          losses        draws         longest  digest    ms");
+            println!("{HEADING}");
             let started = Instant::now();
             let mut solved_positions = 0u64;
             let result =
@@ -127,19 +161,7 @@ fn main() -> ExitCode {
                     if !s.loaded {
                         solved_positions += s.positions;
                     }
-                    println!(
-                        "{:<8} {:<13} {:<13} {:<13} {:<13} {:<13} {:<8} {:08x}  {}{}",
-                        format!("{}-{}", s.w, s.b),
-                        s.orbits,
-                        s.positions,
-                        s.wins,
-                        s.losses,
-                        s.draws,
-                        s.longest_win,
-                        s.digest,
-                        s.millis,
-                        if s.loaded { " (read back)" } else { "" }
-                    );
+                    print_unit(s);
                 });
             let secs = started.elapsed().as_secs_f64();
             let peak = memory::peak_bytes();
