@@ -16,31 +16,44 @@
 //! solving: the alpha-beta agent reads it as its endgame table.
 
 use crate::index::{Binomial, SectorIndex};
-use crate::solver::{Halves, SectorError, SectorStats, Solver, UNSOLVED};
+use crate::solver::{read_unit, unit_path, Halves, SectorError, SectorStats, Solver, UNSOLVED};
 use crate::symmetry::Symmetry;
 use crate::unmove::{Board, Sector};
+use morrigo_engine::memory;
 use morrigo_engine::{Machine, Move};
 use morrigo_solve::Value;
 use morrigo_store::StoreError;
 use std::collections::HashMap;
 use std::io::Write;
-use std::path::Path;
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 /// What a whole-game file's trailer says it holds.
 pub const KIND: morrigo_store::Kind = *b"mgame002";
 const MAGIC: &[u8; 8] = b"MRGGAME2";
 /// The whole-game file in a database directory (beside the sector files).
 pub const GAME_FILE: &str = "game.tbl";
-/// Bytes of one unit in the whole-game file: its four counts and halves.
-const UNIT_BYTES: usize = 5;
+/// Bytes of one unit in the whole-game file: its four counts, halves and
+/// orbits a half.
+const UNIT_BYTES: usize = 5 + 8;
 
 /// Exact values (as [`Value`] decodes them) of every turn-start position
 /// of the units a game's start reaches.
 pub struct GameTable {
     group: Vec<Symmetry>,
     binom: Binomial,
-    units: HashMap<Sector, (Arc<SectorIndex>, Vec<u16>)>,
+    points: usize,
+    fingerprint: u64,
+    /// Where the units' files are, when the table was solved into a
+    /// directory: a unit not in memory is read from its file (seal and
+    /// rules checked) when first asked for.
+    dir: Option<PathBuf>,
+    /// Every unit the start reaches, the halves solved and the orbits a
+    /// half.
+    list: Vec<(Sector, Halves, u64)>,
+    units: Mutex<HashMap<Sector, Arc<Held>>>,
+    /// The last unit file that could not be read, and why.
+    read_error: Mutex<Option<String>>,
     /// The rules treat the players alike: a position absent is read off
     /// its colour-swapped twin (a unit solved that way reaches the twins
     /// of its twin's successors only).
@@ -48,10 +61,16 @@ pub struct GameTable {
     start: u16,
 }
 
+/// One unit's index and values in memory.
+struct Held {
+    index: Arc<SectorIndex>,
+    values: Vec<u16>,
+}
+
 impl std::fmt::Debug for GameTable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GameTable")
-            .field("units", &self.units.len())
+            .field("units", &self.list.len())
             .field("start", &Value::decode(self.start))
             .finish()
     }
@@ -78,8 +97,9 @@ impl GameTable {
     /// [`GameTable::solve`] with a database directory: each unit is written
     /// there once solved (a killed run resumes at the first unfinished
     /// one), then the list of units reached and the start's value as
-    /// `game.tbl`; a later run reads them back, checked, instead of
-    /// solving. One run at a time writes a directory (`game.lock`).
+    /// `game.tbl`; a later run reads that back, checked, instead of
+    /// solving, and each unit's file when a position of it is asked for.
+    /// One run at a time writes a directory (`game.lock`).
     pub fn solve_in(m: &Machine<1>, dir: Option<&Path>) -> Result<GameTable, SectorError> {
         Self::solve_with(m, dir, |_| {})
     }
@@ -101,31 +121,47 @@ impl GameTable {
             None => None,
         };
         let fingerprint = morrigo_solve::rules_fingerprint(&m.rules);
-        let start = if let Some(path) = dir.map(|d| d.join(GAME_FILE)).filter(|p| p.exists()) {
-            let (units, start) = load(&path, fingerprint)?;
-            for (c, halves) in units {
-                solver.solve_sector(c, halves)?;
-            }
-            start
-        } else {
-            let s = m.initial();
-            let start = solver.value(&Board {
-                occ: [s.pos.occ[0].0[0], s.pos.occ[1].0[0]],
-                in_hand: s.pos.in_hand,
-                to_move: s.pos.to_move,
-            })?;
-            if let Some(d) = dir {
-                save(&d.join(GAME_FILE), fingerprint, &solver.solved(), start)?;
-            }
-            start
-        };
+        let (list, start) =
+            if let Some(path) = dir.map(|d| d.join(GAME_FILE)).filter(|p| p.exists()) {
+                load(&path, fingerprint)?
+            } else {
+                let s = m.initial();
+                let start = solver.value(&Board {
+                    occ: [s.pos.occ[0].0[0], s.pos.occ[1].0[0]],
+                    in_hand: s.pos.in_hand,
+                    to_move: s.pos.to_move,
+                })?;
+                // Every unit solved or read on the way (some may have left
+                // memory since), with the halves it ended with.
+                let mut reached: HashMap<Sector, (Halves, u64)> = HashMap::new();
+                for st in &solver.log {
+                    let halves = st.halves.iter().filter(|&&h| h).count() as u64;
+                    reached.insert(st.sector(), (st.halves, st.orbits / halves.max(1)));
+                }
+                let mut list: Vec<(Sector, Halves, u64)> =
+                    reached.into_iter().map(|(c, (h, n))| (c, h, n)).collect();
+                list.sort_unstable();
+                if let Some(d) = dir {
+                    save(&d.join(GAME_FILE), fingerprint, &list, start)?;
+                }
+                (list, start)
+            };
         let group = solver.group().to_vec();
         let colour_swap = solver.colour_swap();
         let (binom, units) = solver.into_units();
+        let units = units
+            .into_iter()
+            .map(|(c, (index, values))| (c, Arc::new(Held { index, values })))
+            .collect();
         Ok(GameTable {
             group,
             binom,
-            units,
+            points: m.points(),
+            fingerprint,
+            dir: dir.map(Path::to_path_buf),
+            list,
+            units: Mutex::new(units),
+            read_error: Mutex::new(None),
             colour_swap,
             start,
         })
@@ -184,21 +220,25 @@ impl GameTable {
         Value::decode(self.start)
     }
 
+    /// Why the last unit file asked for could not be read (a value then
+    /// answered `None` for that reason, not for a position unreached).
+    pub fn read_error(&self) -> Option<String> {
+        self.read_error
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
     /// Units and values held.
     pub fn sizes(&self) -> GameSizes {
         let mut sizes = GameSizes::default();
-        for (c, (index, values)) in &self.units {
+        for (c, halves, orbits) in &self.list {
             if c.is_moving() {
                 sizes.moving_units += 1;
             } else {
                 sizes.placing_units += 1;
             }
-            let halves = (0..2).filter(|&h| {
-                values
-                    .get(h * index.orbits as usize)
-                    .is_some_and(|&v| v != UNSOLVED)
-            });
-            sizes.values += halves.count() as u64 * index.orbits;
+            sizes.values += halves.iter().filter(|&&h| h).count() as u64 * orbits;
         }
         sizes
     }
@@ -228,10 +268,43 @@ impl GameTable {
 
     /// The stored value of `b`, if its unit and half are held.
     fn held(&self, b: &Board) -> Option<u16> {
-        let (index, values) = self.units.get(&b.sector())?;
-        let i = index.orbit(&self.binom, &self.group, b.occ);
-        let v = values[(u64::from(b.to_move) * index.orbits + i) as usize];
+        let unit = self.unit(b.sector())?;
+        let i = unit.index.orbit(&self.binom, &self.group, b.occ);
+        let v = unit.values[(u64::from(b.to_move) * unit.index.orbits + i) as usize];
         (v != UNSOLVED).then_some(v)
+    }
+
+    /// Unit `c` from memory, or read from its file; at most a third of the
+    /// memory limit is held this way (the units read are dropped for the
+    /// next when it is full).
+    fn unit(&self, c: Sector) -> Option<Arc<Held>> {
+        let mut units = self.units.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(u) = units.get(&c) {
+            return Some(u.clone());
+        }
+        let dir = self.dir.as_deref()?;
+        self.list.binary_search_by(|e| e.0.cmp(&c)).ok()?;
+        let index = Arc::new(SectorIndex::new(
+            &self.binom,
+            &self.group,
+            self.points,
+            c.on_board[0] as usize,
+            c.on_board[1] as usize,
+        ));
+        let (values, _) = match read_unit(&unit_path(dir, c), self.fingerprint, c, &index) {
+            Ok(read) => read,
+            Err(e) => {
+                *self.read_error.lock().unwrap_or_else(|p| p.into_inner()) = Some(e.to_string());
+                return None;
+            }
+        };
+        let held: u64 = units.values().map(|u| 2 * u.values.len() as u64).sum();
+        if held + 2 * values.len() as u64 > memory::limit().0 / 3 {
+            units.clear();
+        }
+        let unit = Arc::new(Held { index, values });
+        units.insert(c, unit.clone());
+        Some(unit)
     }
 }
 
@@ -249,7 +322,7 @@ fn later(v: Value) -> Value {
 fn save(
     path: &Path,
     fingerprint: u64,
-    units: &[(Sector, Halves)],
+    units: &[(Sector, Halves, u64)],
     start: u16,
 ) -> Result<(), SectorError> {
     let io = |e| SectorError::Store(StoreError::io("write", path, e));
@@ -260,9 +333,10 @@ fn save(
     out.extend_from_slice(&fingerprint.to_le_bytes());
     out.extend_from_slice(&start.to_le_bytes());
     out.extend_from_slice(&(units.len() as u32).to_le_bytes());
-    for (c, h) in units {
+    for (c, h, orbits) in units {
         out.extend(c.on_board.iter().chain(&c.in_hand).map(|&k| k as u8));
         out.push(u8::from(h[0]) | u8::from(h[1]) << 1);
+        out.extend_from_slice(&orbits.to_le_bytes());
     }
     w.write_all(&out).map_err(io)?;
     w.finish().map_err(io)?.commit()?;
@@ -271,7 +345,9 @@ fn save(
 
 /// Read back a whole-game file: the units it reached (with their halves)
 /// and the value of the start.
-fn load(path: &Path, fingerprint: u64) -> Result<(Vec<(Sector, Halves)>, u16), SectorError> {
+type Listed = (Vec<(Sector, Halves, u64)>, u16);
+
+fn load(path: &Path, fingerprint: u64) -> Result<Listed, SectorError> {
     let bytes = morrigo_store::read_sealed(path, &KIND, 1 << 24)?;
     let damaged = |why: String| SectorError::Store(StoreError::damaged(path, why));
     if bytes.len() < 22 || &bytes[..8] != MAGIC {
@@ -303,7 +379,11 @@ fn load(path: &Path, fingerprint: u64) -> Result<(Vec<(Sector, Halves)>, u16), S
         if e[4] > 3 || halves == [false; 2] {
             return Err(damaged(format!("unit {c} has the halves byte {}", e[4])));
         }
-        units.push((c, halves));
+        let orbits = u64::from_le_bytes(e[5..13].try_into().expect("8 bytes"));
+        units.push((c, halves, orbits));
+    }
+    if !units.is_sorted() {
+        return Err(damaged("its units are not in order".into()));
     }
     Ok((units, start))
 }

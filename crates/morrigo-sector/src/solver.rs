@@ -33,6 +33,7 @@ use crate::symmetry::{colour_blind, symmetries, Symmetry};
 use crate::unmove::{supported, Board, Moves, Sector};
 use morrigo_engine::memory::{self, OutOfMemory};
 use morrigo_engine::Machine;
+use morrigo_solve::Value;
 use morrigo_store::StoreError;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -122,6 +123,12 @@ pub enum SectorError {
     TooManyMoves { sector: Sector, moves: usize },
     /// The unit has more orbits than the solver addresses (2^31 per side).
     TooLarge { sector: Sector, orbits: u64 },
+    /// A stored value is not what the position's successors give.
+    Mismatch {
+        board: Board,
+        stored: Value,
+        successors: Value,
+    },
 }
 
 impl std::fmt::Display for SectorError {
@@ -141,6 +148,15 @@ impl std::fmt::Display for SectorError {
             SectorError::TooLarge { sector, orbits } => write!(
                 f,
                 "sector {sector} has {orbits} orbits per side to move, more than the 2147483647 the solver addresses"
+            ),
+            SectorError::Mismatch {
+                board,
+                stored,
+                successors,
+            } => write!(
+                f,
+                "sector {}: {board:?} is stored as {stored:?} but its successors give {successors:?}",
+                board.sector()
             ),
         }
     }
@@ -205,6 +221,9 @@ struct Unit {
     index: Arc<SectorIndex>,
     values: Vec<u16>,
     halves: Halves,
+    /// When it was last asked for: the least recent go first when memory
+    /// runs short.
+    stamp: u64,
 }
 
 /// What the first pass found for one range of orbits: values and counters
@@ -243,6 +262,11 @@ pub struct Solver<'m> {
     dir: Option<PathBuf>,
     fingerprint: u64,
     units: HashMap<Sector, Unit>,
+    /// Counts the asks, for [`Unit::stamp`].
+    clock: u64,
+    /// Units that solves under way (this one and the ones above it in the
+    /// recursion) still read: never dropped to make room.
+    pinned: Vec<Sector>,
     /// The rules treat the players alike ([`colour_blind`]): unit (w, b)
     /// with w < b is unit (b, w) with the colours swapped, read off it
     /// rather than solved.
@@ -276,6 +300,8 @@ impl<'m> Solver<'m> {
             dir: dir.map(Path::to_path_buf),
             fingerprint: morrigo_solve::rules_fingerprint(&m.rules),
             units: HashMap::new(),
+            clock: 0,
+            pinned: Vec::new(),
             colour_swap: colour_blind(&m.rules, m.plain_turns()),
             log: Vec::new(),
             progress: None,
@@ -307,6 +333,69 @@ impl<'m> Solver<'m> {
                 &self.moves.machine().rules,
                 self.moves.machine().plain_turns(),
             );
+    }
+
+    /// Check the stored values of `orbits` of unit `c` in its solved
+    /// halves against their successors', forward over the engine: a
+    /// finished game's value, else the fastest win through a lost
+    /// successor, else the slowest loss when every successor is won, else
+    /// a draw. Returns the wins, losses and draws checked; the first
+    /// position that disagrees is the error.
+    pub fn check_orbits(&mut self, c: Sector, orbits: &[u64]) -> Result<[u64; 3], SectorError> {
+        let (index, values, halves) = match self.units.get(&c) {
+            Some(u) => (u.index.clone(), u.values.clone(), u.halves),
+            None => return Err(SectorError::Rules(format!("sector {c} is not solved"))),
+        };
+        let machine = self.moves.machine();
+        let mut moves = Moves::new(machine);
+        let (mut succ, mut counts) = (Vec::new(), [0u64; 3]);
+        for &i in orbits {
+            let occ = index.arrangement(&self.binom, i);
+            for to_move in (0..2u8).filter(|&h| halves[usize::from(h)]) {
+                let board = Board {
+                    occ,
+                    in_hand: c.in_hand,
+                    to_move,
+                };
+                let stored =
+                    Value::decode(values[(u64::from(to_move) * index.orbits + i) as usize]);
+                let successors = match moves.successors(&board, &mut succ) {
+                    Some(Some(p)) if p == to_move => Value::Win(0),
+                    Some(Some(_)) => Value::Loss(0),
+                    Some(None) => Value::Draw,
+                    None if succ.is_empty() => Value::Draw,
+                    None => {
+                        let mut best: Option<Value> = None;
+                        for &(k, plies) in &succ.clone() {
+                            let v = Value::decode(self.value(&k)?);
+                            let v = if k.to_move == to_move { v } else { v.flip() };
+                            let v = match v {
+                                Value::Win(d) => Value::Win(d + u32::from(plies)),
+                                Value::Loss(d) => Value::Loss(d + u32::from(plies)),
+                                Value::Draw => Value::Draw,
+                            };
+                            if best.is_none_or(|b| v.preference() > b.preference()) {
+                                best = Some(v);
+                            }
+                        }
+                        best.unwrap_or(Value::Draw)
+                    }
+                };
+                if stored != successors {
+                    return Err(SectorError::Mismatch {
+                        board,
+                        stored,
+                        successors,
+                    });
+                }
+                counts[match stored {
+                    Value::Win(_) => 0,
+                    Value::Loss(_) => 1,
+                    Value::Draw => 2,
+                }] += 1;
+            }
+        }
+        Ok(counts)
     }
 
     /// The board's symmetry group.
@@ -358,14 +447,50 @@ impl<'m> Solver<'m> {
         }
     }
 
+    /// Hold unit `c` in memory, then make room: with a directory, the
+    /// units least recently asked for are dropped (read back from their
+    /// files when asked for again) while those held exceed a third of the
+    /// memory limit, bar `c` and the units a solve under way still reads.
+    fn keep(&mut self, c: Sector, index: Arc<SectorIndex>, values: Vec<u16>, halves: Halves) {
+        self.clock += 1;
+        let stamp = self.clock;
+        self.units.insert(
+            c,
+            Unit {
+                index,
+                values,
+                halves,
+                stamp,
+            },
+        );
+        if self.dir.is_none() {
+            return;
+        }
+        let bytes = |u: &Unit| 2 * u.values.len() as u64;
+        let room = memory::limit().0 / 3;
+        let mut held: u64 = self.units.values().map(bytes).sum();
+        if held <= room {
+            return;
+        }
+        let mut by_age: Vec<(u64, Sector)> = self
+            .units
+            .iter()
+            .filter(|(k, _)| **k != c && !self.pinned.contains(k))
+            .map(|(k, u)| (u.stamp, *k))
+            .collect();
+        by_age.sort_unstable();
+        for (_, k) in by_age {
+            if held <= room {
+                break;
+            }
+            if let Some(u) = self.units.remove(&k) {
+                held -= bytes(&u);
+            }
+        }
+    }
+
     fn path(&self, c: Sector) -> Option<PathBuf> {
-        let [w, b] = c.on_board;
-        let name = if c.is_moving() {
-            format!("w{w}-b{b}.sec")
-        } else {
-            format!("w{w}-b{b}-h{}-{}.sec", c.in_hand[0], c.in_hand[1])
-        };
-        self.dir.as_ref().map(|d| d.join(name))
+        self.dir.as_deref().map(|d| unit_path(d, c))
     }
 
     /// Solve moving-phase unit (`w`, `b`) and the lower units it reaches,
@@ -377,7 +502,12 @@ impl<'m> Solver<'m> {
     /// Solve the halves `want` of unit `c` (a moving-phase unit always in
     /// full) and the lower units they reach, or load them from their files.
     pub fn solve_sector(&mut self, c: Sector, want: Halves) -> Result<(), SectorError> {
-        let have = self.units.get(&c).map_or([false; 2], |u| u.halves);
+        self.clock += 1;
+        let now = self.clock;
+        let have = self.units.get_mut(&c).map_or([false; 2], |u| {
+            u.stamp = now;
+            u.halves
+        });
         if covers(have, want) {
             return Ok(());
         }
@@ -387,6 +517,15 @@ impl<'m> Solver<'m> {
         } else {
             union(want, have)
         };
+        if !self.units.contains_key(&c) {
+            if let Some(halves) = self.load_sector(c)? {
+                if covers(halves, want) {
+                    return Ok(());
+                }
+                // Solved again with the halves it holds.
+                want = union(want, halves);
+            }
+        }
         let started = Instant::now();
         let index = match self.units.get(&c) {
             Some(u) => u.index.clone(),
@@ -398,26 +537,6 @@ impl<'m> Solver<'m> {
                 c.on_board[1] as usize,
             )),
         };
-        if let Some(path) = self.path(c).filter(|p| p.exists()) {
-            let (values, halves) = self.load(&path, c, &index)?;
-            if covers(halves, want) {
-                let mut stats = self.stats(c, &index, &values, halves);
-                stats.loaded = true;
-                stats.millis = started.elapsed().as_millis() as u64;
-                self.logged(stats);
-                self.units.insert(
-                    c,
-                    Unit {
-                        index,
-                        values,
-                        halves,
-                    },
-                );
-                return Ok(());
-            }
-            // Solved again with the halves it holds.
-            want = union(want, halves);
-        }
         // Read off the twin where it is cheaper: a moving-phase twin is
         // solved in full anyway, but under alternating placement the twin
         // of a half a game reaches is a half it does not reach, so a unit
@@ -429,6 +548,8 @@ impl<'m> Solver<'m> {
         };
         // The time of the units solved on the way is theirs, not this one's.
         let mut theirs = std::time::Duration::ZERO;
+        let pins = self.pinned.len();
+        self.pinned.push(c);
         let values = if self.colour_swap && c < c.swapped() && (c.is_moving() || twin_covers(self))
         {
             let before = Instant::now();
@@ -446,6 +567,9 @@ impl<'m> Solver<'m> {
                         other_half,
                     } => {
                         let before = Instant::now();
+                        // Held until this unit is done: its next pass
+                        // reads them all.
+                        self.pinned.extend(missing.iter().map(|m| m.0));
                         for (lower, half) in missing {
                             self.solve_sector(lower, only(half))?;
                         }
@@ -457,21 +581,38 @@ impl<'m> Solver<'m> {
                 }
             }
         };
+        self.pinned.truncate(pins);
         if let Some(path) = self.path(c) {
             self.save(&path, c, &index, &values, want)?;
         }
         let mut stats = self.stats(c, &index, &values, want);
         stats.millis = started.elapsed().saturating_sub(theirs).as_millis() as u64;
         self.logged(stats);
-        self.units.insert(
-            c,
-            Unit {
-                index,
-                values,
-                halves: want,
-            },
-        );
+        self.keep(c, index, values, want);
         Ok(())
+    }
+
+    /// Read unit `c` from its file, if it has one, into memory; the halves
+    /// it holds.
+    pub fn load_sector(&mut self, c: Sector) -> Result<Option<Halves>, SectorError> {
+        let Some(path) = self.path(c).filter(|p| p.exists()) else {
+            return Ok(None);
+        };
+        let started = Instant::now();
+        let index = Arc::new(SectorIndex::new(
+            &self.binom,
+            &self.group,
+            self.moves.points(),
+            c.on_board[0] as usize,
+            c.on_board[1] as usize,
+        ));
+        let (values, halves) = self.load(&path, c, &index)?;
+        let mut stats = self.stats(c, &index, &values, halves);
+        stats.loaded = true;
+        stats.millis = started.elapsed().as_millis() as u64;
+        self.logged(stats);
+        self.keep(c, index, values, halves);
+        Ok(Some(halves))
     }
 
     /// The values of unit `c` read off its colour-swapped twin (in memory):
@@ -555,96 +696,13 @@ impl<'m> Solver<'m> {
         Ok(())
     }
 
-    /// A unit's values (side 0's then side 1's, [`UNSOLVED`] in a half the
-    /// file does not hold) and the halves it holds.
     fn load(
         &self,
         path: &Path,
         c: Sector,
         index: &SectorIndex,
     ) -> Result<(Vec<u16>, Halves), SectorError> {
-        let orbits = index.orbits;
-        let damaged = |why: String| SectorError::Store(StoreError::damaged(path, why));
-        // At most both halves, every value long: the bound the sealed read
-        // enforces.
-        let most = HEADER as u64 + 2 * orbits * (1 + LONG_BYTES as u64);
-        let bytes =
-            morrigo_store::read_sealed(path, &KIND, most + morrigo_store::TRAILER_BYTES as u64)?;
-        if bytes.len() < HEADER || &bytes[..8] != MAGIC {
-            return Err(damaged("it is not a sector file".into()));
-        }
-        let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
-        let fp = u64_at(8);
-        if fp != self.fingerprint {
-            return Err(damaged(format!(
-                "it was solved for other rules (fingerprint {fp:016x}, these rules {:016x})",
-                self.fingerprint
-            )));
-        }
-        let held = Sector {
-            on_board: [u32::from(bytes[16]), u32::from(bytes[17])],
-            in_hand: [u32::from(bytes[18]), u32::from(bytes[19])],
-        };
-        if held != c || u64_at(21) != orbits {
-            return Err(damaged(format!(
-                "it holds sector {held} with {} orbits a side, not {c} with {orbits}",
-                u64_at(21),
-            )));
-        }
-        let halves = [bytes[20] & 1 == 1, bytes[20] & 2 == 2];
-        if bytes[20] > 3 || halves == [false; 2] {
-            return Err(damaged(format!(
-                "its halves byte {} is not 1, 2 or 3",
-                bytes[20]
-            )));
-        }
-        let parts: Vec<usize> = (0..2).filter(|&h| halves[h]).collect();
-        let total = parts.len() as u64 * orbits;
-        let long = u64_at(29);
-        let want = (HEADER as u64)
-            .checked_add(total)
-            .and_then(|n| n.checked_add(long.checked_mul(LONG_BYTES as u64)?));
-        if want != Some(bytes.len() as u64) {
-            return Err(damaged(format!(
-                "it holds {} bytes, not the {} of {total} values and {long} long ones",
-                bytes.len(),
-                HEADER as u64 + total + long.saturating_mul(LONG_BYTES as u64)
-            )));
-        }
-        let body = &bytes[HEADER..HEADER + total as usize];
-        let marked = body.iter().filter(|&&b| b == LONG).count() as u64;
-        if marked != long {
-            return Err(damaged(format!(
-                "{marked} values are marked long but {long} are listed"
-            )));
-        }
-        let mut values: Vec<u16> =
-            memory::vec_of(UNSOLVED, 2 * orbits as usize, "a sector's values")?;
-        for (k, &h) in parts.iter().enumerate() {
-            let n = orbits as usize;
-            values[h * n..(h + 1) * n]
-                .iter_mut()
-                .zip(&body[k * n..(k + 1) * n])
-                .for_each(|(v, &b)| *v = u16::from(b));
-        }
-        // The list counts the stored values: half `parts[i / orbits]`.
-        let full = |i: u64| parts[(i / orbits) as usize] as u64 * orbits + i % orbits;
-        let mut last = None;
-        for e in bytes[HEADER + total as usize..].chunks_exact(LONG_BYTES) {
-            let i = u64::from_le_bytes(e[..8].try_into().expect("8 bytes"));
-            let v = u16::from_le_bytes([e[8], e[9]]);
-            let fits = last.is_none_or(|l| i > l) && v > BYTE_MAX && i < total;
-            match fits.then(|| values.get_mut(full(i) as usize)).flatten() {
-                Some(slot) if *slot == u16::from(LONG) => *slot = v,
-                _ => {
-                    return Err(damaged(format!(
-                        "its long value for orbit {i} does not fit"
-                    )))
-                }
-            }
-            last = Some(i);
-        }
-        Ok((values, halves))
+        read_unit(path, self.fingerprint, c, index)
     }
 
     fn stats(&self, c: Sector, index: &SectorIndex, values: &[u16], halves: Halves) -> SectorStats {
@@ -1066,6 +1124,107 @@ impl<'m> Solver<'m> {
             })
             .collect();
         Ok(Attempt::Done(value))
+    }
+}
+
+/// Read unit `c` from its file at `path` (solved for the rules of
+/// `fingerprint`): its values (side 0's then side 1's, [`UNSOLVED`] in a half the
+/// file does not hold) and the halves it holds.
+pub fn read_unit(
+    path: &Path,
+    fingerprint: u64,
+    c: Sector,
+    index: &SectorIndex,
+) -> Result<(Vec<u16>, Halves), SectorError> {
+    let orbits = index.orbits;
+    let damaged = |why: String| SectorError::Store(StoreError::damaged(path, why));
+    // At most both halves, every value long: the bound the sealed read
+    // enforces.
+    let most = HEADER as u64 + 2 * orbits * (1 + LONG_BYTES as u64);
+    let bytes =
+        morrigo_store::read_sealed(path, &KIND, most + morrigo_store::TRAILER_BYTES as u64)?;
+    if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+        return Err(damaged("it is not a sector file".into()));
+    }
+    let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+    let fp = u64_at(8);
+    if fp != fingerprint {
+        return Err(damaged(format!(
+            "it was solved for other rules (fingerprint {fp:016x}, these rules {fingerprint:016x})"
+        )));
+    }
+    let held = Sector {
+        on_board: [u32::from(bytes[16]), u32::from(bytes[17])],
+        in_hand: [u32::from(bytes[18]), u32::from(bytes[19])],
+    };
+    if held != c || u64_at(21) != orbits {
+        return Err(damaged(format!(
+            "it holds sector {held} with {} orbits a side, not {c} with {orbits}",
+            u64_at(21),
+        )));
+    }
+    let halves = [bytes[20] & 1 == 1, bytes[20] & 2 == 2];
+    if bytes[20] > 3 || halves == [false; 2] {
+        return Err(damaged(format!(
+            "its halves byte {} is not 1, 2 or 3",
+            bytes[20]
+        )));
+    }
+    let parts: Vec<usize> = (0..2).filter(|&h| halves[h]).collect();
+    let total = parts.len() as u64 * orbits;
+    let long = u64_at(29);
+    let want = (HEADER as u64)
+        .checked_add(total)
+        .and_then(|n| n.checked_add(long.checked_mul(LONG_BYTES as u64)?));
+    if want != Some(bytes.len() as u64) {
+        return Err(damaged(format!(
+            "it holds {} bytes, not the {} of {total} values and {long} long ones",
+            bytes.len(),
+            HEADER as u64 + total + long.saturating_mul(LONG_BYTES as u64)
+        )));
+    }
+    let body = &bytes[HEADER..HEADER + total as usize];
+    let marked = body.iter().filter(|&&b| b == LONG).count() as u64;
+    if marked != long {
+        return Err(damaged(format!(
+            "{marked} values are marked long but {long} are listed"
+        )));
+    }
+    let mut values: Vec<u16> = memory::vec_of(UNSOLVED, 2 * orbits as usize, "a sector's values")?;
+    for (k, &h) in parts.iter().enumerate() {
+        let n = orbits as usize;
+        values[h * n..(h + 1) * n]
+            .iter_mut()
+            .zip(&body[k * n..(k + 1) * n])
+            .for_each(|(v, &b)| *v = u16::from(b));
+    }
+    // The list counts the stored values: half `parts[i / orbits]`.
+    let full = |i: u64| parts[(i / orbits) as usize] as u64 * orbits + i % orbits;
+    let mut last = None;
+    for e in bytes[HEADER + total as usize..].chunks_exact(LONG_BYTES) {
+        let i = u64::from_le_bytes(e[..8].try_into().expect("8 bytes"));
+        let v = u16::from_le_bytes([e[8], e[9]]);
+        let fits = last.is_none_or(|l| i > l) && v > BYTE_MAX && i < total;
+        match fits.then(|| values.get_mut(full(i) as usize)).flatten() {
+            Some(slot) if *slot == u16::from(LONG) => *slot = v,
+            _ => {
+                return Err(damaged(format!(
+                    "its long value for orbit {i} does not fit"
+                )))
+            }
+        }
+        last = Some(i);
+    }
+    Ok((values, halves))
+}
+
+/// The file of unit `c` in database directory `dir`.
+pub fn unit_path(dir: &Path, c: Sector) -> PathBuf {
+    let [w, b] = c.on_board;
+    if c.is_moving() {
+        dir.join(format!("w{w}-b{b}.sec"))
+    } else {
+        dir.join(format!("w{w}-b{b}-h{}-{}.sec", c.in_hand[0], c.in_hand[1]))
     }
 }
 

@@ -101,11 +101,32 @@ fn a_database_directory_is_read_back_unit_by_unit() {
     // Every unit's file, game.tbl and the lock.
     assert_eq!(files, sizes.moving_units + sizes.placing_units + 2);
     assert!(dir.join("w1-b0-h2-3.sec").exists());
-    let mut loaded = Vec::new();
-    let again = GameTable::solve_with(&m, Some(&dir), |s| loaded.push(s.loaded)).unwrap();
-    assert!(loaded.iter().all(|&l| l), "a rerun solves nothing");
+    let mut solved = 0;
+    let again =
+        GameTable::solve_with(&m, Some(&dir), |s| solved += usize::from(!s.loaded)).unwrap();
+    assert_eq!(solved, 0, "a rerun solves nothing");
     assert_eq!(again.start_value(), first.start_value());
     assert_eq!(again.sizes(), sizes);
+    // Its units are read from their files as positions are asked for.
+    let positions = reachable(&m);
+    for s in &positions {
+        assert_eq!(again.value(&s.pos), first.value(&s.pos), "{:?}", s.pos);
+    }
+    assert!(positions.len() > 10_000);
+    // A damaged unit file is not read: its positions are not held.
+    let path = dir.join("w1-b0-h2-3.sec");
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[40] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let fresh = GameTable::solve_in(&m, Some(&dir)).unwrap();
+    let start = m.initial();
+    let mut moves = Vec::new();
+    m.legal_moves(&start, &mut moves);
+    let mut s = start.clone();
+    m.apply(&mut s, moves[0]);
+    assert_eq!(fresh.value(&s.pos), None, "a damaged file is refused");
+    let why = fresh.read_error().unwrap();
+    assert!(why.contains("w1-b0-h2-3.sec"), "{why}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

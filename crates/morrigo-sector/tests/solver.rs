@@ -86,69 +86,56 @@ fn six_mens_morris_matches_the_solve_from_a_four_against_four_position() {
 
 /// Every orbit of unit `c` (both halves): the stored value is what its
 /// successors' values give (the retrograde equations), read forward over
-/// the engine.
-pub fn check_fixpoint(m: &Machine<1>, s: &mut Solver, c: Sector) -> [u64; 3] {
+/// the engine ([`Solver::check_orbits`]).
+fn check_fixpoint(s: &mut Solver, c: Sector) -> [u64; 3] {
     s.solve_sector(c, BOTH).unwrap();
-    let (index, values) = s.values(c).unwrap();
-    let index = index.clone();
-    let values = values.to_vec();
-    let binom = morrigo_sector::Binomial::new(m.points());
-    let mut mv = Moves::new(m);
-    let mut succ = Vec::new();
-    let mut counts = [0u64; 3];
-    let mut boards = Vec::new();
-    index.for_each(&binom, |i, occ| boards.push((i, occ)));
-    for (i, occ) in boards {
-        for to_move in 0..2u8 {
-            let v = Value::decode(values[(u64::from(to_move) * index.orbits + i) as usize]);
-            let board = Board {
-                occ,
-                in_hand: c.in_hand,
-                to_move,
-            };
-            let want = match mv.successors(&board, &mut succ) {
-                Some(Some(p)) if p == to_move => Value::Win(0),
-                Some(Some(_)) => Value::Loss(0),
-                Some(None) => Value::Draw,
-                None => {
-                    let kids: Vec<(Value, u32)> = succ
-                        .clone()
-                        .iter()
-                        .map(|&(k, plies)| (Value::decode(s.value(&k).unwrap()), u32::from(plies)))
-                        .collect();
-                    let wins = kids.iter().filter_map(|&(v, p)| match v {
-                        Value::Loss(d) => Some(d + p),
-                        _ => None,
-                    });
-                    if let Some(d) = wins.min() {
-                        Value::Win(d)
-                    } else if kids.iter().all(|(v, _)| matches!(v, Value::Win(_))) {
-                        let d = kids.iter().map(|&(v, p)| match v {
-                            Value::Win(d) => d + p,
-                            _ => 0,
-                        });
-                        Value::Loss(d.max().unwrap_or(0))
-                    } else {
-                        Value::Draw
-                    }
-                }
-            };
-            assert_eq!(v, want, "sector {c}: {board:?}");
-            counts[match v {
-                Value::Win(_) => 0,
-                Value::Loss(_) => 1,
-                Value::Draw => 2,
-            }] += 1;
-        }
-    }
-    counts
+    let orbits = s.values(c).unwrap().0.orbits;
+    let all: Vec<u64> = (0..orbits).collect();
+    s.check_orbits(c, &all).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The check finds a value one ply off, in a file sealed afresh (so only
+/// the equations can tell).
+#[test]
+fn a_wrong_value_is_found_by_the_equations() {
+    use std::io::Write;
+    let m = common::machine("six-mens-morris");
+    let dir = std::env::temp_dir().join(format!("morrigo-sector-wrong-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let c = Sector::moving(3, 3);
+    Solver::new(&m, Some(&dir))
+        .unwrap()
+        .solve_sector(c, BOTH)
+        .unwrap();
+    let path = dir.join("w3-b3.sec");
+    let kind = morrigo_sector::solver::KIND;
+    let mut bytes = morrigo_store::read_sealed(&path, &kind, 1 << 30).unwrap();
+    // The first win in more than 0 plies after the 37-byte header: a win
+    // in d + 1 plies instead (2d + 1 -> 2d + 3).
+    let at = 37
+        + bytes[37..]
+            .iter()
+            .position(|&b| b % 2 == 1 && b > 1 && b < 250)
+            .unwrap();
+    bytes[at] += 2;
+    let file = morrigo_store::AtomicFile::create(&path).unwrap();
+    let mut w = morrigo_store::SealedWriter::new(&kind, file);
+    w.write_all(&bytes).unwrap();
+    w.finish().unwrap().commit().unwrap();
+    let mut s = Solver::new(&m, Some(&dir)).unwrap();
+    assert_eq!(s.load_sector(c).unwrap(), Some(BOTH));
+    let orbits = s.values(c).unwrap().0.orbits;
+    let all: Vec<u64> = (0..orbits).collect();
+    let e = s.check_orbits(c, &all).unwrap_err();
+    assert!(e.to_string().contains("but its successors give"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn nine_mens_morris_three_against_three_satisfies_the_equations() {
     let m = common::machine("nine-mens-morris");
     let mut s = Solver::new(&m, None).unwrap();
-    let [wins, losses, draws] = check_fixpoint(&m, &mut s, Sector::moving(3, 3));
+    let [wins, losses, draws] = check_fixpoint(&mut s, Sector::moving(3, 3));
     assert!(
         wins > 0 && losses > 0 && draws > 0,
         "{wins} {losses} {draws}"
@@ -163,7 +150,7 @@ fn nine_mens_morris_three_against_three_satisfies_the_equations() {
 fn six_mens_morris_five_against_four_satisfies_the_equations() {
     let m = common::machine("six-mens-morris");
     let mut s = Solver::new(&m, None).unwrap();
-    check_fixpoint(&m, &mut s, Sector::moving(5, 4));
+    check_fixpoint(&mut s, Sector::moving(5, 4));
 }
 
 /// A unit with pieces in hand where placements leave it and nothing
@@ -176,7 +163,7 @@ fn six_mens_morris_placing_unit_satisfies_the_equations() {
         on_board: [4, 3],
         in_hand: [2, 2],
     };
-    let [wins, losses, draws] = check_fixpoint(&m, &mut s, c);
+    let [wins, losses, draws] = check_fixpoint(&mut s, c);
     assert!(
         wins > 0 && losses > 0 && draws > 0,
         "{wins} {losses} {draws}"
@@ -192,7 +179,7 @@ fn lasker_units_with_pieces_in_hand_satisfy_the_equations() {
     let mut s = Solver::new(&m, None).unwrap();
     for (on_board, in_hand) in [([3, 3], [1, 1]), ([2, 3], [2, 1])] {
         let c = Sector { on_board, in_hand };
-        let [wins, losses, draws] = check_fixpoint(&m, &mut s, c);
+        let [wins, losses, draws] = check_fixpoint(&mut s, c);
         assert!(
             wins + losses > 0 && draws > 0,
             "{c}: {wins} {losses} {draws}"

@@ -61,6 +61,11 @@ pub fn run(args: &SolveArgs, dir: &Path) -> Outcome {
     }
     let Some(value) = table.value(&s.pos) else {
         out.flush()?;
+        if let Some(why) = table.read_error() {
+            return Err(Failure::game(Diagnostic::new(format!(
+                "solve {name} --db: {why}"
+            ))));
+        }
         return Err(Failure::game(Diagnostic::new(format!(
             "solve {name} --db: the database does not hold this position: no game from the start reaches it (or its counts of pieces placed and in hand do not add up)"
         ))));

@@ -7,7 +7,8 @@
 
 use clap::{Parser, Subcommand};
 use morrigo_engine::memory::{self, show_bytes, Counting};
-use std::path::PathBuf;
+use morrigo_sector::{Sector, Solver};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
@@ -42,6 +43,22 @@ enum Command {
         /// are solved when a removal reaches them).
         #[arg(long, default_value_t = 0)]
         min_pieces: u32,
+    },
+    /// Check a database directory: every unit file is read back (its seal,
+    /// rules and counts checked) and random positions of each are checked
+    /// forward, their value against their successors'.
+    Check {
+        /// A ruleset name or YAML file.
+        ruleset: String,
+        /// Directory of the unit files.
+        #[arg(long)]
+        db: PathBuf,
+        /// Orbits checked per unit (every one, if the unit has fewer).
+        #[arg(long, default_value_t = 1000)]
+        samples: u64,
+        /// Seed of the random choice.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// Solve the whole game from its start: every unit (pieces on the
     /// board and in hand) its turns reach, lowest first, printing each
@@ -89,9 +106,103 @@ fn machine(ruleset: &str) -> Result<morrigo_engine::Machine<1>, String> {
     )))
 }
 
+/// The unit a file in a database directory holds, by its name
+/// (`w3-b4.sec`, `w3-b4-h2-3.sec`).
+fn unit_of(name: &str) -> Option<Sector> {
+    let stem = name.strip_suffix(".sec")?;
+    let nums: Vec<u32> = stem
+        .split(['w', 'b', 'h', '-'])
+        .filter(|p| !p.is_empty())
+        .map(str::parse)
+        .collect::<Result<_, _>>()
+        .ok()?;
+    let c = match nums[..] {
+        [w, b] => Sector::moving(w, b),
+        [w, b, x, y] => Sector {
+            on_board: [w, b],
+            in_hand: [x, y],
+        },
+        _ => return None,
+    };
+    // Only the names the solver writes.
+    let again = if c.is_moving() {
+        format!("w{w}-b{b}.sec", w = c.on_board[0], b = c.on_board[1])
+    } else {
+        format!(
+            "w{}-b{}-h{}-{}.sec",
+            c.on_board[0], c.on_board[1], c.in_hand[0], c.in_hand[1]
+        )
+    };
+    (again == name).then_some(c)
+}
+
+fn check(
+    m: &morrigo_engine::Machine<1>,
+    db: &Path,
+    samples: u64,
+    seed: u64,
+) -> Result<u64, String> {
+    use rand::{Rng, SeedableRng};
+    let mut units: Vec<Sector> = std::fs::read_dir(db)
+        .map_err(|e| format!("{}: {e}", db.display()))?
+        .filter_map(|e| unit_of(&e.ok()?.file_name().to_string_lossy()))
+        .collect();
+    units.sort_unstable();
+    if units.is_empty() {
+        return Err(format!("{} holds no unit files", db.display()));
+    }
+    let mut solver = Solver::new(m, Some(db)).map_err(|e| e.to_string())?;
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+    let mut checked = 0;
+    println!("unit        checked   wins      losses    draws");
+    for c in units {
+        solver.load_sector(c).map_err(|e| e.to_string())?;
+        let orbits = solver.values(c).map_or(0, |(index, _)| index.orbits);
+        let picks: Vec<u64> = if orbits <= samples {
+            (0..orbits).collect()
+        } else {
+            (0..samples).map(|_| rng.random_range(0..orbits)).collect()
+        };
+        let [w, l, d] = solver.check_orbits(c, &picks).map_err(|e| e.to_string())?;
+        println!("{:<11} {:<9} {w:<9} {l:<9} {d}", c.to_string(), w + l + d);
+        checked += w + l + d;
+        // Each unit on its own: the ones it read are dropped again.
+        solver.evict(|_| true);
+    }
+    Ok(checked)
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Check {
+            ruleset,
+            db,
+            samples,
+            seed,
+        } => {
+            let m = match machine(&ruleset) {
+                Ok(m) => m,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(1);
+                }
+            };
+            let started = Instant::now();
+            match check(&m, &db, samples, seed) {
+                Ok(n) => {
+                    println!(
+                        "{n} positions checked against their successors in {:.2} s: every value holds",
+                        started.elapsed().as_secs_f64()
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
         Command::SolveGame { ruleset, db } => {
             let m = match machine(&ruleset) {
                 Ok(m) => m,
