@@ -135,3 +135,48 @@ fn a_lasker_style_game_by_sectors_agrees_with_the_retrograde_solve() {
     assert_eq!(want.len(), 10, "{}", stdout(&plain));
     assert_eq!(first_moves(&out), want);
 }
+
+#[test]
+fn a_database_directory_plays_perfectly_and_an_unsolved_one_is_refused() {
+    let dir = scratch_dir("solve-db-agent");
+    let db = dir.join("db");
+    let db = db.to_str().unwrap();
+    assert_code(&morrigo(&["solve", "three-mens-morris", "--db", db]), 0);
+    // Three Men's Morris is a first-player win: the perfect agent reading
+    // the database as white wins every game.
+    let agents = format!("perfect:table={db},random");
+    let o = morrigo(&[
+        "simulate",
+        "three-mens-morris",
+        "--agents",
+        &agents,
+        "--games",
+        "40",
+        "--seed",
+        "3",
+    ]);
+    assert_code(&o, 0);
+    assert!(
+        stdout(&o).contains("white wins           40  100.0%"),
+        "{}",
+        stdout(&o)
+    );
+    // A directory with no finished solve: refused, naming the command.
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let agents = format!("perfect:table={},random", empty.to_str().unwrap());
+    let o = morrigo(&[
+        "simulate",
+        "three-mens-morris",
+        "--agents",
+        &agents,
+        "--games",
+        "1",
+    ]);
+    assert_code(&o, 1);
+    assert!(
+        stderr(&o).contains("holds no solved game (no `game.tbl`); solve it with `morrigo solve three-mens-morris --db"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -1,15 +1,16 @@
 //! The perfect agent: plays a best move of a solved table (the quickest
 //! win, else a draw, else the slowest loss; ties broken by the game's
-//! random generator). The table is a file from `morrigo solve --save`, or,
-//! with no file, the game is solved when the agent is prepared, if the
-//! solve fits in [`ON_THE_FLY_MEMORY`]. Tables are kept for the whole run,
+//! random generator). The table is a file from `morrigo solve --save`, a
+//! database directory from `morrigo solve --db` (its units read as the
+//! game needs them), or, with neither, the game is solved when the agent
+//! is prepared, if the solve fits in [`ON_THE_FLY_MEMORY`]. Tables are kept for the whole run,
 //! shared by every game and thread.
 //!
 //! A position the table does not hold (a game started elsewhere than the
 //! table's start) is played as `greedy` plays it.
 
 use crate::agent::pick;
-use crate::spec::{AgentSpec, PerfectParams};
+use crate::spec::{AgentSpec, AlphaBetaParams, PerfectParams};
 use morrigo_engine::{with_machine, AnyMachine, Machine, Move, State};
 use morrigo_rules::Rules;
 use morrigo_solve::{LoadError, Table, Value};
@@ -152,6 +153,9 @@ fn game_table(rules: &Rules) -> Option<Arc<morrigo_sector::GameTable>> {
 /// whole-game table; `None` otherwise. A failed solve is remembered, so
 /// it is tried once per run and ruleset.
 pub(crate) fn search_table(rules: &Rules, path: Option<&'static str>) -> Option<Exact> {
+    if let Some(dir) = path.filter(is_database) {
+        return database(rules, dir).ok().map(Exact::Game);
+    }
     if path.is_some() {
         return load_or_solve(rules, &PerfectParams { table: path }, ON_THE_FLY_MEMORY)
             .ok()
@@ -186,6 +190,12 @@ fn cache() -> &'static Mutex<HashMap<Key, Arc<Table>>> {
 pub fn prepare_agents(rules: &Rules, agents: &[AgentSpec], max_bytes: u64) -> Result<(), String> {
     for a in agents {
         match a {
+            AgentSpec::Perfect(PerfectParams { table: Some(dir) })
+            | AgentSpec::AlphaBeta(AlphaBetaParams {
+                table: Some(dir), ..
+            }) if is_database(dir) => {
+                database(rules, dir)?;
+            }
             AgentSpec::Perfect(p) if p.table.is_some() || game_table_for(rules).is_none() => {
                 load_or_solve(rules, p, max_bytes.min(ON_THE_FLY_MEMORY))?;
             }
@@ -211,12 +221,57 @@ pub(crate) fn table(rules: &Rules, p: PerfectParams) -> Option<Arc<Table>> {
 /// seconds, where the explicit solve would need more than
 /// [`ON_THE_FLY_MEMORY`]); else the game solved on the fly.
 pub(crate) fn exact(rules: &Rules, p: PerfectParams) -> Option<Exact> {
+    if let Some(dir) = p.table.filter(is_database) {
+        return database(rules, dir).ok().map(Exact::Game);
+    }
     if p.table.is_none() {
         if let Some(g) = game_table_for(rules) {
             return Some(Exact::Game(g));
         }
     }
     table(rules, p).map(Exact::Table)
+}
+
+/// Whether `table=` names a directory: a database of `morrigo solve --db`.
+fn is_database(path: &&'static str) -> bool {
+    std::path::Path::new(path).is_dir()
+}
+
+fn database_cache() -> &'static Mutex<HashMap<(u64, &'static str), Arc<morrigo_sector::GameTable>>>
+{
+    static CACHE: OnceLock<Mutex<HashMap<(u64, &'static str), Arc<morrigo_sector::GameTable>>>> =
+        OnceLock::new();
+    CACHE.get_or_init(Default::default)
+}
+
+/// The whole-game table of database directory `dir` (its list of units
+/// read once per run; each unit's file when a position of it is asked
+/// for). A directory without a finished solve is refused, naming the
+/// command: an agent never starts a solve of hours.
+fn database(rules: &Rules, dir: &'static str) -> Result<Arc<morrigo_sector::GameTable>, String> {
+    let name = &rules.name;
+    let fingerprint = morrigo_solve::rules_fingerprint(rules);
+    let mut cache = database_cache().lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(t) = cache.get(&(fingerprint, dir)) {
+        return Ok(t.clone());
+    }
+    morrigo_sector::supported(rules)
+        .map_err(|why| format!("agent `perfect` cannot read a database for {name}: {why}"))?;
+    if !std::path::Path::new(dir)
+        .join(morrigo_sector::game::GAME_FILE)
+        .exists()
+    {
+        return Err(format!(
+            "agent `perfect`: `{dir}` holds no solved game (no `{}`); solve it with `morrigo solve {name} --db {dir}`",
+            morrigo_sector::game::GAME_FILE
+        ));
+    }
+    let m = Machine::<1>::new(Arc::new(morrigo_solve::solver_rules(rules)));
+    let t = morrigo_sector::GameTable::solve_in(&m, Some(std::path::Path::new(dir)))
+        .map(Arc::new)
+        .map_err(|e| format!("agent `perfect`: `{dir}`: {e}"))?;
+    cache.insert((fingerprint, dir), t.clone());
+    Ok(t)
 }
 
 /// [`game_table`] for boards too large for the explicit solve on the fly.

@@ -29,8 +29,9 @@ pub enum AgentSpec {
 }
 
 /// The table the perfect agent reads: a file written by `morrigo solve
-/// --save`, or `None` to solve the game when the agent is prepared (small
-/// games only, see `crate::perfect`).
+/// --save` or a database directory of `morrigo solve --db`, or `None` to
+/// solve the game when the agent is prepared (small games only, see
+/// `crate::perfect`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct PerfectParams {
     /// The path, interned (specs are `Copy`): each distinct path is stored
