@@ -237,10 +237,11 @@ fn is_database(path: &&'static str) -> bool {
     std::path::Path::new(path).is_dir()
 }
 
-fn database_cache() -> &'static Mutex<HashMap<(u64, &'static str), Arc<morrigo_sector::GameTable>>>
-{
-    static CACHE: OnceLock<Mutex<HashMap<(u64, &'static str), Arc<morrigo_sector::GameTable>>>> =
-        OnceLock::new();
+/// Database tables by rules fingerprint and directory.
+type Databases = HashMap<(u64, &'static str), Arc<morrigo_sector::GameTable>>;
+
+fn database_cache() -> &'static Mutex<Databases> {
+    static CACHE: OnceLock<Mutex<Databases>> = OnceLock::new();
     CACHE.get_or_init(Default::default)
 }
 
