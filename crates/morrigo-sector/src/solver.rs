@@ -425,13 +425,6 @@ impl<'m> Solver<'m> {
         (self.binom, units)
     }
 
-    /// The units in memory and the halves of each that are solved.
-    pub fn solved(&self) -> Vec<(Sector, Halves)> {
-        let mut out: Vec<_> = self.units.iter().map(|(&c, u)| (c, u.halves)).collect();
-        out.sort_unstable();
-        out
-    }
-
     /// The stored values of unit `c`: side 0's orbits then side 1's
     /// ([`UNSOLVED`] in a half not solved).
     pub fn values(&self, c: Sector) -> Option<(&SectorIndex, &[u16])> {
