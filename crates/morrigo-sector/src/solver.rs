@@ -913,6 +913,17 @@ impl<'m> Solver<'m> {
             .map(|a| a..(a + step).min(orbits))
             .collect();
         let machine = self.moves.machine();
+        // The first pass over each of `ranges`, in parallel, in order.
+        let first_passes =
+            |ranges: &[std::ops::Range<u64>]| -> Vec<Result<FirstPass, SectorError>> {
+                ranges
+                    .par_iter()
+                    .map_init(
+                        || Moves::new(machine).untidy(),
+                        |moves, r| self.first_pass(moves, c, want, index, r.clone()),
+                    )
+                    .collect()
+            };
         let (mut missing, mut other_half) = (Vec::new(), false);
         let mut inside_moves = false;
         let mut merge = |pass: &FirstPass, missing: &mut Vec<(Sector, u8)>| {
@@ -935,15 +946,8 @@ impl<'m> Solver<'m> {
                     a..(a + PROBE_ORBITS).min(orbits)
                 })
                 .collect();
-            let passes: Vec<Result<FirstPass, SectorError>> = probes
-                .par_iter()
-                .map_init(
-                    || Moves::new(machine).untidy(),
-                    |moves, r| self.first_pass(moves, c, want, index, r.clone()),
-                )
-                .collect();
             let mut lacking = false;
-            for pass in passes {
+            for pass in first_passes(&probes) {
                 lacking |= merge(&pass?, &mut missing);
             }
             if lacking {
@@ -954,14 +958,7 @@ impl<'m> Solver<'m> {
             }
         }
         for wave in ranges.chunks(4 * threads) {
-            let passes: Vec<Result<FirstPass, SectorError>> = wave
-                .par_iter()
-                .map_init(
-                    || Moves::new(machine).untidy(),
-                    |moves, r| self.first_pass(moves, c, want, index, r.clone()),
-                )
-                .collect();
-            for (r, pass) in wave.iter().zip(passes) {
+            for (r, pass) in wave.iter().zip(first_passes(wave)) {
                 let pass = pass?;
                 if merge(&pass, &mut missing) {
                     continue;
