@@ -167,6 +167,58 @@ pub fn limit() -> (u64, &'static str) {
     (LIMIT.load(Relaxed), source)
 }
 
+/// The memory limit when `/proc/meminfo` cannot be read.
+pub const FALLBACK_MEMORY: u64 = 4 << 30;
+
+/// The limit a long command takes when none is asked for: the memory
+/// available on the machine, or the address space left under `ulimit -v`
+/// when that is less; with where it comes from, for messages.
+pub fn default_limit() -> (u64, &'static str) {
+    let free = match available_memory() {
+        Some(b) => (b, "the memory available on this machine"),
+        None => (
+            FALLBACK_MEMORY,
+            "the default when /proc/meminfo cannot be read",
+        ),
+    };
+    match address_space_room() {
+        Some(room) if room < free.0 => (room, "the address space left under ulimit -v"),
+        _ => free,
+    }
+}
+
+/// `MemAvailable` from /proc/meminfo, in bytes.
+pub fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kb.checked_mul(1024)
+}
+
+/// `8G`, `512M`, `64K` or a number of bytes.
+pub fn parse_bytes(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let (digits, unit) = match t.find(|c: char| !c.is_ascii_digit()) {
+        Some(i) => t.split_at(i),
+        None => (t, ""),
+    };
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size (expected `512M`, `8G` or bytes)"))?;
+    let scale: u64 = match unit.to_ascii_uppercase().trim_end_matches(['B', 'I']) {
+        "" => 1,
+        "K" => 1 << 10,
+        "M" => 1 << 20,
+        "G" => 1 << 30,
+        "T" => 1 << 40,
+        _ => return Err(format!("`{text}`: unknown unit `{unit}` (K, M, G or T)")),
+    };
+    match n.checked_mul(scale) {
+        Some(b) if b > 0 => Ok(b),
+        _ => Err(format!("`{text}` is not a size from 1 byte to 16E")),
+    }
+}
+
 /// The soft `RLIMIT_AS` of the process (`ulimit -v`), `None` when unlimited.
 pub fn address_space_limit() -> Option<u64> {
     static AS: OnceLock<Option<u64>> = OnceLock::new();

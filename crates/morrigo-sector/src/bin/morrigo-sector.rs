@@ -24,6 +24,12 @@ static ALLOC: Counting = Counting;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Memory the solve may hold (`512M`, `8G`, or bytes): past a third of
+    /// it, the units solved least recently are dropped and read back from
+    /// their files when needed. Default: the memory available on the
+    /// machine, or the address space left under `ulimit -v` when less.
+    #[arg(long, global = true, value_name = "SIZE", value_parser = memory::parse_bytes)]
+    max_memory: Option<u64>,
 }
 
 #[derive(Subcommand)]
@@ -174,6 +180,11 @@ fn check(
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let (limit, source) = match cli.max_memory {
+        Some(b) => (b, "--max-memory"),
+        None => memory::default_limit(),
+    };
+    memory::set_limit(limit, source);
     match cli.command {
         Command::Check {
             ruleset,
