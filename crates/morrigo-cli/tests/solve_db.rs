@@ -180,3 +180,70 @@ fn a_database_directory_plays_perfectly_and_an_unsolved_one_is_refused() {
         stderr(&o)
     );
 }
+
+/// `play --show-search` against `perfect:table=DIR`: before each reply the
+/// agent prints its database's value of the position and of its best
+/// moves, and plays a move of that value. Three Men's Morris is a
+/// first-player win, so white's table says white wins from the start.
+#[test]
+fn play_shows_the_values_a_database_gives_and_plays_a_best_move() {
+    let dir = scratch_dir("solve-db-play");
+    let db = dir.join("db");
+    let db = db.to_str().unwrap();
+    assert_code(&morrigo(&["solve", "three-mens-morris", "--db", db]), 0);
+    let agent = format!("perfect:table={db}");
+    let o = common::piped_in(
+        &common::root(),
+        &[
+            "play",
+            "three-mens-morris",
+            "--white",
+            &agent,
+            "--seed",
+            "4",
+            "--show-search",
+        ],
+        "a1\nc3\nb1\nc1\na3\nquit\n",
+    );
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    let shown: Vec<(usize, &str)> = lines
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| l.strip_prefix("white's table: ").map(|t| (i, t)))
+        .collect();
+    assert!(shown.len() >= 2, "a table line before each reply: {out}");
+    assert!(
+        shown[0].1.starts_with("white (to move) wins in"),
+        "the start is a first-player win: {out}"
+    );
+    for (i, text) in shown {
+        let played = lines[i + 1]
+            .strip_prefix("white plays ")
+            .unwrap_or_else(|| panic!("the reply follows its values: {out}"));
+        let moves: Vec<&str> = text
+            .split("; moves ")
+            .nth(1)
+            .expect("the moves' values")
+            .split(" (and ")
+            .next()
+            .unwrap()
+            .split(", ")
+            .collect();
+        let value = |m: &str| m.split_once(' ').map(|(_, v)| v.to_string());
+        let best = value(moves[0]).expect("a value");
+        // Wins are listed quickest first: the first move's value is the
+        // position's, and a move of that value is played.
+        let position = text.split("; moves ").next().unwrap();
+        if let Some(d) = best.strip_prefix("wins in ") {
+            assert!(position.contains(&format!("wins in {d} pl")), "{text}");
+        }
+        let listed = moves.iter().find(|m| m.split(' ').next() == Some(played));
+        if let Some(m) = listed {
+            assert_eq!(value(m), Some(best.clone()), "{played} in {text}");
+        } else {
+            assert!(text.contains(" (and "), "{played} is listed: {text}");
+        }
+    }
+}

@@ -72,6 +72,33 @@ impl Player {
             .map_or_else(Vec::new, |mc| mc.root_stats())
     }
 
+    /// The exact value of each of `moves` at `s` for the player to move,
+    /// from the perfect agent's table (found here if no move was chosen
+    /// yet); `None` for other agents or where the table lacks a value.
+    pub fn exact_values<const W: usize>(
+        &mut self,
+        m: &Machine<W>,
+        s: &mut State<W>,
+        moves: &[Move],
+    ) -> Option<Vec<(Move, morrigo_solve::Value)>> {
+        let AgentSpec::Perfect(p) = self.spec else {
+            return None;
+        };
+        self.perfect_table(&m.rules, p)?.move_values(m, s, moves)
+    }
+
+    /// The perfect agent's table, found on first use.
+    fn perfect_table(
+        &mut self,
+        rules: &morrigo_rules::Rules,
+        p: crate::spec::PerfectParams,
+    ) -> Option<&crate::perfect::Exact> {
+        if self.perfect.is_none() {
+            self.perfect = crate::perfect::exact(rules, p);
+        }
+        self.perfect.as_ref()
+    }
+
     /// The line the last search expects from `s` (searching agents only;
     /// call it with the position the search started from).
     pub fn principal_variation<const W: usize>(
@@ -132,17 +159,12 @@ impl Player {
                 Some(mc) => mc.choose(m, s, moves, rng),
                 None => greedy(m, s, moves, rng),
             },
-            AgentSpec::Perfect(p) => {
-                if self.perfect.is_none() {
-                    self.perfect = crate::perfect::exact(&m.rules, p);
-                }
-                match &self.perfect {
-                    Some(t) => t
-                        .choose(m, s, moves, rng)
-                        .map_or_else(|| greedy(m, s, moves, rng), |(mv, _)| mv),
-                    None => greedy(m, s, moves, rng),
-                }
-            }
+            AgentSpec::Perfect(p) => match self.perfect_table(&m.rules, p) {
+                Some(t) => t
+                    .choose(m, s, moves, rng)
+                    .map_or_else(|| greedy(m, s, moves, rng), |(mv, _)| mv),
+                None => greedy(m, s, moves, rng),
+            },
         }
     }
 }

@@ -63,6 +63,36 @@ impl Exact {
         }
     }
 
+    /// The value of each of `moves` at `s` for the player to move, in their
+    /// order; `None` where a value is missing.
+    pub(crate) fn move_values<const W: usize>(
+        &self,
+        m: &Machine<W>,
+        s: &mut State<W>,
+        moves: &[Move],
+    ) -> Option<Vec<(Move, Value)>> {
+        match self {
+            Exact::Table(t) => {
+                t.value(&s.pos)?;
+                let all = morrigo_solve::move_values(m, t, s);
+                moves
+                    .iter()
+                    .map(|mv| {
+                        all.iter()
+                            .find(|(a, _)| a == mv)
+                            .and_then(|&(a, v)| Some((a, v?)))
+                    })
+                    .collect()
+            }
+            // A removal owed included: the positions after it are turn
+            // starts the table holds.
+            Exact::Game(g) => moves
+                .iter()
+                .map(|&mv| Some((mv, g.after(m, s, mv)?)))
+                .collect(),
+        }
+    }
+
     /// The best of `moves` at `s` by the exact values, drawn with `rng`
     /// among equals, with its value; `None` where a value is missing.
     pub(crate) fn choose<const W: usize>(
@@ -72,21 +102,12 @@ impl Exact {
         moves: &[Move],
         rng: &mut SmallRng,
     ) -> Option<(Move, Value)> {
-        if let Exact::Table(t) = self {
-            t.value(&s.pos)?;
-            let (best, v) = morrigo_solve::best_moves(m, t, s)?;
-            let best: Vec<Move> = best.into_iter().filter(|b| moves.contains(b)).collect();
-            return (!best.is_empty()).then(|| (best[pick(rng, best.len())], v));
-        }
-        let Exact::Game(g) = self else {
-            unreachable!("a solved table returned above")
-        };
-        // Every move's value (a removal owed included: the positions
-        // after it are turn starts the table holds).
-        let mut values = Vec::with_capacity(moves.len());
-        for &mv in moves {
-            values.push((mv, g.after(m, s, mv)?));
-        }
+        Self::best(&self.move_values(m, s, moves)?, rng)
+    }
+
+    /// The best of `values` (quickest win, else a draw, else the slowest
+    /// loss), drawn with `rng` among equals, with its value.
+    pub(crate) fn best(values: &[(Move, Value)], rng: &mut SmallRng) -> Option<(Move, Value)> {
         let best = values
             .iter()
             .map(|(_, v)| *v)

@@ -64,7 +64,10 @@ pub struct PlayArgs {
     pub save_sgf: Option<String>,
     /// After each move of a searching agent, print what it found:
     /// alpha-beta's depth, score, nodes and expected line; Monte Carlo's
-    /// visit counts and win rates of the most visited moves.
+    /// visit counts and win rates of the most visited moves. Before each
+    /// move of the perfect agent: its table's value of the position and of
+    /// the best moves (`perfect:table=DIR` reads a `morrigo solve --db`
+    /// database).
     #[arg(long)]
     pub show_search: bool,
     #[command(flatten)]
@@ -186,6 +189,40 @@ struct Session {
     show_search: bool,
 }
 
+/// What the perfect agent's table says before it moves: the position's
+/// value and the best moves' (the five best, then how many more).
+fn exact_text<const W: usize>(
+    rules: &Rules,
+    s: &State<W>,
+    who: &str,
+    mut values: Vec<(Move, morrigo_solve::Value)>,
+) -> String {
+    values.sort_by_key(|(_, v)| std::cmp::Reverse(v.preference()));
+    let Some(&(_, best)) = values.first() else {
+        return format!("{who}'s table has no move here");
+    };
+    let shown: Vec<String> = values
+        .iter()
+        .take(5)
+        .map(|(mv, v)| {
+            format!(
+                "{} {}",
+                notation::format_move_in(rules, mv),
+                super::solve::move_value_text(*v)
+            )
+        })
+        .collect();
+    let more = match values.len().saturating_sub(5) {
+        0 => String::new(),
+        n => format!(" (and {n} more)"),
+    };
+    format!(
+        "{who}'s table: {}; moves {}{more}",
+        super::solve::value_text(rules, s, best, false),
+        shown.join(", ")
+    )
+}
+
 /// How a session ended.
 enum End {
     Over(morrigo_engine::Outcome),
@@ -213,10 +250,15 @@ impl Session {
             letters[(self.human ^ 1) as usize],
             self.seed
         )?;
-        if self.show_search && !matches!(self.agent, AgentSpec::AlphaBeta(_) | AgentSpec::Mcts(_)) {
+        if self.show_search
+            && !matches!(
+                self.agent,
+                AgentSpec::AlphaBeta(_) | AgentSpec::Mcts(_) | AgentSpec::Perfect(_)
+            )
+        {
             writeln!(
                 out,
-                "(--show-search: the {} agent does not search; `alphabeta` and `mcts` do)",
+                "(--show-search: the {} agent does not search; `alphabeta` and `mcts` do, and `perfect` shows its table's values)",
                 self.agent
             )?;
         }
@@ -237,6 +279,11 @@ impl Session {
             }
             let mover = s.pos.to_move;
             if mover != self.human {
+                if self.show_search {
+                    if let Some(values) = player.exact_values(m, &mut s, &moves) {
+                        writeln!(out, "{}", exact_text(rules, &s, &them, values))?;
+                    }
+                }
                 let mv = player.choose(m, &mut s, &moves, &mut rng);
                 if let Some(info) = player.last_search().filter(|_| self.show_search) {
                     let line = player.principal_variation(m, &s, info.depth.max(1) as usize);
