@@ -281,7 +281,7 @@ impl Session {
             if mover != self.human {
                 if self.show_search {
                     if let Some(values) = player.exact_values(m, &mut s, &moves) {
-                        writeln!(out, "{}", exact_text(rules, &s, &them, values))?;
+                        writeln!(out, "{}", exact_text(rules, &s, them, values))?;
                     }
                 }
                 let mv = player.choose(m, &mut s, &moves, &mut rng);
