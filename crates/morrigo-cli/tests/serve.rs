@@ -80,6 +80,59 @@ fn serve_prints_its_address_and_answers_the_page_and_the_api() {
     assert!(apply.contains("b2"), "{apply}");
 }
 
+/// `morrigo serve --db DIR` on a database of `morrigo solve --db`: the
+/// start of Three Men's Morris is a first-player win, and the page is
+/// told so, with the value of each first move.
+#[test]
+fn serve_with_a_database_sends_the_values_of_the_position_and_its_moves() {
+    let db = scratch_dir("serve-db");
+    let solved = morrigo(&["solve", "three-mens-morris", "--db", db.to_str().unwrap()]);
+    assert_eq!(solved.status.code(), Some(0), "{solved:?}");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_morrigo"))
+        .args(["serve", "--port", "0", "--db"])
+        .arg(&db)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("morrigo serve starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .trim()
+        .strip_prefix("morrigo playground: http://")
+        .and_then(|a| a.strip_suffix('/'))
+        .unwrap_or_else(|| panic!("the first line names the address: {line}"))
+        .to_string();
+    let body = r#"{"ruleset":{"builtin":"three-mens-morris"},"record":""}"#;
+    let (status, pos) = http(
+        &addr,
+        &format!(
+            "POST /api/position HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        ),
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(status.contains("200"), "{status}");
+    assert!(
+        pos.contains(r#""exact":{"error":null,"value":{"outcome":"win","#),
+        "{pos}"
+    );
+    assert!(
+        pos.contains(r#""text":"b2","to":"b2","value":{"outcome":"win","#),
+        "{pos}"
+    );
+    let missing = morrigo(&["serve", "--port", "0", "--db", "no/such/db"]);
+    assert_eq!(missing.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&missing.stderr);
+    assert!(
+        err.contains("cannot open the database directory `no/such/db`"),
+        "{err}"
+    );
+}
+
 #[test]
 fn serve_refuses_a_missing_directory() {
     let out = morrigo(&["serve", "no/such/dir", "--port", "0"]);

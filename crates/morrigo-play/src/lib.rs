@@ -35,7 +35,7 @@ pub use games::{play_games, GameSum, PlayedGame};
 pub use mcts::{fills_own_eye, playout_move, Mcts, MCTS_PLAYOUT_PLIES};
 pub use morrigo_engine::Unit;
 pub use ownership::{dead_chains, ownership, Ownership};
-pub use perfect::{prepare_agents, ON_THE_FLY_MEMORY};
+pub use perfect::{database, prepare_agents, ON_THE_FLY_MEMORY};
 pub use playout::{playout, playout_counted, playout_with, GameRecord};
 pub use search::{evaluate, AlphaBeta, EvalWeights, SearchInfo, TT_ENTRIES, WIN};
 pub use sim::{

@@ -211,11 +211,13 @@ fn cache() -> &'static Mutex<HashMap<Key, Arc<Table>>> {
 pub fn prepare_agents(rules: &Rules, agents: &[AgentSpec], max_bytes: u64) -> Result<(), String> {
     for a in agents {
         match a {
-            AgentSpec::Perfect(PerfectParams { table: Some(dir) })
-            | AgentSpec::AlphaBeta(AlphaBetaParams {
+            AgentSpec::Perfect(PerfectParams { table: Some(dir) }) if is_database(dir) => {
+                database(rules, dir).map_err(|e| format!("agent `perfect`: {e}"))?;
+            }
+            AgentSpec::AlphaBeta(AlphaBetaParams {
                 table: Some(dir), ..
             }) if is_database(dir) => {
-                database(rules, dir)?;
+                database(rules, dir).map_err(|e| format!("agent `alphabeta`: {e}"))?;
             }
             AgentSpec::Perfect(p) if p.table.is_some() || game_table_for(rules).is_none() => {
                 load_or_solve(rules, p, max_bytes.min(ON_THE_FLY_MEMORY))?;
@@ -266,11 +268,16 @@ fn database_cache() -> &'static Mutex<Databases> {
     CACHE.get_or_init(Default::default)
 }
 
-/// The whole-game table of database directory `dir` (its list of units
-/// read once per run; each unit's file when a position of it is asked
-/// for). A directory without a finished solve is refused, naming the
-/// command: an agent never starts a solve of hours.
-fn database(rules: &Rules, dir: &'static str) -> Result<Arc<morrigo_sector::GameTable>, String> {
+/// The whole-game table of database directory `dir` (a directory of
+/// `morrigo solve --db`) for `rules`: its list of units read once per run,
+/// each unit's file when a position of it is first asked for, nothing
+/// written ([`morrigo_sector::GameTable::open`]). A directory without a
+/// finished solve, or solved for other rules, is refused, naming the
+/// command: reading a database never starts a solve of hours.
+pub fn database(
+    rules: &Rules,
+    dir: &'static str,
+) -> Result<Arc<morrigo_sector::GameTable>, String> {
     let name = &rules.name;
     let fingerprint = morrigo_solve::rules_fingerprint(rules);
     let mut cache = database_cache().lock().unwrap_or_else(|p| p.into_inner());
@@ -278,20 +285,11 @@ fn database(rules: &Rules, dir: &'static str) -> Result<Arc<morrigo_sector::Game
         return Ok(t.clone());
     }
     morrigo_sector::supported(rules)
-        .map_err(|why| format!("agent `perfect` cannot read a database for {name}: {why}"))?;
-    if !std::path::Path::new(dir)
-        .join(morrigo_sector::game::GAME_FILE)
-        .exists()
-    {
-        return Err(format!(
-            "agent `perfect`: `{dir}` holds no solved game (no `{}`); solve it with `morrigo solve {name} --db {dir}`",
-            morrigo_sector::game::GAME_FILE
-        ));
-    }
+        .map_err(|why| format!("a database cannot hold {name}: {why}"))?;
     let m = Machine::<1>::new(Arc::new(morrigo_solve::solver_rules(rules)));
-    let t = morrigo_sector::GameTable::solve_in(&m, Some(std::path::Path::new(dir)))
+    let t = morrigo_sector::GameTable::open(&m, std::path::Path::new(dir))
         .map(Arc::new)
-        .map_err(|e| format!("agent `perfect`: `{dir}`: {e}"))?;
+        .map_err(|e| e.to_string())?;
     cache.insert((fingerprint, dir), t.clone());
     Ok(t)
 }

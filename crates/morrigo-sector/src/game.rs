@@ -146,6 +146,41 @@ impl GameTable {
                 }
                 (list, start)
             };
+        Ok(Self::from_solver(m, solver, dir, list, start))
+    }
+
+    /// The finished database in `dir`, read only: its list of units now,
+    /// each unit's file when a position of it is first asked for. Nothing
+    /// is solved, created or locked (a finished database's files are
+    /// sealed and never rewritten), so a server or agent may read a
+    /// directory it cannot write, even while a solve adds to it. Every
+    /// file read must resolve inside `dir` once links are resolved.
+    pub fn open(m: &Machine<1>, dir: &Path) -> Result<GameTable, SectorError> {
+        let given = dir;
+        let dir = dir
+            .canonicalize()
+            .map_err(|e| StoreError::io("open", dir, e))?;
+        let game = confined(&dir, &dir.join(GAME_FILE))?;
+        if !game.exists() {
+            return Err(SectorError::Rules(format!(
+                "`{}` holds no solved game (no `{GAME_FILE}`); solve it with `morrigo solve {} --db {}`",
+                given.display(),
+                m.rules.name,
+                given.display()
+            )));
+        }
+        let (list, start) = load(&game, morrigo_solve::rules_fingerprint(&m.rules))?;
+        let solver = Solver::new(m, None)?;
+        Ok(Self::from_solver(m, solver, Some(&dir), list, start))
+    }
+
+    fn from_solver(
+        m: &Machine<1>,
+        solver: Solver<'_>,
+        dir: Option<&Path>,
+        list: Vec<(Sector, Halves, u64)>,
+        start: u16,
+    ) -> GameTable {
         let group = solver.group().to_vec();
         let colour_swap = solver.colour_swap();
         let (binom, units) = solver.into_units();
@@ -153,18 +188,18 @@ impl GameTable {
             .into_iter()
             .map(|(c, (index, values))| (c, Arc::new(Held { index, values })))
             .collect();
-        Ok(GameTable {
+        GameTable {
             group,
             binom,
             points: m.points(),
-            fingerprint,
+            fingerprint: morrigo_solve::rules_fingerprint(&m.rules),
             dir: dir.map(Path::to_path_buf),
             list,
             units: Mutex::new(units),
             read_error: Mutex::new(None),
             colour_swap,
             start,
-        })
+        }
     }
 
     /// The value for the player who plays `mv` at `s` (a turn start the
@@ -291,7 +326,12 @@ impl GameTable {
             c.on_board[0] as usize,
             c.on_board[1] as usize,
         ));
-        let (values, _) = match read_unit(&unit_path(dir, c), self.fingerprint, c, &index) {
+        let read = dir
+            .canonicalize()
+            .map_err(|e| SectorError::Store(StoreError::io("open", dir, e)))
+            .and_then(|d| confined(&d, &unit_path(&d, c)))
+            .and_then(|path| read_unit(&path, self.fingerprint, c, &index));
+        let (values, _) = match read {
             Ok(read) => read,
             Err(e) => {
                 *self.read_error.lock().unwrap_or_else(|p| p.into_inner()) = Some(e.to_string());
@@ -305,6 +345,33 @@ impl GameTable {
         let unit = Arc::new(Held { index, values });
         units.insert(c, unit.clone());
         Some(unit)
+    }
+}
+
+/// `path` (a file of `dir`, which is canonical) with its links resolved,
+/// if it stays inside `dir`; a file not there yet is returned as it is.
+/// A database directory's files are its own: a link leading out of it is
+/// refused, so a server given the directory reads nothing else.
+fn confined(dir: &Path, path: &Path) -> Result<PathBuf, SectorError> {
+    let outside = || {
+        SectorError::Store(StoreError::damaged(
+            path,
+            format!(
+                "it is a link that does not lead to a file inside the database directory `{}`, so it is not followed",
+                dir.display()
+            ),
+        ))
+    };
+    match path.canonicalize() {
+        Ok(real) if real.starts_with(dir) => Ok(real),
+        Ok(_) => Err(outside()),
+        // A dangling link is refused the same way, its target unsaid.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => match std::fs::symlink_metadata(path)
+        {
+            Ok(_) => Err(outside()),
+            Err(_) => Ok(path.to_path_buf()),
+        },
+        Err(e) => Err(SectorError::Store(StoreError::io("open", path, e))),
     }
 }
 

@@ -113,6 +113,21 @@ fn a_database_directory_is_read_back_unit_by_unit() {
         assert_eq!(again.value(&s.pos), first.value(&s.pos), "{:?}", s.pos);
     }
     assert!(positions.len() > 10_000);
+    // Opened read only, it gives the same values, and writes nothing.
+    let opened = GameTable::open(&m, &dir).unwrap();
+    std::fs::remove_file(dir.join("game.lock")).unwrap();
+    for s in positions.iter().step_by(7) {
+        assert_eq!(opened.value(&s.pos), first.value(&s.pos), "{:?}", s.pos);
+    }
+    assert!(!dir.join("game.lock").exists(), "opening takes no lock");
+    let empty = dir.join("not-solved");
+    std::fs::create_dir_all(&empty).unwrap();
+    let why = GameTable::open(&m, &empty).unwrap_err().to_string();
+    assert!(
+        why.contains("holds no solved game (no `game.tbl`)"),
+        "{why}"
+    );
+    std::fs::remove_dir(&empty).unwrap();
     // A damaged unit file is not read: its positions are not held.
     let path = dir.join("w1-b0-h2-3.sec");
     let mut bytes = std::fs::read(&path).unwrap();

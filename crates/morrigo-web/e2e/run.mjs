@@ -5,7 +5,7 @@
 //   node run.mjs [path/to/morrigo]     (default: target/debug/morrigo)
 
 import { chromium } from "playwright-core";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve, dirname } from "node:path";
@@ -17,10 +17,14 @@ const shots = join(root, "target/e2e");
 mkdirSync(shots, { recursive: true });
 const rulesetDir = mkdtempSync(join(tmpdir(), "morrigo-e2e-rules-"));
 const profile = mkdtempSync(join(tmpdir(), "morrigo-e2e-profile-"));
+// A database for `serve --db`: Three Men's Morris, solved in a moment.
+const dbDir = mkdtempSync(join(tmpdir(), "morrigo-e2e-db-"));
+const solved = spawnSync(bin, ["solve", "three-mens-morris", "--db", dbDir], { stdio: ["ignore", "ignore", "inherit"] });
+if (solved.status !== 0) throw new Error(`morrigo solve three-mens-morris --db exited with ${solved.status}`);
 
 function startServer() {
   return new Promise((ok, fail) => {
-    const p = spawn(bin, ["serve", "--port", "0", rulesetDir], { stdio: ["ignore", "pipe", "inherit"] });
+    const p = spawn(bin, ["serve", "--port", "0", "--db", dbDir, rulesetDir], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     p.stdout.on("data", (d) => {
       out += d;
@@ -265,6 +269,24 @@ try {
     expect((await page.locator("#board path").count()) === 1, "only a4 is marked");
   });
 
+  await test("05f-database-values", page, async () => {
+    // `serve --db`: the position's value and each move's, best first; a
+    // click on one plays it. Three Men's Morris is a first-player win.
+    await page.locator("#builtin").selectOption("three-mens-morris");
+    await page.waitForFunction(() => document.querySelectorAll("#board [data-point]").length === 9);
+    await page.locator("#new-game").click();
+    await page.locator("#exact .exact-here", { hasText: "database: white (to move) wins in" }).waitFor();
+    const first = page.locator("#exact .exact-move").first();
+    expect((await first.innerText()).startsWith("b2 wins in"), `the centre is the best first move: ${await first.innerText()}`);
+    expect((await page.locator("#exact .exact-move").count()) === 9, "every first move has its value");
+    await first.click();
+    await page.waitForFunction(() => document.querySelectorAll("#moves li").length === 1);
+    await page.locator("#exact .exact-here", { hasText: "database: black (to move) loses in" }).waitFor();
+    // Rules the database was not solved for say so (Achi: four pieces).
+    await page.locator("#builtin").selectOption("achi");
+    await page.locator("#exact .exact-none", { hasText: "solved for other rules" }).waitFor();
+  });
+
   await test("06-compare", page, async () => {
     await page.locator("#cmp-editor").uncheck();
     await page.locator("#cmp-builtins").selectOption(["three-mens-morris", "six-mens-morris"]);
@@ -305,6 +327,7 @@ try {
   server.proc.kill();
   rmSync(profile, { recursive: true, force: true });
   rmSync(rulesetDir, { recursive: true, force: true });
+  rmSync(dbDir, { recursive: true, force: true });
 }
 
 let failed = 0;

@@ -1,7 +1,7 @@
 //! The JSON routes under `/api/` (documented in `openapi.yaml`).
 
 use crate::error::{diagnostic_json, ApiError, ApiJson, ApiResult};
-use crate::game::{self, one_move, position, refusal_json, replay};
+use crate::game::{self, one_move, refusal_json, replay};
 use crate::ruleset::{check_file_name, Compiled, RulesetRef};
 use crate::{blocking, AppState};
 use axum::extract::{Query, State};
@@ -9,7 +9,7 @@ use axum::http::{header, StatusCode};
 use axum::response::IntoResponse;
 use axum::Json;
 use morrigo_engine::{with_machine, AnyMachine};
-use morrigo_play::{AgentSpec, Player};
+use morrigo_play::{AgentSpec, PerfectParams, Player};
 use morrigo_rules::builtin;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -168,7 +168,7 @@ pub async fn position_route(State(state): St, ApiJson(body): ApiJson<GameBody>) 
         let any = body.ruleset.load(&state)?;
         with_machine!(&*any, m => {
             let (t, s) = replay(m, &body.record)?;
-            Ok(Json(position(m, &t, &s)))
+            Ok(Json(state.position(m, &t, &s)))
         })
     })
     .await
@@ -185,7 +185,7 @@ pub async fn undo(State(state): St, ApiJson(body): ApiJson<GameBody>) -> ApiResu
             }
             let shorter: Vec<&str> = t.plies[..t.plies.len() - 1].iter().map(|p| p.mv.as_str()).collect();
             let (t, s) = replay(m, &shorter.join(" "))?;
-            Ok(Json(position(m, &t, &s)))
+            Ok(Json(state.position(m, &t, &s)))
         })
     })
     .await
@@ -211,11 +211,11 @@ pub async fn apply(State(state): St, ApiJson(body): ApiJson<MoveBody>) -> ApiRes
             let (t0, s0) = replay(m, &body.record)?;
             let full = format!("{} {}", game::record_of(&t0), body.mv.trim());
             match morrigo_record::replay_from(m, m.initial(), &full, &morrigo_diag::SourceFile::new("record", full.as_str()), 0) {
-                Ok((t, s)) => Ok(Json(json!({ "accepted": true, "position": position(m, &t, &s) }))),
+                Ok((t, s)) => Ok(Json(json!({ "accepted": true, "position": state.position(m, &t, &s) }))),
                 Err(e) if e.ply > t0.plies.len() => Ok(Json(json!({
                     "accepted": false,
                     "refusal": refusal_json(m, &s0, body.mv.trim(), &e.diagnostic),
-                    "position": position(m, &t0, &s0),
+                    "position": state.position(m, &t0, &s0),
                 }))),
                 Err(e) => Err(ApiError::diag(&e.diagnostic)),
             }
@@ -278,17 +278,30 @@ pub const MAX_PERFECT_POINTS: usize = 12;
 /// `perfect` only where solving it is quick.
 pub fn check_perfect(rules: &morrigo_rules::Rules, spec: &AgentSpec) -> Result<(), ApiError> {
     let n = rules.topology.len();
-    if matches!(spec, AgentSpec::Perfect(_)) && n > MAX_PERFECT_POINTS {
+    if matches!(spec, AgentSpec::Perfect(PerfectParams { table: None })) && n > MAX_PERFECT_POINTS {
         return Err(ApiError::bad(format!(
             "agent `perfect`: {} has {n} points, and the playground solves games only on boards of at most {MAX_PERFECT_POINTS} points (MAX_PERFECT_POINTS)",
             rules.name
         ))
         .expected(format!(
-            "another agent, or `morrigo solve {} --save FILE` then `morrigo play {} --agent perfect:table=FILE`",
-            rules.name, rules.name
+            "another agent, or a database: `morrigo solve {} --db DIR` then `morrigo serve --db DIR`",
+            rules.name
         )));
     }
     Ok(())
+}
+
+/// `perfect` plays from the server's database (`--db`) when it holds
+/// these rules, on any board: nothing is solved.
+pub fn from_database(state: &AppState, rules: &morrigo_rules::Rules, spec: AgentSpec) -> AgentSpec {
+    match (spec, state.database) {
+        (AgentSpec::Perfect(PerfectParams { table: None }), Some(dir))
+            if morrigo_play::database(rules, dir).is_ok() =>
+        {
+            AgentSpec::Perfect(PerfectParams { table: Some(dir) })
+        }
+        (spec, _) => spec,
+    }
 }
 
 /// An agent the playground may run: bounded work, no files.
@@ -331,6 +344,7 @@ pub async fn agent(State(state): St, ApiJson(body): ApiJson<AgentBody>) -> ApiRe
     blocking(move || {
         let _permit = permit;
         let any = body.ruleset.load(&state)?;
+        let spec = from_database(&state, any.rules(), spec);
         check_perfect(any.rules(), &spec)?;
         morrigo_play::prepare_agents(any.rules(), &[spec], morrigo_play::ON_THE_FLY_MEMORY)
             .map_err(ApiError::bad)?;
@@ -346,7 +360,7 @@ pub async fn agent(State(state): St, ApiJson(body): ApiJson<AgentBody>) -> ApiRe
             let text = morrigo_engine::notation::format_move_in(&m.rules, &mv);
             let full = format!("{} {text}", game::record_of(&t0));
             let (t, s) = replay(m, &full)?;
-            Ok(Json(json!({ "move": text, "agent": spec.to_string(), "position": position(m, &t, &s) })))
+            Ok(Json(json!({ "move": text, "agent": spec.to_string(), "position": state.position(m, &t, &s) })))
         })
     })
     .await
@@ -389,7 +403,7 @@ pub async fn sgf_import(State(state): St, ApiJson(body): ApiJson<SgfBody>) -> Ap
         let warnings: Vec<Value> = game.warnings.iter().map(diagnostic_json).collect();
         with_machine!(&*any, m => {
             let (t, s) = replay(m, &record)?;
-            Ok(Json(json!({ "record": record, "warnings": warnings, "position": position(m, &t, &s) })))
+            Ok(Json(json!({ "record": record, "warnings": warnings, "position": state.position(m, &t, &s) })))
         })
     })
     .await

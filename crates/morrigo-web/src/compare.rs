@@ -162,6 +162,7 @@ pub async fn start(
                 pairings.clone()
             };
             for p in rows {
+                let p = p.map(|a| crate::api::from_database(&st, any.rules(), a));
                 for a in &p {
                     crate::api::check_perfect(any.rules(), a)?;
                 }

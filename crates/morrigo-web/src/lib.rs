@@ -11,6 +11,7 @@
 
 pub mod api;
 pub mod compare;
+pub mod db;
 pub mod error;
 pub mod game;
 pub mod guard;
@@ -73,6 +74,9 @@ pub struct AppState {
     pub machines: ruleset::MachineCache,
     pub heavy: Arc<Semaphore>,
     pub jobs: Mutex<compare::Jobs>,
+    /// `morrigo serve --db DIR`: a solved database (canonical), whose
+    /// values every position of its rules carries ([`db`]).
+    pub database: Option<&'static str>,
 }
 
 /// What a ruleset file is opened for.
@@ -91,7 +95,44 @@ impl AppState {
             machines: ruleset::MachineCache::default(),
             heavy: Arc::new(Semaphore::new(HEAVY_SLOTS)),
             jobs: Mutex::default(),
+            database: None,
         }
+    }
+
+    /// Serve the values of the database in `dir` (a directory of
+    /// `morrigo solve RULESET --db DIR`) with every position of its rules;
+    /// the page shows them, and `perfect` plays from it on any board.
+    pub fn with_database(mut self, dir: &Path) -> Result<Self, String> {
+        let real = dir.canonicalize().map_err(|e| {
+            format!(
+                "cannot open the database directory `{}`: {e}",
+                dir.display()
+            )
+        })?;
+        if !real.is_dir() {
+            return Err(format!("`{}` is not a directory", dir.display()));
+        }
+        let text = real
+            .to_str()
+            .ok_or_else(|| format!("the path `{}` is not UTF-8", real.display()))?;
+        // Once per server: agent specs name tables by `&'static str`.
+        self.database = Some(Box::leak(text.to_string().into_boxed_str()));
+        Ok(self)
+    }
+
+    /// The JSON of the position `s` after `t`, with the database's values
+    /// when the server has one.
+    pub fn position<const W: usize>(
+        &self,
+        m: &morrigo_engine::Machine<W>,
+        t: &morrigo_record::Transcript,
+        s: &morrigo_engine::State<W>,
+    ) -> serde_json::Value {
+        let mut pos = game::position(m, t, s);
+        if let Some(dir) = self.database {
+            db::add_values(&mut pos, m, s, dir);
+        }
+        pos
     }
 
     /// A file of the ruleset directory, by a checked name, as the path to

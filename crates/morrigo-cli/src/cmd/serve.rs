@@ -17,7 +17,9 @@ use std::path::PathBuf;
 Examples:
   morrigo serve                         http://127.0.0.1:8080/
   morrigo serve my-rulesets --port 9000
-  morrigo serve --port 0                 (any free port; the address is printed)")]
+  morrigo serve --port 0                 (any free port; the address is printed)
+  morrigo solve three-mens-morris --db t3 && morrigo serve --db t3
+                                        (values of every position and move)")]
 pub struct ServeArgs {
     /// Directory of ruleset files to list, open and save into.
     #[arg(value_name = "RULESET_DIR")]
@@ -29,6 +31,12 @@ pub struct ServeArgs {
     /// other address prints a warning: the API has no authentication.
     #[arg(long, default_value = "127.0.0.1")]
     pub host: IpAddr,
+    /// A solved database (`morrigo solve RULESET --db DIR`): the page shows
+    /// the value of each position of its rules and of every legal move, and
+    /// `perfect` plays from it. Read only; its units are held in at most a
+    /// third of the memory available.
+    #[arg(long, value_name = "DIR")]
+    pub db: Option<PathBuf>,
 }
 
 pub fn run(args: ServeArgs) -> Outcome {
@@ -48,7 +56,16 @@ pub fn run(args: ServeArgs) -> Outcome {
     if !args.host.is_loopback() {
         eprintln!("{}", exposure_warning(addr, args.dir.as_deref()));
     }
-    let state = morrigo_web::AppState::new(args.dir);
+    let mut state = morrigo_web::AppState::new(args.dir);
+    if let Some(db) = &args.db {
+        state = state.with_database(db).map_err(|why| {
+            Failure::game(
+                Diagnostic::new(why).expected("a directory of `morrigo solve RULESET --db DIR`"),
+            )
+        })?;
+        let (limit, source) = morrigo_engine::memory::default_limit();
+        morrigo_engine::memory::set_limit(limit, source);
+    }
     runtime
         .block_on(morrigo_web::serve(state, addr, |at| {
             // One line, flushed: scripts wait for it to learn the port.

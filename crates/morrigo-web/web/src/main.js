@@ -66,6 +66,7 @@ function layout() {
         h("div", { id: "board" }),
         h("div", { id: "status-line" }),
         h("div", { id: "passes" }),
+        h("div", { id: "exact" }),
         h("div", { id: "refusal", role: "alert" }),
         h("div", { class: "buttons" },
           h("button", { id: "new-game", onclick: () => newGame("") }, "New game"),
@@ -314,6 +315,7 @@ function render() {
       title: p.legal ? "legal" : p.forbidden_by ? `forbidden by rule ${p.forbidden_by}` : "not legal now",
       onclick: () => play(p.text),
     }, p.text)));
+  drawExact(pos, pl);
   const plies = pos.transcript.plies;
   $("#moves").replaceChildren(...plies.map((p) =>
     h("li", { class: p.d ? "d" : "" },
@@ -325,6 +327,40 @@ function render() {
       p.legal_passes ? h("span", { class: "passes-next", title: "passes the next player may use" }, ` next may pass: ${p.legal_passes.join(", ") || "none"}`) : "")));
   $("#moves").scrollTop = 1e9;
   $("#result").textContent = pos.result.status === "over" ? pos.result.summary : "";
+}
+
+// A database's value (`morrigo serve --db`), for the player it is for.
+function valueText(v) {
+  if (v.outcome === "draw") return "draws";
+  return `${v.outcome === "win" ? "wins" : "loses"} in ${v.plies}`;
+}
+
+// Best first: quick wins, draws, slow losses.
+function valueRank(v) {
+  if (!v) return -Infinity;
+  if (v.outcome === "win") return 1e6 - v.plies;
+  if (v.outcome === "draw") return 0;
+  return -1e6 + v.plies;
+}
+
+// The database's value of the position and of each legal move (best
+// first; a click plays it), when the server has one for these rules.
+function drawExact(pos, pl) {
+  const box = $("#exact");
+  const ex = pos.exact;
+  if (!ex) { box.replaceChildren(); return; }
+  if (!ex.value) {
+    box.replaceChildren(h("span", { class: "exact-none" }, `database: ${ex.error}`));
+    return;
+  }
+  const moves = pos.legal.filter((m) => m.value).sort((a, b) => valueRank(b.value) - valueRank(a.value));
+  box.replaceChildren(
+    h("div", { class: "exact-here" }, `database: ${pl[pos.to_move]} (to move) ${valueText(ex.value)}${ex.value.plies === null ? "" : " plies"}`),
+    h("div", { class: "exact-moves" }, ...moves.map((m) =>
+      h("button", {
+        class: `exact-move ${m.value.outcome}`, "data-move": m.text,
+        title: `${m.text} ${valueText(m.value)}`, onclick: () => play(m.text),
+      }, `${m.text} ${valueText(m.value)}`))));
 }
 
 function clickPoint(name) {
