@@ -247,3 +247,90 @@ fn play_shows_the_values_a_database_gives_and_plays_a_best_move() {
         }
     }
 }
+
+/// `win`, `draw` or `loss` of a move's value as `solve` prints it.
+fn outcome(text: &str) -> &'static str {
+    if text.starts_with("wins") {
+        "win"
+    } else if text.starts_with("loses") {
+        "loss"
+    } else {
+        assert_eq!(text, "draws");
+        "draw"
+    }
+}
+
+#[test]
+fn the_placing_phase_by_search_agrees_with_the_placing_units() {
+    // Gasser's method (the moving-phase sectors, then a proof search of
+    // the placing phase) against every placing unit solved by retrograde
+    // analysis: the start and every first move, win, draw or loss.
+    let dir = scratch_dir("solve-db-search");
+    let units = dir.join("units");
+    let search = dir.join("search");
+    let full = morrigo(&["solve", "five-mens-morris", "--db", units.to_str().unwrap()]);
+    assert_code(&full, 0);
+    let full = stdout(&full);
+    let o = morrigo(&[
+        "solve",
+        "five-mens-morris",
+        "--db",
+        search.to_str().unwrap(),
+        "--placing",
+        "search",
+    ]);
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    let value = |text: &str| -> &'static str {
+        let line = text.lines().find(|l| l.starts_with("  value")).unwrap();
+        if line.contains("draw (") {
+            "draw"
+        } else if line.contains("the first player wins") {
+            "win"
+        } else {
+            "loss"
+        }
+    };
+    assert_eq!(value(&out), value(&full), "{out}\n{full}");
+    assert!(out.contains("0 read back"), "{out}");
+    // Each first move: the class listing its point has the units' outcome.
+    let classes: Vec<(Vec<String>, &str)> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("  first moves"))
+        .skip(1)
+        .take_while(|l| l.starts_with("    "))
+        .map(|l| {
+            let (points, text) = l.trim().rsplit_once("  ").unwrap();
+            (
+                points.split(' ').map(str::to_string).collect(),
+                outcome(text.trim()),
+            )
+        })
+        .collect();
+    let moves = first_moves(&full);
+    assert!(moves.len() > 10, "{full}");
+    for l in moves.iter().skip(1) {
+        let (point, text) = l.trim().split_once(' ').unwrap();
+        let class = classes
+            .iter()
+            .find(|(points, _)| points.iter().any(|p| p == point))
+            .unwrap_or_else(|| panic!("no class holds {point}: {out}"));
+        assert_eq!(class.1, outcome(text.trim()), "the first move at {point}");
+    }
+    // A rerun proves nothing again.
+    let again = morrigo(&[
+        "solve",
+        "five-mens-morris",
+        "--db",
+        search.to_str().unwrap(),
+        "--placing",
+        "search",
+    ]);
+    assert_code(&again, 0);
+    let again = stdout(&again);
+    assert!(again.contains("0 solved now"), "{again}");
+    assert!(
+        again.contains(&format!("({} read back)", classes.len())),
+        "{again}"
+    );
+}

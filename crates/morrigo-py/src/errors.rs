@@ -1,5 +1,6 @@
-//! The Python exceptions: a bad ruleset (`RulesetError`, located) and a
-//! refused move (`IllegalMoveError`, naming the rule that refuses it).
+//! The Python exceptions: a bad ruleset (`RulesetError`, located), a
+//! refused move (`IllegalMoveError`, naming the rule that refuses it), a
+//! sweep (`SweepError`) or a sector solve (`SolveError`) that cannot go on.
 
 use morrigo_diag::{Diagnostic, Diagnostics};
 use morrigo_engine::Refusal;
@@ -38,6 +39,28 @@ pyo3::create_exception!(
      holds another sweep's plan, a shard file that is not what the plan says,\n\
      a Ray cluster address that cannot be attached within the timeout."
 );
+
+pyo3::create_exception!(
+    morrigo,
+    SolveError,
+    PyRuntimeError,
+    "A sector solve that cannot go on: rules the sector solver does not handle\n\
+     (history rules it cannot leave out, captures, more than 64 points), a\n\
+     sector that does not fit the board, a unit file that cannot be written or\n\
+     is damaged (named: delete it to solve its unit again), a memory budget\n\
+     refused. ``reason`` is what is wrong, without the ruleset's name."
+);
+
+/// A `SolveError` saying `message`, with `reason` as its attribute.
+pub fn solve_error(message: String, reason: &str) -> PyErr {
+    Python::attach(|py| {
+        let err = SolveError::new_err(message);
+        match err.value(py).setattr("reason", reason) {
+            Ok(()) => err,
+            Err(e) => e,
+        }
+    })
+}
 
 fn diagnostic_dict<'py>(py: Python<'py>, d: &Diagnostic) -> PyResult<Bound<'py, PyDict>> {
     let out = PyDict::new(py);

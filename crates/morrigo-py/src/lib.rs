@@ -2,8 +2,9 @@
 //!
 //! Everything here calls the engine's crates (loading and compiling in
 //! morrigo-rules, apply/undo/explain/notation/perft in morrigo-engine,
-//! agents and playouts in morrigo-play, transcripts in morrigo-record): no
-//! rule is implemented twice. The pure-Python half (`python/morrigo/`) adds
+//! agents and playouts in morrigo-play, transcripts in morrigo-record,
+//! sweeps in morrigo-sweep, sector solves in morrigo-sector): no rule is
+//! implemented twice. The pure-Python half (`python/morrigo/`) adds
 //! the record flattening for pandas and the PettingZoo and Gymnasium
 //! environments.
 
@@ -11,11 +12,12 @@ mod errors;
 mod game;
 mod history;
 mod layout;
+mod sectors;
 mod sim;
 mod state;
 mod sweep;
 
-use errors::{ruleset_error, IllegalMoveError, RulesetError, SweepError};
+use errors::{ruleset_error, IllegalMoveError, RulesetError, SolveError, SweepError};
 use game::{load_core, size_of, PyGame};
 use morrigo_rules::load::Overrides;
 use pyo3::prelude::*;
@@ -79,6 +81,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sweep::sweep_finished, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sweep_run_shard, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sweep_collect_json, m)?)?;
+    m.add_function(wrap_pyfunction!(sectors::sector_plan, m)?)?;
+    m.add_function(wrap_pyfunction!(sectors::sector_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(sectors::game_solve, m)?)?;
     m.add_class::<PyGame>()?;
     m.add_class::<state::PyState>()?;
     m.add_class::<state::PyMove>()?;
@@ -86,5 +91,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("RulesetError", py.get_type::<RulesetError>())?;
     m.add("IllegalMoveError", py.get_type::<IllegalMoveError>())?;
     m.add("SweepError", py.get_type::<SweepError>())?;
+    m.add("SolveError", py.get_type::<SolveError>())?;
     Ok(())
 }

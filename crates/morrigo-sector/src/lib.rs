@@ -26,12 +26,24 @@
 
 pub mod game;
 pub mod index;
+pub mod opening;
 pub mod solver;
 pub mod symmetry;
 pub mod unmove;
 
 pub use game::GameTable;
 pub use index::{Binomial, SectorIndex};
-pub use solver::{solve_sectors, SectorError, SectorStats, Solver};
+pub use solver::{sector_plan, solve_sectors, PlannedSector, SectorError, SectorStats, Solver};
 pub use symmetry::{colour_blind, symmetries, Symmetry};
 pub use unmove::{supported, Board, Moves, Sector};
+
+/// The machine the sector solver runs on for `rules`: the reason, when
+/// [`supported`] refuses them; else built from
+/// [`morrigo_solve::solver_rules`] (the history draw rules left out, as in
+/// the published Morris solutions).
+pub fn solver_machine(rules: &morrigo_rules::Rules) -> Result<morrigo_engine::Machine<1>, String> {
+    supported(rules)?;
+    Ok(morrigo_engine::Machine::<1>::new(std::sync::Arc::new(
+        morrigo_solve::solver_rules(rules),
+    )))
+}

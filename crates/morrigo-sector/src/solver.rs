@@ -1218,8 +1218,64 @@ pub fn unit_path(dir: &Path, c: Sector) -> PathBuf {
     }
 }
 
+/// One moving-phase sector of a [`sector_plan`], with the sectors of the
+/// plan it reads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlannedSector {
+    pub sector: Sector,
+    /// The planned sectors this one reads, finished first: those of one
+    /// piece fewer (a removal; a turn removing more reaches lower ones
+    /// through them), and its colour-swapped twin when it is read off it
+    /// ([`Solver::colour_swap`], `w < b`). A sector below the plan's
+    /// `min` that a removal reaches is not listed: the solve of the
+    /// sector solves it (or reads its file).
+    pub after: Vec<Sector>,
+}
+
+/// The moving-phase sectors of at most `max` pieces a side (and at least
+/// `min`) that fit on the board, in the order [`solve_sectors`] solves
+/// them (pieces on the board summed, ascending, then white's, ascending),
+/// each with the sectors of the plan it reads. A twin read off with the
+/// colours swapped comes later in the order (`w`-`b` before `b`-`w`, which
+/// `w`-`b`'s solve solves first), so run the plan by its dependencies:
+/// every sector started only once its `after` ones are finished solves
+/// itself only, reading them back from their files.
+pub fn sector_plan(m: &Machine<1>, min: u32, max: u32) -> Vec<PlannedSector> {
+    let n = m.points() as u32;
+    let colour_swap = colour_blind(&m.rules, m.plain_turns());
+    let planned =
+        |w: u32, b: u32| (min..=max).contains(&w) && (min..=max).contains(&b) && w + b <= n;
+    let mut plan = Vec::new();
+    for total in 2 * min..=2 * max {
+        for w in min..=max {
+            let Some(b) = total.checked_sub(w) else {
+                continue;
+            };
+            if !planned(w, b) {
+                continue;
+            }
+            let mut after = Vec::new();
+            if w > 0 && planned(w - 1, b) {
+                after.push(Sector::moving(w - 1, b));
+            }
+            if b > 0 && planned(w, b - 1) {
+                after.push(Sector::moving(w, b - 1));
+            }
+            if colour_swap && w < b {
+                after.push(Sector::moving(b, w));
+            }
+            plan.push(PlannedSector {
+                sector: Sector::moving(w, b),
+                after,
+            });
+        }
+    }
+    plan
+}
+
 /// Solve every unit with at most `max` pieces a side (and at least
-/// `min`), lower units first; returns the log of units solved or loaded.
+/// `min`), lower units first, in the order of [`sector_plan`]; returns
+/// the log of units solved or loaded.
 pub fn solve_sectors(
     m: &Machine<1>,
     dir: Option<&Path>,
@@ -1229,25 +1285,18 @@ pub fn solve_sectors(
 ) -> Result<Vec<SectorStats>, SectorError> {
     let mut s = Solver::new(m, dir)?;
     s.on_unit(|st| each(st));
-    let n = m.points() as u32;
-    for total in 2 * min..=2 * max {
-        for w in min..=max {
-            let Some(b) = total.checked_sub(w) else {
-                continue;
-            };
-            if b < min || b > max || w + b > n {
-                continue;
-            }
-            // Unit (w, b) and the later ones of this total reach (by one
-            // removal) the units of one piece fewer from (w − 1, b) on;
-            // anything lower is read back from its file if a turn removes
-            // more.
-            s.evict(|c| {
-                let [cw, cb] = c.on_board;
-                cw + cb + 1 < total || (cw + cb + 1 == total && cw + 1 < w)
-            });
-            s.solve(w, b)?;
-        }
+    for planned in sector_plan(m, min, max) {
+        let [w, b] = planned.sector.on_board;
+        let total = w + b;
+        // Unit (w, b) and the later ones of this total reach (by one
+        // removal) the units of one piece fewer from (w − 1, b) on;
+        // anything lower is read back from its file if a turn removes
+        // more.
+        s.evict(|c| {
+            let [cw, cb] = c.on_board;
+            cw + cb + 1 < total || (cw + cb + 1 == total && cw + 1 < w)
+        });
+        s.solve(w, b)?;
     }
     Ok(s.log)
 }
@@ -1255,6 +1304,84 @@ pub fn solve_sectors(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn machine(name: &str) -> Machine<1> {
+        let path = format!(
+            "{}/../../rulesets/morris/{name}.yaml",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        crate::solver_machine(&morrigo_rules::load_rules(&path).unwrap()).unwrap()
+    }
+
+    /// The plan is solve_sectors' order and bounds; a sector started once
+    /// the ones it lists are finished solves itself only (the others are
+    /// read back), and the counts are solve_sectors'.
+    #[test]
+    fn a_planned_sector_after_its_dependencies_solves_only_itself() {
+        let m = machine("six-mens-morris");
+        let plan = sector_plan(&m, 0, 3);
+        let order: Vec<[u32; 2]> = plan.iter().map(|p| p.sector.on_board).collect();
+        #[rustfmt::skip]
+        let want = [
+            [0, 0], [0, 1], [1, 0], [0, 2], [1, 1], [2, 0], [0, 3], [1, 2],
+            [2, 1], [3, 0], [1, 3], [2, 2], [3, 1], [2, 3], [3, 2], [3, 3],
+        ];
+        assert_eq!(order, want);
+        let after = |w, b| {
+            let p = plan.iter().find(|p| p.sector == Sector::moving(w, b));
+            p.unwrap().after.clone()
+        };
+        // Six Men's Morris treats the players alike: 1-2 is read off 2-1.
+        let mv = Sector::moving;
+        assert_eq!(after(1, 2), [mv(0, 2), mv(1, 1), mv(2, 1)]);
+        assert_eq!(after(2, 1), [mv(1, 1), mv(2, 0)]);
+        assert_eq!(after(0, 0), []);
+        let high = sector_plan(&m, 2, 3);
+        assert_eq!(
+            high[0],
+            PlannedSector {
+                sector: mv(2, 2),
+                after: vec![]
+            }
+        );
+        assert_eq!(high[1].after, [mv(2, 2), mv(3, 2)]);
+        assert_eq!(high.len(), 4);
+
+        let base = std::env::temp_dir().join(format!("morrigo-sector-plan-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let together = base.join("together");
+        let log = solve_sectors(&m, Some(&together), 0, 3, |_| {}).unwrap();
+        assert_eq!(log.iter().filter(|l| !l.loaded).count(), plan.len());
+        let counts = |st: &SectorStats| SectorStats {
+            millis: 0,
+            loaded: false,
+            ..*st
+        };
+        // Each sector alone, in a directory holding only the files of the
+        // sectors it lists and theirs (as a worker finds it once those are
+        // finished): it solves itself only, to solve_sectors' counts.
+        for (k, p) in plan.iter().enumerate() {
+            let apart = base.join(format!("apart-{k}"));
+            std::fs::create_dir_all(&apart).unwrap();
+            let mut reads = p.after.clone();
+            while let Some(c) = reads.pop() {
+                let name = unit_path(&together, c);
+                std::fs::copy(&name, apart.join(name.file_name().unwrap())).unwrap();
+                let theirs = plan.iter().find(|q| q.sector == c).unwrap();
+                reads.extend(theirs.after.iter().copied());
+            }
+            let mut s = Solver::new(&m, Some(&apart)).unwrap();
+            let [w, b] = p.sector.on_board;
+            s.solve(w, b).unwrap();
+            for st in s.log.iter().filter(|st| !st.loaded) {
+                assert_eq!(st.sector(), p.sector, "solving {}", p.sector);
+            }
+            let own = s.log.iter().find(|st| st.sector() == p.sector).unwrap();
+            let same = log.iter().find(|l| l.sector() == p.sector).unwrap();
+            assert_eq!(counts(own), counts(same));
+        }
+        std::fs::remove_dir_all(&base).unwrap();
+    }
 
     /// A sector file holds a byte a value and lists the values beyond a
     /// byte (wins and losses over 126 plies) apart: both read back exact.

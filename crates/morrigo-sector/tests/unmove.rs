@@ -105,6 +105,10 @@ fn rulesets_reading_history_are_refused() {
     let r = common::rules("morabaraba");
     let why = morrigo_sector::supported(&r).unwrap_err();
     assert!(why.contains("turns_since_traded"), "{why}");
+    // Malom's readings read the position only: solvable.
+    for name in ["morabaraba-malom", "lasker-morris-malom"] {
+        morrigo_sector::supported(&common::rules(name)).unwrap();
+    }
 }
 
 #[test]

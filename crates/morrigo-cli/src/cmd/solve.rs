@@ -92,6 +92,16 @@ pub struct SolveArgs {
     /// of the placing phase
     #[arg(long, value_name = "POSITION", requires = "db")]
     pub at: Option<String>,
+    /// With --db: how the placing phase is solved. `units` (the default):
+    /// every placing unit the start reaches, by retrograde analysis, so
+    /// every position of the game gets its value and distance (what `--at`,
+    /// `play`, the `perfect` agent and `serve --db` read). `search`: the
+    /// moving-phase sectors, then the start and each first move by a proof
+    /// search over them, as Gasser solved Nine Men's Morris: win, draw or
+    /// loss, without distances, for far less work where the placing units
+    /// are large.
+    #[arg(long, value_enum, value_name = "HOW", default_value_t = Placing::Units, conflicts_with = "at")]
+    pub placing: Placing,
     /// With --shards: run this one unit (`explore:h6-6b0-0`,
     /// `solve:h0-0b3-3`, `expand:h0-0b5-5/2`, `round:h0-0b5-5/2/7`), what a
     /// cluster worker runs.
@@ -115,6 +125,15 @@ pub struct SolveArgs {
     pub budget: BudgetOptions,
     #[command(flatten)]
     pub ruleset: game::RulesetOptions,
+}
+
+/// How `solve --db` solves the placing phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Placing {
+    /// Every placing unit by retrograde analysis.
+    Units,
+    /// A proof search over the moving-phase sectors.
+    Search,
 }
 
 /// The longest perfect-play line printed (a drawn line stops earlier, at

@@ -1,12 +1,13 @@
 //! `morrigo solve RULESET --db DIR [--at POSITION]`: the whole game by the
 //! sector solver, kept in a database directory, and queries of it.
 
-use super::solve::{line_text, move_value_text, value_text, SolveArgs};
+use super::solve::{line_text, move_value_text, value_text, Placing, SolveArgs};
 use crate::fail::{Failure, Outcome};
 use crate::game;
 use morrigo_diag::Diagnostic;
 use morrigo_engine::{Bits, Machine, State};
 use morrigo_rules::Rules;
+use morrigo_sector::opening::Wdl;
 use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
@@ -28,6 +29,9 @@ pub fn run(args: &SolveArgs, dir: &Path) -> Outcome {
         None => None,
     };
     args.budget.enforce();
+    if args.placing == Placing::Search {
+        return run_search(&m, dir, &left_out);
+    }
     let started = Instant::now();
     let read_back = dir.join(morrigo_sector::game::GAME_FILE).exists();
     let table = morrigo_sector::GameTable::solve_in(&m, Some(dir)).map_err(|e| {
@@ -95,6 +99,89 @@ pub fn run(args: &SolveArgs, dir: &Path) -> Outcome {
             writeln!(out, "    {:width$}  {text}", line_text(&m.rules, &[mv]))?;
         }
     }
+    history_note(&mut out, &left_out)?;
+    Ok(())
+}
+
+/// `solve --db DIR --placing search`: the moving-phase sectors the placing
+/// phase reaches (those not in DIR yet), then the start and every first
+/// move by the proof search over them.
+fn run_search(m: &Machine<1>, dir: &Path, left_out: &[&str]) -> Outcome {
+    let name = &m.rules.name;
+    let failed = |e: morrigo_sector::SectorError| {
+        Failure::game(Diagnostic::new(format!(
+            "solve {name} --db {} --placing search: {e}",
+            dir.display()
+        )))
+    };
+    let started = Instant::now();
+    let log = morrigo_sector::opening::solve_moving_phase(m, dir, |_| {}).map_err(failed)?;
+    let solved = log.iter().filter(|s| !s.loaded).count();
+    let sector_secs = started.elapsed().as_secs_f64();
+    let started = Instant::now();
+    // A quarter of the memory budget for the tables; the units read take
+    // two bits a position.
+    let table = morrigo_engine::memory::limit().0 / 4;
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let result =
+        morrigo_sector::opening::search_opening(m, dir, table, threads, |_| {}).map_err(failed)?;
+    let search_secs = started.elapsed().as_secs_f64();
+    let nodes: u64 = result.first_moves.iter().map(|f| f.stats.nodes).sum();
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "solve {name} --db {} --placing search ({} points, {} symmetries)",
+        dir.display(),
+        m.points(),
+        morrigo_sector::symmetries(&m.rules).len()
+    )?;
+    writeln!(
+        out,
+        "  sectors    moving phase: {solved} solved now ({sector_secs:.2} s), every other one already in the directory"
+    )?;
+    let read_back = result.first_moves.iter().filter(|f| f.loaded).count();
+    writeln!(
+        out,
+        "  placing    searched over them: {} classes of first moves ({read_back} read back), {nodes} positions searched ({search_secs:.2} s)",
+        result.first_moves.len()
+    )?;
+    let first = game::player_name(&m.rules, 0);
+    writeln!(
+        out,
+        "  value      {}; win, draw or loss: the search proves no distance",
+        match result.start {
+            Wdl::Win => format!("{first} wins (the first player wins)"),
+            Wdl::Loss => format!(
+                "{} wins (the second player wins)",
+                game::player_name(&m.rules, 1)
+            ),
+            Wdl::Draw => "draw (neither side can force a win)".to_string(),
+        }
+    )?;
+    writeln!(
+        out,
+        "  first moves ({first} to move; a class is one move up to the board's symmetries):"
+    )?;
+    let width = result
+        .first_moves
+        .iter()
+        .map(|f| f.points.join(" ").len())
+        .max()
+        .unwrap_or(0);
+    for f in &result.first_moves {
+        let text = match f.value {
+            Wdl::Win => "wins",
+            Wdl::Loss => "loses",
+            Wdl::Draw => "draws",
+        };
+        writeln!(out, "    {:width$}  {text}", f.points.join(" "))?;
+    }
+    history_note(&mut out, left_out)?;
+    Ok(())
+}
+
+/// The history draw rules the solve leaves out, if any.
+fn history_note(out: &mut impl Write, left_out: &[&str]) -> std::io::Result<()> {
     if !left_out.is_empty() {
         let names: Vec<String> = left_out.iter().map(|n| format!("`{n}`")).collect();
         writeln!(

@@ -28,6 +28,7 @@ from ._native import (
     IllegalMoveError,
     Move,
     RulesetError,
+    SolveError,
     State,
     SweepError,
     load,
@@ -42,6 +43,7 @@ __all__ = [
     "IllegalMoveError",
     "Move",
     "RulesetError",
+    "SolveError",
     "State",
     "SweepError",
     "compare",
@@ -49,6 +51,7 @@ __all__ = [
     "rulesets",
     "simulate",
     "simulate_report",
+    "solve_sectors",
     "sweep",
 ]
 
@@ -185,5 +188,8 @@ def compare(
 
 
 # Last: it uses _flatten above. `morrigo.sweep` is the function; the module
-# `morrigo/sweep.py` is only the `python -m morrigo.sweep` entry point.
+# `morrigo/sweep.py` is only the `python -m morrigo.sweep` entry point (and
+# `morrigo.solve_sectors` the function, `morrigo/solve_sectors.py` the
+# `python -m morrigo.solve_sectors` one).
 from ._sweep import sweep  # noqa: E402
+from ._sectors import solve_sectors  # noqa: E402

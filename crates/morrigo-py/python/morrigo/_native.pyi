@@ -153,3 +153,17 @@ def sweep_run_shard(plan_json: str, k: int, dir: str) -> int:
 
 def sweep_collect_json(dir: str) -> str:
     """The merged results as JSON: ``{"name", "reports", "missing", "shards"}``."""
+
+class SolveError(RuntimeError):
+    """A sector solve that cannot go on (rules the sector solver does not handle, a damaged or unwritable unit file, a memory budget refused)."""
+
+    reason: str
+
+def sector_plan(ruleset: str, max_pieces: int, min_pieces: int = 0) -> str:
+    """The moving-phase sectors of at most ``max_pieces`` (and at least ``min_pieces``) a side, in ``solve-sectors``' order, as JSON: ``{"ruleset", "points", "colour_swap", "min_pieces", "max_pieces", "sectors": [{"w", "b", "after": [[w, b], ...]}]}``. Raises RulesetError, SolveError."""
+
+def sector_solve(ruleset: str, db: str, w: int, b: int, max_memory: Optional[int] = None) -> str:
+    """Solve sector ``w``-``b`` (without the GIL) into ``db``, reading back the units already there; the JSON list of the units solved or read back. Raises SolveError."""
+
+def game_solve(ruleset: str, db: str, max_memory: Optional[int] = None) -> str:
+    """Solve the whole game from its start into ``db`` (as ``morrigo solve --db``); JSON ``{"ruleset", "to_move", "outcome", "plies", "placing_units", "moving_units", "values", "units"}``. Raises SolveError."""

@@ -45,13 +45,17 @@ ATTACH_TIMEOUT = 60.0
 _LOOPBACK_ENV = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
 
 
-def _ray():
+def _ray(
+    what: str = "morrigo.sweep runs shards as Ray tasks",
+    instead: str = "run `morrigo sweep SPEC --jobs N` on one machine",
+):
+    """The ``ray`` module, or an ImportError saying ``what`` needs it and
+    what to do ``instead`` without it."""
     try:
         import ray
     except ImportError as e:
         raise ImportError(
-            "morrigo.sweep runs shards as Ray tasks and Ray is not installed: "
-            "`pip install ray` (or run `morrigo sweep SPEC --jobs N` on one machine)"
+            f"{what} and Ray is not installed: `pip install ray` (or {instead})"
         ) from e
     return ray
 
@@ -177,6 +181,32 @@ def _attach(ray, address: str, timeout: float) -> None:
     ) from error
 
 
+@contextlib.contextmanager
+def _cluster(ray, address: Optional[str], num_cpus: Optional[int], timeout: Optional[float]):
+    """Ray for the duration of the block: the one this process already
+    initialised, as it is; else the cluster at ``address`` attached
+    (:func:`_attach`, in loopback mode for a loopback address), or without
+    an address a new local Ray on loopback of ``num_cpus`` workers; shut
+    down after."""
+    with contextlib.ExitStack() as stack:
+        if not ray.is_initialized():
+            endpoint = None if address is None else _endpoint(address)
+            if address is None or (endpoint is not None and _is_loopback(endpoint[0])):
+                stack.enter_context(_loopback_mode(ray))
+            if address is None:
+                # "local": a new Ray here, never one a `ray start` left behind.
+                ray.init(
+                    address="local",
+                    num_cpus=num_cpus,
+                    include_dashboard=False,
+                    logging_level="ERROR",
+                )
+            else:
+                _attach(ray, address, ATTACH_TIMEOUT if timeout is None else timeout)
+            stack.callback(ray.shutdown)
+        yield
+
+
 def _run_shard(plan_json: str, k: int, results: str) -> Dict[str, int]:
     """One Ray task: play shard ``k`` and write its file (no GIL held)."""
     games = _native.sweep_run_shard(plan_json, k, results)
@@ -186,20 +216,23 @@ def _run_shard(plan_json: str, k: int, results: str) -> Dict[str, int]:
 class _Progress:
     """tqdm when installed, else one line rewritten on stderr."""
 
-    def __init__(self, total: int, done: int, show: bool) -> None:
+    def __init__(self, total: int, done: int, show: bool, unit: str = "shard",
+                 desc: str = "sweep") -> None:
         self.total, self.done, self.show, self.bar = total, done, show, None
+        self.unit, self.desc = unit, desc
         if not show:
             return
         try:
             from tqdm.auto import tqdm
 
-            self.bar = tqdm(total=total, initial=done, unit="shard", desc="sweep")
+            self.bar = tqdm(total=total, initial=done, unit=unit, desc=desc)
         except ImportError:
             self._line()
 
     def _line(self) -> None:
         end = "\n" if self.done >= self.total else ""
-        print(f"\rsweep: {self.done}/{self.total} shards", end=end, file=sys.stderr, flush=True)
+        print(f"\r{self.desc}: {self.done}/{self.total} {self.unit}s", end=end,
+              file=sys.stderr, flush=True)
 
     def step(self) -> None:
         self.done += 1
@@ -346,22 +379,7 @@ def sweep(
     played = 0
     if todo:
         ray = _ray()
-        with contextlib.ExitStack() as stack:
-            if not ray.is_initialized():
-                endpoint = None if address is None else _endpoint(address)
-                if address is None or (endpoint is not None and _is_loopback(endpoint[0])):
-                    stack.enter_context(_loopback_mode(ray))
-                if address is None:
-                    # "local": a new Ray here, never one a `ray start` left behind.
-                    ray.init(
-                        address="local",
-                        num_cpus=num_cpus,
-                        include_dashboard=False,
-                        logging_level="ERROR",
-                    )
-                else:
-                    _attach(ray, address, ATTACH_TIMEOUT if timeout is None else timeout)
-                stack.callback(ray.shutdown)
+        with _cluster(ray, address, num_cpus, timeout):
             played = _play(ray, plan_json, todo, len(done), out, max_retries, progress)
     merged = json.loads(_native.sweep_collect_json(str(out)))
     from . import _flatten

@@ -10,7 +10,6 @@ use morrigo_engine::memory::{self, show_bytes, Counting};
 use morrigo_sector::{Sector, Solver};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::Instant;
 
 #[global_allocator]
@@ -77,6 +76,44 @@ enum Command {
         #[arg(long)]
         db: Option<PathBuf>,
     },
+    /// The value of the start and of every first move by search over the
+    /// solved units, as Gasser proved Nine Men's Morris: the moving-phase
+    /// sectors (every one the placing phase reaches, from solve-sectors)
+    /// and any placing unit solved are exact leaves. Each first move proved
+    /// is kept in DIR/opening.tbl: a rerun resumes at the next.
+    /// Check the placing units of a database directory against the
+    /// placing-phase search: random positions of each, searched down to
+    /// the moving phase (no placing unit read), must have the unit's
+    /// win, draw or loss. Two algorithms, one answer.
+    CheckOpening {
+        /// A ruleset name or YAML file.
+        ruleset: String,
+        /// Directory of the unit files.
+        #[arg(long)]
+        db: PathBuf,
+        /// Positions checked per unit and side to move solved.
+        #[arg(long, default_value_t = 100)]
+        samples: u64,
+        /// Seed of the random choice.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Memory of the transposition table.
+        #[arg(long, default_value = "1G", value_name = "SIZE", value_parser = memory::parse_bytes)]
+        table: u64,
+    },
+    SearchOpening {
+        /// A ruleset name or YAML file.
+        ruleset: String,
+        /// Directory of the unit files.
+        #[arg(long)]
+        db: PathBuf,
+        /// Memory of the transposition tables, shared by the searches.
+        #[arg(long, default_value = "2G", value_name = "SIZE", value_parser = memory::parse_bytes)]
+        table: u64,
+        /// Searches at once (one first move each).
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+    },
 }
 
 const HEADING: &str = "sector      orbits        positions     wins          losses        draws         longest  digest    ms";
@@ -106,10 +143,7 @@ fn print_unit(s: &morrigo_sector::SectorStats) {
 
 fn machine(ruleset: &str) -> Result<morrigo_engine::Machine<1>, String> {
     let rules = morrigo_rules::load_rules(ruleset).map_err(|e| format!("{ruleset}: {e:?}"))?;
-    morrigo_sector::supported(&rules)?;
-    Ok(morrigo_engine::Machine::<1>::new(Arc::new(
-        morrigo_solve::solver_rules(&rules),
-    )))
+    morrigo_sector::solver_machine(&rules)
 }
 
 /// The unit a file in a database directory holds, by its name
@@ -174,6 +208,85 @@ fn check(
         checked += w + l + d;
         // Each unit on its own: the ones it read are dropped again.
         solver.evict(|_| true);
+    }
+    Ok(checked)
+}
+
+fn check_opening(
+    m: &morrigo_engine::Machine<1>,
+    db: &Path,
+    samples: u64,
+    seed: u64,
+    table: u64,
+) -> Result<u64, String> {
+    use morrigo_sector::opening::{OpeningSearch, Wdl};
+    use rand::{Rng, SeedableRng};
+    let mut units: Vec<Sector> = std::fs::read_dir(db)
+        .map_err(|e| format!("{}: {e}", db.display()))?
+        .filter_map(|e| unit_of(&e.ok()?.file_name().to_string_lossy()))
+        .filter(|c| !c.is_moving())
+        .collect();
+    units.sort_unstable();
+    if units.is_empty() {
+        return Err(format!("{} holds no placing unit files", db.display()));
+    }
+    let solver = Solver::new(m, None).map_err(|e| e.to_string())?;
+    let binom = morrigo_sector::Binomial::new(m.points());
+    let fingerprint = morrigo_solve::rules_fingerprint(&m.rules);
+    let mut search = OpeningSearch::new(m, db, table)
+        .map_err(|e| e.to_string())?
+        .without_placing_units();
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+    let mut checked = 0;
+    println!("unit        to move  checked   wins      losses    draws     nodes         ms");
+    for c in units {
+        let index = morrigo_sector::SectorIndex::new(
+            &binom,
+            solver.group(),
+            m.points(),
+            c.on_board[0] as usize,
+            c.on_board[1] as usize,
+        );
+        let path = morrigo_sector::solver::unit_path(db, c);
+        let (values, halves) = morrigo_sector::solver::read_unit(&path, fingerprint, c, &index)
+            .map_err(|e| e.to_string())?;
+        for half in (0..2u8).filter(|&h| halves[usize::from(h)]) {
+            let started = Instant::now();
+            let before = search.stats().nodes;
+            let mut counts = [0u64; 3];
+            for _ in 0..samples.min(index.orbits) {
+                let i = rng.random_range(0..index.orbits);
+                let board = morrigo_sector::Board {
+                    occ: index.arrangement(&binom, i),
+                    in_hand: c.in_hand,
+                    to_move: half,
+                };
+                let stored = Wdl::of_stored(values[(u64::from(half) * index.orbits + i) as usize]);
+                let searched = search.value(&board).map_err(|e| e.to_string())?;
+                if searched != stored {
+                    return Err(format!(
+                        "unit {c}, orbit {i} ({board:?}): the unit holds a {stored}, the search finds a {searched}"
+                    ));
+                }
+                counts[match stored {
+                    Wdl::Win => 0,
+                    Wdl::Loss => 1,
+                    Wdl::Draw => 2,
+                }] += 1;
+            }
+            println!(
+                "{:<11} {:<8} {:<9} {:<9} {:<9} {:<9} {:<13} {}",
+                c.to_string(),
+                if half == 0 { "first" } else { "second" },
+                counts.iter().sum::<u64>(),
+                counts[0],
+                counts[1],
+                counts[2],
+                search.stats().nodes - before,
+                started.elapsed().as_millis()
+            );
+            checked += counts.iter().sum::<u64>();
+        }
     }
     Ok(checked)
 }
@@ -245,25 +358,94 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Command::CheckOpening {
+            ruleset,
+            db,
+            samples,
+            seed,
+            table,
+        } => {
+            let m = match machine(&ruleset) {
+                Ok(m) => m,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(1);
+                }
+            };
+            let started = Instant::now();
+            match check_opening(&m, &db, samples, seed, table) {
+                Ok(n) => {
+                    println!(
+                        "{n} placing positions searched in {:.2} s: every one has its unit's value",
+                        started.elapsed().as_secs_f64()
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Command::SearchOpening {
+            ruleset,
+            db,
+            table,
+            threads,
+        } => {
+            let m = match machine(&ruleset) {
+                Ok(m) => m,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(1);
+                }
+            };
+            let started = Instant::now();
+            println!(
+                "first move                    value  nodes         unit hits     table hits    ms"
+            );
+            let result = morrigo_sector::opening::search_opening(&m, &db, table, threads, |f| {
+                println!(
+                    "{:<29} {:<6} {:<13} {:<13} {:<13} {}{}",
+                    f.points.join(" "),
+                    f.value.word(),
+                    f.stats.nodes,
+                    f.stats.unit_hits,
+                    f.stats.table_hits,
+                    f.millis,
+                    if f.loaded { " (read back)" } else { "" }
+                );
+            });
+            match result {
+                Ok(r) => {
+                    println!(
+                        "{}: the start is a {} for the first player; {:.2} s, peak memory {}",
+                        m.rules.name,
+                        r.start.word(),
+                        started.elapsed().as_secs_f64(),
+                        show_bytes(memory::peak_bytes())
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
         Command::SolveSectors {
             ruleset,
             db,
             max_pieces,
             min_pieces,
         } => {
-            let rules = match morrigo_rules::load_rules(&ruleset) {
-                Ok(r) => r,
+            let m = match machine(&ruleset) {
+                Ok(m) => m,
                 Err(e) => {
-                    eprintln!("error: {ruleset}: {e:?}");
+                    eprintln!("error: {e}");
                     return ExitCode::from(1);
                 }
             };
-            if let Err(why) = morrigo_sector::supported(&rules) {
-                eprintln!("error: {why}");
-                return ExitCode::from(1);
-            }
-            let m =
-                morrigo_engine::Machine::<1>::new(Arc::new(morrigo_solve::solver_rules(&rules)));
             let colours = if morrigo_sector::colour_blind(&m.rules, m.plain_turns()) {
                 "; the players alike, so a sector with fewer pieces of the first player is read off its colour-swapped twin"
             } else {
@@ -271,7 +453,7 @@ fn main() -> ExitCode {
             };
             println!(
                 "{}: {} points, {} symmetries{colours}",
-                rules.name,
+                m.rules.name,
                 m.points(),
                 morrigo_sector::symmetries(&m.rules).len()
             );
