@@ -142,7 +142,7 @@ fn print_unit(s: &morrigo_sector::SectorStats) {
 }
 
 fn machine(ruleset: &str) -> Result<morrigo_engine::Machine<1>, String> {
-    let rules = morrigo_rules::load_rules(ruleset).map_err(|e| format!("{ruleset}: {e:?}"))?;
+    let rules = morrigo_rules::load_rules(ruleset).map_err(|e| e.to_string())?;
     morrigo_sector::solver_machine(&rules)
 }
 
@@ -298,65 +298,54 @@ fn main() -> ExitCode {
         None => memory::default_limit(),
     };
     memory::set_limit(limit, source);
-    match cli.command {
+    match run(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        // A ruleset's diagnostics say `error:` themselves.
+        Err(e) if e.starts_with("error:") => {
+            eprintln!("{e}");
+            ExitCode::from(1)
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// One command; its error is what `main` prints (exit 1).
+fn run(command: Command) -> Result<(), String> {
+    let started = Instant::now();
+    let secs = || started.elapsed().as_secs_f64();
+    match command {
         Command::Check {
             ruleset,
             db,
             samples,
             seed,
         } => {
-            let m = match machine(&ruleset) {
-                Ok(m) => m,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(1);
-                }
-            };
-            let started = Instant::now();
-            match check(&m, &db, samples, seed) {
-                Ok(n) => {
-                    println!(
-                        "{n} positions checked against their successors in {:.2} s: every value holds",
-                        started.elapsed().as_secs_f64()
-                    );
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    ExitCode::from(1)
-                }
-            }
+            let m = machine(&ruleset)?;
+            let n = check(&m, &db, samples, seed)?;
+            println!(
+                "{n} positions checked against their successors in {:.2} s: every value holds",
+                secs()
+            );
         }
         Command::SolveGame { ruleset, db } => {
-            let m = match machine(&ruleset) {
-                Ok(m) => m,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(1);
-                }
-            };
-            let started = Instant::now();
+            let m = machine(&ruleset)?;
             println!("{HEADING}");
-            match morrigo_sector::GameTable::solve_with(&m, db.as_deref(), print_unit) {
-                Ok(t) => {
-                    let sizes = t.sizes();
-                    println!(
-                        "{}: start {:?}; {} units with pieces in hand, {} without, {} values; {:.2} s, peak memory {}",
-                        m.rules.name,
-                        t.start_value(),
-                        sizes.placing_units,
-                        sizes.moving_units,
-                        sizes.values,
-                        started.elapsed().as_secs_f64(),
-                        show_bytes(memory::peak_bytes())
-                    );
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    ExitCode::from(1)
-                }
-            }
+            let t = morrigo_sector::GameTable::solve_with(&m, db.as_deref(), print_unit)
+                .map_err(|e| e.to_string())?;
+            let sizes = t.sizes();
+            println!(
+                "{}: start {:?}; {} units with pieces in hand, {} without, {} values; {:.2} s, peak memory {}",
+                m.rules.name,
+                t.start_value(),
+                sizes.placing_units,
+                sizes.moving_units,
+                sizes.values,
+                secs(),
+                show_bytes(memory::peak_bytes())
+            );
         }
         Command::CheckOpening {
             ruleset,
@@ -365,27 +354,12 @@ fn main() -> ExitCode {
             seed,
             table,
         } => {
-            let m = match machine(&ruleset) {
-                Ok(m) => m,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(1);
-                }
-            };
-            let started = Instant::now();
-            match check_opening(&m, &db, samples, seed, table) {
-                Ok(n) => {
-                    println!(
-                        "{n} placing positions searched in {:.2} s: every one has its unit's value",
-                        started.elapsed().as_secs_f64()
-                    );
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    ExitCode::from(1)
-                }
-            }
+            let m = machine(&ruleset)?;
+            let n = check_opening(&m, &db, samples, seed, table)?;
+            println!(
+                "{n} placing positions searched in {:.2} s: every one has its unit's value",
+                secs()
+            );
         }
         Command::SearchOpening {
             ruleset,
@@ -393,18 +367,11 @@ fn main() -> ExitCode {
             table,
             threads,
         } => {
-            let m = match machine(&ruleset) {
-                Ok(m) => m,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(1);
-                }
-            };
-            let started = Instant::now();
+            let m = machine(&ruleset)?;
             println!(
                 "first move                    value  nodes         unit hits     table hits    ms"
             );
-            let result = morrigo_sector::opening::search_opening(&m, &db, table, threads, |f| {
+            let r = morrigo_sector::opening::search_opening(&m, &db, table, threads, |f| {
                 println!(
                     "{:<29} {:<6} {:<13} {:<13} {:<13} {}{}",
                     f.points.join(" "),
@@ -415,23 +382,15 @@ fn main() -> ExitCode {
                     f.millis,
                     if f.loaded { " (read back)" } else { "" }
                 );
-            });
-            match result {
-                Ok(r) => {
-                    println!(
-                        "{}: the start is a {} for the first player; {:.2} s, peak memory {}",
-                        m.rules.name,
-                        r.start.word(),
-                        started.elapsed().as_secs_f64(),
-                        show_bytes(memory::peak_bytes())
-                    );
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    ExitCode::from(1)
-                }
-            }
+            })
+            .map_err(|e| e.to_string())?;
+            println!(
+                "{}: the start is a {} for the first player; {:.2} s, peak memory {}",
+                m.rules.name,
+                r.start.word(),
+                secs(),
+                show_bytes(memory::peak_bytes())
+            );
         }
         Command::SolveSectors {
             ruleset,
@@ -439,13 +398,7 @@ fn main() -> ExitCode {
             max_pieces,
             min_pieces,
         } => {
-            let m = match machine(&ruleset) {
-                Ok(m) => m,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(1);
-                }
-            };
+            let m = machine(&ruleset)?;
             let colours = if morrigo_sector::colour_blind(&m.rules, m.plain_turns()) {
                 "; the players alike, so a sector with fewer pieces of the first player is read off its colour-swapped twin"
             } else {
@@ -458,33 +411,23 @@ fn main() -> ExitCode {
                 morrigo_sector::symmetries(&m.rules).len()
             );
             println!("{HEADING}");
-            let started = Instant::now();
             let mut solved_positions = 0u64;
-            let result =
-                morrigo_sector::solve_sectors(&m, Some(&db), min_pieces, max_pieces, |s| {
-                    if !s.loaded {
-                        solved_positions += s.positions;
-                    }
-                    print_unit(s);
-                });
-            let secs = started.elapsed().as_secs_f64();
-            let peak = memory::peak_bytes();
-            match result {
-                Ok(log) => {
-                    println!(
-                        "{} sectors in {secs:.2} s, {solved_positions} positions solved ({:.0} positions/s on {} threads), peak memory {}",
-                        log.len(),
-                        solved_positions as f64 / secs.max(1e-9),
-                        rayon::current_num_threads(),
-                        show_bytes(peak)
-                    );
-                    ExitCode::SUCCESS
+            let log = morrigo_sector::solve_sectors(&m, Some(&db), min_pieces, max_pieces, |s| {
+                if !s.loaded {
+                    solved_positions += s.positions;
                 }
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    ExitCode::from(1)
-                }
-            }
+                print_unit(s);
+            })
+            .map_err(|e| e.to_string())?;
+            let secs = secs();
+            println!(
+                "{} sectors in {secs:.2} s, {solved_positions} positions solved ({:.0} positions/s on {} threads), peak memory {}",
+                log.len(),
+                solved_positions as f64 / secs.max(1e-9),
+                rayon::current_num_threads(),
+                show_bytes(memory::peak_bytes())
+            );
         }
     }
+    Ok(())
 }
