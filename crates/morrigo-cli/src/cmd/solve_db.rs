@@ -115,7 +115,18 @@ fn run_search(m: &Machine<1>, dir: &Path, left_out: &[&str]) -> Outcome {
         )))
     };
     let started = Instant::now();
-    let log = morrigo_sector::opening::solve_moving_phase(m, dir, |_| {}).map_err(failed)?;
+    // Progress on stderr: on Nine Men's Morris both steps take hours.
+    let log = morrigo_sector::opening::solve_moving_phase(m, dir, |s| {
+        if !s.loaded {
+            eprintln!(
+                "solve: sector {} solved ({} positions, {:.1} s)",
+                s.sector(),
+                s.positions,
+                s.millis as f64 / 1000.0
+            );
+        }
+    })
+    .map_err(failed)?;
     let solved = log.iter().filter(|s| !s.loaded).count();
     let sector_secs = started.elapsed().as_secs_f64();
     let started = Instant::now();
@@ -123,8 +134,18 @@ fn run_search(m: &Machine<1>, dir: &Path, left_out: &[&str]) -> Outcome {
     // two bits a position.
     let table = morrigo_engine::memory::limit().0 / 4;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let result =
-        morrigo_sector::opening::search_opening(m, dir, table, threads, |_| {}).map_err(failed)?;
+    let result = morrigo_sector::opening::search_opening(m, dir, table, threads, |f| {
+        if !f.loaded {
+            eprintln!(
+                "solve: first move {} {} ({} positions searched, {:.1} s)",
+                f.points.join(" "),
+                f.value.word(),
+                f.stats.nodes,
+                f.millis as f64 / 1000.0
+            );
+        }
+    })
+    .map_err(failed)?;
     let search_secs = started.elapsed().as_secs_f64();
     let nodes: u64 = result.first_moves.iter().map(|f| f.stats.nodes).sum();
     let mut out = std::io::stdout().lock();
