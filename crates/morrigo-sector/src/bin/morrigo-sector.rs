@@ -176,6 +176,16 @@ fn unit_of(name: &str) -> Option<Sector> {
     (again == name).then_some(c)
 }
 
+/// The units a database directory holds files of, lowest first.
+fn units_in(db: &Path) -> Result<Vec<Sector>, String> {
+    let mut units: Vec<Sector> = std::fs::read_dir(db)
+        .map_err(|e| format!("{}: {e}", db.display()))?
+        .filter_map(|e| unit_of(&e.ok()?.file_name().to_string_lossy()))
+        .collect();
+    units.sort_unstable();
+    Ok(units)
+}
+
 fn check(
     m: &morrigo_engine::Machine<1>,
     db: &Path,
@@ -183,11 +193,7 @@ fn check(
     seed: u64,
 ) -> Result<u64, String> {
     use rand::{Rng, SeedableRng};
-    let mut units: Vec<Sector> = std::fs::read_dir(db)
-        .map_err(|e| format!("{}: {e}", db.display()))?
-        .filter_map(|e| unit_of(&e.ok()?.file_name().to_string_lossy()))
-        .collect();
-    units.sort_unstable();
+    let units = units_in(db)?;
     if units.is_empty() {
         return Err(format!("{} holds no unit files", db.display()));
     }
@@ -221,12 +227,8 @@ fn check_opening(
 ) -> Result<u64, String> {
     use morrigo_sector::opening::{OpeningSearch, Wdl};
     use rand::{Rng, SeedableRng};
-    let mut units: Vec<Sector> = std::fs::read_dir(db)
-        .map_err(|e| format!("{}: {e}", db.display()))?
-        .filter_map(|e| unit_of(&e.ok()?.file_name().to_string_lossy()))
-        .filter(|c| !c.is_moving())
-        .collect();
-    units.sort_unstable();
+    let mut units = units_in(db)?;
+    units.retain(|c| !c.is_moving());
     if units.is_empty() {
         return Err(format!("{} holds no placing unit files", db.display()));
     }
