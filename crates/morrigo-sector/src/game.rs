@@ -125,12 +125,7 @@ impl GameTable {
             if let Some(path) = dir.map(|d| d.join(GAME_FILE)).filter(|p| p.exists()) {
                 load(&path, fingerprint)?
             } else {
-                let s = m.initial();
-                let start = solver.value(&Board {
-                    occ: [s.pos.occ[0].0[0], s.pos.occ[1].0[0]],
-                    in_hand: s.pos.in_hand,
-                    to_move: s.pos.to_move,
-                })?;
+                let start = solver.value(&crate::opening::start_board(m))?;
                 // Every unit solved or read on the way (some may have left
                 // memory since), with the halves it ended with.
                 let mut reached: HashMap<Sector, (Halves, u64)> = HashMap::new();
@@ -286,18 +281,9 @@ impl GameTable {
         if W != 1 || pos.pending > 0 {
             return None;
         }
-        let b = Board {
-            occ: [pos.occ[0].0[0], pos.occ[1].0[0]],
-            in_hand: pos.in_hand,
-            to_move: pos.to_move & 1,
-        };
-        let twin = Board {
-            occ: [b.occ[1], b.occ[0]],
-            in_hand: [b.in_hand[1], b.in_hand[0]],
-            to_move: b.to_move ^ 1,
-        };
+        let b = Board::of_position(pos);
         self.held(&b)
-            .or_else(|| self.colour_swap.then(|| self.held(&twin)).flatten())
+            .or_else(|| self.colour_swap.then(|| self.held(&b.swapped())).flatten())
             .map(Value::decode)
     }
 

@@ -389,11 +389,7 @@ impl<'m> OpeningSearch<'m> {
                 return Ok(Some(v));
             }
         }
-        let twin = Board {
-            occ: [b.occ[1], b.occ[0]],
-            in_hand: [b.in_hand[1], b.in_hand[0]],
-            to_move: b.to_move ^ 1,
-        };
+        let twin = b.swapped();
         if let Some(k) = self.known(c.swapped())? {
             let i = k
                 .index
@@ -604,12 +600,7 @@ pub fn solve_moving_phase<'m>(
 
 /// The start of `m`'s game as a board.
 pub fn start_board(m: &Machine<1>) -> Board {
-    let s = m.initial();
-    Board {
-        occ: [s.pos.occ[0].0[0], s.pos.occ[1].0[0]],
-        in_hand: s.pos.in_hand,
-        to_move: s.pos.to_move,
-    }
+    Board::of_position(&m.initial().pos)
 }
 
 /// The value of `m`'s start and of each class of first moves, by search

@@ -38,6 +38,27 @@ impl Board {
         }
     }
 
+    /// The board of an engine position at a turn start (its first 64
+    /// points: the sector solver's boards have at most 64).
+    pub fn of_position<const W: usize>(pos: &morrigo_engine::Position<W>) -> Self {
+        Board {
+            occ: [pos.occ[0].0[0], pos.occ[1].0[0]],
+            in_hand: pos.in_hand,
+            to_move: pos.to_move & 1,
+        }
+    }
+
+    /// The same position with the colours exchanged (the other player to
+    /// move): its value for its player to move is this one's when the
+    /// rules treat the players alike.
+    pub fn swapped(&self) -> Self {
+        Board {
+            occ: [self.occ[1], self.occ[0]],
+            in_hand: [self.in_hand[1], self.in_hand[0]],
+            to_move: self.to_move ^ 1,
+        }
+    }
+
     /// Pieces on the board per player.
     pub fn counts(&self) -> [u32; 2] {
         self.occ.map(u64::count_ones)

@@ -4,7 +4,7 @@
 //! placing positions of random games agree in win, draw or loss.
 
 mod common;
-use morrigo_engine::{Machine, State};
+use morrigo_engine::Machine;
 use morrigo_sector::opening::{search_opening, OpeningSearch, Wdl, OPENING_FILE};
 use morrigo_sector::{Board, GameTable};
 use morrigo_solve::Value;
@@ -22,14 +22,6 @@ fn wdl(v: Value) -> Wdl {
         Value::Win(_) => Wdl::Win,
         Value::Loss(_) => Wdl::Loss,
         Value::Draw => Wdl::Draw,
-    }
-}
-
-fn board(s: &State<1>) -> Board {
-    Board {
-        occ: [s.pos.occ[0].0[0], s.pos.occ[1].0[0]],
-        in_hand: s.pos.in_hand,
-        to_move: s.pos.to_move,
     }
 }
 
@@ -86,7 +78,11 @@ fn agrees_with_the_placing_units(m: Machine<1>, games: usize) -> usize {
             }
             if s.pos.pending == 0 && s.pos.in_hand != [0, 0] {
                 let want = wdl(table.value(&s.pos).unwrap());
-                assert_eq!(search.value(&board(&s)).unwrap(), want, "{name}: {s:?}");
+                assert_eq!(
+                    search.value(&Board::of_position(&s.pos)).unwrap(),
+                    want,
+                    "{name}: {s:?}"
+                );
                 checked += 1;
             }
             if s.pos.in_hand == [0, 0] {
