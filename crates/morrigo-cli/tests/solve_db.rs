@@ -271,14 +271,17 @@ fn the_placing_phase_by_search_agrees_with_the_placing_units() {
     let full = morrigo(&["solve", "five-mens-morris", "--db", units.to_str().unwrap()]);
     assert_code(&full, 0);
     let full = stdout(&full);
-    let o = morrigo(&[
-        "solve",
-        "five-mens-morris",
-        "--db",
-        search.to_str().unwrap(),
-        "--placing",
-        "search",
-    ]);
+    let searched = || {
+        morrigo(&[
+            "solve",
+            "five-mens-morris",
+            "--db",
+            search.to_str().unwrap(),
+            "--placing",
+            "search",
+        ])
+    };
+    let o = searched();
     assert_code(&o, 0);
     let out = stdout(&o);
     let value = |text: &str| -> &'static str {
@@ -318,14 +321,7 @@ fn the_placing_phase_by_search_agrees_with_the_placing_units() {
         assert_eq!(class.1, outcome(text.trim()), "the first move at {point}");
     }
     // A rerun proves nothing again.
-    let again = morrigo(&[
-        "solve",
-        "five-mens-morris",
-        "--db",
-        search.to_str().unwrap(),
-        "--placing",
-        "search",
-    ]);
+    let again = searched();
     assert_code(&again, 0);
     let again = stdout(&again);
     assert!(again.contains("0 solved now"), "{again}");
