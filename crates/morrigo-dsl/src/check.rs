@@ -121,6 +121,19 @@ impl<S> Expr<S> {
         }
     }
 
+    /// The operands of a chain of `and`s (the expression itself when it is
+    /// no `and`), left to right: the expression holds iff each of them does.
+    pub fn conjuncts(&self) -> Vec<&Expr<S>> {
+        match self {
+            Expr::Bin(BinOp::And, a, b) => {
+                let mut out = a.conjuncts();
+                out.extend(b.conjuncts());
+                out
+            }
+            e => vec![e],
+        }
+    }
+
     /// Visit every symbol used (to know which state the engine must track).
     pub fn for_each_symbol(&self, f: &mut impl FnMut(&S)) {
         match self {
@@ -609,6 +622,19 @@ mod tests {
     fn calls_and_phases_typecheck() {
         let e = compile("in_hand(me) > 0 and phase == moving", &TestEnv, Type::Bool).unwrap();
         assert!(matches!(e, Expr::Bin(BinOp::And, _, _)));
+    }
+
+    #[test]
+    fn an_and_chain_splits_into_its_operands_and_an_or_does_not() {
+        let e = compile(
+            "in_hand(me) > 0 and phase == moving and in_hand(me) < 5",
+            &TestEnv,
+            Type::Bool,
+        )
+        .unwrap();
+        assert_eq!(e.conjuncts().len(), 3);
+        let e = compile("in_hand(me) > 0 or phase == moving", &TestEnv, Type::Bool).unwrap();
+        assert_eq!(e.conjuncts(), vec![&e]);
     }
 
     #[test]

@@ -13,7 +13,8 @@
 use crate::bits::Bits;
 use crate::compiled::{lower, Op};
 use crate::records::{KeyCounts, MoveRecord, NO_D};
-use morrigo_rules::{ActionKind, MoveClass, Prim, Rules, Verdict};
+use morrigo_dsl::{BinOp, Expr};
+use morrigo_rules::{reads_piece_counts_only, ActionKind, MoveClass, Prim, Rules, Verdict};
 use std::sync::Arc;
 
 pub type Point = u16;
@@ -324,6 +325,10 @@ pub(crate) struct CompiledForbid {
     pub(crate) when: Op,
     pub(crate) blocked: bool,
     pub(crate) reads_move: bool,
+    /// The conjuncts of `when` that read piece counts only, and-ed: when
+    /// false, the rule holds nowhere with these counts and this mover
+    /// (judged first, and by [`Machine::forbid_may_apply`]).
+    pub(crate) by_counts: Option<Op>,
 }
 
 /// Values the engine tracks or computes only when some rule reads them,
@@ -435,11 +440,20 @@ impl<const W: usize> Machine<W> {
                 f.when
                     .expr
                     .for_each_symbol(&mut |p| blocked |= *p == Prim::NoLegalMove);
+                let by_counts = f
+                    .when
+                    .expr
+                    .conjuncts()
+                    .into_iter()
+                    .filter(|c| c.as_const().is_none() && reads_piece_counts_only(c))
+                    .cloned()
+                    .reduce(|a, b| Expr::Bin(BinOp::And, Box::new(a), Box::new(b)));
                 CompiledForbid {
                     classes: f.moves.clone(),
                     when: lower(&f.when.expr),
                     blocked,
                     reads_move: f.reads_move(),
+                    by_counts: by_counts.map(|e| lower(&e)),
                 }
             })
             .collect();

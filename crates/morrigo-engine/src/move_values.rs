@@ -66,7 +66,24 @@ impl<const W: usize> Machine<W> {
         self.forbid.iter().position(|f| {
             f.classes.contains(&class)
                 && (f.reads_move || !class.per_turn())
+                && f.by_counts
+                    .as_ref()
+                    .is_none_or(|c| self.eval(c, s, ctx) != 0)
                 && self.eval(&f.when, s, ctx) != 0
+        })
+    }
+
+    /// Whether some forbid rule may refuse a move of the player to move in
+    /// a position with `s`'s piece counts: false when every rule has a
+    /// conjunct reading piece counts only that is false here, so a caller
+    /// that knows the counts stay put (a Morris sector) need not ask the
+    /// engine about each move.
+    pub fn forbid_may_apply(&self, s: &State<W>) -> bool {
+        let ctx = Ctx::turn(s.pos.to_move, NO_PHASE);
+        self.forbid.iter().any(|f| {
+            f.by_counts
+                .as_ref()
+                .is_none_or(|c| self.eval(c, s, ctx) != 0)
         })
     }
 

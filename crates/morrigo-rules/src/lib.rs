@@ -17,7 +17,7 @@ pub mod yaml;
 
 pub use compile::compile;
 pub use eval::{EvalTerms, EvalWeights, MAX_EVAL_WEIGHT};
-pub use vocab::{Context, Prim};
+pub use vocab::{reads_piece_counts_only, Context, Prim};
 
 use morrigo_board::Topology;
 use morrigo_diag::{Diagnostics, Location, SourceFile};

@@ -56,6 +56,28 @@ pub enum Prim {
     DirectionOf,
 }
 
+impl Prim {
+    /// A piece count or who is who (`me`, `opponent`, `in_hand`,
+    /// `on_board`, `lost`): the same in every position with the same
+    /// pieces on the board and in hand per player and the same player to
+    /// move (one sector of the Morris solvers).
+    pub fn reads_piece_counts_only(self) -> bool {
+        matches!(
+            self,
+            Prim::Me | Prim::Opponent | Prim::InHand | Prim::OnBoard | Prim::Lost
+        )
+    }
+}
+
+/// Whether `e` reads nothing but piece counts and who is who
+/// ([`Prim::reads_piece_counts_only`]), so its value is one per sector and
+/// player to move.
+pub fn reads_piece_counts_only(e: &morrigo_dsl::Expr<Prim>) -> bool {
+    let mut only = true;
+    e.for_each_symbol(&mut |p| only &= p.reads_piece_counts_only());
+    only
+}
+
 /// The names of line directions in expressions, by value: the board's
 /// [`morrigo_board::LineDirection::ALL`] in order, then `none` (a move
 /// along no line).

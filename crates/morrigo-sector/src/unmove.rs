@@ -17,7 +17,7 @@
 //! two directions against each other on random positions.
 
 use morrigo_engine::{Bits, Machine, Move, MoveKind, State};
-use morrigo_rules::{ActionKind, Prim, Rules};
+use morrigo_rules::{reads_piece_counts_only, ActionKind, Rules};
 
 /// A position at the start of a turn: both players' points, the pieces
 /// each still has in hand and the player to move (no removal owed).
@@ -176,21 +176,35 @@ pub struct Moves<'m> {
     lines_at: Vec<Vec<u64>>,
     /// Some phase may allow a flight (its guard is not constant false).
     may_fly: bool,
-    /// Forbid rules exist: ask the engine about each move in full.
+    /// Forbid rules exist: ask the engine about each move in full, where
+    /// one of them may apply ([`Machine::forbid_may_apply`]).
     forbid: bool,
+    /// Trust [`Machine::forbid_may_apply`] to skip that check in sectors
+    /// where no forbid rule can hold (off in [`Moves::engine_only`]).
+    forbid_by_counts: bool,
     /// [`Machine::plain_turns`]: a move completing no line is the whole
     /// turn, so it is played (and undone) without the engine.
     plain: bool,
     /// Phase and action conditions read piece counts only, so the actions
     /// allowed are one answer per sector and player ([`Moves::allowed`]).
     count_guards: bool,
-    /// Those answers: the sector, the player, the actions.
-    allowed_memo: Vec<(Sector, u8, [bool; 5])>,
+    /// Per sector and player: the actions allowed (when `count_guards`)
+    /// and whether a forbid rule may apply.
+    sector_memo: Vec<(Sector, u8, SectorFacts)>,
     /// Lists come sorted and without repeats (else in any order, a turn
     /// possibly twice: the solver dedups the orbits anyway).
     tidy: bool,
     /// Move buffers per removal depth.
     stack: Vec<Vec<Move>>,
+}
+
+/// What the rules fix for a whole sector and player to move.
+#[derive(Clone, Copy, Debug)]
+struct SectorFacts {
+    /// The actions allowed, by [`ActionKind`].
+    allowed: [bool; 5],
+    /// Some forbid rule may refuse a move.
+    forbid: bool,
 }
 
 /// The move `from → to` that the actions `allowed` permit: a slide where
@@ -213,22 +227,16 @@ fn quick_move(allowed: [bool; 5], adjacent: bool, from: usize, to: usize) -> Opt
 /// Whether every phase and action condition reads only piece counts and
 /// who is who, so that it is constant over a sector.
 fn guards_read_counts_only(rules: &Rules) -> bool {
-    let mut only = true;
-    let mut check = |p: &Prim| {
-        only &= matches!(
-            p,
-            Prim::Me | Prim::Opponent | Prim::InHand | Prim::OnBoard | Prim::Lost
-        )
-    };
-    for phase in &rules.phases {
-        if let Some(w) = &phase.when {
-            w.expr.for_each_symbol(&mut check);
-        }
-        for a in &phase.actions {
-            a.guard.expr.for_each_symbol(&mut check);
-        }
-    }
-    only
+    rules.phases.iter().all(|phase| {
+        phase
+            .when
+            .as_ref()
+            .is_none_or(|w| reads_piece_counts_only(&w.expr))
+            && phase
+                .actions
+                .iter()
+                .all(|a| reads_piece_counts_only(&a.guard.expr))
+    })
 }
 
 impl<'m> Moves<'m> {
@@ -261,9 +269,10 @@ impl<'m> Moves<'m> {
             lines_at,
             may_fly,
             forbid: !rules.forbid.is_empty(),
+            forbid_by_counts: true,
             plain: m.plain_turns(),
             count_guards: guards_read_counts_only(rules),
-            allowed_memo: Vec::new(),
+            sector_memo: Vec::new(),
             tidy: true,
             stack: Vec::new(),
         }
@@ -276,6 +285,7 @@ impl<'m> Moves<'m> {
         Moves {
             plain: false,
             count_guards: false,
+            forbid_by_counts: false,
             ..Moves::new(m)
         }
     }
@@ -403,7 +413,7 @@ impl<'m> Moves<'m> {
             kind: MoveKind::Fly,
             ..slide
         };
-        if self.forbid || check_over {
+        if self.forbid_live() || check_over {
             // The full check: the game not over, the phase, forbid rules.
             return [slide, fly]
                 .into_iter()
@@ -414,25 +424,35 @@ impl<'m> Moves<'m> {
         quick_move(self.m.allowed_actions(&self.s, phase), adjacent, from, to)
     }
 
-    /// The actions the rules allow `player` in `b`'s sector, when the
-    /// counts are all the conditions read (`count_guards`), memoised.
-    fn allowed(&mut self, b: &Board, player: u8) -> [bool; 5] {
+    /// Whether a forbid rule may refuse a move of the player to move in
+    /// the scratch state.
+    fn forbid_live(&self) -> bool {
+        self.forbid && (!self.forbid_by_counts || self.m.forbid_may_apply(&self.s))
+    }
+
+    /// What is constant over `b`'s sector for `player` to move: the
+    /// actions the rules allow (meaningful when `count_guards`) and whether
+    /// a forbid rule may apply; memoised.
+    fn sector_facts(&mut self, b: &Board, player: u8) -> SectorFacts {
         let sector = b.sector();
-        if let Some(&(_, _, a)) = self
-            .allowed_memo
+        if let Some(&(_, _, f)) = self
+            .sector_memo
             .iter()
             .find(|(c, p, _)| *c == sector && *p == player)
         {
-            return a;
+            return f;
         }
         self.load(&Board {
             to_move: player,
             ..*b
         });
         let phase = self.m.phase(&self.s);
-        let a = self.m.allowed_actions(&self.s, phase);
-        self.allowed_memo.push((sector, player, a));
-        a
+        let f = SectorFacts {
+            allowed: self.m.allowed_actions(&self.s, phase),
+            forbid: self.forbid_live(),
+        };
+        self.sector_memo.push((sector, player, f));
+        f
     }
 
     /// The positions one turn before `q`, sorted, without repeats. With
@@ -452,8 +472,12 @@ impl<'m> Moves<'m> {
         let empty = self.all & !(q.occ[0] | q.occ[1]);
         // Plain turns under count-only conditions: a move completing no
         // line is legal by its kind alone and owes nothing.
-        let quick = (self.plain && self.count_guards && !self.forbid && !check_over)
-            .then(|| self.allowed(q, x as u8));
+        let quick = if self.plain && self.count_guards && !check_over {
+            let facts = self.sector_facts(q, x as u8);
+            (!facts.forbid).then_some(facts.allowed)
+        } else {
+            None
+        };
         let mut pieces = q.occ[x];
         while pieces != 0 {
             let to = pieces.trailing_zeros() as usize;
