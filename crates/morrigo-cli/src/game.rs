@@ -6,8 +6,8 @@ use clap::Args;
 use morrigo_diag::{Diagnostic, SourceFile};
 use morrigo_engine::notation;
 use morrigo_engine::{AnyMachine, Bits, Machine, Move, Outcome, State};
-use morrigo_rules::load::Overrides;
-use morrigo_rules::{load_rules_with, Rules, Verdict};
+use morrigo_rules::load::{self, Overrides};
+use morrigo_rules::{compile, Rules, Verdict};
 use std::sync::Arc;
 
 /// `--size` and `--komi`: command-line changes to a ruleset, merged on top
@@ -49,9 +49,18 @@ impl RulesetOptions {
     }
 }
 
-/// Load and compile a ruleset with the command-line overrides.
+/// Load and compile a ruleset with the command-line overrides. A flag
+/// the ruleset cannot take (`--size` on a Morris board, `--komi` without
+/// `scoring:`) is a usage error (exit 2); the ruleset's own errors exit 1.
 pub fn rules(spec: &str, opts: &RulesetOptions) -> Result<Rules, Failure> {
-    Ok(load_rules_with(spec, &opts.overrides())?)
+    Ok(compile(&loaded(spec, opts)?)?)
+}
+
+/// A ruleset read and merged (its `extends` chain, then the command-line
+/// overrides), not yet compiled.
+pub fn loaded(spec: &str, opts: &RulesetOptions) -> Result<load::Loaded, Failure> {
+    let loaded = load::load(spec)?;
+    load::with_overrides(loaded, &opts.overrides()).map_err(Failure::Usage)
 }
 
 /// Load, compile and build the machine for a ruleset path or built-in

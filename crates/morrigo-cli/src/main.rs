@@ -8,7 +8,7 @@ mod game;
 #[global_allocator]
 static ALLOCATOR: budget::Counting = budget::Counting;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
 
 const TOP_EXAMPLES: &str = "\
@@ -28,6 +28,7 @@ Examples:
   morrigo compare jk-final chinese --size 9 --games 200
   morrigo ladder six-mens-morris          Elo of agent settings, draw rates by strength
   morrigo serve                           the web playground on http://127.0.0.1:8080/
+  morrigo completions bash                a completion script for your shell
 
 A ruleset is a path to a .yaml file or the name of a built-in ruleset;
 `--size 9` / `--size 7x5` and `--komi 6.5` change a grid or scored ruleset.
@@ -63,6 +64,7 @@ enum Command {
     Match(cmd::gtp_match::MatchArgs),
     Serve(cmd::serve::ServeArgs),
     Sweep(cmd::sweep::SweepArgs),
+    Completions(cmd::completions::CompletionsArgs),
 }
 
 fn main() -> ExitCode {
@@ -85,6 +87,7 @@ fn main() -> ExitCode {
         Command::Match(a) => cmd::gtp_match::run(a),
         Command::Serve(a) => cmd::serve::run(a),
         Command::Sweep(a) => cmd::sweep::run(a),
+        Command::Completions(a) => cmd::completions::run(a, Cli::command()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

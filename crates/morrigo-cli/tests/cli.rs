@@ -689,9 +689,9 @@ fn malformed_sizes_are_usage_errors() {
 }
 
 #[test]
-fn size_on_a_board_that_is_not_a_grid_and_komi_without_scoring_are_rule_errors() {
+fn size_on_a_board_that_is_not_a_grid_and_komi_without_scoring_are_usage_errors() {
     let o = morrigo(&["show", "nine-mens-morris", "--size", "9"]);
-    assert_code(&o, 1);
+    assert_code(&o, 2);
     assert!(
         stderr(&o).contains("--size applies to grid boards"),
         "{}",
@@ -699,12 +699,24 @@ fn size_on_a_board_that_is_not_a_grid_and_komi_without_scoring_are_rule_errors()
     );
     assert_code(
         &morrigo(&["perft", "nine-mens-morris", "1", "--size", "9"]),
-        1,
+        2,
     );
-    assert_code(&morrigo(&["check", "nine-mens-morris", "--size", "9"]), 1);
+    assert_code(&morrigo(&["check", "nine-mens-morris", "--size", "9"]), 2);
+    // A file with its own error beside one that cannot take the flag: the
+    // flag's misuse decides the exit code.
+    assert_code(
+        &morrigo(&[
+            "check",
+            "nine-mens-morris",
+            "no-such-ruleset",
+            "--size",
+            "9",
+        ]),
+        2,
+    );
     // Three men's morris is a grid, but has no scoring.
     let o = morrigo(&["show", "three-mens-morris", "--komi", "6.5"]);
-    assert_code(&o, 1);
+    assert_code(&o, 2);
     assert!(stderr(&o).contains("no `scoring`"), "{}", stderr(&o));
     let o = morrigo(&[
         "replay",
@@ -1024,4 +1036,110 @@ fn play_go_to_a_counted_end_shows_the_score() {
         "{out}"
     );
     assert!(out.contains("score: black 1, white 5"), "{out}");
+}
+
+// ----- shell completions -----------------------------------------------------
+
+/// `morrigo completions bash` completes subcommands and their options when
+/// bash loads it (checked by calling the completion function as bash does
+/// on Tab); an unknown shell is a usage error.
+#[test]
+fn completions_complete_commands_and_options_in_bash() {
+    let o = morrigo(&["completions", "bash"]);
+    assert_code(&o, 0);
+    let script = temp_file("completions.bash", &stdout(&o));
+    assert_code(&morrigo(&["completions", "tcsh"]), 2);
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        let o = morrigo(&["completions", shell]);
+        assert_code(&o, 0);
+        assert!(stdout(&o).contains("compare"), "{shell}");
+    }
+    let Ok(bash) = Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "source '{}'; \
+             COMP_WORDS=(morrigo comp); COMP_CWORD=1; _morrigo morrigo comp morrigo; \
+             echo \"${{COMPREPLY[@]}}\"; \
+             COMP_WORDS=(morrigo compare --si); COMP_CWORD=2; _morrigo morrigo --si compare; \
+             echo \"${{COMPREPLY[@]}}\"",
+            script.display()
+        ))
+        .output()
+    else {
+        eprintln!("skipped the bash check: bash is not installed");
+        return;
+    };
+    let out = String::from_utf8_lossy(&bash.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines, ["compare completions", "--size"], "{out}");
+}
+
+// ----- show --resolved ---------------------------------------------------------
+
+/// `show` without its `from:` line (the file the rules were read from).
+fn show_summary(args: &[&str]) -> String {
+    let o = morrigo(args);
+    assert_code(&o, 0);
+    stdout(&o)
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("from:"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every built-in written by `show --resolved` (its `extends` chain merged
+/// into one YAML file by serde_yaml) is a file without `extends` that
+/// compiles to the same rules: `show` prints the same summary and board.
+/// With `--size` and `--komi`, the file holds them.
+#[test]
+fn show_resolved_writes_each_builtin_as_one_file_that_loads_back_the_same() {
+    let list = stdout(&morrigo(&["rulesets"]));
+    let names: Vec<&str> = list
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert!(names.len() > 30, "{list}");
+    for name in names {
+        let o = morrigo(&["show", name, "--resolved"]);
+        assert_code(&o, 0);
+        let text = stdout(&o);
+        assert!(
+            !text.lines().any(|l| l.starts_with("extends:")),
+            "{name}: {text}"
+        );
+        let file = temp_file(&format!("resolved-{name}.yaml"), &text);
+        let file = file.to_str().unwrap();
+        assert_eq!(
+            show_summary(&["show", file]),
+            show_summary(&["show", name]),
+            "{name} resolved:\n{text}"
+        );
+    }
+    let o = morrigo(&[
+        "show",
+        "jk-final",
+        "--size",
+        "5",
+        "--komi",
+        "0.5",
+        "--resolved",
+    ]);
+    assert_code(&o, 0);
+    let file = temp_file("resolved-jk-5.yaml", &stdout(&o));
+    assert_eq!(
+        show_summary(&["show", file.to_str().unwrap()]),
+        show_summary(&["show", "jk-final", "--size", "5", "--komi", "0.5"]),
+    );
+    // Nothing is written for a ruleset that does not compile.
+    let bad = temp_file(
+        "resolved-bad.yaml",
+        "extends: nine-mens-morris\nname: x\nparams:\n  fly_at: -4\n",
+    );
+    let o = morrigo(&["show", bad.to_str().unwrap(), "--resolved"]);
+    assert_code(&o, 1);
+    assert_eq!(stdout(&o), "");
+    assert_code(
+        &morrigo(&["show", "nine-mens-morris", "--resolved", "--position", "a1"]),
+        2,
+    );
 }

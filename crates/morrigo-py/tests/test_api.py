@@ -218,9 +218,9 @@ def test_bad_ruleset_raises_with_line_and_column(root, tmp_path):
     """A DSL typo (`on_bord`) in a ruleset file: RulesetError with the file,
     line and column of the unknown name, and the CLI's full diagnostic."""
     text = (root / "rulesets/morris/nine-mens-morris.yaml").read_text()
-    assert "on_board(me) == fly_at" in text
+    assert "on_board(me) <= fly_at" in text
     bad = tmp_path / "broken.yaml"
-    bad.write_text(text.replace("on_board(me) == fly_at", "on_bord(me) == fly_at", 1))
+    bad.write_text(text.replace("on_board(me) <= fly_at", "on_bord(me) <= fly_at", 1))
     with pytest.raises(morrigo.RulesetError) as err:
         morrigo.load(str(bad))
     e = err.value

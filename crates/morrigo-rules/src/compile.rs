@@ -739,9 +739,36 @@ impl Compiler<'_> {
         for (name, value) in self.loaded.file.params.iter().flatten() {
             let at = param_at.get(name).copied();
             self.check_new_name(name, at, "a param");
-            if let Some(v) = value {
-                out.push((name.clone(), *v));
+            let Some(p) = value else {
+                continue;
+            };
+            let (lo, hi) = (p.min.unwrap_or(i64::MIN), p.max.unwrap_or(i64::MAX));
+            let range = match (p.min, p.max) {
+                (Some(a), Some(b)) => format!("from {a} to {b}"),
+                (Some(a), None) => format!("at least {a}"),
+                (None, Some(b)) => format!("at most {b}"),
+                (None, None) => String::new(),
+            };
+            if lo > hi {
+                self.error_value(
+                    &["params", name, "min"],
+                    Diagnostic::new(format!("param `{name}` has min {lo} above max {hi}"))
+                        .expected("`min` at most `max`"),
+                );
+            } else if !(lo..=hi).contains(&p.value) {
+                // A value set by a variant or a sweep is located where it
+                // was set, the range where the parent declared it.
+                let at = self
+                    .loaded
+                    .value_at(&["params", name, "value"])
+                    .or_else(|| self.loaded.value_at(&["params", name]));
+                self.errors.push(
+                    Diagnostic::new(format!("param `{name}` is {}, outside its range", p.value))
+                        .at_opt(at)
+                        .expected(format!("a value {range}")),
+                );
             }
+            out.push((name.clone(), p.value));
         }
         out
     }

@@ -54,6 +54,45 @@ impl Overrides {
     }
 }
 
+/// A layer's `name: 4` over a param written `name: { value: 3, min: 0,
+/// max: 9 }` below it sets the value and keeps the range: the number
+/// becomes `{ value: 4 }` before the merge, which would replace the whole
+/// mapping by a number.
+fn keep_param_ranges(base: &Node, layer: &mut Node) {
+    let Some(declared) = base.get("params") else {
+        return;
+    };
+    let Kind::Map(entries) = &mut layer.kind else {
+        return;
+    };
+    let Some((_, params)) = entries
+        .iter_mut()
+        .find(|(k, _)| k.as_str() == Some("params"))
+    else {
+        return;
+    };
+    let Kind::Map(params) = &mut params.kind else {
+        return;
+    };
+    for (name, value) in params.iter_mut() {
+        let ranged = name
+            .as_str()
+            .and_then(|n| declared.get(n))
+            .is_some_and(|p| matches!(p.kind, Kind::Map(_)));
+        if ranged && matches!(value.kind, Kind::Scalar { .. }) && !value.is_null() {
+            let key = Node {
+                pos: value.pos,
+                kind: Kind::Scalar {
+                    text: "value".to_string(),
+                    style: Style::Plain,
+                },
+            };
+            let number = value.clone();
+            value.kind = Kind::Map(vec![(key, number)]);
+        }
+    }
+}
+
 /// A value typed on the command line: it has no place in any file.
 fn typed(text: String) -> Node {
     Node {
@@ -173,7 +212,9 @@ pub fn with_params(loaded: Loaded, params: &[(String, i64)]) -> Result<Loaded, D
         layer.push((key.as_str(), typed(value.to_string())));
     }
     let mut merged = loaded.merged;
-    yaml::merge(&mut merged, mapping(vec![("params", mapping(layer))]));
+    let mut layer = mapping(vec![("params", mapping(layer))]);
+    keep_param_ranges(&merged, &mut layer);
+    yaml::merge(&mut merged, layer);
     let file: RulesetFile = yaml::from_node(&merged).map_err(|e| e.to_diagnostic(&loaded.chain))?;
     Ok(Loaded {
         chain: loaded.chain,
@@ -183,6 +224,20 @@ pub fn with_params(loaded: Loaded, params: &[(String, i64)]) -> Result<Loaded, D
 }
 
 impl Loaded {
+    /// The ruleset as one self-contained YAML file: its `extends` chain
+    /// merged (and any command-line overrides), which reads back to the
+    /// same compiled rules.
+    pub fn resolved_yaml(&self) -> Result<String, String> {
+        let name = self.file.name.as_deref().unwrap_or("ruleset");
+        let chain: Vec<&str> = self.chain.iter().map(|s| &*s.name).collect();
+        let body = serde_yaml::to_string(&yaml::to_value(&self.merged))
+            .map_err(|e| format!("cannot write ruleset `{name}` as YAML: {e}"))?;
+        Ok(format!(
+            "# {name} resolved: {} merged into one file (`morrigo show --resolved`)\n{body}",
+            chain.join(" ← ")
+        ))
+    }
+
     /// Where `needle` (a name or a rule's text) is written, searching the
     /// file first and then its parents; `key` narrows the search to lines
     /// that also contain that key when there are several candidates.
@@ -357,7 +412,8 @@ fn finish(
     // Merge from the root ancestor down to the file itself.
     let mut values = files.iter().rev().map(|(_, v)| v.clone());
     let mut merged = values.next().expect("at least the file itself");
-    for value in values {
+    for mut value in values {
+        keep_param_ranges(&merged, &mut value);
         yaml::merge(&mut merged, value);
     }
     if let Kind::Map(entries) = &mut merged.kind {

@@ -19,8 +19,9 @@ pub struct RulesetFile {
     pub board: Option<BoardFile>,
     /// Player names; the first moves first.
     pub players: Option<Vec<String>>,
-    /// Named numbers the rules refer to (`min_pieces: 3`).
-    pub params: Option<IndexMap<String, Option<i64>>>,
+    /// Named numbers the rules refer to: `min_pieces: 3`, or with the
+    /// range `check` enforces, `fly_at: { value: 3, min: 0, max: 9 }`.
+    pub params: Option<IndexMap<String, Option<ParamFile>>>,
     pub setup: Option<SetupFile>,
     /// Ordered; the current phase is the first whose `when` holds.
     pub phases: Option<IndexMap<String, Option<PhaseFile>>>,
@@ -477,6 +478,64 @@ pub struct EndRuleFile {
     pub before: Option<String>,
     /// One line saying what the rule is, shown in transcripts.
     pub doc: Option<String>,
+}
+
+/// A param: a whole number, or `{ value, min, max, doc }`, whose range a
+/// variant or a sweep that sets only the value keeps.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParamFile {
+    pub value: i64,
+    /// The least value the rules make sense with.
+    pub min: Option<i64>,
+    /// The greatest value the rules make sense with.
+    pub max: Option<i64>,
+    /// What the param means, for the reader.
+    pub doc: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for ParamFile {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ParamFile;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a whole number, or `{ value: …, min: …, max: …, doc: … }`")
+            }
+            fn visit_i64<E: de::Error>(self, value: i64) -> Result<ParamFile, E> {
+                Ok(ParamFile {
+                    value,
+                    min: None,
+                    max: None,
+                    doc: None,
+                })
+            }
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<ParamFile, E> {
+                i64::try_from(n)
+                    .map_err(|_| E::invalid_value(de::Unexpected::Unsigned(n), &self))
+                    .and_then(|n| self.visit_i64(n))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<ParamFile, A::Error> {
+                const KEYS: &[&str] = &["value", "min", "max", "doc"];
+                let (mut value, mut min, mut max, mut doc) = (None, None, None, None);
+                while let Some(key) = m.next_key::<String>()? {
+                    match key.as_str() {
+                        "value" => value = Some(m.next_value::<i64>()?),
+                        "min" => min = Some(m.next_value::<i64>()?),
+                        "max" => max = Some(m.next_value::<i64>()?),
+                        "doc" => doc = Some(m.next_value::<String>()?),
+                        other => return Err(de::Error::unknown_field(other, KEYS)),
+                    }
+                }
+                Ok(ParamFile {
+                    value: value.ok_or_else(|| de::Error::missing_field("value"))?,
+                    min,
+                    max,
+                    doc,
+                })
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 /// DSL text; YAML scalars `true`, `3` are accepted as the text they spell.

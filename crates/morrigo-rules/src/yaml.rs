@@ -1030,6 +1030,37 @@ impl<'de, 'a, I: Iterator<Item = &'a (Node, Node)>> de::MapAccess<'de> for MapAc
     }
 }
 
+// ----- writing ---------------------------------------------------------------
+
+/// The tree as a serde_yaml value, typed as it reads (plain scalars by the
+/// YAML 1.2 core schema, quoted and block scalars as text), so that
+/// writing it and reading it back gives the same ruleset. Positions are
+/// left behind: a written ruleset is one file.
+pub fn to_value(node: &Node) -> serde_yaml::Value {
+    use serde_yaml::Value;
+    match &node.kind {
+        Kind::Scalar {
+            text,
+            style: Style::Plain,
+        } => match plain(text) {
+            Plain::Null => Value::Null,
+            Plain::Bool(b) => Value::Bool(b),
+            Plain::Int(i) => Value::Number(i.into()),
+            Plain::UInt(u) => Value::Number(u.into()),
+            Plain::Float(f) => Value::Number(f.into()),
+            Plain::BigInt | Plain::Str => Value::String(text.clone()),
+        },
+        Kind::Scalar { text, .. } => Value::String(text.clone()),
+        Kind::Seq(items) => Value::Sequence(items.iter().map(to_value).collect()),
+        Kind::Map(entries) => Value::Mapping(
+            entries
+                .iter()
+                .map(|(k, v)| (to_value(k), to_value(v)))
+                .collect(),
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -421,3 +421,38 @@ fn captures_on_a_board_without_coordinates_work_along_every_line() {
     assert!(out.contains("no line of this board runs in"), "{out}");
     assert!(out.contains("expected one of unknown"), "{out}");
 }
+
+// ----- params carry ranges -------------------------------------------------
+
+// A variant's value below the range its parent declares is refused where
+// the variant writes it; the value alone keeps the parent's range.
+refused!(param_below_its_range, "param-below-range.yaml");
+// A range whose min is above its max.
+refused!(param_range_inverted, "param-range-inverted.yaml");
+
+/// The range survives every layer of an `extends` chain: twelve-mens-morris
+/// sets `no_removal_limit: 100` over nine-mens-morris's `{ value: 50, min:
+/// 1 }`, and a variant of it that writes 0 is still refused; one that
+/// widens the range (`{ value: 0, min: 0 }`) is accepted.
+#[test]
+fn a_param_range_holds_through_the_extends_chain() {
+    let out = check_text("name: v\nextends: twelve-mens-morris\nparams:\n  no_removal_limit: 0\n");
+    assert!(
+        out.contains("param `no_removal_limit` is 0, outside its range")
+            && out.contains("expected a value at least 1"),
+        "{out}"
+    );
+    let out = check_text(
+        "name: v\nextends: twelve-mens-morris\nparams:\n  no_removal_limit: { value: 0, min: 0 }\n",
+    );
+    assert_eq!(out, "ok: v");
+    let rules = rules_from_text(
+        "inline.yaml",
+        "name: v\nextends: twelve-mens-morris\nparams:\n  fly_at: 4\n",
+    )
+    .unwrap();
+    assert!(rules.params.contains(&("fly_at".to_string(), 4)));
+    assert!(rules
+        .params
+        .contains(&("no_removal_limit".to_string(), 100)));
+}

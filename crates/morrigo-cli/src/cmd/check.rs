@@ -2,7 +2,7 @@ use crate::fail::{Failure, Outcome};
 use crate::game;
 use clap::Args;
 use morrigo_diag::{Diagnostic, Diagnostics};
-use morrigo_rules::load_rules_with;
+use morrigo_rules::{compile, load};
 use std::io::Write;
 use std::path::Path;
 
@@ -30,10 +30,23 @@ pub struct CheckArgs {
 
 pub fn run(args: CheckArgs) -> Outcome {
     let mut out = std::io::stdout().lock();
-    let mut failed = false;
+    let (mut failed, mut misused) = (false, false);
     let files = expand(&args.files)?;
+    let overrides = args.ruleset.overrides();
     for file in &files {
-        match load_rules_with(file, &args.ruleset.overrides()) {
+        // A flag the file cannot take is a usage error (exit 2), reported
+        // like the file's own errors.
+        let rules = match load::load(file) {
+            Err(d) => Err(Diagnostics::from(d)),
+            Ok(loaded) => match load::with_overrides(loaded, &overrides) {
+                Err(d) => {
+                    misused = true;
+                    Err(Diagnostics::from(d))
+                }
+                Ok(loaded) => compile(&loaded),
+            },
+        };
+        match rules {
             Ok(rules) => writeln!(
                 out,
                 "ok: {} ({} points, {} lines, {} end rules)",
@@ -56,7 +69,9 @@ pub fn run(args: CheckArgs) -> Outcome {
             }
         }
     }
-    if failed {
+    if misused {
+        Err(Failure::Quiet(2))
+    } else if failed {
         Err(Failure::Quiet(1))
     } else {
         Ok(())

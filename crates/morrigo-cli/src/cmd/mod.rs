@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod check;
 pub mod compare;
+pub mod completions;
 pub mod gtp;
 pub mod gtp_match;
 pub mod ladder;

@@ -1,6 +1,7 @@
-use crate::fail::Outcome;
+use crate::fail::{Failure, Outcome};
 use crate::game;
 use clap::Args;
+use morrigo_diag::Diagnostic;
 use morrigo_engine::with_machine;
 use std::io::Write;
 
@@ -17,7 +18,8 @@ Examples:
   morrigo show my-variant.yaml
   morrigo show nine-mens-morris --position \"a1 d2 d1 b4 g1xd2\"
   morrigo show jk-final --size 5 --position \"C3 D3 pass:E\"
-  morrigo show picaria-board.yaml --svg board.svg")]
+  morrigo show picaria-board.yaml --svg board.svg
+  morrigo show cheng-san-qi --resolved > my-variant.yaml")]
 pub struct ShowArgs {
     /// Ruleset file or built-in name.
     #[arg(value_name = "FILE")]
@@ -30,11 +32,26 @@ pub struct ShowArgs {
     /// this file: point names as labels and hover titles.
     #[arg(long, value_name = "OUT.svg")]
     pub svg: Option<String>,
+    /// Print the ruleset as one YAML file instead: its `extends` chain
+    /// merged and `--size`/`--komi` applied (comments are not kept). It
+    /// loads back to the same rules.
+    #[arg(long, conflicts_with_all = ["position", "svg"])]
+    pub resolved: bool,
     #[command(flatten)]
     pub ruleset: game::RulesetOptions,
 }
 
 pub fn run(args: ShowArgs) -> Outcome {
+    if args.resolved {
+        let loaded = game::loaded(&args.file, &args.ruleset)?;
+        // Only a ruleset that compiles is written out.
+        morrigo_rules::compile(&loaded)?;
+        let text = loaded
+            .resolved_yaml()
+            .map_err(|e| Failure::game(Diagnostic::new(e)))?;
+        write!(std::io::stdout().lock(), "{text}")?;
+        return Ok(());
+    }
     let any = game::machine(&args.file, &args.ruleset)?;
     let rules = any.rules().clone();
     let board = match &args.position {
