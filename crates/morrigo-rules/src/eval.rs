@@ -12,8 +12,11 @@ pub const MAX_EVAL_WEIGHT: i64 = 10_000;
 /// `EvalTerms<Option<i64>>` the `eval:` section as written. Each weight is
 /// per unit of the quantity, counted for the player to move minus the
 /// opponent; a zero weight is not computed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize, schemars::JsonSchema,
+)]
 #[serde(default, deny_unknown_fields)]
+#[schemars(bound = "T: schemars::JsonSchema + Default + serde::Serialize")]
 pub struct EvalTerms<T> {
     /// Pieces on the board plus pieces in hand (a limited supply).
     pub material: T,

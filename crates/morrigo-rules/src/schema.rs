@@ -4,12 +4,18 @@
 //! `extends` chain is merged.
 
 use indexmap::IndexMap;
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
+use std::borrow::Cow;
 use std::fmt;
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(
+    title = "Morrigo ruleset",
+    description = "A Morris-family or Go-style game as data: its board, pieces, phases and rules (see the README's ruleset reference). `morrigo check FILE` checks what this schema cannot: expressions, names and ranges."
+)]
 pub struct RulesetFile {
     pub name: Option<String>,
     /// Parent ruleset: a built-in name or a path relative to this file.
@@ -48,14 +54,14 @@ pub struct RulesetFile {
     pub playout: Option<PlayoutFile>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PlayoutFile {
     /// 3×3 shapes worth playing next to the last board play (square grids).
     pub shapes: Option<Vec<ShapeFile>>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ShapeFile {
     /// What the shape is called (shown by `show`).
@@ -66,7 +72,7 @@ pub struct ShapeFile {
     pub to_move: Option<String>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PlayFile {
     /// What a board play that leaves a chain of the mover without liberty does.
@@ -80,7 +86,7 @@ pub struct PlayFile {
 }
 
 /// The definition of a derived move class.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DerivedFile {
     /// A run of ko captures of even length ≥ 4 whose last capture takes the
@@ -88,7 +94,7 @@ pub struct DerivedFile {
     pub ko_runs: Option<DRunsFile>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SuicideEffectFile {
     /// The mover loses (JK Art. 2.4).
@@ -109,7 +115,7 @@ pub enum SuicideFile {
     },
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SuicideShorthand {
     Lose,
@@ -117,21 +123,21 @@ pub enum SuicideShorthand {
     Legal,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum KoCaptureFile {
     Jk,
     None,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum DRunsFile {
     Any,
     FourOrSix,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PassesFile {
     /// Pass kinds, one upper-case letter each (`[P, E]`).
@@ -140,7 +146,7 @@ pub struct PassesFile {
     pub stones: Option<u32>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ForbidFile {
     /// Move kinds forbidden: pass kind letters and/or `play`.
@@ -150,7 +156,7 @@ pub struct ForbidFile {
     pub doc: Option<String>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CaptureFile {
     /// `custodian` (the moved piece and another own piece flank one
@@ -170,7 +176,7 @@ pub struct CaptureFile {
     pub doc: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum CaptureTakeFile {
     All,
@@ -178,7 +184,7 @@ pub enum CaptureTakeFile {
     ChooseOne,
 }
 
-#[derive(Debug, Clone, Copy, Deserialize)]
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum CaptureKindFile {
     Custodian,
@@ -186,7 +192,7 @@ pub enum CaptureKindFile {
     Leap,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RepetitionFile {
     /// A board play that is an immediate repetition (see
@@ -206,7 +212,7 @@ pub struct RepetitionFile {
     pub count: Option<u32>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ImmediateFile {
     Lose,
@@ -214,14 +220,14 @@ pub enum ImmediateFile {
     Allowed,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ImmediateReadingFile {
     SimpleKo,
     Jk,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SuperkoFile {
     None,
@@ -229,7 +235,7 @@ pub enum SuperkoFile {
     Situational,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RepeatedFile {
     Off,
@@ -237,7 +243,7 @@ pub enum RepeatedFile {
     Draw,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ScoringFile {
     /// `jk`: territory by reachability + all prisoners (JK Art. 5);
@@ -258,21 +264,21 @@ pub struct ScoringFile {
     pub dead_stones: Option<DeadStonesFile>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum DeadStonesFile {
     None,
     Agreement,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SekiFile {
     Counted,
     Nobody,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ScoringMethodFile {
     Jk,
@@ -283,7 +289,7 @@ pub enum ScoringMethodFile {
 /// Exactly one of the three ways to give a board. A struct rather than an
 /// enum so that a variant can change one generator field (`rings: 2`) and
 /// inherit the rest through the merge.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BoardFile {
     pub nested_squares: Option<NestedSquaresFile>,
@@ -294,14 +300,14 @@ pub struct BoardFile {
 }
 
 /// `triangular:` and `hexagonal:` boards: points along a side, line length.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LatticeFile {
     pub side: u32,
     pub lines: Option<u32>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NestedSquaresFile {
     pub rings: u32,
@@ -313,7 +319,7 @@ pub struct NestedSquaresFile {
     pub line_length: u32,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GridFile {
     pub width: u32,
@@ -326,7 +332,7 @@ pub struct GridFile {
     pub lines: Option<u32>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ExplicitFile {
     pub nodes: Vec<NodeFile>,
@@ -386,7 +392,7 @@ impl<'de> Deserialize<'de> for DiagonalsFile {
     }
 }
 
-#[derive(Debug, Default, Clone, Copy, Deserialize)]
+#[derive(Debug, Default, Clone, Copy, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum NamingFile {
     #[default]
@@ -401,7 +407,7 @@ pub enum NodeFile {
     Placed { name: String, at: [i32; 2] },
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SetupFile {
     /// Pieces each player holds in hand at the start: a number or `unlimited`.
@@ -423,7 +429,7 @@ pub enum UnlimitedWord {
     Unlimited,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PhaseFile {
     /// When this phase applies to the player to move; absent = always.
@@ -440,7 +446,7 @@ pub struct PhaseFile {
     pub first: Option<Text>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LineRuleFile {
     /// How many opposing pieces the mover removes (a number expression).
@@ -458,7 +464,7 @@ pub struct LineRuleFile {
     pub delay: Option<Text>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EndRuleFile {
     /// The player to move loses when this holds.
@@ -663,4 +669,117 @@ impl<'de> Deserialize<'de> for SuicideFile {
         }
         d.deserialize_any(V)
     }
+}
+
+// ----- JSON Schema of the types read by hand ---------------------------------
+// (what each `Deserialize` above accepts, for `rulesets/ruleset.schema.json`)
+
+/// A schema of its own name for a type read by hand.
+macro_rules! hand_schema {
+    ($ty:ty, $name:literal, $schema:tt) => {
+        impl JsonSchema for $ty {
+            fn schema_name() -> Cow<'static, str> {
+                $name.into()
+            }
+            fn json_schema(_: &mut SchemaGenerator) -> Schema {
+                json_schema!($schema)
+            }
+        }
+    };
+}
+
+hand_schema!(DiagonalsFile, "Diagonals", {
+    "description": "Diagonals of a grid: a word, or `true` (all) / `false` (none).",
+    "oneOf": [
+        { "enum": ["none", "long", "alternate", "all", "crossed"] },
+        { "type": "boolean" }
+    ]
+});
+
+hand_schema!(ParamFile, "Param", {
+    "description": "A whole number, or the number with the range `check` enforces.",
+    "oneOf": [
+        { "type": "integer" },
+        {
+            "type": "object",
+            "properties": {
+                "value": { "type": "integer" },
+                "min": { "type": "integer", "description": "The least value the rules make sense with." },
+                "max": { "type": "integer", "description": "The greatest value the rules make sense with." },
+                "doc": { "type": "string", "description": "What the param means." }
+            },
+            "additionalProperties": false
+        }
+    ]
+});
+
+hand_schema!(Text, "Expression", {
+    "description": "A rule expression (see the README's DSL reference); `true`, `false` and whole numbers are the expressions they spell.",
+    "type": ["string", "boolean", "integer"]
+});
+
+hand_schema!(HandFile, "InHand", {
+    "description": "Pieces each player starts with in hand, or `unlimited`.",
+    "oneOf": [
+        { "type": "integer", "minimum": 0, "maximum": 4294967295u64 },
+        { "const": "unlimited" }
+    ]
+});
+
+hand_schema!(NodeFile, "Node", {
+    "description": "A point name, or `{ name: …, at: [x, y] }`.",
+    "oneOf": [
+        { "type": "string" },
+        {
+            "type": "object",
+            "properties": {
+                "name": { "type": "string" },
+                "at": { "type": "array", "items": { "type": "integer" }, "minItems": 2, "maxItems": 2 }
+            },
+            "required": ["name", "at"],
+            "additionalProperties": false
+        }
+    ]
+});
+
+hand_schema!(SuicideFile, "Suicide", {
+    "description": "What a board play leaving a chain of the mover without liberty does: one word, or one per chain size.",
+    "oneOf": [
+        { "enum": ["lose", "illegal", "legal"] },
+        {
+            "type": "object",
+            "properties": {
+                "single": { "enum": ["lose", "illegal", "remove"] },
+                "multi": { "enum": ["lose", "illegal", "remove"] }
+            },
+            "required": ["single", "multi"],
+            "additionalProperties": false
+        }
+    ]
+});
+
+/// The JSON Schema (draft-07, what YAML editors read) of ruleset files, as
+/// `rulesets/ruleset.schema.json` holds it.
+///
+/// A variant writes only what differs from its parent, and mappings merge
+/// key by key, so no key of a section is required in one file: `required`
+/// is kept only inside lists (replaced whole) and the forms read by hand.
+pub fn ruleset_schema() -> String {
+    let generator = schemars::generate::SchemaSettings::draft07().into_generator();
+    let mut schema = generator.into_root_schema_for::<RulesetFile>();
+    if let Some(defs) = schema
+        .get_mut("definitions")
+        .and_then(serde_json::Value::as_object_mut)
+    {
+        for (name, def) in defs.iter_mut() {
+            if name.ends_with("File") && name != "ShapeFile" {
+                if let Some(def) = def.as_object_mut() {
+                    def.remove("required");
+                }
+            }
+        }
+    }
+    let mut text = serde_json::to_string_pretty(&schema).expect("a schema is JSON");
+    text.push('\n');
+    text
 }
