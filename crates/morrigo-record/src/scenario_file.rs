@@ -39,7 +39,9 @@
 //! located errors.
 
 use morrigo_diag::{Diagnostic, Location, SourceFile};
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::Deserialize;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -138,8 +140,12 @@ impl ScenarioFile {
 
 // ----- the YAML schema -------------------------------------------------------
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(
+    title = "Morrigo scenario file",
+    description = "What a ruleset must do, checked move by move by `morrigo test FILE` (see the README: Scenario files)."
+)]
 struct FileYaml {
     ruleset: String,
     #[serde(default)]
@@ -151,7 +157,7 @@ struct FileYaml {
 }
 
 /// `size: 5` or `size: 7x5`.
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(untagged)]
 enum SizeYaml {
     Number(u32),
@@ -167,7 +173,7 @@ impl SizeYaml {
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct ScenarioYaml {
     name: String,
@@ -182,7 +188,7 @@ struct ScenarioYaml {
     expect: Option<ExpectYaml>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct SetupYaml {
     #[serde(default)]
@@ -193,7 +199,7 @@ struct SetupYaml {
     to_move: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct ExpectYaml {
     to_move: Option<String>,
@@ -249,13 +255,36 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for OneOrMany<T> {
     }
 }
 
-#[derive(Deserialize)]
+impl<T: JsonSchema> JsonSchema for OneOrMany<T> {
+    fn schema_name() -> Cow<'static, str> {
+        format!("OneOrMany_{}", T::schema_name()).into()
+    }
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let one = generator.subschema_for::<T>();
+        json_schema!({
+            "description": "One entry, or a list of entries.",
+            "oneOf": [one, { "type": "array", "items": one }]
+        })
+    }
+}
+
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct IllegalYaml {
     #[serde(rename = "move")]
     mv: String,
     #[serde(default)]
     reason_contains: Option<String>,
+}
+
+/// The JSON Schema (draft-07, what YAML editors read) of scenario files, as
+/// `rulesets/scenario.schema.json` holds it.
+pub fn scenario_schema() -> String {
+    let generator = schemars::generate::SchemaSettings::draft07().into_generator();
+    let schema = generator.into_root_schema_for::<FileYaml>();
+    let mut text = serde_json::to_string_pretty(&schema).expect("a schema is JSON");
+    text.push('\n');
+    text
 }
 
 // ----- reading ---------------------------------------------------------------
