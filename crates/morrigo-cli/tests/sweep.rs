@@ -355,6 +355,24 @@ fn a_size_on_a_board_that_is_not_a_grid_is_located() {
     insta::assert_snapshot!(err);
 }
 
+/// A sweep value outside the range the ruleset declares for the param is
+/// refused at the spec's param, naming where the range is declared; the
+/// values in range (`fly_at: 4`, flying at four and below) are accepted.
+#[test]
+fn a_param_value_outside_its_range_is_located_in_the_spec() {
+    let err = refused(
+        "fly-range.yaml",
+        "rulesets: [nine-mens-morris]\nparams:\n  fly_at: [-1, 4]\ngames: 10\n",
+    );
+    assert!(err.starts_with("fly-range.yaml:3:3: error"), "{err}");
+    assert!(
+        err.contains("param `fly_at` is -1, outside its range")
+            && err.contains("the range is declared at rulesets/morris/nine-mens-morris.yaml:18:11")
+            && !err.contains("is 4"),
+        "{err}"
+    );
+}
+
 #[test]
 fn an_unknown_agent_is_located_with_the_nearest_name() {
     let err = refused(

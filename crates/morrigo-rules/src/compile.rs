@@ -756,17 +756,20 @@ impl Compiler<'_> {
                         .expected("`min` at most `max`"),
                 );
             } else if !(lo..=hi).contains(&p.value) {
-                // A value set by a variant or a sweep is located where it
-                // was set, the range where the parent declared it.
-                let at = self
-                    .loaded
-                    .value_at(&["params", name, "value"])
-                    .or_else(|| self.loaded.value_at(&["params", name]));
-                self.errors.push(
+                // Located where the value was set (a variant's file); a
+                // value from no file (a sweep's grid) is left for the
+                // caller to locate, with the declaration as a note.
+                let set_at = self.loaded.value_at(&["params", name, "value"]);
+                let declared_at = self.loaded.value_at(&["params", name]);
+                let mut d =
                     Diagnostic::new(format!("param `{name}` is {}, outside its range", p.value))
-                        .at_opt(at)
-                        .expected(format!("a value {range}")),
-                );
+                        .expected(format!("a value {range}"));
+                if set_at.is_none() {
+                    if let Some(at) = declared_at {
+                        d = d.note(format!("the range is declared at {at}"));
+                    }
+                }
+                self.errors.push(d.at_opt(set_at));
             }
             out.push((name.clone(), p.value));
         }
