@@ -17,6 +17,8 @@
 //! assert!(text.starts_with("7 .-----------.-----------."));
 //! ```
 
+#![forbid(unsafe_code)]
+
 mod compile;
 mod error;
 mod generate;

@@ -1,5 +1,7 @@
 //! `morrigo`: the command-line front end of the Morrigo rules engine.
 
+#![forbid(unsafe_code)]
+
 mod budget;
 mod cmd;
 mod fail;

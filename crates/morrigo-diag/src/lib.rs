@@ -5,6 +5,8 @@
 //! `Diagnostic` at the point where the source file is known, so the message a
 //! user reads always carries a location when one exists.
 
+#![forbid(unsafe_code)]
+
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 

@@ -6,6 +6,8 @@
 //! the environment the ruleset compiler supplies, so a new primitive is a new
 //! entry there, not a grammar change.
 
+#![forbid(unsafe_code)]
+
 mod ast;
 mod check;
 pub mod pattern;

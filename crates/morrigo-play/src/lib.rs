@@ -10,6 +10,8 @@
 //! println!("{}", compare_table(&[report], Format::Markdown));
 //! ```
 
+#![forbid(unsafe_code)]
+
 mod agent;
 mod bench;
 mod counters;

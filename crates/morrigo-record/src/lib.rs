@@ -13,6 +13,8 @@
 //!   authors state what a ruleset must do (see [`scenario_file`] for the
 //!   format, also documented in `SCENARIOS.md`).
 
+#![forbid(unsafe_code)]
+
 pub mod lines;
 mod replay;
 mod scenario;

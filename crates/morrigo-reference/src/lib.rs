@@ -4,6 +4,8 @@
 //! (board plays, captures, passes, repetition; also limited hands and lines
 //! completed by board plays). Not shipped: only tests depend on this crate.
 
+#![forbid(unsafe_code)]
+
 pub mod go;
 pub mod morris;
 mod moves;

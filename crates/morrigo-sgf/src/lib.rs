@@ -38,6 +38,8 @@
 //! than 1): SGF defines no move format for Morris games, which Morrigo
 //! records as move records instead.
 
+#![forbid(unsafe_code)]
+
 pub mod scan;
 pub mod transcript;
 

@@ -18,6 +18,8 @@
 //! environment, every write through this crate fails (as `ENOSPC` would)
 //! once the process has written `N` bytes through it.
 
+#![forbid(unsafe_code)]
+
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};

@@ -19,6 +19,8 @@
 //! let merged = collect(dir).unwrap();
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod layered;
 mod plan;
 mod run;

@@ -9,6 +9,8 @@
 //! (see the `MAX_*` constants); heavy work runs on the blocking pool, at
 //! most [`HEAVY_SLOTS`] at a time, so the server keeps answering.
 
+#![forbid(unsafe_code)]
+
 pub mod api;
 pub mod compare;
 pub mod db;
