@@ -6,8 +6,8 @@
 use crate::agent::Player;
 use crate::counters::{CountPlan, RuleEvent};
 use crate::playout::GameRecord;
+use crate::progress::Progress;
 use crate::sim::{counted_game, report, ReportHeader, SimConfig, SimReport, Tally};
-use indicatif::ProgressBar;
 use morrigo_engine::{with_machine, AnyMachine, Machine};
 use rayon::prelude::*;
 use std::ops::Range;
@@ -36,7 +36,7 @@ pub fn play_games(
     any: &AnyMachine,
     cfg: &SimConfig,
     games: Range<u32>,
-    progress: Option<&ProgressBar>,
+    progress: Option<&dyn Progress>,
 ) -> Vec<PlayedGame> {
     with_machine!(any, m => play_on(m, cfg, games, progress))
 }
@@ -45,7 +45,7 @@ fn play_on<const W: usize>(
     m: &Machine<W>,
     cfg: &SimConfig,
     games: Range<u32>,
-    progress: Option<&ProgressBar>,
+    progress: Option<&dyn Progress>,
 ) -> Vec<PlayedGame> {
     let plan = CountPlan::new(&m.rules);
     let initial = m.initial();

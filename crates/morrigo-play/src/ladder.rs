@@ -15,11 +15,11 @@
 //! thread count (unless an agent has a time budget).
 
 use crate::agent::Player;
+use crate::progress::Progress;
 use crate::sim::{game_rng, splitmix64};
 use crate::spec::{AgentSpec, PerfectParams};
 use crate::stats::Z95;
 use crate::table::Format;
-use indicatif::ProgressBar;
 use morrigo_engine::{with_machine, AnyMachine, Machine, Move, State};
 use morrigo_solve::{Table, Value};
 use rayon::prelude::*;
@@ -329,7 +329,7 @@ struct GameResult {
 pub fn ladder(
     any: &AnyMachine,
     cfg: &LadderConfig,
-    progress: Option<&ProgressBar>,
+    progress: Option<&dyn Progress>,
 ) -> LadderReport {
     let n = cfg.agents.len();
     let pairs: Vec<[usize; 2]> = (0..n)
@@ -437,7 +437,7 @@ fn play_all<const W: usize>(
     cfg: &LadderConfig,
     pairs: &[[usize; 2]],
     jobs: &[(usize, u32)],
-    progress: Option<&ProgressBar>,
+    progress: Option<&dyn Progress>,
 ) -> Vec<GameResult> {
     let initial = m.initial();
     jobs.par_iter()

@@ -21,6 +21,7 @@ mod mcts;
 mod ownership;
 mod perfect;
 mod playout;
+pub mod progress;
 mod search;
 mod sim;
 mod spec;
@@ -39,6 +40,7 @@ pub use morrigo_engine::Unit;
 pub use ownership::{dead_chains, ownership, Ownership};
 pub use perfect::{database, prepare_agents, ON_THE_FLY_MEMORY};
 pub use playout::{playout, playout_counted, playout_with, GameRecord};
+pub use progress::Progress;
 pub use search::{evaluate, AlphaBeta, EvalWeights, SearchInfo, TT_ENTRIES, WIN};
 pub use sim::{
     default_pairings, game_rng, play_game, simulate, simulate_until, splitmix64, EndOutcome,

@@ -3,9 +3,9 @@
 use crate::agent::Player;
 use crate::counters::{CountPlan, RuleEvent};
 use crate::playout::{playout, playout_hashed, GameRecord};
+use crate::progress::Progress;
 use crate::spec::AgentSpec;
 use crate::stats::{wilson, LengthStats};
-use indicatif::ProgressBar;
 use morrigo_engine::{with_machine, AnyMachine, Machine, State};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -358,7 +358,7 @@ pub fn play_game<const W: usize>(
 
 /// Play `cfg.games` games in parallel. The report (but for `elapsed_secs`)
 /// depends only on the ruleset and `cfg`, never on the thread count.
-pub fn simulate(any: &AnyMachine, cfg: &SimConfig, progress: Option<&ProgressBar>) -> SimReport {
+pub fn simulate(any: &AnyMachine, cfg: &SimConfig, progress: Option<&dyn Progress>) -> SimReport {
     let started = Instant::now();
     let tally = run_in_pool(any, cfg, progress, &AtomicBool::new(false));
     summed(any, cfg, &tally, started)
@@ -372,7 +372,7 @@ pub fn simulate(any: &AnyMachine, cfg: &SimConfig, progress: Option<&ProgressBar
 pub fn simulate_until(
     any: &AnyMachine,
     cfg: &SimConfig,
-    progress: Option<&ProgressBar>,
+    progress: Option<&dyn Progress>,
     stop: &AtomicBool,
 ) -> Option<SimReport> {
     let started = Instant::now();
@@ -386,7 +386,7 @@ pub fn simulate_until(
 fn run_in_pool(
     any: &AnyMachine,
     cfg: &SimConfig,
-    progress: Option<&ProgressBar>,
+    progress: Option<&dyn Progress>,
     stop: &AtomicBool,
 ) -> Tally {
     match cfg.threads {
@@ -526,7 +526,7 @@ pub(crate) fn report(
 fn run(
     any: &AnyMachine,
     cfg: &SimConfig,
-    progress: Option<&ProgressBar>,
+    progress: Option<&dyn Progress>,
     stop: &AtomicBool,
 ) -> Tally {
     with_machine!(any, m => run_on(m, cfg, progress, stop))
@@ -535,7 +535,7 @@ fn run(
 fn run_on<const W: usize>(
     m: &Machine<W>,
     cfg: &SimConfig,
-    progress: Option<&ProgressBar>,
+    progress: Option<&dyn Progress>,
     stop: &AtomicBool,
 ) -> Tally {
     let rules = m.rules.end.len();

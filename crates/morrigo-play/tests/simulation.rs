@@ -1,10 +1,9 @@
 //! Simulation outcomes on the built-in Morris rulesets.
 
-use indicatif::ProgressBar;
 use morrigo_engine::{with_machine, AnyMachine};
 use morrigo_play::{play_game, simulate, AgentSpec, SimConfig, SimReport};
 use morrigo_rules::Verdict;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 fn machine(name: &str) -> AnyMachine {
@@ -193,11 +192,15 @@ fn simulate_until_with_a_flag_never_set_gives_simulates_report() {
 #[test]
 fn simulate_until_a_flag_set_beforehand_plays_no_game() {
     let any = machine("nine-mens-morris");
-    let bar = ProgressBar::hidden();
+    let done = AtomicU64::new(0);
     let stop = AtomicBool::new(true);
-    let r = morrigo_play::simulate_until(&any, &SimConfig::new(500, 1), Some(&bar), &stop);
+    let r = morrigo_play::simulate_until(&any, &SimConfig::new(500, 1), Some(&done), &stop);
     assert!(r.is_none(), "a stopped run has no report");
-    assert_eq!(bar.position(), 0, "no game starts once stopped");
+    assert_eq!(
+        done.load(Ordering::Relaxed),
+        0,
+        "no game starts once stopped"
+    );
 }
 
 #[test]
@@ -211,23 +214,23 @@ fn simulate_until_stops_within_one_game_a_thread_of_the_flag() {
         threads: Some(threads),
         ..SimConfig::new(10_000, 2)
     };
-    let bar = ProgressBar::hidden();
+    let done = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let at_stop = std::thread::scope(|s| {
         let watcher = s.spawn(|| {
-            while bar.position() < 4 {
+            while done.load(Ordering::Relaxed) < 4 {
                 std::thread::sleep(Duration::from_millis(1));
             }
             stop.store(true, Ordering::Relaxed);
             // Read after the store: every game counted later had started
             // before it.
-            bar.position()
+            done.load(Ordering::Relaxed)
         });
-        let r = morrigo_play::simulate_until(&any, &cfg, Some(&bar), &stop);
+        let r = morrigo_play::simulate_until(&any, &cfg, Some(&done), &stop);
         assert!(r.is_none(), "the run was stopped before its 10000 games");
         watcher.join().unwrap()
     });
-    let played = bar.position();
+    let played = done.load(Ordering::Relaxed);
     assert!(
         played <= at_stop + threads as u64,
         "{played} games played, {at_stop} when stopped: at most one more a thread"

@@ -8,9 +8,9 @@
 
 use crate::plan::{Plan, PLAN_FORMAT};
 use indexmap::IndexMap;
-use indicatif::ProgressBar;
 use morrigo_diag::{read_line_limited, Diagnostic, Diagnostics, LineRead, MAX_INPUT_BYTES};
 use morrigo_engine::AnyMachine;
+use morrigo_play::Progress;
 use morrigo_play::{play_games, AgentSpec, GameRecord, GameSum, SimReport};
 use morrigo_store::{seal_line, unseal_line, write_atomic, AtomicFile, StoreError};
 use serde::{Deserialize, Serialize};
@@ -101,7 +101,7 @@ pub fn run_shard_with(
     plan: &Plan,
     k: usize,
     machines: &Machines,
-    progress: Option<&ProgressBar>,
+    progress: Option<&dyn Progress>,
 ) -> Result<ShardResult, Diagnostics> {
     let shard = plan.shard(k).ok_or_else(|| no_shard(plan, k))?;
     let cell = &plan.spec().cells[shard.cell];

@@ -9,13 +9,12 @@ use crate::AppState;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
-use indicatif::ProgressBar;
 use morrigo_play::{
     compare_table, default_pairings, simulate_until, AgentSpec, Format, SimConfig, SimReport,
 };
 use serde::Deserialize;
 use serde_json::{json, Value};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Most rows (rulesets × pairings) of one compare (MAX_COMPARE_ROWS).
@@ -66,7 +65,8 @@ pub struct Job {
     id: u64,
     total: u64,
     rows: Vec<String>,
-    bar: ProgressBar,
+    /// Games finished so far (the simulation counts them).
+    done: Arc<AtomicU64>,
     state: JobState,
     /// Set by DELETE; the simulation checks it before each game.
     cancel: Arc<AtomicBool>,
@@ -195,8 +195,7 @@ pub async fn start(
         .iter()
         .map(|(any, p)| format!("{} ({} vs {})", any.rules().name, p[0], p[1]))
         .collect();
-    let bar = ProgressBar::hidden();
-    bar.set_length(total);
+    let done = Arc::new(AtomicU64::new(0));
     let cancel = Arc::new(AtomicBool::new(false));
     let job = {
         let mut jobs = lock(&state.jobs);
@@ -217,7 +216,7 @@ pub async fn start(
             id: jobs.next,
             total,
             rows,
-            bar: bar.clone(),
+            done: done.clone(),
             state: JobState::Running,
             cancel: cancel.clone(),
         }));
@@ -239,7 +238,7 @@ pub async fn start(
                         agents: *agents,
                         threads: None,
                     };
-                    simulate_until(any, &cfg, Some(&bar), &cancel)
+                    simulate_until(any, &cfg, Some(&*done), &cancel)
                 })
                 .collect::<Option<Vec<_>>>()
         }));
@@ -311,7 +310,7 @@ fn job_json(job: &Job) -> Value {
     };
     let done = match &job.state {
         JobState::Done(_) => job.total,
-        _ => job.bar.position().min(job.total),
+        _ => job.done.load(Ordering::Relaxed).min(job.total),
     };
     json!({
         "job": job.id,

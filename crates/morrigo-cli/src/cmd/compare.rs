@@ -1,4 +1,4 @@
-use crate::cmd::sim_args::{progress, SimOptions};
+use crate::cmd::sim_args::{progress, reported, SimOptions};
 use crate::fail::{Failure, Outcome};
 use crate::game;
 use clap::{Args, ValueEnum};
@@ -174,7 +174,7 @@ pub fn run(args: CompareArgs) -> Outcome {
             agents,
             ..base.clone()
         };
-        reports.push(simulate(any, &cfg, bar.as_ref()));
+        reports.push(simulate(any, &cfg, reported(&bar)));
     }
     if let Some(b) = bar {
         b.finish_and_clear();

@@ -1,5 +1,5 @@
 use crate::cmd::compare::FormatArg;
-use crate::cmd::sim_args::progress;
+use crate::cmd::sim_args::{progress, reported};
 use crate::fail::{Failure, Outcome};
 use crate::game;
 use clap::Args;
@@ -159,7 +159,7 @@ pub fn run(args: LadderArgs) -> Outcome {
     if let Some(b) = &bar {
         b.set_message(rules.name.clone());
     }
-    let report = ladder(&any, &cfg, bar.as_ref());
+    let report = ladder(&any, &cfg, reported(&bar));
     if let Some(b) = bar {
         b.finish_and_clear();
     }

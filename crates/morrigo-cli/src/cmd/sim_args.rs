@@ -4,7 +4,7 @@ use crate::fail::Failure;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use morrigo_diag::Diagnostic;
-use morrigo_play::{AgentSpec, SimConfig, DEFAULT_MAX_PLIES};
+use morrigo_play::{AgentSpec, Progress, SimConfig, DEFAULT_MAX_PLIES};
 use morrigo_rules::Rules;
 use std::io::IsTerminal;
 
@@ -147,10 +147,33 @@ fn parse_agents(text: &str) -> Result<AgentPair, String> {
     }
 }
 
+/// The CLI's side of [`morrigo_play::Progress`]: an indicatif bar the runs
+/// advance once per game (the library knows no bar); its methods are the
+/// bar's.
+pub struct Bar(ProgressBar);
+
+impl Progress for Bar {
+    fn inc(&self, n: u64) {
+        self.0.inc(n);
+    }
+}
+
+impl std::ops::Deref for Bar {
+    type Target = ProgressBar;
+    fn deref(&self) -> &ProgressBar {
+        &self.0
+    }
+}
+
+/// The progress a run reports to, if a bar is shown.
+pub fn reported(bar: &Option<Bar>) -> Option<&dyn Progress> {
+    bar.as_ref().map(|b| b as &dyn Progress)
+}
+
 /// Progress lines on stderr when it is not a terminal and `--progress`
 /// asks for them: a hidden bar the simulation advances, read once a second
 /// by a thread that prints it. The thread ends with the bar.
-pub fn progress_lines(total: u64, label: String) -> ProgressBar {
+pub fn progress_lines(total: u64, label: String) -> Bar {
     let bar = ProgressBar::hidden();
     bar.set_length(total);
     let watched = bar.clone();
@@ -163,11 +186,11 @@ pub fn progress_lines(total: u64, label: String) -> ProgressBar {
             eprintln!("{label}: {}/{total} games", watched.position());
         }
     });
-    bar
+    Bar(bar)
 }
 
 /// A progress bar on stderr, only when stderr is a terminal.
-pub fn progress(total: u64) -> Option<ProgressBar> {
+pub fn progress(total: u64) -> Option<Bar> {
     if !std::io::stderr().is_terminal() {
         return None;
     }
@@ -181,5 +204,5 @@ pub fn progress(total: u64) -> Option<ProgressBar> {
     }
     // Slow agents may take seconds a game: redraw (elapsed time, rate) anyway.
     bar.enable_steady_tick(std::time::Duration::from_millis(500));
-    Some(bar)
+    Some(Bar(bar))
 }

@@ -1,5 +1,5 @@
 use crate::budget::{self, BudgetOptions};
-use crate::cmd::sim_args::{progress, progress_lines, SimOptions};
+use crate::cmd::sim_args::{progress, progress_lines, reported, SimOptions};
 use crate::fail::{Failure, Outcome};
 use crate::game;
 use clap::Args;
@@ -66,7 +66,7 @@ pub fn run(args: SimulateArgs) -> Outcome {
     if let Some(b) = &bar {
         b.set_message(any.rules().name.clone());
     }
-    let report = simulate(&any, &cfg, bar.as_ref());
+    let report = simulate(&any, &cfg, reported(&bar));
     if let Some(b) = bar {
         b.finish_and_clear();
     }

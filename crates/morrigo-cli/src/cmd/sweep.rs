@@ -4,7 +4,7 @@
 //! merged report is `compare`'s table.
 
 use crate::cmd::compare::FormatArg;
-use crate::cmd::sim_args::progress;
+use crate::cmd::sim_args::{progress, reported};
 use crate::fail::{Failure, Outcome};
 use clap::Args;
 use morrigo_diag::Diagnostic;
@@ -147,7 +147,7 @@ fn local(plan: &Plan, dir: &Path, jobs: Option<u16>) -> Outcome {
                 let mut last = None;
                 for _ in 0..TRIES {
                     let attempt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        run_shard_with(plan, k, &machines, bar.as_ref())
+                        run_shard_with(plan, k, &machines, reported(&bar))
                     }));
                     match attempt {
                         Ok(Ok(result)) => return write_shard(dir, &result).map_err(Failure::from),
