@@ -280,11 +280,7 @@ struct IllegalYaml {
 /// The JSON Schema (draft-07, what YAML editors read) of scenario files, as
 /// `rulesets/scenario.schema.json` holds it.
 pub fn scenario_schema() -> String {
-    let generator = schemars::generate::SchemaSettings::draft07().into_generator();
-    let schema = generator.into_root_schema_for::<FileYaml>();
-    let mut text = serde_json::to_string_pretty(&schema).expect("a schema is JSON");
-    text.push('\n');
-    text
+    morrigo_rules::schema::draft07_schema::<FileYaml>(|_| {})
 }
 
 // ----- reading ---------------------------------------------------------------

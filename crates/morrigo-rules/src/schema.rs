@@ -758,28 +758,37 @@ hand_schema!(SuicideFile, "Suicide", {
     ]
 });
 
-/// The JSON Schema (draft-07, what YAML editors read) of ruleset files, as
-/// `rulesets/ruleset.schema.json` holds it.
+/// The JSON Schema (draft-07, what YAML editors read) of the files `T`
+/// reads, as pretty JSON with a final newline; `adjust` edits it first.
+/// One generator for the ruleset and scenario schemas.
+pub fn draft07_schema<T: JsonSchema>(adjust: impl FnOnce(&mut Schema)) -> String {
+    let generator = schemars::generate::SchemaSettings::draft07().into_generator();
+    let mut schema = generator.into_root_schema_for::<T>();
+    adjust(&mut schema);
+    let mut text = serde_json::to_string_pretty(&schema).expect("a schema is JSON");
+    text.push('\n');
+    text
+}
+
+/// The JSON Schema of ruleset files, as `rulesets/ruleset.schema.json`
+/// holds it.
 ///
 /// A variant writes only what differs from its parent, and mappings merge
 /// key by key, so no key of a section is required in one file: `required`
 /// is kept only inside lists (replaced whole) and the forms read by hand.
 pub fn ruleset_schema() -> String {
-    let generator = schemars::generate::SchemaSettings::draft07().into_generator();
-    let mut schema = generator.into_root_schema_for::<RulesetFile>();
-    if let Some(defs) = schema
-        .get_mut("definitions")
-        .and_then(serde_json::Value::as_object_mut)
-    {
-        for (name, def) in defs.iter_mut() {
-            if name.ends_with("File") && name != "ShapeFile" {
-                if let Some(def) = def.as_object_mut() {
-                    def.remove("required");
+    draft07_schema::<RulesetFile>(|schema| {
+        if let Some(defs) = schema
+            .get_mut("definitions")
+            .and_then(serde_json::Value::as_object_mut)
+        {
+            for (name, def) in defs.iter_mut() {
+                if name.ends_with("File") && name != "ShapeFile" {
+                    if let Some(def) = def.as_object_mut() {
+                        def.remove("required");
+                    }
                 }
             }
         }
-    }
-    let mut text = serde_json::to_string_pretty(&schema).expect("a schema is JSON");
-    text.push('\n');
-    text
+    })
 }
