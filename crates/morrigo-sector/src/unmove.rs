@@ -186,7 +186,7 @@ pub struct Moves<'m> {
     /// turn, so it is played (and undone) without the engine.
     plain: bool,
     /// Phase and action conditions read piece counts only, so the actions
-    /// allowed are one answer per sector and player ([`Moves::allowed`]).
+    /// allowed are one answer per sector and player (`Moves::sector_facts`).
     count_guards: bool,
     /// Per sector and player: the actions allowed (when `count_guards`)
     /// and whether a forbid rule may apply.

@@ -2,7 +2,7 @@ use crate::fail::{Failure, Outcome};
 use crate::game;
 use clap::Args;
 use morrigo_diag::{Diagnostic, Diagnostics};
-use morrigo_rules::{compile, load};
+use morrigo_rules::compile;
 use std::io::Write;
 use std::path::Path;
 
@@ -32,19 +32,17 @@ pub fn run(args: CheckArgs) -> Outcome {
     let mut out = std::io::stdout().lock();
     let (mut failed, mut misused) = (false, false);
     let files = expand(&args.files)?;
-    let overrides = args.ruleset.overrides();
     for file in &files {
         // A flag the file cannot take is a usage error (exit 2), reported
         // like the file's own errors.
-        let rules = match load::load(file) {
-            Err(d) => Err(Diagnostics::from(d)),
-            Ok(loaded) => match load::with_overrides(loaded, &overrides) {
-                Err(d) => {
-                    misused = true;
-                    Err(Diagnostics::from(d))
-                }
-                Ok(loaded) => compile(&loaded),
-            },
+        let rules = match game::loaded(file, &args.ruleset) {
+            Ok(loaded) => compile(&loaded),
+            Err(Failure::Usage(d)) => {
+                misused = true;
+                Err(Diagnostics::from(d))
+            }
+            Err(Failure::Game(ds)) => Err(ds),
+            Err(other) => return Err(other),
         };
         match rules {
             Ok(rules) => writeln!(
