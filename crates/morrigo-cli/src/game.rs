@@ -221,6 +221,9 @@ pub struct Start<const W: usize> {
     pub over: Option<String>,
     /// The score of a counted ending.
     pub score: Option<String>,
+    /// The moves played from the start, when every ply of the record is a
+    /// move (not a resignation or an agreement).
+    pub moves: Option<Vec<Move>>,
 }
 
 /// The starting position of `perft`, `show` and `states`: one code path, so
@@ -264,11 +267,16 @@ pub fn start<const W: usize>(
             _ => (None, None),
         },
     };
+    let moves = match &t {
+        None => Some(Vec::new()),
+        Some(t) => moves_of(&m.rules, t).ok(),
+    };
     Ok(Start {
         state,
         plies,
         over,
         score,
+        moves,
     })
 }
 

@@ -246,6 +246,31 @@ impl<const W: usize> State<W> {
     pub fn last_ends_d(&self) -> bool {
         self.moves.last().is_some_and(|m| m.d_start != NO_D)
     }
+
+    /// Moves recorded in the history (those of a ruleset with board plays
+    /// or passes).
+    pub fn recorded_moves(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// The length of the D (a derived run of ko captures) that move `index`
+    /// ends, if it ends one.
+    pub fn d_len(&self, index: usize) -> Option<u32> {
+        let m = self.moves.get(index)?;
+        (m.d_start != NO_D).then(|| index as u32 - m.d_start + 1)
+    }
+
+    /// Whether move `index` was a board play (not a pass).
+    pub fn move_was_play(&self, index: usize) -> Option<bool> {
+        self.moves.get(index).map(|m| m.is_play)
+    }
+
+    /// The index of the board play that placed the stone now on point `p`
+    /// (`None` if no recorded play placed one there; the entry of an
+    /// emptied point is stale until a play refills it).
+    pub fn placed_at(&self, p: usize) -> Option<u32> {
+        self.placed_at.get(p).copied().filter(|&i| i != u32::MAX)
+    }
 }
 
 /// What `apply` returns so `undo` can restore the state exactly.

@@ -131,6 +131,8 @@ pub struct HistorySolution {
     pub stuck: u64,
     pub estimate: Estimate,
     pub elapsed: Duration,
+    /// Transposition-table statistics (`None` for the plain search).
+    pub tt: Option<crate::go::TtStats>,
 }
 
 impl HistorySolution {
@@ -322,6 +324,7 @@ pub fn solve_history_with<const W: usize>(
         stuck,
         estimate,
         elapsed: t0.elapsed(),
+        tt: None,
     })
 }
 

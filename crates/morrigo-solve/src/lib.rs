@@ -13,6 +13,7 @@
 //! boards small enough for it to finish.
 
 mod applies;
+pub mod go;
 pub mod history;
 pub mod layers;
 mod layout;

@@ -47,7 +47,8 @@ Examples:
   morrigo solve six-mens-morris --db six-db --at \"white: a1 c1 e3; black: b2 d4; in hand: 3 4; to move: black\"
   morrigo play three-mens-morris --agent perfect:table=three.solve
   morrigo solve jk-final --size 2x1 --komi 0
-  morrigo solve jk-final --size 2 --komi 0              (2x2: 121,764 nodes)
+  morrigo solve jk-final --size 2 --komi 0              (2x2: 36,827 nodes)
+  morrigo solve jk-final --size 2 --komi 0 --no-transpositions   (the plain search)
   morrigo solve chinese --size 3x1 --komi 0 --position b1")]
 pub struct SolveArgs {
     /// Ruleset file or built-in name.
@@ -71,6 +72,10 @@ pub struct SolveArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_PLIES,
           value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub max_plies: u32,
+    /// Full-history search: search without the transposition table (the
+    /// plain reference search, every node searched).
+    #[arg(long)]
+    pub no_transpositions: bool,
     /// Solve layer by layer (pieces in hand and on the board), each layer
     /// a unit of work whose files go to this directory; a re-run resumes.
     #[arg(long, value_name = "DIR")]
@@ -160,7 +165,12 @@ pub fn run(args: SolveArgs) -> Outcome {
             max_nodes: args.max_nodes,
             max_plies: args.max_plies,
         };
-        return super::solve_history::run(&any, args.position.as_deref(), &limits);
+        return super::solve_history::run(
+            &any,
+            args.position.as_deref(),
+            &limits,
+            !args.no_transpositions,
+        );
     }
     let left_out: Vec<String> = morrigo_solve::history_draw_rules(&rules)
         .into_iter()

@@ -8,16 +8,22 @@ use morrigo_diag::{Diagnostic, Diagnostics};
 use morrigo_engine::notation::format_move_in;
 use morrigo_engine::{with_machine, AnyMachine, Machine, Move};
 use morrigo_rules::Rules;
+use morrigo_solve::go::{solve_tt_with, KeySpec};
 use morrigo_solve::history::{
-    decided_by_rule, solve_history, solve_history_with, winner_of, HistorySolution, Limits,
-    SolveError, DEFAULT_MAX_PLIES,
+    decided_by_rule, solve_history_with, winner_of, HistorySolution, Limits, SolveError,
+    DEFAULT_MAX_PLIES,
 };
 use std::io::Write;
 
 /// `morrigo solve` on a ruleset whose legal moves or wins read the history:
 /// a full-history alpha-beta search (see `morrigo solve --help`).
-pub fn run(any: &AnyMachine, position: Option<&str>, limits: &Limits) -> Outcome {
-    let text = with_machine!(any, m => solve_text(m, position, limits))?;
+pub fn run(
+    any: &AnyMachine,
+    position: Option<&str>,
+    limits: &Limits,
+    transpositions: bool,
+) -> Outcome {
+    let text = with_machine!(any, m => solve_text(m, position, limits, transpositions))?;
     write!(std::io::stdout().lock(), "{text}")?;
     Ok(())
 }
@@ -26,6 +32,7 @@ fn solve_text<const W: usize>(
     m: &Machine<W>,
     position: Option<&str>,
     limits: &Limits,
+    transpositions: bool,
 ) -> Result<String, Failure> {
     let start = game::start(m, position)?;
     let bar = spinner();
@@ -34,12 +41,43 @@ fn solve_text<const W: usize>(
             b.set_message(format!("{nodes} nodes searched"));
         }
     };
-    let solved = solve_history_with(m, &start.state, limits, &mut tick);
+    let (solved, plain_why) = solve(m, &start, limits, transpositions, &mut tick);
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
     let solution = solved.map_err(|e| refusal(&m.rules, &e))?;
-    Ok(report(m, &solution, position.is_some()))
+    Ok(report(
+        m,
+        &solution,
+        position.is_some(),
+        plain_why.as_deref(),
+    ))
+}
+
+/// Solve from `start`: with the transposition table when the rules give a
+/// key and `transpositions` is on, else by the plain search; with why the
+/// plain search was used, when it was not asked for.
+fn solve<const W: usize>(
+    m: &Machine<W>,
+    start: &game::Start<W>,
+    limits: &Limits,
+    transpositions: bool,
+    progress: &mut dyn FnMut(u64),
+) -> (Result<HistorySolution, SolveError>, Option<String>) {
+    if !transpositions {
+        return (solve_history_with(m, &start.state, limits, progress), None);
+    }
+    match (KeySpec::of(&m.rules), &start.moves) {
+        (Ok(spec), Some(moves)) => (solve_tt_with(m, spec, moves, limits, progress), None),
+        (Err(why), _) => (
+            solve_history_with(m, &start.state, limits, progress),
+            Some(why),
+        ),
+        (_, None) => (
+            solve_history_with(m, &start.state, limits, progress),
+            Some("the position's record holds a ply that is not a move".to_string()),
+        ),
+    }
 }
 
 /// A spinner with the node count on stderr, only when stderr is a
@@ -145,7 +183,12 @@ fn moves_text(rules: &Rules, moves: &[Move]) -> String {
         .join(" ")
 }
 
-fn report<const W: usize>(m: &Machine<W>, r: &HistorySolution, from_position: bool) -> String {
+fn report<const W: usize>(
+    m: &Machine<W>,
+    r: &HistorySolution,
+    from_position: bool,
+    plain_why: Option<&str>,
+) -> String {
     let rules = &m.rules;
     let mut out = format!(
         "{} on {}, {}{}\n",
@@ -158,7 +201,12 @@ fn report<const W: usize>(m: &Machine<W>, r: &HistorySolution, from_position: bo
             ""
         }
     );
-    out += "search: full history (every rule applied as in play), alpha-beta, no transpositions\n";
+    out += "search: full history (every rule applied as in play), alpha-beta, ";
+    out += &match (r.tt, plain_why) {
+        (Some(_), _) => "transposition table keyed by what the rules read\n".to_string(),
+        (None, Some(why)) => format!("no transpositions ({why})\n"),
+        (None, None) => "no transpositions\n".to_string(),
+    };
     let mut value = value_text(rules, r.value);
     if !r.exact() {
         // The value is that of one convention; the bounds follow below.
@@ -230,6 +278,12 @@ fn report<const W: usize>(m: &Machine<W>, r: &HistorySolution, from_position: bo
         }
     }
     out += &format!("nodes searched: {}\n", r.nodes);
+    if let Some(tt) = r.tt {
+        out += &format!(
+            "table: {} probes, {} hits, {} stored, {} not stored (path-dependent)\n",
+            tt.probes, tt.hits, tt.stores, tt.tainted
+        );
+    }
     if r.cut_lines > 0 {
         out += &format!(
             "lines cut at {} plies: {} (counted as draws)",
@@ -304,7 +358,8 @@ pub fn compare_table(
                     b.set_message(format!("solving {} on {}x{}", m.rules.name, size.0, size.1));
                 }
                 let rules = &m.rules;
-                let (value, moves, nodes) = match solve_history(m, &start.state, limits) {
+                let (solved, _) = solve(m, &start, limits, true, &mut |_| {});
+                let (value, moves, nodes) = match solved {
                     Ok(r) => {
                         let exact = if r.exact() { "" } else { " if cut lines count as draws" };
                         let moves = r

@@ -1,0 +1,616 @@
+//! Alpha-beta over the engine's `apply`/`undo` with a transposition table
+//! keyed by [`PathStack::key`](super::path::PathStack::key).
+//!
+//! The search is the full-history search of [`crate::history`] pass for
+//! pass: the same ply caps (16, 32, … from the root), cut lines counted as
+//! a draw, then as lost and won when any were cut, every root move with a
+//! full window. Each pass computes the same minimax values, only faster:
+//! * an entry whose subtree met no cut line holds for the game itself and
+//!   is used in any pass where its subtree (of `height` plies) stays above
+//!   the cap, where the same search would meet no cut line either;
+//! * an entry whose subtree met cut lines holds for its pass and its depth
+//!   only: it goes to a table cleared at every pass, keyed with the depth;
+//! * a node whose subtree looked up a board its key leaves out (a tainted
+//!   node, see `path`) is searched but never stored.
+
+use super::keyspec::KeySpec;
+use super::path::{Key128, PathStack};
+use crate::history::{
+    estimate, outcome_value, HistorySolution, Limits, SolveError, ESTIMATE_PROBES, PROGRESS_EVERY,
+    WIN,
+};
+use morrigo_engine::{Machine, Move, MoveKind, State};
+use morrigo_rules::Verdict;
+use std::collections::HashMap;
+use std::time::Instant;
+
+/// How the transposition table served a solve.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TtStats {
+    /// Lookups made (one per searched node that is not a leaf).
+    pub probes: u64,
+    /// Lookups that found a usable entry.
+    pub hits: u64,
+    /// Entries stored.
+    pub stores: u64,
+    /// Nodes not stored because their value may depend on boards the key
+    /// leaves out (path-dependent: graph-history interaction).
+    pub tainted: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    value: f64,
+    bound: Bound,
+    best: Option<Move>,
+    /// Plies below the node its search reached (through hits too).
+    height: u32,
+}
+
+/// What a search of one node found.
+#[derive(Clone, Copy, Debug)]
+struct Found {
+    value: f64,
+    /// First path index whose nodes' values depend on boards their keys
+    /// leave out (`usize::MAX`: none).
+    taint: usize,
+    /// The subtree met a cut line (its value is for this pass only).
+    cut: bool,
+    height: u32,
+}
+
+impl Found {
+    fn leaf(value: f64, taint: usize, cut: bool) -> Self {
+        Found {
+            value,
+            taint,
+            cut,
+            height: 0,
+        }
+    }
+}
+
+/// Solve the position reached by `moves` from the start, with the
+/// transposition key `spec` (from [`KeySpec::of`] of the machine's rules).
+/// The result is [`crate::history::solve_history`]'s, with table
+/// statistics.
+pub fn solve_tt<const W: usize>(
+    m: &Machine<W>,
+    spec: KeySpec,
+    moves: &[Move],
+    limits: &Limits,
+) -> Result<HistorySolution, SolveError> {
+    solve_tt_with(m, spec, moves, limits, &mut |_| {})
+}
+
+/// [`solve_tt`], calling `progress` with the nodes searched so far every
+/// [`PROGRESS_EVERY`] nodes.
+pub fn solve_tt_with<const W: usize>(
+    m: &Machine<W>,
+    spec: KeySpec,
+    moves: &[Move],
+    limits: &Limits,
+    progress: &mut dyn FnMut(u64),
+) -> Result<HistorySolution, SolveError> {
+    let t0 = Instant::now();
+    let mut s = m.initial();
+    let mut path = PathStack::new(spec, &s);
+    for &mv in moves {
+        m.apply(&mut s, mv);
+        path.push(&s, mv.kind == MoveKind::Play);
+    }
+    let start = s.clone();
+    // Refused as the plain search refuses: the table cuts the tree by an
+    // amount no estimate made before searching knows, so the plain bound
+    // (`sqrt` of the full tree) is kept, a conservative one.
+    let estimate = estimate(m, &start, ESTIMATE_PROBES, limits);
+    if estimate.search > limits.max_nodes as f64 {
+        return Err(SolveError::TooBig(estimate));
+    }
+    let mut search = Search {
+        m,
+        path,
+        progress,
+        limits: *limits,
+        nodes: 0,
+        cut: 0,
+        stuck: 0,
+        cut_value: 0.0,
+        cap: limits.max_plies,
+        root_index: moves.len(),
+        buffers: vec![Vec::new(); limits.max_plies as usize + 3],
+        ranked: vec![Vec::new(); limits.max_plies as usize + 3],
+        scratch: (Vec::new(), Vec::new()),
+        pv: vec![Vec::new(); limits.max_plies as usize + 3],
+        order: vec![0; (m.points() + 16) * 2],
+        stride: m.points() + 16,
+        free: HashMap::new(),
+        capped: HashMap::new(),
+        stats: TtStats::default(),
+    };
+    let mut cap = FIRST_CAP.min(limits.max_plies);
+    let mut found: Option<Iteration> = None;
+    let mut stopped_at = None;
+    loop {
+        match search.iteration(&mut s, cap) {
+            Ok(it) => {
+                let exact = it.bounds.is_none() && it.move_bounds.iter().all(Option::is_none);
+                let done = exact || cap >= limits.max_plies;
+                found = Some(it);
+                if done {
+                    break;
+                }
+                cap = cap.saturating_mul(2).min(limits.max_plies);
+            }
+            Err(e) => match found {
+                Some(_) => {
+                    stopped_at = Some(cap);
+                    break;
+                }
+                None => return Err(e),
+            },
+        }
+    }
+    let it = found.expect("the loop ends with a finished iteration or returns");
+    let mut end_state = start;
+    for &mv in &it.line {
+        m.apply(&mut end_state, mv);
+    }
+    let mut buf = Vec::new();
+    let end = m.legal_moves(&end_state, &mut buf);
+    let final_score = end.and_then(|o| {
+        let counted = m
+            .rules
+            .end
+            .get(o.rule as usize)
+            .is_some_and(|e| e.verdict == Verdict::Score);
+        counted.then(|| m.score(&end_state, &morrigo_engine::Bits::EMPTY))
+    });
+    Ok(HistorySolution {
+        value: it.value,
+        nodes: search.nodes,
+        line: it.line,
+        end,
+        final_score,
+        moves: it.moves,
+        move_bounds: it.move_bounds,
+        cut_lines: it.cut,
+        max_plies: it.cap,
+        stopped_at,
+        bounds: it.bounds,
+        stuck: it.stuck,
+        estimate,
+        elapsed: t0.elapsed(),
+        tt: Some(search.stats),
+    })
+}
+
+const FIRST_CAP: u32 = 16;
+
+struct Iteration {
+    value: f64,
+    moves: Vec<(Move, f64)>,
+    move_bounds: Vec<Option<(f64, f64)>>,
+    line: Vec<Move>,
+    cut: u64,
+    stuck: u64,
+    bounds: Option<(f64, f64)>,
+    cap: u32,
+}
+
+/// Move-order ranks: lower is tried first.
+const RANK_HINT: u32 = 0;
+/// A pass that ends the game at once.
+const RANK_ENDING_PASS: u32 = 1;
+/// A pass after which the opponent can end the game with a pass (Tromp's
+/// "passes first" for two-pass endings, JK's E after a board play).
+const RANK_PASS_OFFERING_END: u32 = 2;
+const RANK_PLAY: u32 = 3;
+/// A pass that neither ends the game nor lets the opponent end it.
+const RANK_OTHER_PASS: u32 = 4;
+
+struct Search<'m, 'p, const W: usize> {
+    m: &'m Machine<W>,
+    path: PathStack<W>,
+    progress: &'p mut dyn FnMut(u64),
+    limits: Limits,
+    nodes: u64,
+    cut: u64,
+    stuck: u64,
+    cut_value: f64,
+    cap: u32,
+    /// Path index of the root.
+    root_index: usize,
+    buffers: Vec<Vec<Move>>,
+    ranked: Vec<Vec<(u32, u32, Move)>>,
+    scratch: (Vec<Move>, Vec<Move>),
+    pv: Vec<Vec<Move>>,
+    /// History heuristic: cutoffs per (play or pass, point or kind).
+    order: Vec<u32>,
+    stride: usize,
+    /// Entries whose subtree met no cut line (valid in every pass).
+    free: HashMap<u128, Entry>,
+    /// Entries of this pass whose subtree met cut lines, keyed with depth.
+    capped: HashMap<u128, Entry>,
+    stats: TtStats,
+}
+
+impl<const W: usize> Search<'_, '_, W> {
+    fn order_index(&self, mv: &Move) -> usize {
+        let kind = usize::from(mv.kind == MoveKind::Pass);
+        kind * self.stride + (mv.to as usize).min(self.stride - 1)
+    }
+
+    fn capped_key(key: u128, depth: usize) -> u128 {
+        let mut k = Key128::new(5);
+        k.feed128(key);
+        k.feed(depth as u64);
+        k.get()
+    }
+
+    /// The passes at ply cap `cap`: cut lines counted as lost for the first
+    /// player, then (if any line was cut) as won; where both agree the
+    /// value is exact and no draw pass is needed. Otherwise the draw pass
+    /// gives the value reported between the bounds, as the plain search
+    /// reports it (see [`crate::history`]).
+    fn iteration(&mut self, s: &mut State<W>, cap: u32) -> Result<Iteration, SolveError> {
+        self.cap = cap;
+        let (low, low_moves, cut_any) = self.root(s, -WIN)?;
+        let (cut, stuck) = (self.cut, self.stuck);
+        if !cut_any {
+            let line = self.line(s)?;
+            let move_bounds = vec![None; low_moves.len()];
+            return Ok(Iteration {
+                value: low,
+                moves: low_moves,
+                move_bounds,
+                line,
+                cut,
+                stuck,
+                bounds: None,
+                cap,
+            });
+        }
+        let low_line = self.line(s)?;
+        let (high, high_moves, _) = self.root(s, WIN)?;
+        let exact = low == high && low_moves == high_moves;
+        let (mut cut, mut stuck) = (cut, stuck);
+        let (value, moves, line) = if exact {
+            (low, low_moves.clone(), low_line)
+        } else {
+            // The value between the bounds, with cut lines as draws: the
+            // counts reported are this pass's, as the plain search's are.
+            let (value, moves, _) = self.root(s, 0.0)?;
+            (cut, stuck) = (self.cut, self.stuck);
+            (value, moves, self.line(s)?)
+        };
+        let mut bounds = None;
+        let mut move_bounds = vec![None; moves.len()];
+        if low != value || high != value {
+            bounds = Some((low, high));
+        }
+        for (i, ((_, v), ((_, lo), (_, hi)))) in moves
+            .iter()
+            .zip(low_moves.iter().zip(&high_moves))
+            .enumerate()
+        {
+            if lo != v || hi != v {
+                move_bounds[i] = Some((*lo, *hi));
+            }
+        }
+        Ok(Iteration {
+            value,
+            moves,
+            move_bounds,
+            line,
+            cut,
+            stuck,
+            bounds,
+            cap,
+        })
+    }
+
+    /// Every root move with a full window; the best value, the moves'
+    /// values and whether any line was cut.
+    #[allow(clippy::type_complexity)]
+    fn root(
+        &mut self,
+        s: &mut State<W>,
+        cut_value: f64,
+    ) -> Result<(f64, Vec<(Move, f64)>, bool), SolveError> {
+        self.cut_value = cut_value;
+        self.capped.clear();
+        self.cut = 0;
+        self.stuck = 0;
+        self.nodes += 1;
+        let mut moves = Vec::new();
+        if let Some(o) = self.m.legal_moves(s, &mut moves) {
+            self.pv[0].clear();
+            return Ok((outcome_value(self.m, s, &o), Vec::new(), false));
+        }
+        if moves.is_empty() {
+            self.stuck += 1;
+            self.pv[0].clear();
+            return Ok((0.0, Vec::new(), false));
+        }
+        let maximising = s.pos.to_move == 0;
+        let mut best = if maximising {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
+        let mut values = Vec::with_capacity(moves.len());
+        let mut cut_any = false;
+        for &mv in &moves {
+            let f = self.child(s, mv, 1, f64::NEG_INFINITY, f64::INFINITY)?;
+            cut_any |= f.cut;
+            values.push((mv, f.value));
+            if (maximising && f.value > best) || (!maximising && f.value < best) {
+                best = f.value;
+                let (head, tail) = self.pv.split_at_mut(1);
+                head[0].clear();
+                head[0].push(mv);
+                head[0].extend_from_slice(&tail[0]);
+            }
+        }
+        Ok((best, values, cut_any))
+    }
+
+    /// Search the position after `mv` at `depth`.
+    fn child(
+        &mut self,
+        s: &mut State<W>,
+        mv: Move,
+        depth: usize,
+        alpha: f64,
+        beta: f64,
+    ) -> Result<Found, SolveError> {
+        let u = self.m.apply(s, mv);
+        let by_play = mv.kind == MoveKind::Play;
+        self.path.push(s, by_play);
+        let f = self.search(s, depth, alpha, beta, by_play);
+        self.path.pop();
+        self.m.undo(s, u);
+        f
+    }
+
+    /// The principal line of the last draw pass: the root's, continued
+    /// where a table hit cut it short by searching each move of the node
+    /// reached with a full window and taking the best.
+    fn line(&mut self, s: &mut State<W>) -> Result<Vec<Move>, SolveError> {
+        let mut line = self.pv[0].clone();
+        let mut undos = Vec::new();
+        for &mv in &line {
+            undos.push(self.m.apply(s, mv));
+            self.path.push(s, mv.kind == MoveKind::Play);
+        }
+        let mut result = Ok(());
+        while line.len() < self.cap as usize {
+            let mut moves = Vec::new();
+            if self.m.legal_moves(s, &mut moves).is_some() || moves.is_empty() {
+                break;
+            }
+            let maximising = s.pos.to_move == 0;
+            let mut best: Option<(f64, Move)> = None;
+            for &mv in &moves {
+                let f = match self.child(s, mv, line.len() + 1, f64::NEG_INFINITY, f64::INFINITY) {
+                    Ok(f) => f,
+                    Err(e) => {
+                        result = Err(e);
+                        break;
+                    }
+                };
+                let better = best.is_none_or(|(b, _)| {
+                    (maximising && f.value > b) || (!maximising && f.value < b)
+                });
+                if better {
+                    best = Some((f.value, mv));
+                }
+            }
+            let Some((_, mv)) = best.filter(|_| result.is_ok()) else {
+                break;
+            };
+            line.push(mv);
+            undos.push(self.m.apply(s, mv));
+            self.path.push(s, mv.kind == MoveKind::Play);
+        }
+        for u in undos.into_iter().rev() {
+            self.path.pop();
+            self.m.undo(s, u);
+        }
+        result.map(|()| line)
+    }
+
+    /// The rank of a pass for move order: whether it ends the game, or lets
+    /// the opponent end it with a pass of their own.
+    fn pass_rank(&mut self, s: &mut State<W>, mv: Move) -> u32 {
+        let (mut replies, mut after) = std::mem::take(&mut self.scratch);
+        let u = self.m.apply(s, mv);
+        let rank = if self.m.legal_moves(s, &mut replies).is_some() {
+            RANK_ENDING_PASS
+        } else {
+            let offers = replies.iter().any(|&r| {
+                r.kind == MoveKind::Pass && {
+                    let u2 = self.m.apply(s, r);
+                    let ends = self.m.legal_moves(s, &mut after).is_some();
+                    self.m.undo(s, u2);
+                    ends
+                }
+            });
+            if offers {
+                RANK_PASS_OFFERING_END
+            } else {
+                RANK_OTHER_PASS
+            }
+        };
+        self.m.undo(s, u);
+        self.scratch = (replies, after);
+        rank
+    }
+
+    fn search(
+        &mut self,
+        s: &mut State<W>,
+        depth: usize,
+        mut alpha: f64,
+        mut beta: f64,
+        by_play: bool,
+    ) -> Result<Found, SolveError> {
+        self.nodes += 1;
+        if self.nodes > self.limits.max_nodes {
+            return Err(SolveError::Budget {
+                nodes: self.nodes,
+                max_nodes: self.limits.max_nodes,
+            });
+        }
+        if self.nodes.is_multiple_of(PROGRESS_EVERY) {
+            (self.progress)(self.nodes);
+        }
+        self.pv[depth].clear();
+        let mut taint = self.path.lookups_taint(self.m, s, by_play);
+        let mut moves = std::mem::take(&mut self.buffers[depth]);
+        if let Some(o) = self.m.legal_moves(s, &mut moves) {
+            self.buffers[depth] = moves;
+            return Ok(Found::leaf(outcome_value(self.m, s, &o), taint, false));
+        }
+        if moves.is_empty() {
+            self.buffers[depth] = moves;
+            self.stuck += 1;
+            return Ok(Found::leaf(0.0, taint, false));
+        }
+        if depth >= self.cap as usize {
+            self.buffers[depth] = moves;
+            self.cut += 1;
+            return Ok(Found::leaf(self.cut_value, taint, true));
+        }
+        let key = self.path.key(s);
+        let capped_key = Self::capped_key(key, depth);
+        self.stats.probes += 1;
+        let mut hint = None;
+        let room = self.cap as usize - depth;
+        let hit = match self.free.get(&key) {
+            Some(e) if (e.height as usize) < room => Some((*e, false)),
+            _ => self.capped.get(&capped_key).map(|e| (*e, true)),
+        };
+        if let Some((e, cut)) = hit {
+            hint = e.best;
+            let done = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => {
+                    alpha = alpha.max(e.value);
+                    alpha >= beta
+                }
+                Bound::Upper => {
+                    beta = beta.min(e.value);
+                    alpha >= beta
+                }
+            };
+            if done {
+                self.stats.hits += 1;
+                self.buffers[depth] = moves;
+                if let (Bound::Exact, Some(best)) = (e.bound, e.best) {
+                    self.pv[depth].push(best);
+                }
+                return Ok(Found {
+                    value: e.value,
+                    taint,
+                    cut,
+                    height: e.height,
+                });
+            }
+        }
+        let (alpha0, beta0) = (alpha, beta);
+        let mut ranked = std::mem::take(&mut self.ranked[depth]);
+        ranked.clear();
+        for &mv in &moves {
+            let rank = if Some(mv) == hint {
+                RANK_HINT
+            } else if mv.kind == MoveKind::Pass {
+                self.pass_rank(s, mv)
+            } else {
+                RANK_PLAY
+            };
+            ranked.push((rank, u32::MAX - self.order[self.order_index(&mv)], mv));
+        }
+        ranked.sort_unstable_by_key(|&(rank, order, _)| (rank, order));
+        let maximising = s.pos.to_move == 0;
+        let mut best = if maximising {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
+        let (mut best_move, mut cut, mut height) = (None, false, 0);
+        let mut result = Ok(());
+        for &(_, _, mv) in &ranked {
+            let f = match self.child(s, mv, depth + 1, alpha, beta) {
+                Ok(f) => f,
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            };
+            taint = taint.min(f.taint);
+            cut |= f.cut;
+            height = height.max(f.height + 1);
+            if (maximising && f.value > best) || (!maximising && f.value < best) {
+                best = f.value;
+                best_move = Some(mv);
+                let (head, tail) = self.pv.split_at_mut(depth + 1);
+                let line = &mut head[depth];
+                line.clear();
+                line.push(mv);
+                line.extend_from_slice(&tail[0]);
+            }
+            if maximising {
+                alpha = alpha.max(f.value);
+            } else {
+                beta = beta.min(f.value);
+            }
+            if alpha >= beta {
+                let i = self.order_index(&mv);
+                self.order[i] = self.order[i].saturating_add(1);
+                break;
+            }
+        }
+        self.buffers[depth] = moves;
+        self.ranked[depth] = ranked;
+        result?;
+        let node = self.root_index + depth;
+        if taint > node {
+            let bound = if best <= alpha0 {
+                Bound::Upper
+            } else if best >= beta0 {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            let entry = Entry {
+                value: best,
+                bound,
+                best: best_move,
+                height,
+            };
+            self.stats.stores += 1;
+            if cut {
+                self.capped.insert(capped_key, entry);
+            } else {
+                self.free.insert(key, entry);
+            }
+        } else {
+            self.stats.tainted += 1;
+        }
+        Ok(Found {
+            value: best,
+            taint,
+            cut,
+            height,
+        })
+    }
+}

@@ -1,0 +1,333 @@
+//! The transposition-table search (`go`) against the plain full-history
+//! search (`history`), which keeps no table and reads the whole history at
+//! every node: both must give the same value, the same value of every
+//! first move and the same bounds, pass for pass, on every Go built-in and
+//! every board the plain search finishes.
+
+use morrigo_engine::{with_machine, AnyMachine, Move, MoveKind};
+use morrigo_rules::load::Overrides;
+use morrigo_rules::{builtin, Rules};
+use morrigo_solve::go::{solve_tt, ClassWindow, KeySpec};
+use morrigo_solve::history::{solve_history, HistorySolution, Limits};
+use std::sync::Arc;
+
+fn rules(name: &str, size: (u32, u32), komi: f64) -> Rules {
+    try_rules(name, size, Some(komi)).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// A ruleset with komi where it counts (rulesets without scoring take none).
+fn try_rules(name: &str, size: (u32, u32), komi: Option<f64>) -> Result<Rules, String> {
+    morrigo_rules::load_rules_with(
+        name,
+        &Overrides {
+            size: Some(size),
+            komi,
+        },
+    )
+    .map_err(|e| format!("{e:?}"))
+}
+
+fn go_builtins() -> Vec<&'static str> {
+    builtin::family("go").map(|b| b.name).collect()
+}
+
+/// Plain and transposition solves of the position after `moves` (the
+/// plain one `None` when it is refused or runs out of budget; the table
+/// search gets the default node budget and the same ply cap).
+fn both(
+    rules: Rules,
+    moves: &[Move],
+    limits: &Limits,
+) -> (Option<HistorySolution>, HistorySolution) {
+    let spec = KeySpec::of(&rules).unwrap_or_else(|e| panic!("{e}"));
+    let any = AnyMachine::new(Arc::new(rules)).expect("tiny board");
+    with_machine!(&any, m => {
+        let mut s = m.initial();
+        for &mv in moves {
+            m.apply(&mut s, mv);
+        }
+        let plain = solve_history(m, &s, limits).ok();
+        let tt_limits = Limits { max_nodes: Limits::default().max_nodes, ..*limits };
+        let tt = solve_tt(m, spec, moves, &tt_limits).expect("the table search finishes");
+        (plain, tt)
+    })
+}
+
+fn assert_same(what: &str, plain: &HistorySolution, tt: &HistorySolution) {
+    if plain.all_exact() && tt.all_exact() {
+        assert_eq!(plain.value, tt.value, "{what}: value");
+        assert_eq!(plain.moves, tt.moves, "{what}: first moves");
+        return;
+    }
+    assert_eq!(plain.value, tt.value, "{what}: value");
+    assert_eq!(plain.moves, tt.moves, "{what}: first moves");
+    assert_eq!(plain.bounds, tt.bounds, "{what}: bounds");
+    assert_eq!(
+        plain.move_bounds, tt.move_bounds,
+        "{what}: first moves' bounds"
+    );
+    assert_eq!(plain.max_plies, tt.max_plies, "{what}: ply cap");
+}
+
+/// The line a solve reports is played out legally and ends as reported,
+/// with the value the solve gives (when it ends by a count).
+fn assert_line_plays(what: &str, rules: &Rules, sol: &HistorySolution) {
+    if !sol.exact() {
+        return;
+    }
+    let any = AnyMachine::new(Arc::new(rules.clone())).expect("tiny board");
+    with_machine!(&any, m => {
+        let mut s = m.initial();
+        let mut moves = Vec::new();
+        for &mv in &sol.line {
+            assert!(m.legal_moves(&s, &mut moves).is_none(), "{what}: line goes on after the end");
+            assert!(moves.contains(&mv), "{what}: {mv:?} is not legal in the line");
+            m.apply(&mut s, mv);
+        }
+        let end = m.legal_moves(&s, &mut moves);
+        assert_eq!(end, sol.end, "{what}: line end");
+        if let Some(o) = end {
+            assert_eq!(
+                morrigo_solve::history::outcome_value(m, &s, &o),
+                sol.value,
+                "{what}: the line's end is worth the value"
+            );
+        }
+    });
+}
+
+/// Transposition search = plain search on 2x1, 3x1 and 2x2 for every Go
+/// built-in, komi 0 and 0.5 (Chinese 2x2 has cycles: both give the same
+/// bounds at the caps the plain search finishes).
+#[test]
+fn table_search_equals_plain_search_on_tiny_boards() {
+    let limits = Limits {
+        max_nodes: 3_000_000,
+        max_plies: 64,
+    };
+    let mut beyond_plain = Vec::new();
+    for name in go_builtins() {
+        for size in [(2, 1), (3, 1), (2, 2)] {
+            for komi in [0.0, 0.5] {
+                let what = format!("{name} {}x{} komi {komi}", size.0, size.1);
+                let Ok(r) =
+                    try_rules(name, size, Some(komi)).or_else(|_| try_rules(name, size, None))
+                else {
+                    panic!("{what}: does not load");
+                };
+                let (plain, tt) = both(r.clone(), &[], &limits);
+                match &plain {
+                    Some(plain) => assert_same(&what, plain, &tt),
+                    None => {
+                        beyond_plain.push(what.clone());
+                        // AGA is area-equivalent (pass stones): Tromp-Taylor's
+                        // B+1; the multi-stone suicide variant draws like the
+                        // other JK rules (the plain search finds it with its
+                        // default budget); Chinese cycles between W+4 and B+4.
+                        let expected = match (name, komi == 0.0) {
+                            ("aga", true) => (1.0, None),
+                            ("aga", false) => (0.5, None),
+                            ("jk-suicide-multi", _) => (0.0, None),
+                            ("chinese", true) => (0.0, Some((-4.0, 4.0))),
+                            ("chinese", false) => (0.0, Some((-4.5, 3.5))),
+                            _ => panic!("{what}: the plain search does not finish"),
+                        };
+                        assert_eq!((tt.value, tt.bounds), expected, "{what}");
+                    }
+                }
+                assert_line_plays(&what, &r, &tt);
+                let stats = tt.tt.expect("table statistics");
+                assert!(stats.stores > 0 || tt.nodes < 10, "{what}: nothing stored");
+            }
+        }
+    }
+    // Where the plain search gives up, the table search still answers:
+    // AGA (situational superko with pass stones) and jk-suicide-multi are
+    // exact, Chinese (simple ko: cycles) is bracketed.
+    assert_eq!(
+        beyond_plain,
+        ["aga", "chinese", "jk-suicide-multi"]
+            .iter()
+            .flat_map(|n| [format!("{n} 2x2 komi 0"), format!("{n} 2x2 komi 0.5")])
+            .collect::<Vec<_>>()
+    );
+}
+
+/// The same from positions with a history: every position reached in up to
+/// 4 plies on 2x2 under the rulesets whose keys hold the most (superko,
+/// board occurrences with Art. 3.3, derived D runs, situational superko),
+/// so the skeleton and the look-back start from a path, not the empty board.
+#[test]
+fn table_search_equals_plain_search_after_every_opening() {
+    let limits = Limits {
+        max_nodes: 3_000_000,
+        max_plies: 64,
+    };
+    for name in ["tromp-taylor", "new-zealand", "jk-final", "japanese"] {
+        let r = rules(name, (2, 2), 0.0);
+        let any = AnyMachine::new(Arc::new(r.clone())).expect("tiny board");
+        let mut openings: Vec<Vec<Move>> = vec![Vec::new()];
+        with_machine!(&any, m => {
+            let mut frontier = openings.clone();
+            for _ in 0..2 {
+                let mut next = Vec::new();
+                for seq in &frontier {
+                    let mut s = m.initial();
+                    seq.iter().for_each(|&mv| {
+                        m.apply(&mut s, mv);
+                    });
+                    let mut moves = Vec::new();
+                    if m.legal_moves(&s, &mut moves).is_none() {
+                        next.extend(moves.into_iter().map(|mv| [seq.clone(), vec![mv]].concat()));
+                    }
+                }
+                openings.extend(next.iter().cloned());
+                frontier = next;
+            }
+        });
+        let mut compared = 0;
+        for seq in &openings {
+            let (plain, tt) = both(r.clone(), seq, &limits);
+            // Where the plain search is refused (its estimate over budget),
+            // there is nothing to compare with.
+            if let Some(plain) = plain {
+                assert_same(&format!("{name} 2x2 after {seq:?}"), &plain, &tt);
+                compared += 1;
+            }
+        }
+        assert!(
+            compared * 3 >= openings.len() * 2,
+            "{name}: {compared} of {} compared",
+            openings.len()
+        );
+    }
+}
+
+/// The key of every Go built-in holds what its rules read, derived from the
+/// compiled rules.
+#[test]
+fn key_specs_follow_the_rules() {
+    let spec = |name: &str| KeySpec::of(&try_rules(name, (2, 2), None).unwrap()).expect("a Go key");
+    let tt = spec("tromp-taylor");
+    assert_eq!(tt.classes, ClassWindow::Last(2), "after('P P')");
+    assert_eq!(tt.superko, morrigo_rules::Superko::Positional);
+    assert!(!tt.prisoners && !tt.lookback && !tt.occurrences, "{tt:?}");
+    let jk = spec("jk-final");
+    assert_eq!(jk.classes, ClassWindow::Whole, "patterns naming D");
+    assert!(
+        jk.lookback
+            && jk.ko_runs
+            && jk.occurrences
+            && jk.occurrence_captures
+            && jk.prisoners
+            && jk.turn0,
+        "{jk:?}"
+    );
+    let japanese = spec("japanese");
+    assert!(
+        japanese.occurrences && !japanese.occurrence_captures && japanese.lookback,
+        "{japanese:?}"
+    );
+    assert_eq!(
+        spec("new-zealand").superko,
+        morrigo_rules::Superko::Situational
+    );
+    let nogo = spec("nogo");
+    assert_eq!(nogo.classes, ClassWindow::None);
+    assert!(!nogo.reads_boards());
+    // A ruleset reading the turn number cannot be keyed by position.
+    let text = "\
+name: turn-limit
+board:
+  grid: { width: 2, height: 1 }
+players: [black, white]
+setup:
+  in_hand: unlimited
+phases:
+  play:
+    actions:
+      play: true
+      pass: true
+play:
+  suicide: illegal
+passes:
+  kinds: [P]
+end:
+  long:
+    draw: \"turn >= 10\"
+";
+    let r = morrigo_rules::rules_from_text("turn-limit.yaml", text).expect("a valid ruleset");
+    let why = KeySpec::of(&r).expect_err("turn is not keyed");
+    assert!(why.contains("Turn"), "{why}");
+}
+
+/// Tromp's 2x2 under area scoring and positional superko: B+1 (his search,
+/// passes tried first, needs 1,446 nodes for the value alone). The table
+/// search, which also values every first move, visits less than half the
+/// plain search's nodes (6,030 against 12,497 when this was written).
+#[test]
+fn tromp_taylor_2x2_with_half_the_plain_search_nodes() {
+    let (plain, tt) = both(rules("tromp-taylor", (2, 2), 0.0), &[], &Limits::default());
+    let plain = plain.expect("the plain search finishes");
+    assert_eq!(tt.value, 1.0);
+    assert_eq!(plain.value, 1.0);
+    assert!(
+        tt.nodes * 2 < plain.nodes,
+        "{} nodes, plain {}",
+        tt.nodes,
+        plain.nodes
+    );
+    let first_pass = tt.moves.iter().find(|(m, _)| m.kind == MoveKind::Pass);
+    assert!(first_pass.is_some());
+}
+
+/// Transposition search = plain search from random positions of 2x2 and
+/// 3x2 (random legal openings of 2 to 15 plies, fixed seed) under the
+/// rulesets whose keys carry the skeleton: positional and situational
+/// superko, board occurrences (Japanese long cycle, JK Art. 3.3).
+#[test]
+fn table_search_equals_plain_search_from_random_positions() {
+    let limits = Limits {
+        max_nodes: 2_000_000,
+        max_plies: 64,
+    };
+    let mut rng = 12_345u64;
+    let mut pick = |n: usize| {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        (rng % n as u64) as usize
+    };
+    for name in ["tromp-taylor", "new-zealand", "japanese", "jk-final", "aga"] {
+        for size in [(2, 2), (3, 2)] {
+            let r = rules(name, size, 0.0);
+            let spec = KeySpec::of(&r).expect("a Go key");
+            let any = AnyMachine::new(Arc::new(r)).expect("tiny board");
+            let mut compared = 0;
+            with_machine!(&any, m => {
+                for _ in 0..40 {
+                    let plies = 2 + pick(14);
+                    let mut s = m.initial();
+                    let mut seq = Vec::new();
+                    let mut moves = Vec::new();
+                    for _ in 0..plies {
+                        if m.legal_moves(&s, &mut moves).is_some() || moves.is_empty() {
+                            break;
+                        }
+                        let mv = moves[pick(moves.len())];
+                        m.apply(&mut s, mv);
+                        seq.push(mv);
+                    }
+                    let Ok(plain) = solve_history(m, &s, &limits) else {
+                        continue;
+                    };
+                    let tt = solve_tt(m, spec, &seq, &Limits { max_nodes: 100_000_000, ..limits })
+                        .expect("the table search finishes");
+                    assert_same(&format!("{name} {size:?} after {seq:?}"), &plain, &tt);
+                    compared += 1;
+                }
+            });
+            assert!(compared >= 10, "{name} {size:?}: only {compared} compared");
+        }
+    }
+}
