@@ -28,7 +28,7 @@ pub mod game;
 pub mod index;
 pub mod opening;
 pub mod solver;
-pub mod symmetry;
+pub use morrigo_solve::symmetry;
 pub mod unmove;
 
 pub use game::GameTable;

@@ -10,7 +10,11 @@
 //! [`history`]: a full-history game-tree search (alpha-beta over the
 //! engine's apply/undo) for rulesets whose legality or end rules read the
 //! history (ko, superko, JK move classes and D runs, pass patterns), on
-//! boards small enough for it to finish.
+//! boards small enough for it to finish; [`go`]: the same search with a
+//! transposition table keyed by what the rules read.
+//!
+//! [`symmetry`]: the board's symmetry group under the rules, shared by the
+//! sector solver and the Go search.
 
 mod applies;
 pub mod go;
@@ -19,6 +23,7 @@ pub mod layers;
 mod layout;
 mod line;
 mod solve;
+pub mod symmetry;
 mod table;
 
 pub use applies::{

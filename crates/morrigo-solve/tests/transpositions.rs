@@ -4,10 +4,10 @@
 //! first move and the same bounds, pass for pass, on every Go built-in and
 //! every board the plain search finishes.
 
-use morrigo_engine::{with_machine, AnyMachine, Move, MoveKind};
+use morrigo_engine::{with_machine, AnyMachine, Move};
 use morrigo_rules::load::Overrides;
 use morrigo_rules::{builtin, Rules};
-use morrigo_solve::go::{solve_tt, ClassWindow, KeySpec};
+use morrigo_solve::go::{solve_tt, solve_tt_with, ClassWindow, KeySpec};
 use morrigo_solve::history::{solve_history, HistorySolution, Limits};
 use std::sync::Arc;
 
@@ -261,24 +261,32 @@ end:
     assert!(why.contains("Turn"), "{why}");
 }
 
-/// Tromp's 2x2 under area scoring and positional superko: B+1 (his search,
-/// passes tried first, needs 1,446 nodes for the value alone). The table
-/// search, which also values every first move, visits less than half the
-/// plain search's nodes (6,030 against 12,497 when this was written).
+/// Tromp's 2x2 under area scoring and positional superko: B+1; his
+/// search, passes tried first, needs 1,446 nodes for the value alone. The
+/// table search, which also values every first move, stays within twice
+/// that (the issue's target; 1,416 when this was written, against the plain
+/// search's 12,497), and positions symmetric on the board share entries
+/// (6,030 nodes without).
 #[test]
-fn tromp_taylor_2x2_with_half_the_plain_search_nodes() {
-    let (plain, tt) = both(rules("tromp-taylor", (2, 2), 0.0), &[], &Limits::default());
-    let plain = plain.expect("the plain search finishes");
-    assert_eq!(tt.value, 1.0);
-    assert_eq!(plain.value, 1.0);
+fn tromp_taylor_2x2_within_twice_tromps_node_count() {
+    let r = rules("tromp-taylor", (2, 2), 0.0);
+    let spec = KeySpec::of(&r).expect("a Go key");
+    let any = AnyMachine::new(Arc::new(r)).expect("tiny board");
+    let (with, without) = with_machine!(&any, m => {
+        let limits = Limits::default();
+        let with = solve_tt_with(m, spec, &[], &limits, true, &mut |_| {}).expect("solves");
+        let without = solve_tt_with(m, spec, &[], &limits, false, &mut |_| {}).expect("solves");
+        (with, without)
+    });
+    assert_eq!((with.value, without.value), (1.0, 1.0));
+    assert_eq!(with.moves, without.moves);
+    assert!(with.nodes <= 2 * 1_446, "{} nodes", with.nodes);
     assert!(
-        tt.nodes * 2 < plain.nodes,
-        "{} nodes, plain {}",
-        tt.nodes,
-        plain.nodes
+        with.nodes < without.nodes,
+        "{} against {}",
+        with.nodes,
+        without.nodes
     );
-    let first_pass = tt.moves.iter().find(|(m, _)| m.kind == MoveKind::Pass);
-    assert!(first_pass.is_some());
 }
 
 /// Transposition search = plain search from random positions of 2x2 and
@@ -329,5 +337,37 @@ fn table_search_equals_plain_search_from_random_positions() {
             });
             assert!(compared >= 10, "{name} {size:?}: only {compared} compared");
         }
+    }
+}
+
+/// Linear Go (1x5) under Tromp-Taylor rules with suicide illegal and
+/// positional superko, set up without history, black (x) to move: the
+/// values of Hayward's exercises (University of Alberta course notes,
+/// "solving go", linear Go exercises), by both searches. One exercise,
+/// `x - o - -`, is listed there as 0 (x:4 o:2 x:1 o:2); both searches give
+/// white +5, by o:5 after x:4: `x - o - o` leaves x only a pass (x:4
+/// recreates a board, x:2 is suicide), and after o:4 and x:2's capture,
+/// o:4 again leaves x no legal play before o:3 takes the rest.
+#[test]
+fn linear_go_exercises() {
+    let cases: [(&str, &str, f64); 7] = [
+        ("a1", "c1", -5.0), // listed as 0: see above
+        ("c1", "a1", 5.0),
+        ("a1", "d1", -5.0),
+        ("d1", "a1", 5.0),
+        ("", "a1", 5.0),
+        ("", "b1", 0.0),
+        ("", "c1", 0.0),
+    ];
+    for (black, white, value) in cases {
+        let text = format!(
+            "name: linear\nextends: tromp-taylor\nboard:\n  grid: {{ width: 5, height: 1 }}\nplay:\n  suicide: illegal\n\
+             setup:\n  in_hand: unlimited\n  stones:\n    black: [{black}]\n    white: [{white}]\n  to_move: black\nscoring:\n  komi: 0\n"
+        );
+        let r = morrigo_rules::rules_from_text("linear.yaml", &text).expect("a valid ruleset");
+        let (plain, tt) = both(r, &[], &Limits::default());
+        let plain = plain.expect("the plain search finishes");
+        assert_same(&format!("x at {black}, o at {white}"), &plain, &tt);
+        assert_eq!(tt.value, value, "x at {black}, o at {white}");
     }
 }

@@ -47,7 +47,7 @@ Examples:
   morrigo solve six-mens-morris --db six-db --at \"white: a1 c1 e3; black: b2 d4; in hand: 3 4; to move: black\"
   morrigo play three-mens-morris --agent perfect:table=three.solve
   morrigo solve jk-final --size 2x1 --komi 0
-  morrigo solve jk-final --size 2 --komi 0              (2x2: 36,827 nodes)
+  morrigo solve jk-final --size 2 --komi 0              (2x2: 6,187 nodes)
   morrigo solve jk-final --size 2 --komi 0 --no-transpositions   (the plain search)
   morrigo solve chinese --size 3x1 --komi 0 --position b1")]
 pub struct SolveArgs {

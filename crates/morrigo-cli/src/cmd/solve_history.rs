@@ -68,7 +68,7 @@ fn solve<const W: usize>(
         return (solve_history_with(m, &start.state, limits, progress), None);
     }
     match (KeySpec::of(&m.rules), &start.moves) {
-        (Ok(spec), Some(moves)) => (solve_tt_with(m, spec, moves, limits, progress), None),
+        (Ok(spec), Some(moves)) => (solve_tt_with(m, spec, moves, limits, true, progress), None),
         (Err(why), _) => (
             solve_history_with(m, &start.state, limits, progress),
             Some(why),

@@ -23,7 +23,8 @@
 //! of an untainted node holds for every path with its key.
 
 use super::keyspec::{ClassWindow, KeySpec};
-use morrigo_engine::{Bits, Machine, State};
+use crate::symmetry::Symmetry;
+use morrigo_engine::{Bits, Machine, Move, MoveKind, State};
 use morrigo_rules::Superko;
 
 /// A 128-bit key accumulator: two independent 64-bit mixes, so a wrong
@@ -66,6 +67,68 @@ impl Key128 {
     }
 }
 
+/// A board symmetry applied to point sets and moves (boards of up to 64
+/// points; larger ones keep the identity alone).
+#[derive(Clone, Debug)]
+pub(crate) struct BoardMap {
+    perm: Vec<u16>,
+    inverse: Vec<u16>,
+    /// `None`: the identity.
+    sym: Option<Symmetry>,
+}
+
+impl BoardMap {
+    fn identity(n: usize) -> Self {
+        let perm: Vec<u16> = (0..n as u16).collect();
+        BoardMap {
+            inverse: perm.clone(),
+            perm,
+            sym: None,
+        }
+    }
+
+    fn new(sym: Symmetry) -> Self {
+        if sym.is_identity() {
+            return Self::identity(sym.perm.len());
+        }
+        let perm: Vec<u16> = sym.perm.iter().map(|&q| u16::from(q)).collect();
+        let mut inverse = vec![0; perm.len()];
+        for (p, &q) in perm.iter().enumerate() {
+            inverse[q as usize] = p as u16;
+        }
+        BoardMap {
+            perm,
+            inverse,
+            sym: Some(sym),
+        }
+    }
+
+    fn bits<const W: usize>(&self, b: &Bits<W>) -> Bits<W> {
+        match &self.sym {
+            None => *b,
+            // Symmetries exist for boards of up to 64 points: one word.
+            Some(sym) => {
+                let mut out = Bits::EMPTY;
+                out.0[0] = sym.apply(b.0[0]);
+                out
+            }
+        }
+    }
+
+    fn board<const W: usize>(&self, occ: &[Bits<W>; 2]) -> [Bits<W>; 2] {
+        [self.bits(&occ[0]), self.bits(&occ[1])]
+    }
+
+    /// A move's image (`inverse`: under the inverse map).
+    pub(crate) fn mv(&self, mv: Move, inverse: bool) -> Move {
+        if mv.kind != MoveKind::Play {
+            return mv;
+        }
+        let table = if inverse { &self.inverse } else { &self.perm };
+        Move::play(table[mv.to as usize])
+    }
+}
+
 fn board_hash<const W: usize>(occ: &[Bits<W>; 2]) -> u128 {
     let mut k = Key128::new(1);
     for colour in occ {
@@ -89,6 +152,18 @@ struct PathNode<const W: usize> {
     stones: u32,
 }
 
+/// The identity first, then the board's symmetries under the rules (the
+/// game is the same seen through any of them, history included).
+fn board_maps<const W: usize>(m: &Machine<W>) -> Vec<BoardMap> {
+    if m.points() > 64 {
+        return vec![BoardMap::identity(m.points())];
+    }
+    crate::symmetry::symmetries(&m.rules)
+        .into_iter()
+        .map(BoardMap::new)
+        .collect()
+}
+
 #[derive(Clone, Copy, Debug)]
 struct Epoch {
     /// Index of its first node.
@@ -110,11 +185,21 @@ pub(crate) struct PathStack<const W: usize> {
     closed: Vec<u128>,
     /// Rolling hash of the class history per node (`ClassWindow::Whole`).
     classes: Vec<u128>,
+    maps: Vec<BoardMap>,
+    /// Per node, its board's hash seen through each map.
+    mapped: Vec<u128>,
+    /// `closed_mapped[k * maps + j]`: `closed[k]` seen through map `j`.
+    closed_mapped: Vec<u128>,
 }
 
 impl<const W: usize> PathStack<W> {
-    /// The path of `s`, a state with no move made yet.
-    pub(crate) fn new(spec: KeySpec, s: &State<W>) -> Self {
+    /// The path of `s`, a state with no move made yet, keyed up to the
+    /// board's symmetries when `symmetric`.
+    pub(crate) fn new(spec: KeySpec, m: &Machine<W>, s: &State<W>, symmetric: bool) -> Self {
+        let mut maps = board_maps(m);
+        if !symmetric {
+            maps.truncate(1);
+        }
         let mut path = PathStack {
             spec,
             nodes: Vec::new(),
@@ -123,11 +208,37 @@ impl<const W: usize> PathStack<W> {
                 by_play: false,
                 captured: s.pos.captured,
             }],
-            closed: vec![0],
+            closed: Vec::new(),
             classes: vec![0],
+            closed_mapped: vec![0; maps.len()],
+            mapped: Vec::new(),
+            maps,
         };
-        path.nodes.push(Self::node(s));
+        path.closed = vec![0];
+        path.push_node(s);
         path
+    }
+
+    fn push_node(&mut self, s: &State<W>) {
+        let node = Self::node(s);
+        for map in &self.maps {
+            self.mapped.push(board_hash(&map.board(&node.occ)));
+        }
+        self.nodes.push(node);
+    }
+
+    /// The number of maps keys are taken under (1: the identity alone).
+    #[allow(dead_code)]
+    pub(crate) fn map_count(&self) -> usize {
+        self.maps.len()
+    }
+
+    pub(crate) fn map(&self, j: usize) -> &BoardMap {
+        &self.maps[j]
+    }
+
+    fn mapped_board(&self, node: usize, j: usize) -> u128 {
+        self.mapped[node * self.maps.len() + j]
     }
 
     fn node(s: &State<W>) -> PathNode<W> {
@@ -146,20 +257,24 @@ impl<const W: usize> PathStack<W> {
 
     /// Record the move just applied to `s` (`was_play`: a board play).
     pub(crate) fn push(&mut self, s: &State<W>, was_play: bool) {
-        let node = Self::node(s);
+        let stones = s.pos.on_board[0] + s.pos.on_board[1];
         let before = self.nodes[self.top()].stones + u32::from(was_play);
-        if node.stones < before {
+        if stones < before {
             let k = self.epochs.len() - 1;
-            let record = self.epoch_record(k, self.top());
-            let sum = self.closed[k].wrapping_add(record);
-            self.closed.push(sum);
+            let top = self.top();
+            for j in 0..self.maps.len() {
+                let record = self.epoch_record(k, top, j);
+                let sum = self.closed_mapped[k * self.maps.len() + j].wrapping_add(record);
+                self.closed_mapped.push(sum);
+            }
+            self.closed.push(0);
             self.epochs.push(Epoch {
                 start: self.nodes.len(),
                 by_play: was_play,
                 captured: s.pos.captured,
             });
         }
-        self.nodes.push(node);
+        self.push_node(s);
         if self.spec.classes == ClassWindow::Whole {
             let n = s.recorded_moves();
             let mut k = Key128::new(2);
@@ -176,9 +291,12 @@ impl<const W: usize> PathStack<W> {
     pub(crate) fn pop(&mut self) {
         let top = self.top();
         self.nodes.pop();
+        self.mapped.truncate(self.nodes.len() * self.maps.len());
         if self.epochs.len() > 1 && self.epochs[self.epochs.len() - 1].start == top {
             self.epochs.pop();
             self.closed.pop();
+            self.closed_mapped
+                .truncate(self.epochs.len() * self.maps.len());
         }
         if self.spec.classes == ClassWindow::Whole {
             self.classes.pop();
@@ -193,13 +311,13 @@ impl<const W: usize> PathStack<W> {
     }
 
     /// What the rules can ask of epoch `k`'s end boards, its last node
-    /// being `end`.
-    fn epoch_record(&self, k: usize, end: usize) -> u128 {
+    /// being `end`, seen through map `j`.
+    fn epoch_record(&self, k: usize, end: usize, j: usize) -> u128 {
         let e = self.epochs[k];
         let (first, last) = (&self.nodes[e.start], &self.nodes[end]);
         let mut key = Key128::new(3);
-        key.feed128(first.board);
-        key.feed128(last.board);
+        key.feed128(self.mapped_board(e.start, j));
+        key.feed128(self.mapped_board(end, j));
         if self.spec.superko == Superko::Situational {
             let sides = |board: u128| {
                 self.nodes[e.start..=end]
@@ -221,14 +339,18 @@ impl<const W: usize> PathStack<W> {
         key.get()
     }
 
-    /// The skeleton of the path up to the top node (0 when no rule reads
-    /// earlier boards).
-    fn skeleton(&self) -> u128 {
+    /// The skeleton of the path up to the top node seen through map `j`
+    /// (0 when no rule reads earlier boards).
+    fn skeleton(&self, j: usize) -> u128 {
         if !self.spec.reads_boards() {
             return 0;
         }
         let k = self.epochs.len() - 1;
-        self.closed[k].wrapping_add(self.epoch_record(k, self.top()))
+        self.closed_mapped[k * self.maps.len() + j].wrapping_add(self.epoch_record(
+            k,
+            self.top(),
+            j,
+        ))
     }
 
     /// The first node index from which every node's skeleton omits board
@@ -251,13 +373,15 @@ impl<const W: usize> PathStack<W> {
         first
     }
 
-    /// The transposition key of the top node, whose state is `s`.
-    pub(crate) fn key(&self, s: &State<W>) -> u128 {
+    /// The transposition key of the top node, whose state is `s`, under
+    /// the board map `j` ([`canonical_key`](Self::canonical_key) takes the
+    /// least over the maps).
+    pub(crate) fn key(&self, s: &State<W>, j: usize) -> u128 {
         let spec = &self.spec;
         let top = self.top();
         let pos = &s.pos;
         let mut key = Key128::new(4);
-        key.feed128(self.nodes[top].board);
+        key.feed128(self.mapped_board(top, j));
         key.feed(u64::from(pos.to_move));
         key.feed(u64::from(pos.last_suicide));
         key.feed(u64::from(pos.last_immediate_repetition));
@@ -282,7 +406,7 @@ impl<const W: usize> PathStack<W> {
                 key.feed(kind);
             }
             if top >= 1 {
-                key.feed128(self.nodes[top - 1].board);
+                key.feed128(self.mapped_board(top - 1, j));
             }
         }
         match spec.classes {
@@ -297,22 +421,35 @@ impl<const W: usize> PathStack<W> {
         }
         if spec.ko_runs {
             // What a later ko capture's D test reads: the stones placed by
-            // the trailing run of ko captures, by offset from the end.
+            // the trailing run of ko captures, by offset from the end (a
+            // sum, so the order the map puts the points in does not count).
             let run_start = n - s
                 .class_history()
                 .rev()
                 .take_while(|&(c, _)| c == morrigo_rules::CLASS_KO_CAPTURE)
                 .count();
+            let mut placed = 0u64;
             for p in pos.occ[0].or(pos.occ[1]).iter() {
                 if let Some(i) = s.placed_at(p) {
                     if i as usize >= run_start && (i as usize) < n {
-                        key.feed((p as u64) << 32 | (n - i as usize) as u64);
+                        let image = u64::from(self.maps[j].perm[p]);
+                        placed = placed.wrapping_add(mix(image << 32 | (n - i as usize) as u64));
                     }
                 }
             }
+            key.feed(placed);
         }
-        key.feed128(self.skeleton());
+        key.feed128(self.skeleton(j));
         key.get()
+    }
+
+    /// The least key over the board maps and the map that gives it: the
+    /// same for every position symmetric to this one, history included.
+    pub(crate) fn canonical_key(&self, s: &State<W>) -> (u128, usize) {
+        (0..self.maps.len())
+            .map(|j| (self.key(s, j), j))
+            .min()
+            .expect("the identity is a map")
     }
 
     /// Taint from the boards the rules look up at the top node, whose
@@ -364,7 +501,7 @@ mod tests {
     fn walk(m: &Machine<1>, plays: &[u16]) -> (PathStack<1>, State<1>) {
         let spec = KeySpec::of(&m.rules).expect("a Go key");
         let mut s = m.initial();
-        let mut path = PathStack::new(spec, &s);
+        let mut path = PathStack::new(spec, m, &s, false);
         for &p in plays {
             m.apply(&mut s, Move::play(p));
             path.push(&s, true);
@@ -386,9 +523,9 @@ mod tests {
         let m = machine();
         let (a, sa) = walk(&m, &[0, 5, 2]);
         let (b, sb) = walk(&m, &[2, 5, 0]);
-        assert_eq!(a.key(&sa), b.key(&sb));
+        assert_eq!(a.key(&sa, 0), b.key(&sb, 0));
         let (c, sc) = walk(&m, &[0, 4, 2]);
-        assert_ne!(a.key(&sa), c.key(&sc), "another board");
+        assert_ne!(a.key(&sa, 0), c.key(&sc, 0), "another board");
     }
 
     /// Looking up a board strictly inside the epoch taints the nodes whose
@@ -427,11 +564,11 @@ mod tests {
     fn push_then_pop_restores_the_key() {
         let m = machine();
         let (mut path, mut s) = walk(&m, &[0, 5]);
-        let before = path.key(&s);
+        let before = path.key(&s, 0);
         let u = m.apply(&mut s, Move::play(2));
         path.push(&s, true);
         path.pop();
         m.undo(&mut s, u);
-        assert_eq!(path.key(&s), before);
+        assert_eq!(path.key(&s, 0), before);
     }
 }

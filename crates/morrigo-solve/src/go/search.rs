@@ -78,30 +78,32 @@ impl Found {
 }
 
 /// Solve the position reached by `moves` from the start, with the
-/// transposition key `spec` (from [`KeySpec::of`] of the machine's rules).
-/// The result is [`crate::history::solve_history`]'s, with table
-/// statistics.
+/// transposition key `spec` (from [`KeySpec::of`] of the machine's rules),
+/// positions symmetric under the board's symmetries sharing entries. The
+/// result is [`crate::history::solve_history`]'s, with table statistics.
 pub fn solve_tt<const W: usize>(
     m: &Machine<W>,
     spec: KeySpec,
     moves: &[Move],
     limits: &Limits,
 ) -> Result<HistorySolution, SolveError> {
-    solve_tt_with(m, spec, moves, limits, &mut |_| {})
+    solve_tt_with(m, spec, moves, limits, true, &mut |_| {})
 }
 
-/// [`solve_tt`], calling `progress` with the nodes searched so far every
-/// [`PROGRESS_EVERY`] nodes.
+/// [`solve_tt`], with symmetric positions sharing entries only when
+/// `symmetry` is set, calling `progress` with the nodes searched so far
+/// every [`PROGRESS_EVERY`] nodes.
 pub fn solve_tt_with<const W: usize>(
     m: &Machine<W>,
     spec: KeySpec,
     moves: &[Move],
     limits: &Limits,
+    symmetry: bool,
     progress: &mut dyn FnMut(u64),
 ) -> Result<HistorySolution, SolveError> {
     let t0 = Instant::now();
     let mut s = m.initial();
-    let mut path = PathStack::new(spec, &s);
+    let mut path = PathStack::new(spec, m, &s, symmetry);
     for &mv in moves {
         m.apply(&mut s, mv);
         path.push(&s, mv.kind == MoveKind::Play);
@@ -490,7 +492,9 @@ impl<const W: usize> Search<'_, '_, W> {
             self.cut += 1;
             return Ok(Found::leaf(self.cut_value, taint, true));
         }
-        let key = self.path.key(s);
+        // Entries are kept in the frame of the least key over the board's
+        // symmetries: moves are mapped into it and back.
+        let (key, frame) = self.path.canonical_key(s);
         let capped_key = Self::capped_key(key, depth);
         self.stats.probes += 1;
         let mut hint = None;
@@ -500,7 +504,7 @@ impl<const W: usize> Search<'_, '_, W> {
             _ => self.capped.get(&capped_key).map(|e| (*e, true)),
         };
         if let Some((e, cut)) = hit {
-            hint = e.best;
+            hint = e.best.map(|mv| self.path.map(frame).mv(mv, true));
             let done = match e.bound {
                 Bound::Exact => true,
                 Bound::Lower => {
@@ -515,7 +519,7 @@ impl<const W: usize> Search<'_, '_, W> {
             if done {
                 self.stats.hits += 1;
                 self.buffers[depth] = moves;
-                if let (Bound::Exact, Some(best)) = (e.bound, e.best) {
+                if let (Bound::Exact, Some(best)) = (e.bound, hint) {
                     self.pv[depth].push(best);
                 }
                 return Ok(Found {
@@ -594,7 +598,7 @@ impl<const W: usize> Search<'_, '_, W> {
             let entry = Entry {
                 value: best,
                 bound,
-                best: best_move,
+                best: best_move.map(|mv| self.path.map(frame).mv(mv, false)),
                 height,
             };
             self.stats.stores += 1;
