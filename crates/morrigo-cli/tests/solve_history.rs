@@ -142,7 +142,15 @@ fn compare_solve_tells_pass_rule_variants_apart() {
 /// with exit 1 too.
 #[test]
 fn refusals_name_the_estimate_and_the_budget() {
-    let o = morrigo(&["solve", "jk-final", "--size", "4", "--komi", "0"]);
+    let o = morrigo(&[
+        "solve",
+        "jk-final",
+        "--size",
+        "4",
+        "--komi",
+        "0",
+        "--no-transpositions",
+    ]);
     assert_code(&o, 1);
     let e = stderr(&o);
     assert!(
@@ -152,6 +160,24 @@ fn refusals_name_the_estimate_and_the_budget() {
     assert!(e.contains("over the node budget of 100000000"), "{e}");
     assert!(stdout(&o).is_empty());
     insta::assert_snapshot!("solve_refused_4x4", e);
+    // The table search is not refused by that estimate (it cuts the tree
+    // by more than the estimate knows): the node budget stops it.
+    let o = morrigo(&[
+        "solve",
+        "jk-final",
+        "--size",
+        "4",
+        "--komi",
+        "0",
+        "--max-nodes",
+        "20000",
+    ]);
+    assert_code(&o, 1);
+    assert!(
+        stderr(&o).contains("the search reached the node budget of 20000 nodes"),
+        "{}",
+        stderr(&o)
+    );
 
     let o = morrigo(&[
         "solve",

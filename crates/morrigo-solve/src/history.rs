@@ -52,13 +52,20 @@ pub struct Limits {
     pub max_nodes: u64,
     /// The deepest ply cap (see the module comment).
     pub max_plies: u32,
+    /// Bytes the transposition table may grow to (the table search only;
+    /// within half the process's memory budget).
+    pub max_table_bytes: u64,
 }
+
+/// Default size limit of the transposition table: 1 GiB.
+pub const DEFAULT_TABLE_BYTES: u64 = 1 << 30;
 
 impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_nodes: DEFAULT_MAX_NODES,
             max_plies: DEFAULT_MAX_PLIES,
+            max_table_bytes: DEFAULT_TABLE_BYTES,
         }
     }
 }
@@ -70,6 +77,8 @@ pub enum SolveError {
     TooBig(Estimate),
     /// The search reached the node budget before it finished.
     Budget { nodes: u64, max_nodes: u64 },
+    /// The transposition table's first allocation was refused.
+    Memory(morrigo_engine::memory::OutOfMemory),
 }
 
 /// The size of the game tree, estimated before searching by Knuth's method:

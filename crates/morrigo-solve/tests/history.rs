@@ -96,6 +96,7 @@ fn agrees_with_plain_minimax_over_the_reference() {
                 let limits = Limits {
                     max_nodes: 10_000_000,
                     max_plies,
+                    ..Limits::default()
                 };
                 let got = solve(r.clone(), &limits);
                 let want = sorted(ref_first_moves(&r, max_plies));
@@ -158,6 +159,7 @@ fn cut_lines_are_reported_with_bounds_when_they_matter() {
     let cap = |max_plies| Limits {
         max_nodes: 1_000_000,
         max_plies,
+        ..Limits::default()
     };
     let r = solve(rules("chinese", (3, 1), 0.0), &cap(10));
     assert!(r.cut_lines > 0);
@@ -181,6 +183,7 @@ fn a_deeper_cap_out_of_budget_keeps_the_last_finished_one() {
         &Limits {
             max_nodes: 1_000_000,
             max_plies: 32,
+            ..Limits::default()
         },
     );
     assert_eq!(r.value, 0.0);
@@ -204,6 +207,7 @@ fn budget_stops_and_refusals() {
     let limits = Limits {
         max_nodes: 100,
         max_plies: 200,
+        ..Limits::default()
     };
     let e = with_machine!(&any, m => solve_history(m, &m.initial(), &limits)).unwrap_err();
     assert_eq!(
@@ -287,6 +291,7 @@ fn jk_variants_that_change_values_on_two_points() {
     let limits = Limits {
         max_nodes: 1_000_000,
         max_plies: 200,
+        ..Limits::default()
     };
     let values = |name: &str| -> Vec<Option<f64>> {
         let m = machine(name);

@@ -104,6 +104,7 @@ fn table_search_equals_plain_search_on_tiny_boards() {
     let limits = Limits {
         max_nodes: 3_000_000,
         max_plies: 64,
+        ..Limits::default()
     };
     let mut beyond_plain = Vec::new();
     for name in go_builtins() {
@@ -162,6 +163,7 @@ fn table_search_equals_plain_search_after_every_opening() {
     let limits = Limits {
         max_nodes: 3_000_000,
         max_plies: 64,
+        ..Limits::default()
     };
     for name in ["tromp-taylor", "new-zealand", "jk-final", "japanese"] {
         let r = rules(name, (2, 2), 0.0);
@@ -298,6 +300,7 @@ fn table_search_equals_plain_search_from_random_positions() {
     let limits = Limits {
         max_nodes: 2_000_000,
         max_plies: 64,
+        ..Limits::default()
     };
     let mut rng = 12_345u64;
     let mut pick = |n: usize| {

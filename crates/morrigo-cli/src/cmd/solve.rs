@@ -161,9 +161,12 @@ pub fn run(args: SolveArgs) -> Outcome {
             )));
         }
         let any = game::machine_of(rules)?;
+        // The transposition table grows within half of --max-memory.
+        args.budget.enforce();
         let limits = Limits {
             max_nodes: args.max_nodes,
             max_plies: args.max_plies,
+            ..Limits::default()
         };
         return super::solve_history::run(
             &any,

@@ -137,6 +137,8 @@ fn refusal(rules: &Rules, e: &SolveError) -> Failure {
             rules.name
         ))
         .expected("a larger --max-nodes or a smaller board".to_string()),
+        SolveError::Memory(e) => Diagnostic::new(format!("{} on {board}: {e}", rules.name))
+            .expected("`--max-memory SIZE` to allow more".to_string()),
     };
     Failure::Game(Diagnostics(vec![d]))
 }
@@ -280,8 +282,12 @@ fn report<const W: usize>(
     out += &format!("nodes searched: {}\n", r.nodes);
     if let Some(tt) = r.tt {
         out += &format!(
-            "table: {} probes, {} hits, {} stored, {} not stored (path-dependent)\n",
-            tt.probes, tt.hits, tt.stores, tt.tainted
+            "table: {} probes, {} hits, {} stored, {} not stored (path-dependent), {} MiB\n",
+            tt.probes,
+            tt.hits,
+            tt.stores,
+            tt.tainted,
+            tt.bytes.div_ceil(1 << 20)
         );
     }
     if r.cut_lines > 0 {
@@ -377,6 +383,9 @@ pub fn compare_table(
                     Err(SolveError::TooBig(_)) => {
                         ("too large to solve".to_string(), Vec::new(), "-".to_string())
                     }
+                    Err(SolveError::Memory(_)) => {
+                        ("out of memory".to_string(), Vec::new(), "-".to_string())
+                    }
                     Err(SolveError::Budget { max_nodes, .. }) => {
                         ("node budget reached".to_string(), Vec::new(), format!("> {max_nodes}"))
                     }
@@ -467,6 +476,7 @@ pub fn run_compare(
     let limits = Limits {
         max_nodes,
         max_plies: DEFAULT_MAX_PLIES,
+        ..Limits::default()
     };
     let text = compare_table(specs, &sizes, opts.komi, position, &limits)?;
     let mut out = std::io::stdout().lock();

@@ -16,6 +16,7 @@
 pub mod keyspec;
 mod path;
 mod search;
+mod tt;
 
 pub use keyspec::{ClassWindow, KeySpec};
 pub use search::{solve_tt, solve_tt_with, TtStats};
