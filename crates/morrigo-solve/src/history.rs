@@ -265,47 +265,57 @@ pub fn solve_history_with<const W: usize>(
     }
     let mut search = Search::new(m, limits, progress);
     let mut s = start.clone();
-    // Deepen the cap until no line is cut or the cut lines do not matter.
+    let (it, stopped_at) = deepen(limits, |cap| search.iteration(&mut s, cap))?;
+    Ok(solution(
+        m,
+        start,
+        it,
+        search.nodes,
+        stopped_at,
+        estimate,
+        t0.elapsed(),
+    ))
+}
+
+/// Run `iteration` at ply caps 16, 32, 64, … up to `limits.max_plies`
+/// until no line is cut or the cut lines change no value; when a deeper
+/// cap runs out of budget, the last finished one is kept, with the cap
+/// that ran out.
+pub(crate) fn deepen(
+    limits: &Limits,
+    mut iteration: impl FnMut(u32) -> Result<Iteration, SolveError>,
+) -> Result<(Iteration, Option<u32>), SolveError> {
     let mut cap = FIRST_CAP.min(limits.max_plies);
     let mut found: Option<Iteration> = None;
-    let mut stopped_at = None;
     loop {
-        match search.iteration(&mut s, cap) {
+        match iteration(cap) {
             Ok(it) => {
                 let exact = it.bounds.is_none() && it.move_bounds.iter().all(Option::is_none);
-                let done = exact || cap >= limits.max_plies;
-                found = Some(it);
-                if done {
-                    break;
+                if exact || cap >= limits.max_plies {
+                    return Ok((it, None));
                 }
+                found = Some(it);
                 cap = cap.saturating_mul(2).min(limits.max_plies);
             }
             // Out of budget: keep the last finished cap, if there is one.
-            Err(e) => match found {
-                Some(_) => {
-                    stopped_at = Some(cap);
-                    break;
-                }
-                None => return Err(e),
-            },
+            Err(e) => return found.map(|it| (it, Some(cap))).ok_or(e),
         }
     }
-    let Some(Iteration {
-        value,
-        moves,
-        move_bounds,
-        line,
-        cut: cut_lines,
-        stuck,
-        bounds,
-        cap,
-    }) = found
-    else {
-        unreachable!("the loop ends with a finished iteration or returns")
-    };
-    // Play the line out to report how it ends.
+}
+
+/// The solution an iteration found, its line played out from `start` to
+/// report how it ends.
+pub(crate) fn solution<const W: usize>(
+    m: &Machine<W>,
+    start: &State<W>,
+    it: Iteration,
+    nodes: u64,
+    stopped_at: Option<u32>,
+    estimate: Estimate,
+    elapsed: Duration,
+) -> HistorySolution {
     let mut end_state = start.clone();
-    for &mv in &line {
+    for &mv in &it.line {
         m.apply(&mut end_state, mv);
     }
     let mut buf = Vec::new();
@@ -318,38 +328,57 @@ pub fn solve_history_with<const W: usize>(
             .is_some_and(|e| e.verdict == Verdict::Score);
         counted.then(|| m.score(&end_state, &morrigo_engine::Bits::EMPTY))
     });
-    Ok(HistorySolution {
-        value,
-        nodes: search.nodes,
-        line,
+    HistorySolution {
+        value: it.value,
+        nodes,
+        line: it.line,
         end,
         final_score,
-        moves,
-        move_bounds,
-        cut_lines,
-        max_plies: cap,
+        moves: it.moves,
+        move_bounds: it.move_bounds,
+        cut_lines: it.cut,
+        max_plies: it.cap,
         stopped_at,
-        bounds,
-        stuck,
+        bounds: it.bounds,
+        stuck: it.stuck,
         estimate,
-        elapsed: t0.elapsed(),
+        elapsed,
         tt: None,
-    })
+    }
+}
+
+/// The bounds of a value and of each root move (in generation order in
+/// every pass) when cut lines counted lost (`low`) and won (`high`) move
+/// them: `None` where they do not.
+#[allow(clippy::type_complexity)]
+pub(crate) fn bounds_of(
+    value: f64,
+    moves: &[(Move, f64)],
+    (low, low_moves): (f64, &[(Move, f64)]),
+    (high, high_moves): (f64, &[(Move, f64)]),
+) -> (Option<(f64, f64)>, Vec<Option<(f64, f64)>>) {
+    let bounds = (low != value || high != value).then_some((low, high));
+    let move_bounds = moves
+        .iter()
+        .zip(low_moves.iter().zip(high_moves))
+        .map(|((_, v), ((_, lo), (_, hi)))| (lo != v || hi != v).then_some((*lo, *hi)))
+        .collect();
+    (bounds, move_bounds)
 }
 
 /// The first ply cap tried; it doubles up to `Limits::max_plies`.
 const FIRST_CAP: u32 = 16;
 
 /// What one search at one ply cap found.
-struct Iteration {
-    value: f64,
-    moves: Vec<(Move, f64)>,
-    move_bounds: Vec<Option<(f64, f64)>>,
-    line: Vec<Move>,
-    cut: u64,
-    stuck: u64,
-    bounds: Option<(f64, f64)>,
-    cap: u32,
+pub(crate) struct Iteration {
+    pub(crate) value: f64,
+    pub(crate) moves: Vec<(Move, f64)>,
+    pub(crate) move_bounds: Vec<Option<(f64, f64)>>,
+    pub(crate) line: Vec<Move>,
+    pub(crate) cut: u64,
+    pub(crate) stuck: u64,
+    pub(crate) bounds: Option<(f64, f64)>,
+    pub(crate) cap: u32,
 }
 
 /// The search state: scratch move lists and principal variations per ply
@@ -414,24 +443,12 @@ impl<'m, 'p, const W: usize> Search<'m, 'p, W> {
         let (value, moves) = self.root(s, 0.0)?;
         let (cut, stuck) = (self.cut, self.stuck);
         let line = self.pv[0].clone();
-        let mut bounds = None;
-        let mut move_bounds = vec![None; moves.len()];
+        let (mut bounds, mut move_bounds) = (None, vec![None; moves.len()]);
         if cut > 0 {
             let (low, low_moves) = self.root(s, -WIN)?;
             let (high, high_moves) = self.root(s, WIN)?;
-            if low != value || high != value {
-                bounds = Some((low, high));
-            }
-            // The root's moves come in generation order in all three searches.
-            for (i, ((_, v), ((_, lo), (_, hi)))) in moves
-                .iter()
-                .zip(low_moves.iter().zip(&high_moves))
-                .enumerate()
-            {
-                if lo != v || hi != v {
-                    move_bounds[i] = Some((*lo, *hi));
-                }
-            }
+            (bounds, move_bounds) =
+                bounds_of(value, &moves, (low, &low_moves), (high, &high_moves));
         }
         Ok(Iteration {
             value,

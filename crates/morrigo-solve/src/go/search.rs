@@ -17,11 +17,10 @@ use super::keyspec::KeySpec;
 use super::path::{Key128, PathStack};
 use super::tt::{Bound, Entry, Table};
 use crate::history::{
-    estimate, outcome_value, HistorySolution, Limits, SolveError, ESTIMATE_PROBES, PROGRESS_EVERY,
-    WIN,
+    bounds_of, deepen, estimate, outcome_value, solution, HistorySolution, Iteration, Limits,
+    SolveError, ESTIMATE_PROBES, PROGRESS_EVERY, WIN,
 };
 use morrigo_engine::{Machine, Move, MoveKind, State};
-use morrigo_rules::Verdict;
 use std::time::Instant;
 
 /// How the transposition table served a solve.
@@ -120,84 +119,28 @@ pub fn solve_tt_with<const W: usize>(
         table: Table::new(table_bytes(limits)).map_err(SolveError::Memory)?,
         stats: TtStats::default(),
     };
-    let mut cap = FIRST_CAP.min(limits.max_plies);
-    let mut found: Option<Iteration> = None;
-    let mut stopped_at = None;
-    loop {
-        match search.iteration(&mut s, cap) {
-            Ok(it) => {
-                let exact = it.bounds.is_none() && it.move_bounds.iter().all(Option::is_none);
-                let done = exact || cap >= limits.max_plies;
-                found = Some(it);
-                if done {
-                    break;
-                }
-                cap = cap.saturating_mul(2).min(limits.max_plies);
-            }
-            Err(e) => match found {
-                Some(_) => {
-                    stopped_at = Some(cap);
-                    break;
-                }
-                None => return Err(e),
-            },
-        }
-    }
-    let it = found.expect("the loop ends with a finished iteration or returns");
-    let mut end_state = start;
-    for &mv in &it.line {
-        m.apply(&mut end_state, mv);
-    }
-    let mut buf = Vec::new();
-    let end = m.legal_moves(&end_state, &mut buf);
-    let final_score = end.and_then(|o| {
-        let counted = m
-            .rules
-            .end
-            .get(o.rule as usize)
-            .is_some_and(|e| e.verdict == Verdict::Score);
-        counted.then(|| m.score(&end_state, &morrigo_engine::Bits::EMPTY))
-    });
-    Ok(HistorySolution {
-        value: it.value,
-        nodes: search.nodes,
-        line: it.line,
-        end,
-        final_score,
-        moves: it.moves,
-        move_bounds: it.move_bounds,
-        cut_lines: it.cut,
-        max_plies: it.cap,
+    let (it, stopped_at) = deepen(limits, |cap| search.iteration(&mut s, cap))?;
+    let mut solved = solution(
+        m,
+        &start,
+        it,
+        search.nodes,
         stopped_at,
-        bounds: it.bounds,
-        stuck: it.stuck,
         estimate,
-        elapsed: t0.elapsed(),
-        tt: Some(TtStats {
-            bytes: search.table.bytes(),
-            ..search.stats
-        }),
-    })
+        t0.elapsed(),
+    );
+    solved.tt = Some(TtStats {
+        bytes: search.table.bytes(),
+        ..search.stats
+    });
+    Ok(solved)
 }
-
-const FIRST_CAP: u32 = 16;
 
 /// The table's size limit: [`Limits::max_table_bytes`], within half the
 /// process's memory budget (the rest is the search's own).
 fn table_bytes(limits: &Limits) -> u64 {
     let (budget, _) = morrigo_engine::memory::limit();
     limits.max_table_bytes.min(budget / 2)
-}
-
-struct Iteration {
-    value: f64,
-    moves: Vec<(Move, f64)>,
-    move_bounds: Vec<Option<(f64, f64)>>,
-    line: Vec<Move>,
-    cut: u64,
-    stuck: u64,
-    bounds: Option<(f64, f64)>,
-    cap: u32,
 }
 
 /// Move-order ranks: lower is tried first.
@@ -285,20 +228,8 @@ impl<const W: usize> Search<'_, '_, W> {
             (cut, stuck) = (self.cut, self.stuck);
             (value, moves, self.line(s)?)
         };
-        let mut bounds = None;
-        let mut move_bounds = vec![None; moves.len()];
-        if low != value || high != value {
-            bounds = Some((low, high));
-        }
-        for (i, ((_, v), ((_, lo), (_, hi)))) in moves
-            .iter()
-            .zip(low_moves.iter().zip(&high_moves))
-            .enumerate()
-        {
-            if lo != v || hi != v {
-                move_bounds[i] = Some((*lo, *hi));
-            }
-        }
+        let (bounds, move_bounds) =
+            bounds_of(value, &moves, (low, &low_moves), (high, &high_moves));
         Ok(Iteration {
             value,
             moves,
