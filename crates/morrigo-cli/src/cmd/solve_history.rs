@@ -282,9 +282,10 @@ fn report<const W: usize>(
     out += &format!("nodes searched: {}\n", r.nodes);
     if let Some(tt) = r.tt {
         out += &format!(
-            "table: {} probes, {} hits, {} stored, {} not stored (path-dependent), {} MiB\n",
+            "table: {} probes, {} hits ({:.1}%), {} stored, {} not stored (path-dependent), {} MiB\n",
             tt.probes,
             tt.hits,
+            100.0 * tt.hits as f64 / tt.probes.max(1) as f64,
             tt.stores,
             tt.tainted,
             tt.bytes.div_ceil(1 << 20)
@@ -321,7 +322,14 @@ fn report<const W: usize>(
             r.stuck
         );
     }
-    out += &format!("time: {:.2} s\n", r.elapsed.as_secs_f64());
+    let secs = r.elapsed.as_secs_f64();
+    // The rate varies from run to run: it goes on the time line.
+    let rate = if secs > 0.0 {
+        format!(" ({:.0} nodes/s)", r.nodes as f64 / secs)
+    } else {
+        String::new()
+    };
+    out += &format!("time: {secs:.2} s{rate}\n");
     out
 }
 
