@@ -138,7 +138,9 @@ pub struct HistorySolution {
     pub bounds: Option<(f64, f64)>,
     /// Positions with no legal move where no end rule decides (counted as draws).
     pub stuck: u64,
-    pub estimate: Estimate,
+    /// The size estimate made before searching (the plain search, which
+    /// is refused by it; the table search makes none).
+    pub estimate: Option<Estimate>,
     pub elapsed: Duration,
     /// Transposition-table statistics (`None` for the plain search).
     pub tt: Option<crate::go::TtStats>,
@@ -272,7 +274,7 @@ pub fn solve_history_with<const W: usize>(
         it,
         search.nodes,
         stopped_at,
-        estimate,
+        Some(estimate),
         t0.elapsed(),
     ))
 }
@@ -311,7 +313,7 @@ pub(crate) fn solution<const W: usize>(
     it: Iteration,
     nodes: u64,
     stopped_at: Option<u32>,
-    estimate: Estimate,
+    estimate: Option<Estimate>,
     elapsed: Duration,
 ) -> HistorySolution {
     let mut end_state = start.clone();

@@ -17,8 +17,8 @@ use super::keyspec::KeySpec;
 use super::path::{Key128, PathStack};
 use super::tt::{Bound, Entry, Table};
 use crate::history::{
-    bounds_of, deepen, estimate, outcome_value, solution, HistorySolution, Iteration, Limits,
-    SolveError, ESTIMATE_PROBES, PROGRESS_EVERY, WIN,
+    bounds_of, deepen, outcome_value, solution, HistorySolution, Iteration, Limits, SolveError,
+    PROGRESS_EVERY, WIN,
 };
 use morrigo_engine::{Machine, Move, MoveKind, State};
 use std::time::Instant;
@@ -94,11 +94,10 @@ pub fn solve_tt_with<const W: usize>(
         path.push(&s, mv.kind == MoveKind::Play);
     }
     let start = s.clone();
-    // Not refused by the estimate: the table cuts the tree by more than
-    // any estimate made before searching knows (Tromp-Taylor 3x2: 1.5e8
-    // nodes where the plain search's least is put at 3.1e12), so the node
-    // budget is the limit, and a search that reaches it stops.
-    let estimate = estimate(m, &start, ESTIMATE_PROBES, limits);
+    // No estimate and no refusal by one: the table cuts the tree by more
+    // than any estimate made before searching knows (Tromp-Taylor 3x2:
+    // 1.5e8 nodes where the plain search's least is put at 3.1e12), so the
+    // node budget is the limit, and a search that reaches it stops.
     let mut search = Search {
         m,
         path,
@@ -120,15 +119,7 @@ pub fn solve_tt_with<const W: usize>(
         stats: TtStats::default(),
     };
     let (it, stopped_at) = deepen(limits, |cap| search.iteration(&mut s, cap))?;
-    let mut solved = solution(
-        m,
-        &start,
-        it,
-        search.nodes,
-        stopped_at,
-        estimate,
-        t0.elapsed(),
-    );
+    let mut solved = solution(m, &start, it, search.nodes, stopped_at, None, t0.elapsed());
     solved.tt = Some(TtStats {
         bytes: search.table.bytes(),
         ..search.stats
