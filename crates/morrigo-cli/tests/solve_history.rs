@@ -263,3 +263,64 @@ fn stuck_positions_are_reported() {
         "{text}"
     );
 }
+
+/// `compare --solve SUITE`: the repository's suite of rule-testing
+/// positions, one table position by rule set, with every cell's line.
+/// Among the outcomes it pins: the JK retake after a set-up ko is legal
+/// (Art. 3.2 needs a board play two moves back) but loses after `B1 C1`;
+/// the 2x1 ending-pass position cycles to a draw by Art. 3.3 under
+/// jk-natural (only `EE` ends) and ends `ECCE` under jk-final.
+#[test]
+fn suite_of_cycles_table() {
+    let o = morrigo(&["compare", "--solve", "tests/suites/go-cycles.yaml"]);
+    assert_code(&o, 0);
+    let text = stdout(&o);
+    let row = |name: &str| {
+        text.lines()
+            .find(|l| l.starts_with(&format!("| {name} ")))
+            .unwrap_or_else(|| panic!("no row {name}:\n{text}"))
+            .to_string()
+    };
+    assert!(row("ko on 4x1").contains("| B+4          | B+4"), "{text}");
+    assert!(row("ko from a set-up board").contains("| draw "), "{text}");
+    assert!(
+        row("empty 2x2").starts_with("| empty 2x2                     | B+1 "),
+        "{text}"
+    );
+    insta::assert_snapshot!("compare_solve_suite_go_cycles", text);
+}
+
+/// A suite naming a point the board does not have is an error that names
+/// the suite file, the position and the rule set (exit 1), not a blank cell.
+#[test]
+fn suite_with_an_unknown_point_is_an_error() {
+    let path = common::temp_file(
+        "bad.yaml",
+        "name: bad\nrulesets: [tromp-taylor]\npositions:\n  - name: off the board\n    source: a test\n    board: 2x2\n    black: [Z9]\n",
+    );
+    let o = morrigo(&["compare", "--solve", path.to_str().unwrap()]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(
+        err.contains("bad.yaml:4:1: error: position `off the board` under tromp-taylor"),
+        "{err}"
+    );
+    assert!(err.contains("Z9"), "{err}");
+}
+
+/// A suite with a misspelt key is refused with its line and column.
+#[test]
+fn suite_with_an_unknown_key_is_refused() {
+    let path = common::temp_file(
+        "typo.yaml",
+        "name: typo\nrulesets: [tromp-taylor]\npositions:\n  - name: p\n    source: a test\n    bord: 2x2\n",
+    );
+    let o = morrigo(&["compare", "--solve", path.to_str().unwrap()]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(
+        err.contains("typo.yaml:5:5") || err.contains("typo.yaml:6:5"),
+        "{err}"
+    );
+    assert!(err.contains("bord"), "{err}");
+}

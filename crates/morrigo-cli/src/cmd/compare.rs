@@ -105,6 +105,11 @@ const GAMES_SEARCH: u32 = 30;
 
 pub fn run(args: CompareArgs) -> Outcome {
     if args.solve {
+        if let [file] = args.files.as_slice() {
+            if let Some(suite) = super::solve_suite::read(file)? {
+                return super::solve_suite::run(file, &suite, args.max_nodes);
+            }
+        }
         let specs: Vec<String> = if args.files.is_empty() {
             builtin::family("go").map(|b| b.path.to_string()).collect()
         } else {

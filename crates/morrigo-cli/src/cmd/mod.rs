@@ -19,6 +19,7 @@ pub mod solve;
 pub mod solve_db;
 pub mod solve_history;
 pub mod solve_layers;
+pub mod solve_suite;
 pub mod states;
 pub mod sweep;
 pub mod test;

@@ -57,7 +57,7 @@ fn solve_text<const W: usize>(
 /// Solve from `start`: with the transposition table when the rules give a
 /// key and `transpositions` is on, else by the plain search; with why the
 /// plain search was used, when it was not asked for.
-fn solve<const W: usize>(
+pub(crate) fn solve<const W: usize>(
     m: &Machine<W>,
     start: &game::Start<W>,
     limits: &Limits,
@@ -334,7 +334,7 @@ fn report<const W: usize>(
 }
 
 /// A value in a table cell: `B+3`, `W+2`, `draw`, `W by rule`.
-fn short_value(rules: &Rules, value: f64) -> String {
+pub(crate) fn short_value(rules: &Rules, value: f64) -> String {
     let letters = game::piece_letters(rules);
     match winner_of(value) {
         None => "draw".to_string(),
@@ -445,7 +445,7 @@ pub fn compare_table(
 }
 
 /// An aligned Markdown table (the first row is the header).
-fn markdown(rows: &[Vec<String>]) -> String {
+pub(crate) fn markdown(rows: &[Vec<String>]) -> String {
     let cols = rows.first().map_or(0, Vec::len);
     let widths: Vec<usize> = (0..cols)
         .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
