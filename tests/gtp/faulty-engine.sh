@@ -6,7 +6,7 @@
 #   hang     never answer (sleep far past any test's timeout)
 #   garbage  answer with a line that is not GTP
 #   illegal  answer `A1` to every genmove (occupied from the second one on)
-#   slow     as `illegal`, after two seconds
+#   slow     as `illegal`, after four seconds (time for a test to kill its match mid-game on a loaded machine)
 #   flood    start an answer and never end it
 #   blank    print empty lines at full speed, forever
 #   longline print one line that never ends
@@ -36,7 +36,7 @@ while read -r id cmd rest; do
             printf '=%s pass\n\n' "$id"
             ;;
         slow)
-            sleep 2
+            sleep 4
             printf '=%s A1\n\n' "$id"
             ;;
         esac

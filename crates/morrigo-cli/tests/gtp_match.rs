@@ -389,7 +389,7 @@ fn a_killed_match_resumes_where_it_stopped() {
 fn a_match_killed_mid_game_resumes() {
     let dir = scratch_dir("killed");
     let script = root().join("tests/gtp/faulty-engine.sh");
-    // Game 1 ends at once (a crash); later games answer after 2 s.
+    // Game 1 ends at once (a crash); later games answer after 4 s.
     let black = format!(
         "sh -c 'if [ {{game}} = 1 ]; then exec sh {0} crash; else exec sh {0} slow; fi'",
         script.display()

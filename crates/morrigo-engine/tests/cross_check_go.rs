@@ -512,6 +512,7 @@ per_ruleset! {
     aga => "aga",
     atari_go => "atari-go",
     chinese => "chinese",
+    chinese_superko => "chinese-superko",
     jk_12_4 => "jk-12-4",
     jk_12_6 => "jk-12-6",
     jk_d4_6 => "jk-d4-6",
