@@ -25,7 +25,7 @@
 //! plies from the start and counted as a draw. When lines were cut the
 //! search is repeated with them counted as a loss and as a win for the
 //! first player; if all three agree the value is exact (and likewise each
-//! first move's). The cap starts at 16 plies and doubles (up to
+//! first move's). The cap starts at 16 plies and grows by a quarter (up to
 //! `max_plies`) until no line is cut or the cut lines change no value;
 //! otherwise the report gives the bounds, those of the deepest cap searched
 //! within the node budget.
@@ -126,7 +126,7 @@ pub struct HistorySolution {
     pub move_bounds: Vec<Option<(f64, f64)>>,
     /// Lines cut at the ply cap in the first search (counted as draws).
     pub cut_lines: u64,
-    /// The ply cap of the search reported (the first of 16, 32, 64, …
+    /// The ply cap of the search reported (the first of 16, 20, 25, 31, …
     /// up to `Limits::max_plies` at which no line was cut or the cut lines
     /// did not change the value).
     pub max_plies: u32,
@@ -279,7 +279,8 @@ pub fn solve_history_with<const W: usize>(
     ))
 }
 
-/// Run `iteration` at ply caps 16, 32, 64, … up to `limits.max_plies`
+/// Run `iteration` at ply caps 16, 20, 25, 31, … (a quarter more each
+/// time) up to `limits.max_plies`
 /// until no line is cut or the cut lines change no value; when a deeper
 /// cap runs out of budget, the last finished one is kept, with the cap
 /// that ran out.
@@ -297,7 +298,7 @@ pub(crate) fn deepen(
                     return Ok((it, None));
                 }
                 found = Some(it);
-                cap = cap.saturating_mul(2).min(limits.max_plies);
+                cap = cap.saturating_add(cap / 4).min(limits.max_plies);
             }
             // Out of budget: keep the last finished cap, if there is one.
             Err(e) => return found.map(|it| (it, Some(cap))).ok_or(e),
@@ -368,7 +369,12 @@ pub(crate) fn bounds_of(
     (bounds, move_bounds)
 }
 
-/// The first ply cap tried; it doubles up to `Limits::max_plies`.
+/// The first ply cap tried; each next one is a quarter more, up to
+/// `Limits::max_plies`. The tree grows exponentially with the cap, so the
+/// last (finishing) iteration costs the most, and a cap just past the
+/// longest line that matters is what makes it cheap: against doubling,
+/// New Zealand 5x1 takes 625,501 nodes instead of 13,168,548 and Japanese
+/// 3x2 525,428 instead of 15,843,260.
 const FIRST_CAP: u32 = 16;
 
 /// What one search at one ply cap found.

@@ -173,9 +173,9 @@ fn cut_lines_are_reported_with_bounds_when_they_matter() {
 
 /// Chinese 2x2: simple ko lets play cycle, and each side can force either a
 /// cycle or a 4-point win, so the value depends on how endless play is
-/// counted (a draw if as a draw). The cap doubles from 16 plies; when the
-/// 32-ply search runs out of budget the 16-ply result is reported, with
-/// its bounds and the cap that ran out.
+/// counted (a draw if as a draw). The cap grows from 16 plies by a quarter
+/// (20, 25, 31); when the 31-ply search runs out of budget the 25-ply
+/// result is reported, with its bounds and the cap that ran out.
 #[test]
 fn a_deeper_cap_out_of_budget_keeps_the_last_finished_one() {
     let r = solve(
@@ -187,8 +187,8 @@ fn a_deeper_cap_out_of_budget_keeps_the_last_finished_one() {
         },
     );
     assert_eq!(r.value, 0.0);
-    assert_eq!(r.max_plies, 16);
-    assert_eq!(r.stopped_at, Some(32));
+    assert_eq!(r.max_plies, 25);
+    assert_eq!(r.stopped_at, Some(31));
     assert_eq!(r.bounds, Some((-4.0, 4.0)));
     assert_eq!(r.nodes, 1_000_001);
     // Passing first: white can force a cycle or a 4-point win, never more.

@@ -67,7 +67,7 @@ pub struct SolveArgs {
           value_parser = clap::value_parser!(u64).range(1..))]
     pub max_nodes: u64,
     /// Full-history search: the deepest ply cap. Lines are cut at 16
-    /// plies, then 32, 64, … up to this, until no line is cut or the cut
+    /// plies, then 20, 25, 31, … (a quarter more each time) up to this, until no line is cut or the cut
     /// lines do not change the value.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_PLIES,
           value_parser = clap::value_parser!(u32).range(1..=10_000))]
