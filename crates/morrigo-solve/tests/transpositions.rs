@@ -291,6 +291,26 @@ fn tromp_taylor_2x2_within_twice_tromps_node_count() {
     );
 }
 
+/// The literature's 2x3 value under area scoring with positional superko
+/// (van der Werf's table of small boards: 0 with komi 0): chinese-superko
+/// 3x2 is a draw, reached only by passing; the centre points lose by 2 and
+/// the corners by 6. (3x3, B+9 with the centre, takes 70M nodes: a
+/// documented command in the README, not a test.)
+#[test]
+fn chinese_superko_3x2_is_van_der_werfs_draw() {
+    let r = rules("chinese-superko", (3, 2), 0.0);
+    let spec = KeySpec::of(&r).expect("a Go key");
+    let any = AnyMachine::new(Arc::new(r)).expect("small board");
+    let sol = with_machine!(&any, m => {
+        solve_tt(m, spec, &[], &Limits::default()).expect("solves within the default budget")
+    });
+    assert!(sol.all_exact());
+    assert_eq!(sol.value, 0.0);
+    let values: Vec<f64> = sol.moves.iter().map(|(_, v)| *v).collect();
+    // A1 B1 C1 A2 B2 C2 pass, in generation order.
+    assert_eq!(values, [-6.0, -2.0, -6.0, -6.0, -2.0, -6.0, 0.0]);
+}
+
 /// Transposition search = plain search from random positions of 2x2 and
 /// 3x2 (random legal openings of 2 to 15 plies, fixed seed) under the
 /// rulesets whose keys carry the skeleton: positional and situational
