@@ -6,6 +6,7 @@
 //! user reads always carries a location when one exists.
 
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 use std::fmt;
 use std::sync::{Arc, OnceLock};
@@ -13,7 +14,10 @@ use std::sync::{Arc, OnceLock};
 /// A loaded text file; cheap to clone, shared by all diagnostics about it.
 #[derive(Clone, Debug)]
 pub struct SourceFile {
+    /// The name messages give the file: its path, or a label such as
+    /// `--position` for text from the command line.
     pub name: Arc<str>,
+    /// The whole text.
     pub text: Arc<str>,
     /// Byte offset of each line's start, built on the first lookup, so that
     /// locating many offsets costs a binary search each, not a rescan of
@@ -32,6 +36,7 @@ impl PartialEq for SourceFile {
 impl Eq for SourceFile {}
 
 impl SourceFile {
+    /// A source named `name` with the text `text`.
     pub fn new(name: impl Into<Arc<str>>, text: impl Into<Arc<str>>) -> Self {
         SourceFile {
             name: name.into(),
@@ -78,6 +83,7 @@ impl SourceFile {
         self.text.len()
     }
 
+    /// The location of byte `offset` (clamped to the text), with its line.
     pub fn location(&self, offset: usize) -> Location {
         let (line, col) = self.line_col(offset);
         Location {
@@ -125,6 +131,8 @@ pub struct Locator<'a> {
 }
 
 impl Locator<'_> {
+    /// The location of byte `offset`; offsets asked in increasing order
+    /// cost a scan of the text between them.
     pub fn location(&mut self, offset: usize) -> Location {
         let text = &*self.source.text;
         let offset = offset.min(text.len());
@@ -163,9 +171,13 @@ impl Locator<'_> {
 /// A place in a source file. `source_line` is kept so the message can show it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Location {
+    /// The file's name as messages give it.
     pub file: Arc<str>,
+    /// 1-based line.
     pub line: usize,
+    /// 1-based column, in characters.
     pub col: usize,
+    /// The text of the line, when the source is known.
     pub source_line: Option<Arc<str>>,
 }
 
@@ -190,14 +202,18 @@ impl fmt::Display for Location {
 /// One user-facing error: where, what, and what was expected instead.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub struct Diagnostic {
+    /// Where the error is, when it is about a place in a file.
     pub location: Option<Location>,
+    /// What is wrong.
     pub message: String,
+    /// What would have been right there (`expected …`).
     pub expected: Option<String>,
     /// Extra lines of help (for example "did you mean `d2`?").
     pub notes: Vec<String>,
 }
 
 impl Diagnostic {
+    /// A diagnostic with no location yet.
     pub fn new(message: impl Into<String>) -> Self {
         Diagnostic {
             location: None,
@@ -207,11 +223,13 @@ impl Diagnostic {
         }
     }
 
+    /// At `location`.
     pub fn at(mut self, location: Location) -> Self {
         self.location = Some(location);
         self
     }
 
+    /// At `location`, unless it already has one.
     pub fn at_opt(mut self, location: Option<Location>) -> Self {
         if self.location.is_none() {
             self.location = location;
@@ -219,11 +237,13 @@ impl Diagnostic {
         self
     }
 
+    /// With what was expected instead.
     pub fn expected(mut self, expected: impl Into<String>) -> Self {
         self.expected = Some(expected.into());
         self
     }
 
+    /// With one more line of help.
     pub fn note(mut self, note: impl Into<String>) -> Self {
         self.notes.push(note.into());
         self
@@ -404,6 +424,7 @@ pub const MAX_INPUT_BYTES: u64 = 64 << 20;
 /// Why an input file could not be read: its path, and the reason.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReadError {
+    /// The path as given.
     pub path: String,
     /// Missing, unreadable, too large or not UTF-8.
     pub why: String,

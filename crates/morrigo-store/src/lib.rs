@@ -19,6 +19,7 @@
 //! once the process has written `N` bytes through it.
 
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 use std::fs::File;
 use std::io::{self, Read, Write};
@@ -29,22 +30,37 @@ use std::sync::OnceLock;
 /// Why a stored file could not be written or used.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
+    /// An operation on the file failed.
     #[error("cannot {what} `{}`: {source}", path.display())]
     Io {
+        /// The file.
         path: PathBuf,
+        /// What was being done (`read`, `write`, `rename`, …).
         what: &'static str,
+        /// The system's error.
         #[source]
         source: io::Error,
     },
     /// The file exists but is not what was written: refused, never used.
     #[error("`{}` is damaged: {why}", path.display())]
-    Damaged { path: PathBuf, why: String },
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        why: String,
+    },
     /// Another process holds the file's lock.
     #[error("`{}` is in use by another process ({why})", path.display())]
-    Locked { path: PathBuf, why: String },
+    Locked {
+        /// The lock file.
+        path: PathBuf,
+        /// The system's answer.
+        why: String,
+    },
 }
 
 impl StoreError {
+    /// `what` (`read`, `write`, …) failed on `path`.
     pub fn io(what: &'static str, path: &Path, source: io::Error) -> Self {
         StoreError::Io {
             path: path.to_path_buf(),
@@ -53,6 +69,7 @@ impl StoreError {
         }
     }
 
+    /// `path` is not what was written, for the reason `why`.
     pub fn damaged(path: &Path, why: impl Into<String>) -> Self {
         StoreError::Damaged {
             path: path.to_path_buf(),
@@ -106,6 +123,8 @@ pub struct AtomicFile {
 }
 
 impl AtomicFile {
+    /// Start writing `target`: a temporary file beside it, renamed over
+    /// it by a commit.
     pub fn create(target: &Path) -> Result<Self, StoreError> {
         static SERIAL: AtomicU64 = AtomicU64::new(0);
         let name = target
@@ -364,6 +383,7 @@ pub struct SealedWriter<W: Write> {
 }
 
 impl<W: Write> SealedWriter<W> {
+    /// Write into `inner` a file of kind `kind`, sealed by [`finish`](Self::finish).
     pub fn new(kind: &Kind, inner: W) -> Self {
         SealedWriter {
             inner,
@@ -400,14 +420,17 @@ impl<W: Write> Write for SealedWriter<W> {
 pub struct Digest(crc32fast::Hasher);
 
 impl Digest {
+    /// The digest of nothing yet.
     pub fn new() -> Self {
         Digest::default()
     }
 
+    /// Feed `bytes`.
     pub fn update(&mut self, bytes: &[u8]) {
         self.0.update(bytes);
     }
 
+    /// The CRC-32 of everything fed.
     pub fn finish(self) -> u32 {
         self.0.finalize()
     }
@@ -467,6 +490,8 @@ pub fn unseal_line(line: &str) -> Result<String, String> {
 // One writer
 
 /// An exclusive advisory lock, held until dropped (or the process dies).
+/// An exclusive advisory lock on a file, held until dropped (or until the
+/// process dies: the kernel releases it).
 #[derive(Debug)]
 pub struct Lock {
     _file: File,
@@ -474,6 +499,7 @@ pub struct Lock {
 }
 
 impl Lock {
+    /// The lock file.
     pub fn path(&self) -> &Path {
         &self.path
     }
