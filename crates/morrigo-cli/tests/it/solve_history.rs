@@ -1,0 +1,325 @@
+//! `morrigo solve` on Go-style rulesets (full-history search) and
+//! `compare --solve`: the reports, the refusals (exit 1) and which JK
+//! variants the exact values tell apart.
+
+use crate::common::{assert_code, morrigo, stderr, stdout};
+
+/// The report without its `time:` line (the only line that varies).
+fn report(args: &[&str]) -> String {
+    let o = morrigo(args);
+    assert_code(&o, 0);
+    stdout(&o)
+        .lines()
+        .filter(|l| !l.starts_with("time: "))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+const GO_RULESETS: [&str; 10] = [
+    "chinese",
+    "tromp-taylor",
+    "jk-final",
+    "jk-12-4",
+    "jk-12-6",
+    "jk-d4-6",
+    "jk-natural",
+    "jk-no-move-loses",
+    "jk-strict-end",
+    "jk-suicide-multi",
+];
+
+/// The solve report of each Go ruleset on 2x1 and 3x1 with komi 0.
+#[test]
+fn solve_reports_on_two_and_three_points() {
+    for size in ["2x1", "3x1"] {
+        for r in GO_RULESETS {
+            let text = report(&["solve", r, "--size", size, "--komi", "0"]);
+            insta::assert_snapshot!(format!("solve_{r}_{size}"), text);
+        }
+    }
+}
+
+/// Values every Go ruleset agrees on, read from the report: 2x1 is a draw
+/// (a stone is captured at once and cannot be retaken), 3x1 is won by
+/// black by 3 with the centre point B1 and lost by every other first move.
+#[test]
+fn tiny_board_values() {
+    for r in GO_RULESETS {
+        let two = report(&["solve", r, "--size", "2x1", "--komi", "0"]);
+        assert!(two.contains("value: draw"), "{r}:\n{two}");
+        let three = report(&["solve", r, "--size", "3x1", "--komi", "0"]);
+        assert!(three.contains("value: black wins by 3"), "{r}:\n{three}");
+        assert!(
+            three.contains("  B1      black wins by 3")
+                || three.contains("  B1    black wins by 3"),
+            "{r}:\n{three}"
+        );
+    }
+}
+
+/// Komi goes to the second player: half a point turns the 2x1 draw into
+/// a win for white by 0.5.
+#[test]
+fn komi_is_counted() {
+    let text = report(&["solve", "tromp-taylor", "--size", "2x1", "--komi", "0.5"]);
+    assert!(text.contains("value: white wins by 0.5"), "{text}");
+}
+
+/// Which JK pass-rule variants the exact values tell apart (on 2x1).
+///
+/// - jk-natural has no ECCE ending: after black's A1 and white's ko
+///   capture, the board cycles until its third occurrence (Art. 3.3, equal
+///   captures: a draw), where jk-final ends it by ECCE counted white +2.
+/// - jk-strict-end forbids any pass just after ECC: after
+///   `A1 B1 pass:P pass:E A1`, white's retake B1 leaves black no pass and
+///   only losing plays, a win by rule instead of white +2.
+/// - jk-12-4, jk-12-6, jk-d4-6 and jk-no-move-loses differ from jk-final
+///   only in lines with D runs (four ko captures or more) or with no safe
+///   move, which these boards do not reach: their values are the same.
+#[test]
+fn compare_solve_tells_pass_rule_variants_apart() {
+    let text = report(&[
+        "compare",
+        "--solve",
+        "--size",
+        "2x1",
+        "--komi",
+        "0",
+        "jk-final",
+        "jk-natural",
+        "jk-12-4",
+        "jk-12-6",
+        "jk-d4-6",
+        "jk-no-move-loses",
+        "jk-strict-end",
+    ]);
+    insta::assert_snapshot!("compare_solve_jk_2x1", text);
+    let row = |name: &str| {
+        text.lines()
+            .find(|l| l.starts_with(&format!("| {name} ")))
+            .unwrap_or_else(|| panic!("no row {name}:\n{text}"))
+            .split('|')
+            .map(|c| c.trim().to_string())
+            .collect::<Vec<_>>()
+    };
+    // Columns: "", ruleset, komi, value, A1, B1, pass:P, pass:E, nodes.
+    assert_eq!(row("jk-final")[4], "W+2");
+    assert_eq!(row("jk-natural")[4], "draw");
+    for same in [
+        "jk-12-4",
+        "jk-12-6",
+        "jk-d4-6",
+        "jk-no-move-loses",
+        "jk-strict-end",
+    ] {
+        assert_eq!(row(same)[3..8], row("jk-final")[3..8], "{same}");
+    }
+
+    let after = "A1 B1 pass:P pass:E A1";
+    let text = report(&[
+        "compare",
+        "--solve",
+        "--size",
+        "2x1",
+        "--komi",
+        "0",
+        "--position",
+        after,
+        "jk-final",
+        "jk-strict-end",
+    ]);
+    insta::assert_snapshot!("compare_solve_jk_strict_end_2x1", text);
+    assert!(text.contains("| jk-final      | komi 0 | W+2 "), "{text}");
+    assert!(
+        text.contains("| jk-strict-end | komi 0 | W by rule "),
+        "{text}"
+    );
+}
+
+/// A board too large for the search is refused before searching, with the
+/// estimate and the budget (exit 1); a search that reaches the budget stops
+/// with exit 1 too.
+#[test]
+fn refusals_name_the_estimate_and_the_budget() {
+    let o = morrigo(&[
+        "solve",
+        "jk-final",
+        "--size",
+        "4",
+        "--komi",
+        "0",
+        "--no-transpositions",
+    ]);
+    assert_code(&o, 1);
+    let e = stderr(&o);
+    assert!(
+        e.contains("jk-final on a 4x4 board is too large to solve by full-history search"),
+        "{e}"
+    );
+    assert!(e.contains("over the node budget of 100000000"), "{e}");
+    assert!(stdout(&o).is_empty());
+    insta::assert_snapshot!("solve_refused_4x4", e);
+    // The table search is not refused by that estimate (it cuts the tree
+    // by more than the estimate knows): the node budget stops it.
+    let o = morrigo(&[
+        "solve",
+        "jk-final",
+        "--size",
+        "4",
+        "--komi",
+        "0",
+        "--max-nodes",
+        "20000",
+    ]);
+    assert_code(&o, 1);
+    assert!(
+        stderr(&o).contains("the search reached the node budget of 20000 nodes"),
+        "{}",
+        stderr(&o)
+    );
+
+    let o = morrigo(&[
+        "solve",
+        "tromp-taylor",
+        "--size",
+        "3x1",
+        "--komi",
+        "0",
+        "--max-nodes",
+        "100",
+        // The table search finishes within 100 nodes; the plain one does not.
+        "--no-transpositions",
+    ]);
+    assert_code(&o, 1);
+    insta::assert_snapshot!("solve_budget_reached", stderr(&o));
+
+    let o = morrigo(&["solve", "jk-final", "--size", "2x1", "--max-nodes", "0"]);
+    assert_code(&o, 2);
+
+    // compare --solve: an unknown ruleset is an error, and no table is printed.
+    let o = morrigo(&[
+        "compare",
+        "--solve",
+        "--size",
+        "2x1",
+        "jk-final",
+        "no-such-ruleset",
+    ]);
+    assert_code(&o, 1);
+    assert!(stdout(&o).is_empty());
+}
+
+/// `--position` solves from the position after a record; a finished game
+/// is reported as such.
+#[test]
+fn solve_from_a_position() {
+    let text = report(&[
+        "solve",
+        "jk-final",
+        "--size",
+        "2x1",
+        "--komi",
+        "0",
+        "--position",
+        "A1 pass:E B1",
+    ]);
+    assert!(
+        text.contains("value: white wins by end rule `suicide`"),
+        "{text}"
+    );
+    assert!(
+        text.contains("perfect play: (no move from here)  (ends by `suicide`)"),
+        "{text}"
+    );
+    let o = morrigo(&["solve", "jk-final", "--size", "2x1", "--position", "C9"]);
+    assert_code(&o, 1);
+}
+
+/// A ruleset that can leave a player with no legal move and no verdict (a
+/// 1x1 board, suicide illegal, no pass): the report says the position is
+/// counted as a draw.
+#[test]
+fn stuck_positions_are_reported() {
+    let dir = std::env::temp_dir().join(format!("morrigo-solve-stuck-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("no-pass.yaml");
+    std::fs::write(
+        &file,
+        "name: no-pass\nboard:\n  grid: { width: 1, height: 1 }\nplayers: [black, white]\n\
+         setup:\n  in_hand: unlimited\nphases:\n  play:\n    actions:\n      play: true\n\
+         play:\n  suicide: illegal\nend:\n  never:\n    draw: \"false\"\n",
+    )
+    .expect("write the ruleset");
+    let text = report(&["solve", file.to_str().expect("utf-8 path")]);
+    std::fs::remove_dir_all(&dir).ok();
+    insta::assert_snapshot!("solve_stuck", text);
+    assert!(
+        text.contains("no legal move and no end rule decides"),
+        "{text}"
+    );
+    assert!(
+        text.contains("positions with no legal move and no verdict: "),
+        "{text}"
+    );
+}
+
+/// `compare --solve SUITE`: the repository's suite of rule-testing
+/// positions, one table position by rule set, with every cell's line.
+/// Among the outcomes it pins: the JK retake after a set-up ko is legal
+/// (Art. 3.2 needs a board play two moves back) but loses after `B1 C1`;
+/// the 2x1 ending-pass position cycles to a draw by Art. 3.3 under
+/// jk-natural (only `EE` ends) and ends `ECCE` under jk-final.
+#[test]
+fn suite_of_cycles_table() {
+    let o = morrigo(&["compare", "--solve", "tests/suites/go-cycles.yaml"]);
+    assert_code(&o, 0);
+    let text = stdout(&o);
+    let row = |name: &str| {
+        text.lines()
+            .find(|l| l.starts_with(&format!("| {name} ")))
+            .unwrap_or_else(|| panic!("no row {name}:\n{text}"))
+            .to_string()
+    };
+    assert!(row("ko on 4x1").contains("| B+4          | B+4"), "{text}");
+    assert!(row("ko from a set-up board").contains("| draw "), "{text}");
+    assert!(
+        row("empty 2x2").starts_with("| empty 2x2                     | B+1 "),
+        "{text}"
+    );
+    insta::assert_snapshot!("compare_solve_suite_go_cycles", text);
+}
+
+/// A suite naming a point the board does not have is an error that names
+/// the suite file, the position and the rule set (exit 1), not a blank cell.
+#[test]
+fn suite_with_an_unknown_point_is_an_error() {
+    let path = crate::common::temp_file(
+        "bad.yaml",
+        "name: bad\nrulesets: [tromp-taylor]\npositions:\n  - name: off the board\n    source: a test\n    board: 2x2\n    black: [Z9]\n",
+    );
+    let o = morrigo(&["compare", "--solve", path.to_str().unwrap()]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(
+        err.contains("bad.yaml:4:1: error: position `off the board` under tromp-taylor"),
+        "{err}"
+    );
+    assert!(err.contains("Z9"), "{err}");
+}
+
+/// A suite with a misspelt key is refused with its line and column.
+#[test]
+fn suite_with_an_unknown_key_is_refused() {
+    let path = crate::common::temp_file(
+        "typo.yaml",
+        "name: typo\nrulesets: [tromp-taylor]\npositions:\n  - name: p\n    source: a test\n    bord: 2x2\n",
+    );
+    let o = morrigo(&["compare", "--solve", path.to_str().unwrap()]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(
+        err.contains("typo.yaml:5:5") || err.contains("typo.yaml:6:5"),
+        "{err}"
+    );
+    assert!(err.contains("bord"), "{err}");
+}
