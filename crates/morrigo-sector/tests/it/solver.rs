@@ -2,7 +2,6 @@
 //! move lists) position by position, against its own fixpoint equations
 //! on every orbit, and across runs (files resumed, damage refused).
 
-mod common;
 use morrigo_engine::{Bits, Machine};
 use morrigo_sector::solver::BOTH;
 use morrigo_sector::{Board, Moves, Sector, SectorIndex, Solver};
@@ -39,7 +38,7 @@ fn compare_with_table(
 
 #[test]
 fn three_mens_morris_moving_phase_matches_the_full_solve() {
-    let m = common::machine("three-mens-morris");
+    let m = crate::common::machine("three-mens-morris");
     let (table, _) =
         morrigo_solve::solve(&m, &m.initial(), u64::MAX, &morrigo_solve::Quiet).unwrap();
     let mut s = Solver::new(&m, None).unwrap();
@@ -51,13 +50,13 @@ fn three_mens_morris_moving_phase_matches_the_full_solve() {
 
 #[test]
 fn six_mens_morris_matches_the_solve_from_a_four_against_four_position() {
-    let m = common::machine("six-mens-morris");
-    let mut rng = common::rng(6);
+    let m = crate::common::machine("six-mens-morris");
+    let mut rng = crate::common::rng(6);
     let mut mv = Moves::new(&m);
     let mut succ = Vec::new();
     // A 4-4 position where the game goes on.
     let start = loop {
-        let b = common::random_board(&mut rng, m.points(), 4, 4);
+        let b = crate::common::random_board(&mut rng, m.points(), 4, 4);
         if mv.successors(&b, &mut succ).is_none() {
             break b;
         }
@@ -99,7 +98,7 @@ fn check_fixpoint(s: &mut Solver, c: Sector) -> [u64; 3] {
 #[test]
 fn a_wrong_value_is_found_by_the_equations() {
     use std::io::Write;
-    let m = common::machine("six-mens-morris");
+    let m = crate::common::machine("six-mens-morris");
     let dir = std::env::temp_dir().join(format!("morrigo-sector-wrong-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let c = Sector::moving(3, 3);
@@ -133,7 +132,7 @@ fn a_wrong_value_is_found_by_the_equations() {
 
 #[test]
 fn nine_mens_morris_three_against_three_satisfies_the_equations() {
-    let m = common::machine("nine-mens-morris");
+    let m = crate::common::machine("nine-mens-morris");
     let mut s = Solver::new(&m, None).unwrap();
     let [wins, losses, draws] = check_fixpoint(&mut s, Sector::moving(3, 3));
     assert!(
@@ -148,7 +147,7 @@ fn nine_mens_morris_three_against_three_satisfies_the_equations() {
 
 #[test]
 fn six_mens_morris_five_against_four_satisfies_the_equations() {
-    let m = common::machine("six-mens-morris");
+    let m = crate::common::machine("six-mens-morris");
     let mut s = Solver::new(&m, None).unwrap();
     check_fixpoint(&mut s, Sector::moving(5, 4));
 }
@@ -157,7 +156,7 @@ fn six_mens_morris_five_against_four_satisfies_the_equations() {
 /// stays: each value is its best placement's.
 #[test]
 fn six_mens_morris_placing_unit_satisfies_the_equations() {
-    let m = common::machine("six-mens-morris");
+    let m = crate::common::machine("six-mens-morris");
     let mut s = Solver::new(&m, None).unwrap();
     let c = Sector {
         on_board: [4, 3],
@@ -175,7 +174,7 @@ fn six_mens_morris_placing_unit_satisfies_the_equations() {
 /// by the same retrograde levels as the moving phase.
 #[test]
 fn lasker_units_with_pieces_in_hand_satisfy_the_equations() {
-    let m = common::test_machine("five-mens-lasker");
+    let m = crate::common::test_machine("five-mens-lasker");
     let mut s = Solver::new(&m, None).unwrap();
     for (on_board, in_hand) in [([3, 3], [1, 1]), ([2, 3], [2, 1])] {
         let c = Sector { on_board, in_hand };
@@ -189,7 +188,7 @@ fn lasker_units_with_pieces_in_hand_satisfy_the_equations() {
 
 #[test]
 fn finished_sectors_are_read_back_and_damage_is_refused() {
-    let m = common::machine("six-mens-morris");
+    let m = crate::common::machine("six-mens-morris");
     let dir = std::env::temp_dir().join(format!("morrigo-sector-resume-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let first = morrigo_sector::solve_sectors(&m, Some(&dir), 3, 4, |_| {}).unwrap();
@@ -221,7 +220,7 @@ fn finished_sectors_are_read_back_and_damage_is_refused() {
 /// unit (b, w) with the colours swapped: the same values as solving it.
 #[test]
 fn colour_swapped_units_equal_solved_ones() {
-    let m = common::machine("six-mens-morris");
+    let m = crate::common::machine("six-mens-morris");
     let mut swapped = Solver::new(&m, None).unwrap();
     assert!(
         swapped.colour_swap(),
@@ -243,7 +242,7 @@ fn colour_swapped_units_equal_solved_ones() {
 /// A rule naming a colour (`me == white`) makes the players unlike.
 #[test]
 fn a_rule_naming_a_colour_keeps_the_colours_apart() {
-    let rules = |name| common::rules(name);
+    let rules = |name| crate::common::rules(name);
     let plain = |r: &morrigo_rules::Rules| {
         Machine::<1>::new(std::sync::Arc::new(morrigo_solve::solver_rules(r))).plain_turns()
     };

@@ -2,7 +2,6 @@
 //! every arrangement's orbit index is that of its images, the orbit count
 //! is Burnside's (the average number of arrangements each symmetry fixes).
 
-mod common;
 use morrigo_sector::{symmetries, Binomial, SectorIndex, Symmetry};
 
 fn burnside(group: &[Symmetry], binom: &Binomial, n: usize, w: usize, b: usize) -> u64 {
@@ -20,7 +19,7 @@ fn burnside(group: &[Symmetry], binom: &Binomial, n: usize, w: usize, b: usize) 
 }
 
 fn check_sector(name: &str, w: usize, b: usize) -> SectorIndex {
-    let rules = common::rules(name);
+    let rules = crate::common::rules(name);
     let n = rules.topology.len();
     let group = symmetries(&rules);
     let binom = Binomial::new(n);

@@ -3,7 +3,6 @@
 //! (`GameTable`, a different algorithm): the start, every first move and
 //! placing positions of random games agree in win, draw or loss.
 
-mod common;
 use morrigo_engine::Machine;
 use morrigo_sector::opening::{search_opening, OpeningSearch, Wdl, OPENING_FILE};
 use morrigo_sector::{Board, GameTable};
@@ -68,7 +67,7 @@ fn agrees_with_the_placing_units(m: Machine<1>, games: usize) -> usize {
     // Placing positions of random games, searched one after another with
     // one table (bounds learnt for one serve the next).
     let mut search = OpeningSearch::new(&m, &dir, 64 << 20).unwrap();
-    let mut rng = common::rng(7);
+    let mut rng = crate::common::rng(7);
     let mut checked = 0;
     for _ in 0..games {
         let mut s = m.initial();
@@ -99,25 +98,25 @@ fn agrees_with_the_placing_units(m: Machine<1>, games: usize) -> usize {
 #[test]
 fn three_mens_morris_search_matches_the_placing_units() {
     // Lines end the game: the placing phase decides it.
-    assert!(agrees_with_the_placing_units(common::machine("three-mens-morris"), 100) > 300);
+    assert!(agrees_with_the_placing_units(crate::common::machine("three-mens-morris"), 100) > 300);
 }
 
 #[test]
 fn five_mens_morris_search_matches_the_placing_units() {
-    assert!(agrees_with_the_placing_units(common::machine("five-mens-morris"), 100) > 500);
+    assert!(agrees_with_the_placing_units(crate::common::machine("five-mens-morris"), 100) > 500);
 }
 
 #[test]
 fn six_mens_morris_search_matches_the_placing_units() {
     // A draw (every first move too), with captures in the placing phase.
-    assert!(agrees_with_the_placing_units(common::machine("six-mens-morris"), 200) > 1000);
+    assert!(agrees_with_the_placing_units(crate::common::machine("six-mens-morris"), 200) > 1000);
 }
 
 #[test]
 fn moves_while_pieces_wait_in_hand_are_refused() {
     // Lasker's slides during the placing phase make it cyclic: the
     // search's table would not be sound, so it says to solve the units.
-    let m = common::test_machine("three-mens-lasker");
+    let m = crate::common::test_machine("three-mens-lasker");
     let dir = moving_phase(&m, "lasker");
     let e = search_opening(&m, &dir, 1 << 20, 1, |_| {})
         .unwrap_err()
@@ -130,7 +129,7 @@ fn moves_while_pieces_wait_in_hand_are_refused() {
 fn a_missing_moving_sector_is_named() {
     // Only the sectors of at most two pieces a side: the placing phase of
     // Six Men's Morris reaches more.
-    let m = common::machine("six-mens-morris");
+    let m = crate::common::machine("six-mens-morris");
     let dir = temp_dir("missing");
     morrigo_sector::solve_sectors(&m, Some(&dir), 0, 2, |_| {}).unwrap();
     let e = search_opening(&m, &dir, 1 << 20, 1, |_| {})

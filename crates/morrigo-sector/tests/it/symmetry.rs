@@ -2,7 +2,6 @@
 //! boards, that each element keeps adjacency and lines, and that a point
 //! a rule names breaks the symmetries that move it.
 
-mod common;
 use morrigo_sector::symmetries;
 use std::collections::HashSet;
 
@@ -52,32 +51,41 @@ fn check_automorphisms(rules: &morrigo_rules::Rules) -> usize {
 fn nine_mens_morris_has_sixteen_symmetries() {
     // Rotations and reflections of the square (8) times swapping the inner
     // and outer rings (2).
-    assert_eq!(check_automorphisms(&common::rules("nine-mens-morris")), 16);
+    assert_eq!(
+        check_automorphisms(&crate::common::rules("nine-mens-morris")),
+        16
+    );
 }
 
 #[test]
 fn six_mens_morris_has_sixteen_symmetries() {
     // Two rings: the square's 8 times swapping the rings.
-    assert_eq!(check_automorphisms(&common::rules("six-mens-morris")), 16);
+    assert_eq!(
+        check_automorphisms(&crate::common::rules("six-mens-morris")),
+        16
+    );
 }
 
 #[test]
 fn three_mens_morris_has_the_eight_of_the_square() {
     // Rows, columns and both long diagonals are lines: all 8 symmetries of
     // the square keep them.
-    assert_eq!(check_automorphisms(&common::rules("three-mens-morris")), 8);
+    assert_eq!(
+        check_automorphisms(&crate::common::rules("three-mens-morris")),
+        8
+    );
 }
 
 #[test]
 fn morabaraba_keeps_sixteen_with_its_diagonals() {
     // Corner diagonals are edges and lines; the ring swap still maps
     // them onto each other.
-    assert_eq!(check_automorphisms(&common::rules("morabaraba")), 16);
+    assert_eq!(check_automorphisms(&crate::common::rules("morabaraba")), 16);
 }
 
 #[test]
 fn a_named_point_keeps_only_the_symmetries_fixing_it() {
-    let nmm = common::rules("nine-mens-morris");
+    let nmm = crate::common::rules("nine-mens-morris");
     // A corner of the outer or inner ring: degree 2, its neighbours of
     // degree 3 (the middle ring's midpoints have 4).
     let t = &nmm.topology;

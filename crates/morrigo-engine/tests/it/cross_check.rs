@@ -522,15 +522,15 @@ fn probe_captures_in_lockstep() {
     let cases = [
         (
             "cap-nmm-custodian",
-            include_str!("../../../tests/rulesets/nmm-custodian.yaml"),
+            include_str!("../../../../tests/rulesets/nmm-custodian.yaml"),
         ),
         (
             "cap-nmm-intervention",
-            include_str!("../../../tests/rulesets/nmm-intervention.yaml"),
+            include_str!("../../../../tests/rulesets/nmm-intervention.yaml"),
         ),
         (
             "cap-nmm-leap",
-            include_str!("../../../tests/rulesets/nmm-leap.yaml"),
+            include_str!("../../../../tests/rulesets/nmm-leap.yaml"),
         ),
         (
             "cap-leap-flying",
@@ -783,7 +783,7 @@ fn el_filja_removals_follow_the_mill_counts() {
 /// perft against the reference, and each rule seen at work.
 #[test]
 fn probe_phase_lines_in_lockstep() {
-    let text = include_str!("../../../tests/rulesets/lang-phase-lines.yaml");
+    let text = include_str!("../../../../tests/rulesets/lang-phase-lines.yaml");
     let t = run_lockstep_text("lang-phase-lines", text, 300);
     let rules = rules_of("lang-phase-lines", text);
     let three = rules
@@ -862,7 +862,7 @@ fn el_filja_perft_through_the_removals() {
 const CHOOSE_CASES: &[(&str, &str)] = &[
     (
         "choose-nmm",
-        include_str!("../../../tests/rulesets/nmm-capture-choose.yaml"),
+        include_str!("../../../../tests/rulesets/nmm-capture-choose.yaml"),
     ),
     (
         "choose-one-nmm",
@@ -1007,7 +1007,7 @@ fn captures_by_removal_are_exercised() {
 const PASS_CASES: &[(&str, &str)] = &[
     (
         "nmm-blocked-passes",
-        include_str!("../../../tests/rulesets/nmm-blocked-passes.yaml"),
+        include_str!("../../../../tests/rulesets/nmm-blocked-passes.yaml"),
     ),
     (
         "achi-blocked-passes",
@@ -1075,6 +1075,6 @@ fn blocked_passes_are_exercised() {
 /// takes), against the reference.
 #[test]
 fn forbid_reading_the_removal_target_in_lockstep() {
-    let text = include_str!("../../../tests/rulesets/lang-remove-target.yaml");
+    let text = include_str!("../../../../tests/rulesets/lang-remove-target.yaml");
     lockstep_cases(&[("lang-remove-target", text)], 200);
 }

@@ -5,21 +5,20 @@
 //! one removal per mill and a removal per line (two at once), and lines
 //! that end the game (Three Men's).
 
-mod common;
 use morrigo_sector::{Board, Moves};
 
 fn check(name: &str, sectors: &[(u32, u32)], samples: usize) -> (usize, usize) {
-    let m = common::machine(name);
+    let m = crate::common::machine(name);
     let mut mv = Moves::new(&m);
     let n = mv.points();
-    let mut rng = common::rng(22);
+    let mut rng = crate::common::rng(22);
     let (mut preds_seen, mut unremovals) = (0, 0);
     let mut succ = Vec::new();
     let mut preds = Vec::new();
     let mut preds2 = Vec::new();
     for &(w, b) in sectors {
         for _ in 0..samples {
-            let q = common::random_board(&mut rng, n, w, b);
+            let q = crate::common::random_board(&mut rng, n, w, b);
             // Backward, then forward.
             mv.predecessors(&q, true, true, &mut preds);
             for p in preds.clone() {
@@ -102,12 +101,12 @@ fn three_mens_morris_lines_end_the_game() {
 #[test]
 fn rulesets_reading_history_are_refused() {
     // Morabaraba's re-forming rule reads turns_since_traded.
-    let r = common::rules("morabaraba");
+    let r = crate::common::rules("morabaraba");
     let why = morrigo_sector::supported(&r).unwrap_err();
     assert!(why.contains("turns_since_traded"), "{why}");
     // Malom's readings read the position only: solvable.
     for name in ["morabaraba-malom", "lasker-morris-malom"] {
-        morrigo_sector::supported(&common::rules(name)).unwrap();
+        morrigo_sector::supported(&crate::common::rules(name)).unwrap();
     }
 }
 
@@ -115,7 +114,7 @@ fn rulesets_reading_history_are_refused() {
 fn a_player_with_no_piece_did_not_just_move() {
     // The player who just moved (the first, black to move) has no piece:
     // no turn leads here.
-    let m = common::machine("six-mens-morris");
+    let m = crate::common::machine("six-mens-morris");
     let mut mv = Moves::new(&m);
     let mut preds = Vec::new();
     mv.predecessors(&Board::moving([0, 0b111], 1), true, true, &mut preds);
@@ -152,10 +151,10 @@ fn plain_turn_shortcuts_agree_with_the_engine() {
             [0, 0],
         ),
     ] {
-        let m = common::machine(name);
+        let m = crate::common::machine(name);
         let (mut fast, mut slow) = (Moves::new(&m), Moves::engine_only(&m));
         let n = fast.points();
-        let mut rng = common::rng(7);
+        let mut rng = crate::common::rng(7);
         let (mut a, mut b) = (Vec::new(), Vec::new());
         let (mut pa, mut pb) = (Vec::new(), Vec::new());
         let mut compared = 0;
@@ -163,7 +162,7 @@ fn plain_turn_shortcuts_agree_with_the_engine() {
             for _ in 0..300 {
                 let q = Board {
                     in_hand: hands,
-                    ..common::random_board(&mut rng, n, w, bl)
+                    ..crate::common::random_board(&mut rng, n, w, bl)
                 };
                 assert_eq!(fast.successors(&q, &mut a), slow.successors(&q, &mut b));
                 assert_eq!(a, b, "{name}: successors of {q:?}");

@@ -3,7 +3,6 @@
 //! different algorithm), position by position: every turn-start position
 //! reachable from the start.
 
-mod common;
 use morrigo_engine::{Machine, State};
 use morrigo_sector::GameTable;
 use std::collections::HashSet;
@@ -65,7 +64,7 @@ fn check_against_full_solve(m: Machine<1>) -> usize {
 #[test]
 fn three_mens_morris_every_reachable_position_matches_the_full_solve() {
     // A first-player win in 9 plies; placing and moving phases both.
-    let n = check_against_full_solve(common::machine("three-mens-morris"));
+    let n = check_against_full_solve(crate::common::machine("three-mens-morris"));
     assert!(n > 4000, "{n} positions compared");
 }
 
@@ -73,7 +72,7 @@ fn three_mens_morris_every_reachable_position_matches_the_full_solve() {
 fn three_mens_morris_lasker_style_matches_the_full_solve() {
     // Slides while pieces wait in hand: positions with pieces in hand
     // repeat, so those units have cycles; a first-player win in 11.
-    let n = check_against_full_solve(common::test_machine("three-mens-lasker"));
+    let n = check_against_full_solve(crate::common::test_machine("three-mens-lasker"));
     assert!(n > 10_000, "{n} positions compared");
 }
 
@@ -84,7 +83,7 @@ fn three_mens_morris_lasker_style_matches_the_full_solve() {
 #[test]
 #[ignore]
 fn five_mens_morris_lasker_style_matches_the_full_solve() {
-    let n = check_against_full_solve(common::test_machine("five-mens-lasker"));
+    let n = check_against_full_solve(crate::common::test_machine("five-mens-lasker"));
     assert!(n > 1_000_000, "{n} positions compared");
 }
 
@@ -92,7 +91,7 @@ fn five_mens_morris_lasker_style_matches_the_full_solve() {
 /// and the start's value in `game.tbl`; a second run reads them back.
 #[test]
 fn a_database_directory_is_read_back_unit_by_unit() {
-    let m = common::test_machine("three-mens-lasker");
+    let m = crate::common::test_machine("three-mens-lasker");
     let dir = std::env::temp_dir().join(format!("morrigo-sector-game-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let first = GameTable::solve_in(&m, Some(&dir)).unwrap();
@@ -153,12 +152,12 @@ fn a_database_directory_is_read_back_unit_by_unit() {
 #[ignore]
 fn six_mens_morris_random_games_match_the_full_solve() {
     use rand::Rng;
-    let m = common::machine("six-mens-morris");
+    let m = crate::common::machine("six-mens-morris");
     let (table, _) =
         morrigo_solve::solve(&m, &m.initial(), u64::MAX, &morrigo_solve::Quiet).unwrap();
     let game = GameTable::solve(&m).unwrap();
     assert_eq!(game.start_value(), morrigo_solve::Value::Draw);
-    let mut rng = common::rng(22);
+    let mut rng = crate::common::rng(22);
     let (mut moves, mut compared) = (Vec::new(), 0);
     for _ in 0..2000 {
         let mut s = m.initial();

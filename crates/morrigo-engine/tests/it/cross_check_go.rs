@@ -933,7 +933,7 @@ end:
 /// A board play takes a stone from a limited hand and needs one.
 #[test]
 fn board_plays_from_a_limited_hand() {
-    let text = include_str!("../../../tests/defects/play-limited-hand.yaml");
+    let text = include_str!("../../../../tests/defects/play-limited-hand.yaml");
     let t = run_probe("play-limited", text, 200);
     assert!(t.empty_hands > 0, "no player ran out of stones: {t:?}");
 }
@@ -941,7 +941,7 @@ fn board_plays_from_a_limited_hand() {
 /// A board play completing a line owes `on_line_formed` removals.
 #[test]
 fn board_plays_that_complete_lines() {
-    let text = include_str!("../../../tests/defects/play-forms-lines.yaml");
+    let text = include_str!("../../../../tests/defects/play-forms-lines.yaml");
     let t = run_probe("play-lines", text, 200);
     assert!(
         t.removals > 0,
