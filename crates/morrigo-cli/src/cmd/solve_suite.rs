@@ -13,6 +13,7 @@ use crate::game;
 use morrigo_diag::{Diagnostic, Diagnostics, Location};
 use morrigo_engine::notation::format_move_in;
 use morrigo_engine::with_machine;
+use morrigo_rules::load::Overrides;
 use morrigo_solve::history::{Limits, SolveError, DEFAULT_MAX_PLIES};
 use serde::Deserialize;
 use std::io::Write;
@@ -34,7 +35,7 @@ pub struct SuitePosition {
     pub name: String,
     /// Where the position comes from (a rules text, a figure, a page).
     pub source: String,
-    /// `WxH` (`7x2`).
+    /// `WxH` (`7x2`), or `N` for a square board, each side 1 to 25.
     pub board: String,
     #[serde(default)]
     pub komi: f64,
@@ -63,7 +64,9 @@ pub fn read(path: &str) -> Result<Option<Suite>, Failure> {
     if !path.ends_with(".yaml") && !path.ends_with(".yml") {
         return Ok(None);
     }
-    let Ok(text) = std::fs::read_to_string(path) else {
+    // Read within the input limit; a file that does not read is left to
+    // the ruleset loader, whose message says why.
+    let Ok(text) = morrigo_diag::read_input(std::path::Path::new(path)) else {
         return Ok(None);
     };
     let is_suite = serde_yaml::from_str::<serde_yaml::Value>(&text)
@@ -120,16 +123,12 @@ fn position_rules(
         message: format!("position `{}` under {ruleset}: {}", p.name, d.message),
         ..d
     };
-    let (w, h) = p
-        .board
-        .split_once('x')
-        .and_then(|(w, h)| Some((w.parse::<u32>().ok()?, h.parse::<u32>().ok()?)))
-        .ok_or_else(|| {
-            Diagnostics(vec![in_suite(
-                Diagnostic::new(format!("board `{}` is not a size", p.board))
-                    .expected("`WxH`, such as `3x2`"),
-            )])
-        })?;
+    // The board size is read as `--size` reads it (WxH, or N for NxN).
+    let (w, h) = Overrides::parse_size(&p.board).map_err(|why| {
+        Diagnostics(vec![in_suite(
+            Diagnostic::new(format!("board `{}`: {why}", p.board)).expected("`WxH`, such as `3x2`"),
+        )])
+    })?;
     let list = |v: &[String]| v.join(", ");
     let text = format!(
         "name: {ruleset}\nextends: {ruleset}\nboard:\n  grid: {{ width: {w}, height: {h}, naming: gtp }}\n\
