@@ -279,6 +279,27 @@ pub fn solve_history_with<const W: usize>(
     ))
 }
 
+/// Count one more node of a search: past the budget an error, and every
+/// [`PROGRESS_EVERY`] nodes a call of `progress`. Both Go searches count
+/// their nodes here.
+pub(crate) fn count_node(
+    nodes: &mut u64,
+    limits: &Limits,
+    progress: &mut dyn FnMut(u64),
+) -> Result<(), SolveError> {
+    *nodes += 1;
+    if *nodes > limits.max_nodes {
+        return Err(SolveError::Budget {
+            nodes: *nodes,
+            max_nodes: limits.max_nodes,
+        });
+    }
+    if nodes.is_multiple_of(PROGRESS_EVERY) {
+        progress(*nodes);
+    }
+    Ok(())
+}
+
 /// Run `iteration` at ply caps 16, 20, 25, 31, … (a quarter more each
 /// time) up to `limits.max_plies`
 /// until no line is cut or the cut lines change no value; when a deeper
@@ -522,16 +543,7 @@ impl<'m, 'p, const W: usize> Search<'m, 'p, W> {
         mut alpha: f64,
         mut beta: f64,
     ) -> Result<f64, SolveError> {
-        self.nodes += 1;
-        if self.nodes > self.limits.max_nodes {
-            return Err(SolveError::Budget {
-                nodes: self.nodes,
-                max_nodes: self.limits.max_nodes,
-            });
-        }
-        if self.nodes.is_multiple_of(PROGRESS_EVERY) {
-            (self.progress)(self.nodes);
-        }
+        count_node(&mut self.nodes, &self.limits, &mut *self.progress)?;
         self.pv[depth].clear();
         let mut moves = std::mem::take(&mut self.buffers[depth]);
         if let Some(o) = self.m.legal_moves(s, &mut moves) {

@@ -17,8 +17,8 @@ use super::keyspec::KeySpec;
 use super::path::{Key128, PathStack};
 use super::tt::{Bound, Entry, Table};
 use crate::history::{
-    bounds_of, deepen, outcome_value, solution, HistorySolution, Iteration, Limits, SolveError,
-    PROGRESS_EVERY, WIN,
+    bounds_of, count_node, deepen, outcome_value, solution, HistorySolution, Iteration, Limits,
+    SolveError, WIN,
 };
 use morrigo_engine::{Machine, Move, MoveKind, State};
 use std::time::Instant;
@@ -77,7 +77,7 @@ pub fn solve_tt<const W: usize>(
 
 /// [`solve_tt`], with symmetric positions sharing entries only when
 /// `symmetry` is set, calling `progress` with the nodes searched so far
-/// every [`PROGRESS_EVERY`] nodes.
+/// every [`PROGRESS_EVERY`](crate::history::PROGRESS_EVERY) nodes.
 pub fn solve_tt_with<const W: usize>(
     m: &Machine<W>,
     spec: KeySpec,
@@ -379,16 +379,7 @@ impl<const W: usize> Search<'_, '_, W> {
         mut beta: f64,
         by_play: bool,
     ) -> Result<Found, SolveError> {
-        self.nodes += 1;
-        if self.nodes > self.limits.max_nodes {
-            return Err(SolveError::Budget {
-                nodes: self.nodes,
-                max_nodes: self.limits.max_nodes,
-            });
-        }
-        if self.nodes.is_multiple_of(PROGRESS_EVERY) {
-            (self.progress)(self.nodes);
-        }
+        count_node(&mut self.nodes, &self.limits, &mut *self.progress)?;
         self.pv[depth].clear();
         let mut taint = self.path.lookups_taint(self.m, s, by_play);
         let mut moves = std::mem::take(&mut self.buffers[depth]);
