@@ -5,6 +5,7 @@
 //! front ends call [`with_machine!`] to run width-generic code on it.
 
 mod apply;
+mod benson;
 mod bits;
 mod captures;
 mod chains;
@@ -32,6 +33,7 @@ mod scoring;
 mod states;
 mod turns;
 
+pub use benson::Life;
 pub use bits::Bits;
 pub use chains::PlayEffect;
 pub use estimate::{estimate_leaves, ESTIMATE_PATHS};

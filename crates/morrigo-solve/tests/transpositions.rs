@@ -7,7 +7,7 @@
 use morrigo_engine::{with_machine, AnyMachine, Move};
 use morrigo_rules::load::Overrides;
 use morrigo_rules::{builtin, Rules};
-use morrigo_solve::go::{solve_tt, solve_tt_with, ClassWindow, KeySpec};
+use morrigo_solve::go::{solve_tt, solve_tt_with, ClassWindow, KeySpec, TtOptions};
 use morrigo_solve::history::{solve_history, HistorySolution, Limits};
 use std::sync::Arc;
 
@@ -276,8 +276,8 @@ fn tromp_taylor_2x2_within_twice_tromps_node_count() {
     let any = AnyMachine::new(Arc::new(r)).expect("tiny board");
     let (with, without) = with_machine!(&any, m => {
         let limits = Limits::default();
-        let with = solve_tt_with(m, spec, &[], &limits, true, &mut |_| {}).expect("solves");
-        let without = solve_tt_with(m, spec, &[], &limits, false, &mut |_| {}).expect("solves");
+        let with = solve_tt_with(m, spec, &[], &limits, TtOptions::default(), &mut |_| {}).expect("solves");
+        let without = solve_tt_with(m, spec, &[], &limits, TtOptions { symmetry: false, ..TtOptions::default() }, &mut |_| {}).expect("solves");
         (with, without)
     });
     assert_eq!((with.value, without.value), (1.0, 1.0));
@@ -392,5 +392,61 @@ fn linear_go_exercises() {
         let plain = plain.expect("the plain search finishes");
         assert_same(&format!("x at {black}, o at {white}"), &plain, &tt);
         assert_eq!(tt.value, value, "x at {black}, o at {white}");
+    }
+}
+
+/// Ending lines on settled boards (Benson's unconditional life, counted as
+/// they stand) is allowed exactly under the area rule sets whose passes
+/// are never refused and whose games end only by two passes, and it
+/// changes no value there: the game's, every first move's and the bounds
+/// are those of the search without it, on every board up to 5x1 and 2x2
+/// (chinese-superko also 3x2, where it ends lines early).
+#[test]
+fn settled_boards_change_no_value() {
+    let allowed: Vec<&str> = go_builtins()
+        .into_iter()
+        .filter(|name| {
+            let r = try_rules(name, (2, 2), None).expect("a built-in");
+            morrigo_solve::go::settled_boards_end_lines(&r).is_ok()
+        })
+        .collect();
+    assert_eq!(
+        allowed,
+        ["chinese-superko", "chinese", "new-zealand", "tromp-taylor"]
+    );
+    let limits = Limits {
+        max_plies: 64,
+        ..Limits::default()
+    };
+    let off = TtOptions {
+        settled: false,
+        ..TtOptions::default()
+    };
+    let mut boards: Vec<(&str, (u32, u32))> = allowed
+        .iter()
+        .flat_map(|&name| [(2, 1), (3, 1), (4, 1), (5, 1), (2, 2)].map(|size| (name, size)))
+        .collect();
+    boards.push(("chinese-superko", (3, 2)));
+    for (name, size) in boards {
+        let r = rules(name, size, 0.0);
+        let spec = KeySpec::of(&r).expect("a Go key");
+        let any = AnyMachine::new(Arc::new(r)).expect("small board");
+        let (with, without) = with_machine!(&any, m => {
+            let with = solve_tt(m, spec, &[], &limits).expect("solves");
+            let without = solve_tt_with(m, spec, &[], &limits, off, &mut |_| {}).expect("solves");
+            (with, without)
+        });
+        let what = format!("{name} {size:?}");
+        assert_same(&what, &without, &with);
+        let settled = with.tt.expect("table stats").settled;
+        if size == (3, 2) {
+            assert!(settled > 0, "{what}: no line ended on a settled board");
+            assert!(
+                with.nodes < without.nodes,
+                "{what}: {} against {}",
+                with.nodes,
+                without.nodes
+            );
+        }
     }
 }

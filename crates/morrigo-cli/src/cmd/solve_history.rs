@@ -8,7 +8,7 @@ use morrigo_diag::{Diagnostic, Diagnostics};
 use morrigo_engine::notation::format_move_in;
 use morrigo_engine::{with_machine, AnyMachine, Machine, Move};
 use morrigo_rules::Rules;
-use morrigo_solve::go::{solve_tt_with, KeySpec};
+use morrigo_solve::go::{settled_boards_end_lines, solve_tt_with, KeySpec, TtOptions};
 use morrigo_solve::history::{
     decided_by_rule, solve_history_with, winner_of, HistorySolution, Limits, SolveError,
     DEFAULT_MAX_PLIES,
@@ -68,7 +68,10 @@ pub(crate) fn solve<const W: usize>(
         return (solve_history_with(m, &start.state, limits, progress), None);
     }
     match (KeySpec::of(&m.rules), &start.moves) {
-        (Ok(spec), Some(moves)) => (solve_tt_with(m, spec, moves, limits, true, progress), None),
+        (Ok(spec), Some(moves)) => (
+            solve_tt_with(m, spec, moves, limits, TtOptions::default(), progress),
+            None,
+        ),
         (Err(why), _) => (
             solve_history_with(m, &start.state, limits, progress),
             Some(why),
@@ -290,6 +293,12 @@ fn report<const W: usize>(
             tt.tainted,
             tt.bytes.div_ceil(1 << 20)
         );
+        if settled_boards_end_lines(rules).is_ok() {
+            out += &format!(
+                "lines ended on settled boards (Benson's unconditional life, counted as they stand): {}\n",
+                tt.settled
+            );
+        }
     }
     if r.cut_lines > 0 {
         out += &format!(

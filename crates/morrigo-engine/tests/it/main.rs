@@ -2,6 +2,7 @@
 //! binary (linked once instead of once per file): cross-checks against the
 //! reference engines, perft, properties, the Go and Morris rules.
 
+mod benson;
 mod cross_check;
 mod cross_check_go;
 mod cross_check_language;

@@ -16,7 +16,9 @@
 pub mod keyspec;
 mod path;
 mod search;
+pub mod settled;
 mod tt;
 
 pub use keyspec::{ClassWindow, KeySpec};
-pub use search::{solve_tt, solve_tt_with, TtStats};
+pub use search::{solve_tt, solve_tt_with, TtOptions, TtStats};
+pub use settled::settled_boards_end_lines;

@@ -15,6 +15,7 @@
 
 use super::keyspec::KeySpec;
 use super::path::{Key128, PathStack};
+use super::settled::settled_boards_end_lines;
 use super::tt::{Bound, Entry, Table};
 use crate::history::{
     bounds_of, count_node, deepen, outcome_value, solution, HistorySolution, Iteration, Limits,
@@ -37,6 +38,28 @@ pub struct TtStats {
     pub tainted: u64,
     /// Bytes the table held at the end.
     pub bytes: u64,
+    /// Lines ended on a settled board, at its count (see `settled`).
+    pub settled: u64,
+}
+
+/// Which of the search's exact shortcuts to take (all by default; the
+/// tests turn each off to check it changes no value).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtOptions {
+    /// Positions symmetric under the board's symmetries share entries.
+    pub symmetry: bool,
+    /// Lines end on settled boards where the rules allow it
+    /// ([`settled_boards_end_lines`]).
+    pub settled: bool,
+}
+
+impl Default for TtOptions {
+    fn default() -> Self {
+        TtOptions {
+            symmetry: true,
+            settled: true,
+        }
+    }
 }
 
 /// What a search of one node found.
@@ -72,23 +95,23 @@ pub fn solve_tt<const W: usize>(
     moves: &[Move],
     limits: &Limits,
 ) -> Result<HistorySolution, SolveError> {
-    solve_tt_with(m, spec, moves, limits, true, &mut |_| {})
+    solve_tt_with(m, spec, moves, limits, TtOptions::default(), &mut |_| {})
 }
 
-/// [`solve_tt`], with symmetric positions sharing entries only when
-/// `symmetry` is set, calling `progress` with the nodes searched so far
-/// every [`PROGRESS_EVERY`](crate::history::PROGRESS_EVERY) nodes.
+/// [`solve_tt`] with the shortcuts `options` allows, calling `progress`
+/// with the nodes searched so far every
+/// [`PROGRESS_EVERY`](crate::history::PROGRESS_EVERY) nodes.
 pub fn solve_tt_with<const W: usize>(
     m: &Machine<W>,
     spec: KeySpec,
     moves: &[Move],
     limits: &Limits,
-    symmetry: bool,
+    options: TtOptions,
     progress: &mut dyn FnMut(u64),
 ) -> Result<HistorySolution, SolveError> {
     let t0 = Instant::now();
     let mut s = m.initial();
-    let mut path = PathStack::new(spec, m, &s, symmetry);
+    let mut path = PathStack::new(spec, m, &s, options.symmetry);
     for &mv in moves {
         m.apply(&mut s, mv);
         path.push(&s, mv.kind == MoveKind::Play);
@@ -102,6 +125,7 @@ pub fn solve_tt_with<const W: usize>(
         m,
         path,
         progress,
+        settled: options.settled && settled_boards_end_lines(&m.rules).is_ok(),
         limits: *limits,
         nodes: 0,
         cut: 0,
@@ -149,6 +173,8 @@ struct Search<'m, 'p, const W: usize> {
     m: &'m Machine<W>,
     path: PathStack<W>,
     progress: &'p mut dyn FnMut(u64),
+    /// End lines on settled boards, at their count.
+    settled: bool,
     limits: Limits,
     nodes: u64,
     cut: u64,
@@ -313,6 +339,15 @@ impl<const W: usize> Search<'_, '_, W> {
             if self.m.legal_moves(s, &mut moves).is_some() || moves.is_empty() {
                 break;
             }
+            // On a settled board the search took the count without playing
+            // on: the players end the game by passing (always legal there).
+            let pass = moves.iter().find(|mv| mv.kind == MoveKind::Pass);
+            if let (true, Some(&mv)) = (self.settled && self.m.is_settled(&s.pos.occ), pass) {
+                line.push(mv);
+                undos.push(self.m.apply(s, mv));
+                self.path.push(s, false);
+                continue;
+            }
             let maximising = s.pos.to_move == 0;
             let mut best: Option<(f64, Move)> = None;
             for &mv in &moves {
@@ -391,6 +426,14 @@ impl<const W: usize> Search<'_, '_, W> {
             self.buffers[depth] = moves;
             self.stuck += 1;
             return Ok(Found::leaf(0.0, taint, false));
+        }
+        if self.settled && self.m.is_settled(&s.pos.occ) {
+            // The game's value whatever the history (see `settled`), so
+            // not a cut line: kept for every pass.
+            self.buffers[depth] = moves;
+            self.stats.settled += 1;
+            let score = self.m.score(s, &morrigo_engine::Bits::EMPTY);
+            return Ok(Found::leaf(score[0] - score[1], taint, false));
         }
         if depth >= self.cap as usize {
             self.buffers[depth] = moves;
