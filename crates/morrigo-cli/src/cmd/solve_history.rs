@@ -295,7 +295,7 @@ fn report<const W: usize>(
         );
         if settled_boards_end_lines(rules).is_ok() {
             out += &format!(
-                "lines ended on settled boards (Benson's unconditional life, counted as they stand): {}\n",
+                "lines ended by Benson's unconditional life (a settled board's count, or a bound from the points held for good): {}\n",
                 tt.settled
             );
         }

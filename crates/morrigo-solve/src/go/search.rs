@@ -38,7 +38,9 @@ pub struct TtStats {
     pub tainted: u64,
     /// Bytes the table held at the end.
     pub bytes: u64,
-    /// Lines ended on a settled board, at its count (see `settled`).
+    /// Lines ended by Benson's unconditional life: on a settled board, at
+    /// its count (see `settled`), or by a bound from the points each
+    /// player holds for good.
     pub settled: u64,
 }
 
@@ -406,6 +408,37 @@ impl<const W: usize> Search<'_, '_, W> {
         rank
     }
 
+    /// A bound of the game's value from the points each player already
+    /// holds for good (alive stones and their safe regions: the count can
+    /// only give them to their owner), when it settles this node's search:
+    /// a count at most alpha, or at least beta. Taken only where it also
+    /// bounds this pass's value: the pass counting cut lines as lost is
+    /// below the game's value, so an upper bound holds for it, and the
+    /// pass counting them as won above it, so a lower bound holds.
+    fn settled_bound(&mut self, s: &State<W>, alpha: f64, beta: f64) -> Option<f64> {
+        if !self.settled || self.cut_value == 0.0 {
+            return None;
+        }
+        let n = self.m.points() as f64;
+        let komi = self.m.rules.scoring.as_ref().map_or(0.0, |sc| sc.komi);
+        // Cut lines lost for black: only an upper bound (white's points).
+        let player = usize::from(self.cut_value < 0.0);
+        if s.pos.occ[player].count() < 2 {
+            // A cheap skip that only loses bounds: a lone stone holds
+            // points for good on the smallest boards only.
+            return None;
+        }
+        let life = self.m.unconditional_life(&s.pos.occ, player);
+        let held = f64::from(life.alive.or(life.safe).count());
+        let bound = if player == 1 {
+            Some(n - 2.0 * held - komi).filter(|&upper| upper <= alpha)
+        } else {
+            Some(2.0 * held - n - komi).filter(|&lower| lower >= beta)
+        };
+        self.stats.settled += u64::from(bound.is_some());
+        bound
+    }
+
     fn search(
         &mut self,
         s: &mut State<W>,
@@ -477,6 +510,10 @@ impl<const W: usize> Search<'_, '_, W> {
                     height: e.height,
                 });
             }
+        }
+        if let Some(bound) = self.settled_bound(s, alpha, beta) {
+            self.buffers[depth] = moves;
+            return Ok(Found::leaf(bound, taint, false));
         }
         let (alpha0, beta0) = (alpha, beta);
         let mut ranked = std::mem::take(&mut self.ranked[depth]);
