@@ -8,7 +8,9 @@ use morrigo_diag::{Diagnostic, Location};
 /// Where an unknown point name was used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Usage {
+    /// As an end of an edge.
     Edge,
+    /// As a point of a line.
     Line,
     /// A name looked up with [`crate::Topology::resolve`].
     Reference,
@@ -24,99 +26,172 @@ impl fmt::Display for Usage {
     }
 }
 
+/// Why a board spec is not a valid board, or a name not a point of one.
 #[derive(Debug, thiserror::Error, Clone, PartialEq)]
 pub enum BoardError {
+    /// The board has no points.
     #[error("the board has no points")]
-    Empty { at: Option<Location> },
+    Empty {
+        /// Where the board was written, if known; [`crate::build`] gives
+        /// `None`.
+        at: Option<Location>,
+    },
 
+    /// More points than a [`crate::PointId`] can number.
     #[error("the board has {count} points; at most {max} are supported")]
     TooManyPoints {
+        /// Points in the spec.
         count: usize,
+        /// The most supported.
         max: usize,
+        /// Where the first point over the limit was written.
         at: Option<Location>,
     },
 
+    /// More lines than a `u16` index can number.
     #[error("the board has {count} lines; at most {max} are supported")]
     TooManyLines {
+        /// Lines in the spec.
         count: usize,
+        /// The most supported.
         max: usize,
+        /// Where the first point of the first line over the limit was written.
         at: Option<Location>,
     },
 
+    /// A point name a move record cannot hold: empty, with characters other
+    /// than ASCII letters, digits and `_`, or `pass` or `resign` in any case.
     #[error("invalid point name `{name}`")]
-    BadName { name: String, at: Option<Location> },
+    BadName {
+        /// The name as written.
+        name: String,
+        /// Where it was written.
+        at: Option<Location>,
+    },
 
+    /// Two points with one name.
     #[error("point `{name}` is defined twice")]
     DuplicatePoint {
+        /// The name.
         name: String,
+        /// Where the second definition was written.
         at: Option<Location>,
         /// Where it was first written (boxed to keep the error small).
         first: Option<Box<Location>>,
     },
 
+    /// Some points have drawing coordinates and others have none.
     #[error("point `{name}` has no coordinates, but point `{other}` has")]
     MissingCoords {
+        /// The first point without coordinates.
         name: String,
+        /// The first point with coordinates.
         other: String,
+        /// Where `name` was written.
         at: Option<Location>,
     },
 
+    /// A name that is not a point of the board.
     #[error("unknown point `{name}`{usage}")]
     UnknownPoint {
+        /// The name as written.
         name: String,
+        /// What the name was used for.
         usage: Usage,
+        /// Where it was written.
         at: Option<Location>,
+        /// The closest point name, offered as "did you mean".
         suggestion: Option<String>,
         /// Extra help, e.g. that GTP columns skip `I`.
         hint: Option<&'static str>,
     },
 
+    /// An edge joining a point to itself.
     #[error("edge from point `{name}` to itself")]
-    SelfEdge { name: String, at: Option<Location> },
+    SelfEdge {
+        /// The point.
+        name: String,
+        /// Where the edge's second end was written (its first, if that is
+        /// all that is known).
+        at: Option<Location>,
+    },
 
+    /// An edge listed twice, in either order.
     #[error("edge `{a}`-`{b}` is listed twice")]
     DuplicateEdge {
+        /// The first end, as written the second time.
         a: String,
+        /// The second end, as written the second time.
         b: String,
+        /// Where the repeated edge's first end was written.
         at: Option<Location>,
         /// Where it was first written (boxed to keep the error small).
         first: Option<Box<Location>>,
     },
 
+    /// A line of fewer than 2 points.
     #[error("line has {len} point(s); a line needs at least 2")]
-    ShortLine { len: usize, at: Option<Location> },
+    ShortLine {
+        /// The line's number of points.
+        len: usize,
+        /// Where its first point was written; `None` for an empty line.
+        at: Option<Location>,
+    },
 
+    /// A point listed twice in one line.
     #[error("point `{name}` appears twice in one line")]
-    RepeatedInLine { name: String, at: Option<Location> },
+    RepeatedInLine {
+        /// The point.
+        name: String,
+        /// Where its second appearance was written.
+        at: Option<Location>,
+    },
 
+    /// A line listed twice, in either direction.
     #[error("line `{line}` is listed twice")]
     DuplicateLine {
+        /// The repeated line's points as written, joined by `-`.
         line: String,
+        /// Where the repeated line's first point was written.
         at: Option<Location>,
         /// Where it was first written (boxed to keep the error small).
         first: Option<Box<Location>>,
     },
 
+    /// Consecutive points of a line that no edge joins.
     #[error("line is not a path of the board: `{a}` and `{b}` are not adjacent")]
     NotAPath {
+        /// The earlier of the two points in the line.
         a: String,
+        /// The later one.
         b: String,
+        /// Where `b` was written.
         at: Option<Location>,
     },
 
+    /// Points that cannot be reached from the first point along edges.
     #[error("the board is not connected: `{unreachable}` cannot be reached from `{from}`")]
     Disconnected {
+        /// The first point, in definition order, that cannot be reached.
         unreachable: String,
+        /// The board's first point.
         from: String,
+        /// Where `unreachable` was written.
         at: Option<Location>,
     },
 
+    /// A generator parameter outside the range the generator supports.
     #[error("board parameter `{param}` is {value}, out of range")]
     ParamOutOfRange {
+        /// The parameter's key as a ruleset writes it (`rings`, `width`,
+        /// `lines`, …), by which a caller can locate the error.
         param: &'static str,
+        /// The value given.
         value: u32,
         /// The allowed range, e.g. "1 to 12".
         allowed: String,
+        /// Where the parameter was written, if known; [`crate::build`] gives
+        /// `None` (see `param`).
         at: Option<Location>,
     },
 }

@@ -18,6 +18,7 @@
 //! ```
 
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 mod compile;
 mod error;
@@ -43,7 +44,9 @@ pub const MAX_RINGS: u32 = 12;
 /// A name written in a source file, with where it was written (for errors).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Named {
+    /// The name as written.
     pub name: String,
+    /// Where it was written, if it came from a source file.
     pub at: Option<Location>,
 }
 
@@ -108,19 +111,30 @@ pub enum BoardSpec {
     /// Lines are every window of `line_length` consecutive points along each
     /// ring side (corner-mid-corner) and along each link/diagonal chain.
     NestedSquares {
+        /// Number of squares, 1 to [`MAX_RINGS`].
         rings: u32,
+        /// Join each ring's side midpoints to the next ring's.
         midpoint_links: bool,
+        /// Join each ring's corners to the next ring's.
         corner_diagonals: bool,
+        /// Points in a line, at least 2.
         line_length: u32,
     },
     /// Rectangular grid with orthogonal (and optionally diagonal) adjacency.
     /// `line_length: Some(k)` makes a line of every run of k points in each
     /// adjacency direction; `None` makes no lines (Go boards).
     Grid {
+        /// Points across: at least 1, at most what `naming` can label
+        /// ([`Naming::max_size`]; about half that with [`Diagonals::Crossed`]).
         width: u32,
+        /// Points up, within the same bounds as `width` (and equal to it
+        /// with [`Diagonals::Long`]).
         height: u32,
+        /// Which diagonal edges the grid has.
         diagonals: Diagonals,
+        /// How the points are named.
         naming: Naming,
+        /// Points in a line (at least 2), or `None` for no lines.
         line_length: Option<u32>,
     },
     /// A triangle of points on a triangular lattice, `side` points along
@@ -128,15 +142,31 @@ pub enum BoardSpec {
     /// named from the bottom (`a1`..), columns left to right within a row.
     /// `line_length: Some(k)` makes a line of every run of k points in each
     /// of the three directions.
-    Triangular { side: u32, line_length: Option<u32> },
+    Triangular {
+        /// Points along each side, 1 to [`MAX_ALGEBRAIC_SIZE`].
+        side: u32,
+        /// Points in a line (at least 2), or `None` for no lines.
+        line_length: Option<u32>,
+    },
     /// A hexagon of points on a triangular lattice, `side` points along each
     /// of its six sides (`3*side*(side-1)+1` points); named and lined as
     /// [`BoardSpec::Triangular`].
-    Hexagonal { side: u32, line_length: Option<u32> },
+    Hexagonal {
+        /// Points along each side, 1 to 13 (the middle row's `2*side-1`
+        /// points are named `a` to `z`).
+        side: u32,
+        /// Points in a line (at least 2), or `None` for no lines.
+        line_length: Option<u32>,
+    },
     /// Fully explicit: nodes (with optional drawing coordinates), edges, lines.
     Explicit {
+        /// Every point's name, with drawing coordinates for all points or
+        /// for none.
         nodes: Vec<(Named, Option<(i32, i32)>)>,
+        /// Pairs of adjacent points, each written once, either way round.
         edges: Vec<(Named, Named)>,
+        /// Each line's points in path order: consecutive points must be
+        /// adjacent.
         lines: Vec<Vec<Named>>,
     },
 }

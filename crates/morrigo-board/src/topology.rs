@@ -29,6 +29,7 @@ pub enum LineDirection {
 }
 
 impl LineDirection {
+    /// Every direction, in declaration order.
     pub const ALL: [LineDirection; 6] = [
         LineDirection::Horizontal,
         LineDirection::Vertical,
@@ -38,6 +39,8 @@ impl LineDirection {
         LineDirection::Unknown,
     ];
 
+    /// The name rules use for the direction (`side`, `horizontal`, …), as
+    /// it is also serialized.
     pub fn name(self) -> &'static str {
         match self {
             LineDirection::Horizontal => "horizontal",
@@ -105,8 +108,10 @@ pub struct Topology {
     pub lines_through: Vec<Vec<u16>>,
     /// The direction of each line (same index as `lines`).
     pub line_directions: Vec<LineDirection>,
-    /// Bounding box of `coords` (for generated boards: the grid size).
+    /// Width of the bounding box of `coords`, counting coordinate positions
+    /// (for generated boards: the grid size).
     pub width: u32,
+    /// Height of the same bounding box.
     pub height: u32,
     /// Generator naming, if the board was generated.
     pub naming: Option<Naming>,
@@ -117,10 +122,13 @@ pub struct Topology {
 }
 
 impl Topology {
+    /// Number of points.
     pub fn len(&self) -> usize {
         self.names.len()
     }
 
+    /// Whether the board has no points; never true for a board
+    /// [`crate::build`] made.
     pub fn is_empty(&self) -> bool {
         self.names.is_empty()
     }
@@ -141,6 +149,7 @@ impl Topology {
         self.names.get(usize::from(p)).map_or("?", String::as_str)
     }
 
+    /// Number of edges.
     pub fn edge_count(&self) -> usize {
         self.edges
     }

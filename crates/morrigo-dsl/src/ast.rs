@@ -11,7 +11,9 @@ struct ExprParser;
 /// Byte range inside the expression text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Span {
+    /// Offset of the first byte.
     pub start: usize,
+    /// Offset just past the last byte.
     pub end: usize,
 }
 
@@ -32,18 +34,30 @@ impl Span {
     }
 }
 
+/// A binary operator: an infix operator, or `min`/`max`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BinOp {
+    /// `a or b`: true if either condition holds.
     Or,
+    /// `a and b`: true if both conditions hold.
     And,
+    /// `a == b`: two values of one type are equal.
     Eq,
+    /// `a != b`: two values of one type differ.
     Ne,
+    /// `a < b`, on numbers.
     Lt,
+    /// `a <= b`, on numbers.
     Le,
+    /// `a > b`, on numbers.
     Gt,
+    /// `a >= b`, on numbers.
     Ge,
+    /// `a + b`.
     Add,
+    /// `a - b`.
     Sub,
+    /// `a * b`.
     Mul,
     /// `min(a, b)`: written as a call, checked and evaluated as an operator.
     Min,
@@ -52,6 +66,8 @@ pub enum BinOp {
 }
 
 impl BinOp {
+    /// The operator as written in an expression (`==`, `and`, `min`, …),
+    /// for messages.
     pub fn symbol(self) -> &'static str {
         match self {
             BinOp::Or => "or",
@@ -71,32 +87,49 @@ impl BinOp {
     }
 }
 
+/// A prefix operator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum UnOp {
+    /// `not c`: the negation of a condition.
     Not,
+    /// `-n`: the negation of a number.
     Neg,
 }
 
+/// A parsed expression, not yet type-checked. Every node keeps the span of
+/// its text, so the checker's errors can point at it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ast {
+    /// An integer literal.
     Int(i64, Span),
+    /// `true` or `false`.
     Bool(bool, Span),
+    /// A bare name, given its meaning by the environment when checked.
     Ident(String, Span),
     /// A quoted string; `Span` covers its content, without the quotes.
     Str(String, Span),
+    /// `name(arg, …)`: a function of the environment, or `min`/`max`.
     Call {
+        /// The function's name.
         name: String,
+        /// Where the name is written: errors about the function point here.
         name_span: Span,
+        /// The arguments, in order.
         args: Vec<Ast>,
+        /// The whole call, from the name to the closing parenthesis.
         span: Span,
     },
+    /// A prefix operator and its operand.
     Unary(UnOp, Box<Ast>, Span),
+    /// An infix operator and its left and right operands.
     Binary(BinOp, Box<Ast>, Box<Ast>, Span),
     /// `if cond then a else b`: condition, then-value, else-value.
     If(Box<[Ast; 3]>, Span),
 }
 
 impl Ast {
+    /// Where the node's text is (for [`Ast::Str`], its content without
+    /// the quotes).
     pub fn span(&self) -> Span {
         match self {
             Ast::Int(_, s) | Ast::Bool(_, s) | Ast::Ident(_, s) | Ast::Str(_, s) => *s,

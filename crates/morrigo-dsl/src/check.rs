@@ -12,10 +12,15 @@ use std::fmt;
 /// (booleans 0/1, players, points and phases by index).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Type {
+    /// A number.
     Int,
+    /// A condition: true or false (1 or 0).
     Bool,
+    /// A player, by index.
     Player,
+    /// A point of the board, by index.
     Point,
+    /// A phase of the game, by index.
     Phase,
     /// A line of the board (by index), e.g. the line a `counts` rule judges.
     Line,
@@ -44,19 +49,34 @@ impl fmt::Display for Type {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Binding<S> {
     /// A value read from the game state when the expression is evaluated.
-    Value { ty: Type, sym: S },
+    Value {
+        /// The value's type.
+        ty: Type,
+        /// The environment's symbol for it, which the engine evaluates.
+        sym: S,
+    },
     /// A value fixed before the game starts (parameters, phase and player names).
-    Const { ty: Type, value: i64 },
+    Const {
+        /// The value's type.
+        ty: Type,
+        /// The value, folded into the expression.
+        value: i64,
+    },
     /// A built-in function of the state.
     Function {
+        /// The argument types, in order.
         params: Vec<Type>,
+        /// The result type.
         ret: Type,
+        /// The environment's symbol for it, which the engine evaluates.
         sym: S,
     },
 }
 
 /// The names an expression may use. Supplied by the ruleset compiler.
 pub trait Env<S> {
+    /// What `name` means here; `None` if it is unknown, or known but not
+    /// available here (then [`Env::unavailable`] says why).
     fn lookup(&self, name: &str) -> Option<Binding<S>>;
     /// All names, for "did you mean" suggestions.
     fn names(&self) -> Vec<String>;
@@ -103,17 +123,25 @@ pub trait Env<S> {
 /// A checked expression over the environment's symbols `S`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Expr<S> {
+    /// A value known before the game starts, literal or folded.
     Const(i64),
+    /// A value read from the game state ([`Binding::Value`]).
     Var(S),
+    /// A built-in function of the state ([`Binding::Function`]) and its
+    /// arguments.
     Call(S, Box<[Expr<S>]>),
+    /// The negation of a condition.
     Not(Box<Expr<S>>),
+    /// The negation of a number.
     Neg(Box<Expr<S>>),
+    /// A binary operator and its left and right operands.
     Bin(BinOp, Box<Expr<S>>, Box<Expr<S>>),
     /// `if c then a else b`: `[c, a, b]`; only the chosen branch is evaluated.
     If(Box<[Expr<S>; 3]>),
 }
 
 impl<S> Expr<S> {
+    /// The value, if the expression is a constant.
     pub fn as_const(&self) -> Option<i64> {
         match self {
             Expr::Const(v) => Some(*v),

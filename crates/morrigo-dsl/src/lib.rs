@@ -7,6 +7,7 @@
 //! entry there, not a grammar change.
 
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 mod ast;
 mod check;
@@ -37,9 +38,14 @@ pub const MAX_REPEAT: u32 = 64;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
 pub struct DslError {
+    /// The part of the expression text the error is about.
     pub span: Span,
+    /// What is wrong, in one line; also the error's `Display` text.
     pub message: String,
+    /// What was expected instead, when there is something useful to say.
     pub expected: Option<String>,
+    /// One more line of help, such as a "did you mean" suggestion or why a
+    /// name cannot be used here.
     pub note: Option<String>,
 }
 
@@ -49,6 +55,7 @@ impl DslError {
         Self::new(span, message)
     }
 
+    /// With what was expected instead (for errors made with [`DslError::at`]).
     pub fn with_expected(self, what: impl Into<String>) -> Self {
         self.expected(what)
     }

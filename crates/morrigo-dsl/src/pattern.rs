@@ -14,13 +14,24 @@ use crate::{DslError, MAX_PATTERN_DEPTH, MAX_PATTERN_SIZE, MAX_REPEAT};
 use pest::iterators::Pair;
 use pest::Parser;
 
-#[derive(pest_derive::Parser)]
-#[grammar = "../../../grammar/pattern.pest"]
-struct PatternParser;
+use parser::PatternParser;
+pub use parser::Rule;
+
+/// The pest parser of `grammar/pattern.pest`. In a module of its own so that
+/// allowing `missing_docs` covers only what pest generates: the public
+/// `Rule` enum and its `all_rules`, which pest emits without docs.
+#[allow(missing_docs)]
+mod parser {
+    #[derive(pest_derive::Parser)]
+    #[grammar = "../../../grammar/pattern.pest"]
+    pub(super) struct PatternParser;
+}
 
 /// What a pattern reads: the classes of the moves so far, oldest first.
 pub trait History {
+    /// Number of moves so far.
     fn len(&self) -> usize;
+    /// Whether no move has been made yet.
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -110,6 +121,7 @@ impl Pattern {
         })
     }
 
+    /// The text the pattern was compiled from.
     pub fn text(&self) -> &str {
         &self.text
     }
