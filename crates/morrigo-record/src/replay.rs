@@ -5,7 +5,7 @@ use morrigo_board::Named;
 use morrigo_diag::{Diagnostic, Location, SourceFile};
 use morrigo_engine::notation::{self, Intent};
 use morrigo_engine::{
-    explain, with_machine, AnyMachine, Bits, Machine, Move, MoveKind, Outcome, State,
+    explain, with_machine, AnyMachine, Bits, Machine, Move, MoveKind, Outcome, Position, State,
 };
 use morrigo_rules::{Rules, Verdict};
 
@@ -226,10 +226,30 @@ fn play<const W: usize>(
     t: &mut Transcript,
     ended: &mut Option<SessionEnd>,
 ) -> Result<(), Diagnostic> {
-    let rules = &m.rules;
-    let go = records_classes(rules);
     let toks = record_tokens(record);
     let offsets = token_offsets(record, &toks, source, start);
+    refuse_long_record(&toks, &offsets, source)?;
+    let mut replayer = Replayer {
+        m,
+        source,
+        go: records_classes(&m.rules),
+        s,
+        t,
+        ended,
+        moves: Vec::new(),
+    };
+    for (tok, &offset) in toks.iter().zip(&offsets) {
+        replayer.play_token(tok, offset)?;
+    }
+    Ok(())
+}
+
+/// A record over [`MAX_RECORD_TOKENS`] is refused before any of it is played.
+fn refuse_long_record(
+    toks: &[notation::Token],
+    offsets: &[usize],
+    source: &SourceFile,
+) -> Result<(), Diagnostic> {
     if let Some(&offset) = offsets.get(MAX_RECORD_TOKENS) {
         return Err(Diagnostic::new(format!(
             "the record has {} moves, more than the limit of {MAX_RECORD_TOKENS} moves per record",
@@ -240,122 +260,147 @@ fn play<const W: usize>(
             "at most {MAX_RECORD_TOKENS} moves (split the record)"
         )));
     }
-    let mut moves = Vec::new();
-    for (tok, &offset) in toks.iter().zip(&offsets) {
+    Ok(())
+}
+
+/// A record being played: the game so far, and what each token is played
+/// with.
+struct Replayer<'a, const W: usize> {
+    m: &'a Machine<W>,
+    source: &'a SourceFile,
+    /// Does each ply get a Go record (see [`records_classes`])?
+    go: bool,
+    s: &'a mut State<W>,
+    t: &'a mut Transcript,
+    /// Set once the players end the game (resignation or agreement).
+    ended: &'a mut Option<SessionEnd>,
+    /// Room for the legal moves, reused from ply to ply.
+    moves: Vec<Move>,
+}
+
+impl<const W: usize> Replayer<'_, W> {
+    /// Play one token of the record, at `offset` in the source.
+    fn play_token(&mut self, tok: &notation::Token, offset: usize) -> Result<(), Diagnostic> {
+        let (rules, source) = (&self.m.rules, self.source);
         // Locations are computed only for messages: finding a line and
         // column is a pass over the text, and doing it for every token
         // would make long records quadratic.
         let loc = || source.location(offset);
-        let n = t.plies.len() + 1;
+        let n = self.t.plies.len() + 1;
         let step = parse_step(rules, &tok.text, None)
             .or_else(|_| parse_step(rules, &tok.text, Some(loc())))
             .map_err(|mut d| {
                 d.message = format!("ply {n}: {}", d.message);
                 d
             })?;
-        let me = s.pos.to_move as usize;
-        let player = rules.players[me].clone();
-        if let Some(end) = ended {
-            let how = match end.outcome.rule {
-                Outcome::RESIGNATION => format!(
-                    "{} resigned at ply {}",
-                    rules.players[(end.outcome.winner.unwrap_or(0) ^ 1) as usize],
-                    end.ply
-                ),
-                _ => format!("the players agreed on the end at ply {}", end.ply),
-            };
-            return Err(Diagnostic::new(format!(
-                "ply {n}: `{}` cannot be played: the game is over: {how}",
-                tok.text
-            ))
-            .at(loc())
-            .expected("the end of the record"));
+        if let Some(end) = self.ended {
+            return Err(after_the_end(rules, end, n, &tok.text).at(loc()));
         }
-        let intents = match step {
-            Step::Moves(intents) => intents,
-            Step::Resign | Step::Agree(_) => {
-                if let Some(o) = m.legal_moves(s, &mut moves) {
-                    let what = if matches!(step, Step::Resign) {
-                        "resign"
-                    } else {
-                        "agree on the end"
-                    };
-                    let mut d = Diagnostic::new(format!(
-                        "ply {n}: {player} cannot {what}: the game is over: end rule `{}` decided it",
-                        o.rule_name(rules)
-                    ))
-                    .at(loc());
-                    if let Some(rule) = rules.end.get(o.rule as usize) {
-                        d = d.note(match &rule.when.at {
-                            Some(l) => format!("rule: `{}` ({l})", rule.when.text),
-                            None => format!("rule: `{}`", rule.when.text),
-                        });
-                    }
-                    return Err(d);
-                }
-                let phase = rules.phases[m.phase(s)].name.clone();
-                let (mv, note, end) = match step {
-                    Step::Resign => (
-                        "resign".to_string(),
-                        format!("{player} resigns"),
-                        SessionEnd {
-                            outcome: m.resign(me as u8),
-                            score: None,
-                            ply: n,
-                        },
-                    ),
-                    Step::Agree(names) => {
-                        let (dead, canonical) = dead_stones(m, s, &names, &loc())
-                            .map_err(|d| d.with_message_prefix(n))?;
-                        if rules.scoring.is_none() {
-                            return Err(Diagnostic::new(format!(
-                                "ply {n}: ruleset `{}` has no scoring, so an agreement cannot be counted",
-                                rules.name
-                            ))
-                            .at(loc())
-                            .expected("a ruleset with a `scoring:` section"));
-                        }
-                        let mv = if canonical.is_empty() {
-                            "agree".to_string()
-                        } else {
-                            format!("agree:{}", canonical.join(","))
-                        };
-                        let note = if canonical.is_empty() {
-                            "the players agree on the end; no dead stones".to_string()
-                        } else {
-                            format!(
-                                "the players agree on the end; dead stones: {}",
-                                canonical.join(", ")
-                            )
-                        };
-                        let end = SessionEnd {
-                            outcome: m.agree(s, &dead),
-                            score: Some(m.score(s, &dead)),
-                            ply: n,
-                        };
-                        (mv, note, end)
-                    }
-                    Step::Moves(_) => unreachable!("handled above"),
-                };
-                t.plies.push(PlyRecord {
-                    n,
-                    player,
-                    mv,
-                    phase,
-                    note: Some(note),
-                    go: go.then(|| GoPly {
-                        class: None,
-                        d: false,
-                        legal_passes: Vec::new(),
-                    }),
-                });
-                *ended = Some(end);
-                continue;
-            }
+        match step {
+            Step::Moves(intents) => self.play_moves(&tok.text, offset, &intents),
+            Step::Resign | Step::Agree(_) => self.end_session(step, n, offset),
+        }
+    }
+
+    /// A resignation or an agreement: recorded as a ply of its own, after
+    /// which the record must end.
+    fn end_session(&mut self, step: Step, n: usize, offset: usize) -> Result<(), Diagnostic> {
+        let (m, source) = (self.m, self.source);
+        let rules = &m.rules;
+        let loc = || source.location(offset);
+        let me = self.s.pos.to_move as usize;
+        let player = rules.players[me].clone();
+        if let Some(o) = m.legal_moves(self.s, &mut self.moves) {
+            let what = if matches!(step, Step::Resign) {
+                "resign"
+            } else {
+                "agree on the end"
+            };
+            return Err(decided_by_rule(rules, o, n, &player, what, loc()));
+        }
+        let phase = rules.phases[m.phase(self.s)].name.clone();
+        let (mv, note, end) = match step {
+            Step::Resign => (
+                "resign".to_string(),
+                format!("{player} resigns"),
+                SessionEnd {
+                    outcome: m.resign(me as u8),
+                    score: None,
+                    ply: n,
+                },
+            ),
+            Step::Agree(names) => self.agreement(&names, n, &loc())?,
+            Step::Moves(_) => unreachable!("handled by play_token"),
         };
+        self.t.plies.push(PlyRecord {
+            n,
+            player,
+            mv,
+            phase,
+            note: Some(note),
+            go: self.go.then(|| GoPly {
+                class: None,
+                d: false,
+                legal_passes: Vec::new(),
+            }),
+        });
+        *self.ended = Some(end);
+        Ok(())
+    }
+
+    /// An agreement on the end with its dead stones (`names`): the ply as
+    /// written back, its note, and the end with the count.
+    fn agreement(
+        &self,
+        names: &[(String, usize)],
+        n: usize,
+        at: &Location,
+    ) -> Result<(String, String, SessionEnd), Diagnostic> {
+        let (m, s) = (self.m, &*self.s);
+        let rules = &m.rules;
+        let (dead, canonical) =
+            dead_stones(m, s, names, at).map_err(|d| d.with_message_prefix(n))?;
+        if rules.scoring.is_none() {
+            return Err(Diagnostic::new(format!(
+                "ply {n}: ruleset `{}` has no scoring, so an agreement cannot be counted",
+                rules.name
+            ))
+            .at(at.clone())
+            .expected("a ruleset with a `scoring:` section"));
+        }
+        let mv = if canonical.is_empty() {
+            "agree".to_string()
+        } else {
+            format!("agree:{}", canonical.join(","))
+        };
+        let note = if canonical.is_empty() {
+            "the players agree on the end; no dead stones".to_string()
+        } else {
+            format!(
+                "the players agree on the end; dead stones: {}",
+                canonical.join(", ")
+            )
+        };
+        let end = SessionEnd {
+            outcome: m.agree(s, &dead),
+            score: Some(m.score(s, &dead)),
+            ply: n,
+        };
+        Ok((mv, note, end))
+    }
+
+    /// Play the plies of one token (`text`, at `offset`): a move and the
+    /// removals written after it.
+    fn play_moves(
+        &mut self,
+        text: &str,
+        offset: usize,
+        intents: &[Intent],
+    ) -> Result<(), Diagnostic> {
+        let rules = &self.m.rules;
         // Each removal is located at its own `x` (`g1xd2xb4`).
-        let xs: Vec<usize> = tok.text.match_indices(['x', 'X']).map(|(i, _)| i).collect();
-        let lead = usize::from(!tok.text.starts_with(['x', 'X']));
+        let xs: Vec<usize> = text.match_indices(['x', 'X']).map(|(i, _)| i).collect();
+        let lead = usize::from(!text.starts_with(['x', 'X']));
         for (i, intent) in intents.iter().enumerate() {
             let part_offset = match xs.get(i.wrapping_sub(lead)) {
                 Some(x) if rules.line_rule.is_some() && matches!(intent, Intent::Remove(_)) => {
@@ -363,137 +408,235 @@ fn play<const W: usize>(
                 }
                 _ => offset,
             };
-            let n = t.plies.len() + 1;
-            if i > 0 && matches!(intent, Intent::Remove(_)) && s.pos.pending == 0 {
-                return Err(
-                    no_removal_owed(rules, &intents[..i], *intent, s.pos.lines_formed, n)
-                        .at(source.location(part_offset)),
-                );
+            let n = self.t.plies.len() + 1;
+            if i > 0 && matches!(intent, Intent::Remove(_)) && self.s.pos.pending == 0 {
+                return Err(no_removal_owed(
+                    rules,
+                    &intents[..i],
+                    *intent,
+                    self.s.pos.lines_formed,
+                    n,
+                )
+                .at(self.source.location(part_offset)));
             }
-            let me = s.pos.to_move as usize;
-            let player = rules.players[me].clone();
-            let outcome = m.legal_moves(s, &mut moves);
-            let Some(mv) = moves.iter().copied().find(|mv| intent.matches(mv)) else {
-                return Err(refused(m, s, *intent, n, &moves, outcome.is_some())
-                    .at(source.location(part_offset)));
-            };
-            let phase = if s.pos.pending > 0 {
-                "remove".to_string()
-            } else {
-                rules.phases[m.phase(s)].name.clone()
-            };
-            let captured_before = s.pos.captured;
-            let opponent_before = s.pos.occ[me ^ 1];
-            let own_before = s.pos.occ[me];
-            let hand_before = s.pos.in_hand[me ^ 1];
-            m.apply(s, mv);
-            let mut notes = Vec::new();
-            if mv.kind == MoveKind::Fly {
-                notes.push("flies".to_string());
-            }
-            if mv.kind == MoveKind::Leap {
-                notes.push("leaps".to_string());
-            }
-            // Captures of `captures:` rules (a leap's, a custodian's...):
-            // opposing pieces gone after a move that is not a removal.
-            if matches!(
-                mv.kind,
-                MoveKind::Place | MoveKind::Slide | MoveKind::Fly | MoveKind::Leap
-            ) {
-                let taken = opponent_before.without(s.pos.occ[me ^ 1]);
-                if !taken.is_empty() {
-                    let names: Vec<&str> = taken
-                        .iter()
-                        .map(|p| rules.topology.name(p as u16))
-                        .collect();
-                    notes.push(format!("takes {}", names.join(", ")));
-                }
-            }
-            // A capture by removal (`take: choose`): what it made removable.
-            let by_removal = mv.kind != MoveKind::Remove && m.capture_owed(s);
-            if by_removal {
-                let names: Vec<&str> = m
-                    .capture_targets(s)
-                    .iter()
-                    .map(|p| rules.topology.name(p as u16))
-                    .collect();
-                notes.push(format!("captures by removal: {}", names.join(", ")));
-            }
-            if mv.kind != MoveKind::Remove && s.pos.lines_formed > 0 {
-                let lines = match s.pos.lines_formed {
-                    1 => "completes a line".to_string(),
-                    k => format!("completes {k} lines"),
-                };
-                if by_removal {
-                    notes.push(if m.capture_owed_lines(s) {
-                        format!("{lines}: its removals or the capture, the first removal chooses")
-                    } else {
-                        format!("{lines}: no removal")
-                    });
-                } else {
-                    // `from_hand` removals: the opponent's hand shrank.
-                    let taken = hand_before - s.pos.in_hand[me ^ 1];
-                    let opp = &rules.players[me ^ 1];
-                    notes.push(match (&rules.line_rule, taken, s.pos.pending) {
-                        (None, _, _) => lines,
-                        (Some(_), 0, 0) => format!("{lines}: no removal"),
-                        (Some(_), 0, k) => format!("{lines}: removes {k}"),
-                        (Some(_), t, 0) => format!("{lines}: takes {t} from {opp}'s hand"),
-                        (Some(_), t, k) => {
-                            format!("{lines}: takes {t} from {opp}'s hand, removes {k}")
-                        }
-                    });
-                }
-            }
-            let on_board = matches!(
-                mv.kind,
-                MoveKind::Place | MoveKind::Slide | MoveKind::Fly | MoveKind::Play
+            self.play_ply(*intent, n, part_offset)?;
+        }
+        Ok(())
+    }
+
+    /// Play ply `n` (`intent`, written at `offset`) and record it.
+    fn play_ply(&mut self, intent: Intent, n: usize, offset: usize) -> Result<(), Diagnostic> {
+        let m = self.m;
+        let rules = &m.rules;
+        let me = self.s.pos.to_move as usize;
+        let player = rules.players[me].clone();
+        let outcome = m.legal_moves(self.s, &mut self.moves);
+        let Some(mv) = self.moves.iter().copied().find(|mv| intent.matches(mv)) else {
+            return Err(
+                refused(m, self.s, intent, n, &self.moves, outcome.is_some())
+                    .at(self.source.location(offset)),
             );
-            if on_board && rules.line_rule.is_some() {
-                // Lines `on_line_formed.counts` did not let count.
-                let complete = m.lines_at(&s.pos.occ[me], mv.to as usize);
-                match complete.saturating_sub(u32::from(s.pos.lines_formed)) {
-                    0 => {}
-                    1 => notes.push("completes a line that does not count".to_string()),
-                    k => notes.push(format!("completes {k} lines that do not count")),
+        };
+        let phase = if self.s.pos.pending > 0 {
+            "remove".to_string()
+        } else {
+            rules.phases[m.phase(self.s)].name.clone()
+        };
+        let ply = Applied {
+            mv,
+            me,
+            before: self.s.pos,
+        };
+        m.apply(self.s, mv);
+        let notes = ply_notes(m, self.s, &ply);
+        let go = self.go.then(|| go_ply(m, self.s, &mut self.moves));
+        self.t.plies.push(PlyRecord {
+            n,
+            player,
+            mv: notation::format_move_in(rules, &mv),
+            phase,
+            note: (!notes.is_empty()).then(|| notes.join("; ")),
+            go,
+        });
+        Ok(())
+    }
+}
+
+/// A token after a resignation or an agreement: the game is over.
+fn after_the_end(rules: &Rules, end: &SessionEnd, n: usize, text: &str) -> Diagnostic {
+    let how = match end.outcome.rule {
+        Outcome::RESIGNATION => format!(
+            "{} resigned at ply {}",
+            rules.players[(end.outcome.winner.unwrap_or(0) ^ 1) as usize],
+            end.ply
+        ),
+        _ => format!("the players agreed on the end at ply {}", end.ply),
+    };
+    Diagnostic::new(format!(
+        "ply {n}: `{text}` cannot be played: the game is over: {how}"
+    ))
+    .expected("the end of the record")
+}
+
+/// `player` cannot `what` (resign, agree on the end): end rule `o` has
+/// already decided the game.
+fn decided_by_rule(
+    rules: &Rules,
+    o: Outcome,
+    n: usize,
+    player: &str,
+    what: &str,
+    at: Location,
+) -> Diagnostic {
+    let mut d = Diagnostic::new(format!(
+        "ply {n}: {player} cannot {what}: the game is over: end rule `{}` decided it",
+        o.rule_name(rules)
+    ))
+    .at(at);
+    if let Some(rule) = rules.end.get(o.rule as usize) {
+        d = d.note(match &rule.when.at {
+            Some(l) => format!("rule: `{}` ({l})", rule.when.text),
+            None => format!("rule: `{}`", rule.when.text),
+        });
+    }
+    d
+}
+
+/// A move just applied, with the position before it (what its notes
+/// compare against).
+struct Applied<const W: usize> {
+    mv: Move,
+    /// The mover.
+    me: usize,
+    before: Position<W>,
+}
+
+/// The note of a ply, part by part: what the move did beyond moving
+/// (`s` is the state after it).
+fn ply_notes<const W: usize>(m: &Machine<W>, s: &State<W>, ply: &Applied<W>) -> Vec<String> {
+    let (mv, me) = (ply.mv, ply.me);
+    let mut notes = Vec::new();
+    if mv.kind == MoveKind::Fly {
+        notes.push("flies".to_string());
+    }
+    if mv.kind == MoveKind::Leap {
+        notes.push("leaps".to_string());
+    }
+    let by_removal = capture_notes(m, s, ply, &mut notes);
+    line_notes(m, s, ply, by_removal, &mut notes);
+    // A `remove_own` action: the mover took one of its own pieces.
+    if mv.kind == MoveKind::Remove && ply.before.occ[me].has(mv.to as usize) {
+        notes.push("removes own piece".to_string());
+    }
+    if mv.kind == MoveKind::Remove && s.pos.pending > 0 {
+        notes.push(format!("{} more to remove", s.pos.pending));
+    }
+    // The turn ended and the ruleset gave the same player the next
+    // one (an `extra_turn`, or `first` on entering a phase).
+    if s.pos.pending == 0 && s.pos.to_move as usize == me {
+        notes.push("moves again".to_string());
+    }
+    if mv.kind == MoveKind::Play {
+        let took = s.pos.captured[me] - ply.before.captured[me];
+        if took > 0 {
+            notes.push(format!("captures {took}"));
+        }
+        let lost = s.pos.captured[me ^ 1] - ply.before.captured[me ^ 1];
+        if lost > 0 {
+            notes.push(format!("suicide: removes {lost} own"));
+        } else if s.pos.last_suicide {
+            notes.push("suicide".to_string());
+        }
+    }
+    notes
+}
+
+/// Notes of the captures a move made or owes; whether it owes a capture by
+/// removal (the line notes say which removals it chooses between).
+fn capture_notes<const W: usize>(
+    m: &Machine<W>,
+    s: &State<W>,
+    ply: &Applied<W>,
+    notes: &mut Vec<String>,
+) -> bool {
+    let (rules, mv, me) = (&m.rules, ply.mv, ply.me);
+    // Captures of `captures:` rules (a leap's, a custodian's...):
+    // opposing pieces gone after a move that is not a removal.
+    if matches!(
+        mv.kind,
+        MoveKind::Place | MoveKind::Slide | MoveKind::Fly | MoveKind::Leap
+    ) {
+        let taken = ply.before.occ[me ^ 1].without(s.pos.occ[me ^ 1]);
+        if !taken.is_empty() {
+            let names: Vec<&str> = taken
+                .iter()
+                .map(|p| rules.topology.name(p as u16))
+                .collect();
+            notes.push(format!("takes {}", names.join(", ")));
+        }
+    }
+    // A capture by removal (`take: choose`): what it made removable.
+    let by_removal = mv.kind != MoveKind::Remove && m.capture_owed(s);
+    if by_removal {
+        let names: Vec<&str> = m
+            .capture_targets(s)
+            .iter()
+            .map(|p| rules.topology.name(p as u16))
+            .collect();
+        notes.push(format!("captures by removal: {}", names.join(", ")));
+    }
+    by_removal
+}
+
+/// Notes of the lines a move completed: what they owe, and those that do
+/// not count.
+fn line_notes<const W: usize>(
+    m: &Machine<W>,
+    s: &State<W>,
+    ply: &Applied<W>,
+    by_removal: bool,
+    notes: &mut Vec<String>,
+) {
+    let (rules, mv, me) = (&m.rules, ply.mv, ply.me);
+    if mv.kind != MoveKind::Remove && s.pos.lines_formed > 0 {
+        let lines = match s.pos.lines_formed {
+            1 => "completes a line".to_string(),
+            k => format!("completes {k} lines"),
+        };
+        if by_removal {
+            notes.push(if m.capture_owed_lines(s) {
+                format!("{lines}: its removals or the capture, the first removal chooses")
+            } else {
+                format!("{lines}: no removal")
+            });
+        } else {
+            // `from_hand` removals: the opponent's hand shrank.
+            let taken = ply.before.in_hand[me ^ 1] - s.pos.in_hand[me ^ 1];
+            let opp = &rules.players[me ^ 1];
+            notes.push(match (&rules.line_rule, taken, s.pos.pending) {
+                (None, _, _) => lines,
+                (Some(_), 0, 0) => format!("{lines}: no removal"),
+                (Some(_), 0, k) => format!("{lines}: removes {k}"),
+                (Some(_), t, 0) => format!("{lines}: takes {t} from {opp}'s hand"),
+                (Some(_), t, k) => {
+                    format!("{lines}: takes {t} from {opp}'s hand, removes {k}")
                 }
-            }
-            // A `remove_own` action: the mover took one of its own pieces.
-            if mv.kind == MoveKind::Remove && own_before.has(mv.to as usize) {
-                notes.push("removes own piece".to_string());
-            }
-            if mv.kind == MoveKind::Remove && s.pos.pending > 0 {
-                notes.push(format!("{} more to remove", s.pos.pending));
-            }
-            // The turn ended and the ruleset gave the same player the next
-            // one (an `extra_turn`, or `first` on entering a phase).
-            if s.pos.pending == 0 && s.pos.to_move as usize == me {
-                notes.push("moves again".to_string());
-            }
-            if mv.kind == MoveKind::Play {
-                let took = s.pos.captured[me] - captured_before[me];
-                if took > 0 {
-                    notes.push(format!("captures {took}"));
-                }
-                let lost = s.pos.captured[me ^ 1] - captured_before[me ^ 1];
-                if lost > 0 {
-                    notes.push(format!("suicide: removes {lost} own"));
-                } else if s.pos.last_suicide {
-                    notes.push("suicide".to_string());
-                }
-            }
-            let go = go.then(|| go_ply(m, s, &mut moves));
-            t.plies.push(PlyRecord {
-                n,
-                player,
-                mv: notation::format_move_in(rules, &mv),
-                phase,
-                note: (!notes.is_empty()).then(|| notes.join("; ")),
-                go,
             });
         }
     }
-    Ok(())
+    let on_board = matches!(
+        mv.kind,
+        MoveKind::Place | MoveKind::Slide | MoveKind::Fly | MoveKind::Play
+    );
+    if on_board && rules.line_rule.is_some() {
+        // Lines `on_line_formed.counts` did not let count.
+        let complete = m.lines_at(&s.pos.occ[me], mv.to as usize);
+        match complete.saturating_sub(u32::from(s.pos.lines_formed)) {
+            0 => {}
+            1 => notes.push("completes a line that does not count".to_string()),
+            k => notes.push(format!("completes {k} lines that do not count")),
+        }
+    }
 }
 
 /// A removal written after a move (`g1xd2`) that owes none: the move

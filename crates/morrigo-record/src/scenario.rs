@@ -1,12 +1,12 @@
 //! Running scenario files (format: [`crate::scenario_file`]).
 
 use crate::replay::{intent_text, records_classes, replay_from};
-use crate::scenario_file::{self, Scenario, ScenarioFile, Setup, Spanned};
+use crate::scenario_file::{self, Expect, Scenario, ScenarioFile, Setup, Spanned};
 use crate::transcript::Transcript;
 use morrigo_board::Named;
 use morrigo_diag::{did_you_mean, Diagnostic, Location};
 use morrigo_engine::notation::{self, Intent};
-use morrigo_engine::{explain, with_machine, AnyMachine, Bits, Machine, MoveKind, State};
+use morrigo_engine::{explain, with_machine, AnyMachine, Bits, Machine, Move, MoveKind, State};
 use morrigo_rules::load::Overrides;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fmt;
@@ -448,6 +448,10 @@ fn normalize_board(b: &str) -> String {
     lines[first..last.max(first)].join("\n")
 }
 
+/// Check a scenario's expectations against the replayed game: the ones that
+/// did not hold, or an error for one that cannot be read (an unknown player,
+/// phase, end rule…). Expectations are checked in the order of `Expect`'s
+/// fields, so the first unreadable one is the error.
 fn check<const W: usize>(
     m: &Machine<W>,
     file: &ScenarioFile,
@@ -455,139 +459,232 @@ fn check<const W: usize>(
     s: &State<W>,
     t: &Transcript,
 ) -> Result<Vec<Check>, Diagnostic> {
-    let rules = &m.rules;
-    let e = &sc.expect;
-    let mut checks = Vec::new();
-    let mut fail = |offset: usize, what: &str, expected: String, got: String| {
-        checks.push(Check {
-            at: Some(file.location(offset)),
+    let mut c = Checker::new(m, file, &sc.expect, s, t);
+    c.check_to_move()?;
+    c.check_phase()?;
+    c.check_legal()?;
+    c.check_legal_includes()?;
+    c.check_legal_excludes()?;
+    c.check_illegal()?;
+    c.check_result()?;
+    c.check_reason()?;
+    c.check_board();
+    c.require_go_keys_apply()?;
+    c.check_go_classes();
+    c.check_legal_passes()?;
+    c.check_score()?;
+    Ok(c.checks)
+}
+
+/// What a scenario's expectations are checked against, and the checks that
+/// failed so far.
+struct Checker<'a, const W: usize> {
+    m: &'a Machine<W>,
+    file: &'a ScenarioFile,
+    e: &'a Expect,
+    /// The final state.
+    s: &'a State<W>,
+    t: &'a Transcript,
+    /// The legal moves of the final state (none once the players ended the game).
+    moves: Vec<Move>,
+    /// `moves` as the record writes them.
+    legal: BTreeSet<String>,
+    /// A resignation or an agreement ended the game outside the engine.
+    session_end: bool,
+    checks: Vec<Check>,
+}
+
+impl<'a, const W: usize> Checker<'a, W> {
+    fn new(
+        m: &'a Machine<W>,
+        file: &'a ScenarioFile,
+        e: &'a Expect,
+        s: &'a State<W>,
+        t: &'a Transcript,
+    ) -> Self {
+        let mut moves = Vec::new();
+        let outcome = m.legal_moves(s, &mut moves);
+        // A resignation or an agreement ends the game outside the engine.
+        let session_end = outcome.is_none() && t.result.status == crate::Status::Over;
+        if session_end {
+            moves.clear();
+        }
+        let legal: BTreeSet<String> = moves
+            .iter()
+            .map(|mv| notation::format_move_in(&m.rules, mv))
+            .collect();
+        Checker {
+            m,
+            file,
+            e,
+            s,
+            t,
+            moves,
+            legal,
+            session_end,
+            checks: Vec::new(),
+        }
+    }
+
+    fn fail(&mut self, offset: usize, what: &str, expected: String, got: String) {
+        self.checks.push(Check {
+            at: Some(self.file.location(offset)),
             what: what.to_string(),
             expected,
             got,
         })
-    };
-    let mut moves = Vec::new();
-    let outcome = m.legal_moves(s, &mut moves);
-    // A resignation or an agreement ends the game outside the engine.
-    let session_end = outcome.is_none() && t.result.status == crate::Status::Over;
-    if session_end {
-        moves.clear();
     }
-    let legal: BTreeSet<String> = moves
-        .iter()
-        .map(|mv| notation::format_move_in(rules, mv))
-        .collect();
 
-    if let Some(p) = &e.to_move {
-        player_index(m, file, p)?;
-        let got = &rules.players[s.pos.to_move as usize];
-        if *got != p.value {
-            fail(p.offset, "player to move", p.value.clone(), got.clone());
+    /// An unknown name of `kind` (phase, end rule): the names the ruleset
+    /// has, and the nearest one.
+    fn unknown(&self, kind: &str, p: &Spanned<String>, names: &[&str]) -> Diagnostic {
+        let d = Diagnostic::new(format!(
+            "unknown {kind} `{}` in ruleset `{}`",
+            p.value, self.m.rules.name
+        ))
+        .at(self.file.location(p.offset))
+        .expected(format!("one of: {}", names.join(", ")));
+        match did_you_mean(&p.value, names.iter().copied()) {
+            Some(s) => d.note(format!("did you mean `{s}`?")),
+            None => d,
         }
     }
-    if let Some(p) = &e.phase {
-        let names: Vec<&str> = rules
+
+    fn check_to_move(&mut self) -> Result<(), Diagnostic> {
+        let Some(p) = &self.e.to_move else {
+            return Ok(());
+        };
+        player_index(self.m, self.file, p)?;
+        let got = &self.m.rules.players[self.s.pos.to_move as usize];
+        if *got != p.value {
+            self.fail(p.offset, "player to move", p.value.clone(), got.clone());
+        }
+        Ok(())
+    }
+
+    fn check_phase(&mut self) -> Result<(), Diagnostic> {
+        let Some(p) = &self.e.phase else {
+            return Ok(());
+        };
+        let (m, s) = (self.m, self.s);
+        let names: Vec<&str> = m
+            .rules
             .phases
             .iter()
             .map(|ph| ph.name.as_str())
             .chain(["remove"])
             .collect();
         if !names.contains(&p.value.as_str()) {
-            let d = Diagnostic::new(format!(
-                "unknown phase `{}` in ruleset `{}`",
-                p.value, rules.name
-            ))
-            .at(file.location(p.offset))
-            .expected(format!("one of: {}", names.join(", ")));
-            return Err(match did_you_mean(&p.value, names.iter().copied()) {
-                Some(s) => d.note(format!("did you mean `{s}`?")),
-                None => d,
-            });
+            return Err(self.unknown("phase", p, &names));
         }
         let got = if s.pos.pending > 0 {
             "remove"
         } else {
-            rules.phases[m.phase(s)].name.as_str()
+            m.rules.phases[m.phase(s)].name.as_str()
         };
         if got != p.value {
-            fail(p.offset, "phase", p.value.clone(), got.to_string());
+            self.fail(p.offset, "phase", p.value.clone(), got.to_string());
         }
+        Ok(())
     }
-    if let Some(list) = &e.legal {
-        let want: BTreeSet<String> = expected_moves(m, file, list)?
+
+    fn check_legal(&mut self) -> Result<(), Diagnostic> {
+        let Some(list) = &self.e.legal else {
+            return Ok(());
+        };
+        let want: BTreeSet<String> = expected_moves(self.m, self.file, list)?
             .into_iter()
             .map(|(mv, _)| mv)
             .collect();
-        if want != legal {
-            let missing: BTreeSet<String> = want.difference(&legal).cloned().collect();
-            let extra: BTreeSet<String> = legal.difference(&want).cloned().collect();
-            let offset = list.first().map_or(e.offset, |s| s.offset);
-            fail(
-                offset,
-                "legal moves",
-                show(&want),
-                format!(
-                    "{} (missing: {}; not expected: {})",
-                    show(&legal),
-                    show(&missing),
-                    show(&extra)
+        if want != self.legal {
+            let missing: BTreeSet<String> = want.difference(&self.legal).cloned().collect();
+            let extra: BTreeSet<String> = self.legal.difference(&want).cloned().collect();
+            let offset = list.first().map_or(self.e.offset, |s| s.offset);
+            let got = format!(
+                "{} (missing: {}; not expected: {})",
+                show(&self.legal),
+                show(&missing),
+                show(&extra)
+            );
+            self.fail(offset, "legal moves", show(&want), got);
+        }
+        Ok(())
+    }
+
+    fn check_legal_includes(&mut self) -> Result<(), Diagnostic> {
+        for (mv, offset) in expected_moves(self.m, self.file, &self.e.legal_includes)? {
+            if !self.legal.contains(&mv) {
+                let got = format!("it is not; legal: {}", show(&self.legal));
+                self.fail(
+                    offset,
+                    "legal moves include",
+                    format!("`{mv}` to be legal"),
+                    got,
+                );
+            }
+        }
+        Ok(())
+    }
+
+    fn check_legal_excludes(&mut self) -> Result<(), Diagnostic> {
+        for (mv, offset) in expected_moves(self.m, self.file, &self.e.legal_excludes)? {
+            if self.legal.contains(&mv) {
+                self.fail(
+                    offset,
+                    "legal moves exclude",
+                    format!("`{mv}` to be illegal"),
+                    "it is legal".to_string(),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    fn check_illegal(&mut self) -> Result<(), Diagnostic> {
+        let (m, file, t) = (self.m, self.file, self.t);
+        for ill in &self.e.illegal {
+            let intents = notation::parse_token_in(
+                &m.rules,
+                &ill.mv.value,
+                Some(file.location(ill.mv.offset)),
+            )?;
+            let refused = if self.session_end {
+                Some(format!(
+                    "the game is over: {}",
+                    t.result.reason.as_deref().unwrap_or("ended")
+                ))
+            } else {
+                refusal(m, self.s, &intents)
+            };
+            match refused {
+                None => self.fail(
+                    ill.mv.offset,
+                    "illegal move",
+                    format!("`{}` to be refused", ill.mv.value),
+                    "it is legal".to_string(),
                 ),
-            );
-        }
-    }
-    for (mv, offset) in expected_moves(m, file, &e.legal_includes)? {
-        if !legal.contains(&mv) {
-            fail(
-                offset,
-                "legal moves include",
-                format!("`{mv}` to be legal"),
-                format!("it is not; legal: {}", show(&legal)),
-            );
-        }
-    }
-    for (mv, offset) in expected_moves(m, file, &e.legal_excludes)? {
-        if legal.contains(&mv) {
-            fail(
-                offset,
-                "legal moves exclude",
-                format!("`{mv}` to be illegal"),
-                "it is legal".to_string(),
-            );
-        }
-    }
-    for ill in &e.illegal {
-        let intents =
-            notation::parse_token_in(rules, &ill.mv.value, Some(file.location(ill.mv.offset)))?;
-        let refused = if session_end {
-            Some(format!(
-                "the game is over: {}",
-                t.result.reason.as_deref().unwrap_or("ended")
-            ))
-        } else {
-            refusal(m, s, &intents)
-        };
-        match refused {
-            None => fail(
-                ill.mv.offset,
-                "illegal move",
-                format!("`{}` to be refused", ill.mv.value),
-                "it is legal".to_string(),
-            ),
-            Some(text) => {
-                if let Some(needle) = &ill.reason_contains {
-                    if !text.contains(needle.as_str()) {
-                        fail(
-                            ill.mv.offset,
-                            "refusal reason",
-                            format!("a reason containing `{needle}`"),
-                            text,
-                        );
+                Some(text) => {
+                    if let Some(needle) = &ill.reason_contains {
+                        if !text.contains(needle.as_str()) {
+                            self.fail(
+                                ill.mv.offset,
+                                "refusal reason",
+                                format!("a reason containing `{needle}`"),
+                                text,
+                            );
+                        }
                     }
                 }
             }
         }
+        Ok(())
     }
-    if let Some(r) = &e.result {
+
+    fn check_result(&mut self) -> Result<(), Diagnostic> {
+        let Some(r) = &self.e.result else {
+            return Ok(());
+        };
+        let (rules, t) = (&self.m.rules, self.t);
         let valid = r.value == "ongoing"
             || r.value == "draw"
             || r.value == "no result"
@@ -601,7 +698,7 @@ fn check<const W: usize>(
                 .map(|p| format!("`{p} wins`"))
                 .collect();
             return Err(Diagnostic::new(format!("cannot read result `{}`", r.value))
-                .at(file.location(r.offset))
+                .at(self.file.location(r.offset))
                 .expected(format!(
                     "`ongoing`, `draw`, `no result`, {}",
                     wins.join(", ")
@@ -613,94 +710,117 @@ fn check<const W: usize>(
                 (Some(name), Some(rule)) => format!("{got} (end rule `{name}`: `{rule}`)"),
                 _ => format!("{got}, {} to move", t.result.to_move),
             };
-            fail(r.offset, "result", r.value.clone(), why);
+            self.fail(r.offset, "result", r.value.clone(), why);
         }
+        Ok(())
     }
-    if let Some(r) = &e.reason {
-        let names: Vec<&str> = rules
+
+    /// The end rule that decided the game (`reason:`).
+    fn check_reason(&mut self) -> Result<(), Diagnostic> {
+        let Some(r) = &self.e.reason else {
+            return Ok(());
+        };
+        let m = self.m;
+        let names: Vec<&str> = m
+            .rules
             .end
             .iter()
             .map(|e| e.name.as_str())
             .chain(["resignation", "agreement"])
             .collect();
         if !names.contains(&r.value.as_str()) {
-            let d = Diagnostic::new(format!(
-                "unknown end rule `{}` in ruleset `{}`",
-                r.value, rules.name
-            ))
-            .at(file.location(r.offset))
-            .expected(format!("one of: {}", names.join(", ")));
-            return Err(match did_you_mean(&r.value, names.iter().copied()) {
-                Some(s) => d.note(format!("did you mean `{s}`?")),
-                None => d,
-            });
+            return Err(self.unknown("end rule", r, &names));
         }
-        let got = t
+        let got = self
+            .t
             .result
             .reason
             .clone()
             .unwrap_or_else(|| "none: the game is not over".to_string());
         if got != r.value {
-            fail(r.offset, "end rule", r.value.clone(), got);
+            self.fail(r.offset, "end rule", r.value.clone(), got);
         }
+        Ok(())
     }
-    if let Some(b) = &e.board {
+
+    fn check_board(&mut self) {
+        let Some(b) = &self.e.board else {
+            return;
+        };
         let want = normalize_board(&b.value);
-        let got = normalize_board(&t.board);
+        let got = normalize_board(&self.t.board);
         if want != got {
-            fail(b.offset, "board", format!("\n{want}"), format!("\n{got}"));
+            self.fail(b.offset, "board", format!("\n{want}"), format!("\n{got}"));
         }
     }
-    let go_keys = [
-        e.class.as_ref().map(|c| ("class", c.offset)),
-        e.classes.as_ref().map(|c| ("classes", c.offset)),
-        e.d.as_ref().map(|c| ("d", c.offset)),
-        e.legal_passes
-            .as_ref()
-            .map(|c| ("legal_passes", c.first().map_or(e.offset, |k| k.offset))),
-    ];
-    if let Some((key, offset)) = go_keys.iter().flatten().next() {
-        if !records_classes(rules) {
-            return Err(Diagnostic::new(format!(
-                "`{key}` applies to rulesets with board plays or passes, and `{}` has neither",
-                rules.name
-            ))
-            .at(file.location(*offset)));
+
+    /// The Go-family keys read the move-class history, which only rulesets
+    /// with board plays or passes keep: refuse them elsewhere.
+    fn require_go_keys_apply(&self) -> Result<(), Diagnostic> {
+        let e = self.e;
+        let go_keys = [
+            e.class.as_ref().map(|c| ("class", c.offset)),
+            e.classes.as_ref().map(|c| ("classes", c.offset)),
+            e.d.as_ref().map(|c| ("d", c.offset)),
+            e.legal_passes
+                .as_ref()
+                .map(|c| ("legal_passes", c.first().map_or(e.offset, |k| k.offset))),
+        ];
+        if let Some((key, offset)) = go_keys.iter().flatten().next() {
+            if !records_classes(&self.m.rules) {
+                return Err(Diagnostic::new(format!(
+                    "`{key}` applies to rulesets with board plays or passes, and `{}` has neither",
+                    self.m.rules.name
+                ))
+                .at(self.file.location(*offset)));
+            }
+        }
+        Ok(())
+    }
+
+    /// The Go-family move classes: of the last ply (`class:`), of every ply
+    /// (`classes:`), and whether a D ends at the last ply (`d:`).
+    fn check_go_classes(&mut self) {
+        let (e, t) = (self.e, self.t);
+        let last = t.plies.last().and_then(|p| p.go.as_ref());
+        if let Some(c) = &e.class {
+            let got = last
+                .and_then(|g| g.class)
+                .map_or("(no move)".to_string(), String::from);
+            if got != c.value {
+                self.fail(c.offset, "class of the last move", c.value.clone(), got);
+            }
+        }
+        if let Some(c) = &e.classes {
+            let want: String = c.value.split_whitespace().collect();
+            let got: String = t
+                .plies
+                .iter()
+                .filter_map(|p| p.go.as_ref())
+                .map(|g| g.class.unwrap_or('-'))
+                .collect();
+            if want != got {
+                self.fail(c.offset, "classes of the record", want, got);
+            }
+        }
+        if let Some(d) = &e.d {
+            let got = last.is_some_and(|g| g.d);
+            if got != d.value {
+                self.fail(
+                    d.offset,
+                    "a D ends at the last move",
+                    d.value.to_string(),
+                    got.to_string(),
+                );
+            }
         }
     }
-    let last = t.plies.last().and_then(|p| p.go.as_ref());
-    if let Some(c) = &e.class {
-        let got = last
-            .and_then(|g| g.class)
-            .map_or("(no move)".to_string(), String::from);
-        if got != c.value {
-            fail(c.offset, "class of the last move", c.value.clone(), got);
-        }
-    }
-    if let Some(c) = &e.classes {
-        let want: String = c.value.split_whitespace().collect();
-        let got: String = t
-            .plies
-            .iter()
-            .filter_map(|p| p.go.as_ref())
-            .map(|g| g.class.unwrap_or('-'))
-            .collect();
-        if want != got {
-            fail(c.offset, "classes of the record", want, got);
-        }
-    }
-    if let Some(d) = &e.d {
-        let got = last.is_some_and(|g| g.d);
-        if got != d.value {
-            fail(
-                d.offset,
-                "a D ends at the last move",
-                d.value.to_string(),
-                got.to_string(),
-            );
-        }
-    }
-    if let Some(list) = &e.legal_passes {
+
+    fn check_legal_passes(&mut self) -> Result<(), Diagnostic> {
+        let Some(list) = &self.e.legal_passes else {
+            return Ok(());
+        };
+        let rules = &self.m.rules;
         let kinds: Vec<String> = rules.passes.names();
         for k in list {
             if !kinds.contains(&k.value) {
@@ -708,23 +828,31 @@ fn check<const W: usize>(
                     "unknown pass kind `{}` in ruleset `{}`",
                     k.value, rules.name
                 ))
-                .at(file.location(k.offset))
+                .at(self.file.location(k.offset))
                 .expected(format!("some of: {}", kinds.join(", "))));
             }
         }
         let want: BTreeSet<String> = list.iter().map(|k| k.value.clone()).collect();
-        let got: BTreeSet<String> = moves
+        let got: BTreeSet<String> = self
+            .moves
             .iter()
             .filter(|mv| mv.kind == MoveKind::Pass)
             .filter_map(|mv| rules.passes.kinds.get(mv.to as usize))
             .map(|k| (*k as char).to_string())
             .collect();
         if want != got {
-            let offset = list.first().map_or(e.offset, |k| k.offset);
-            fail(offset, "legal passes", show(&want), show(&got));
+            let offset = list.first().map_or(self.e.offset, |k| k.offset);
+            self.fail(offset, "legal passes", show(&want), show(&got));
         }
+        Ok(())
     }
-    if let Some(sc) = &e.score {
+
+    fn check_score(&mut self) -> Result<(), Diagnostic> {
+        let Some(sc) = &self.e.score else {
+            return Ok(());
+        };
+        let (m, file) = (self.m, self.file);
+        let rules = &m.rules;
         for (player, _) in &sc.value {
             player_index(
                 m,
@@ -744,7 +872,7 @@ fn check<const W: usize>(
             })
             .collect::<Vec<_>>()
             .join(", ");
-        let got = match &t.result.score {
+        let got = match &self.t.result.score {
             None => "no count (the game did not end by scoring or agreement)".to_string(),
             Some(crate::transcript::Score(v)) => rules
                 .players
@@ -755,10 +883,10 @@ fn check<const W: usize>(
                 .join(", "),
         };
         if want != got {
-            fail(sc.offset, "score", want, got);
+            self.fail(sc.offset, "score", want, got);
         }
+        Ok(())
     }
-    Ok(checks)
 }
 
 /// Play `intents` from `s`; the refusal text of the first that is not
