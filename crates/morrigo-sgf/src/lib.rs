@@ -263,6 +263,11 @@ impl Parsed<'_> {
         p.values.first().map(|(v, o)| (v.as_str(), *o))
     }
 
+    /// Where node `node`'s property `id` is written, if it has one.
+    fn prop_offset(&self, node: usize, id: &str) -> Option<usize> {
+        self.nodes[node].prop(id).map(|pr| pr.offset)
+    }
+
     /// The nodes of the main line, root first (the first child at each branch).
     fn main_line(&self) -> Vec<usize> {
         let mut line = Vec::new();
@@ -505,69 +510,191 @@ pub fn import_source_with(
     let g = grid(rules)?;
     let parsed = parse(source)?;
     let info = info_of(&parsed)?;
-    let p = &parsed;
-    let at_prop = |node: usize, id: &str| p.nodes[node].prop(id).map(|pr| pr.offset);
-    let loc = |offset: Option<usize>| offset.map(|o| p.loc(o));
-    let (sw, sh) = info.size.unwrap_or((19, 19));
-    if (sw, sh) != (g.width, g.height) {
-        let written = if sw == sh {
-            format!("SZ[{sw}]")
-        } else {
-            format!("SZ[{sw}:{sh}]")
-        };
-        return Err(Diagnostic::new(format!(
-            "{written}: the game is on a {sw}x{sh} board, and ruleset `{}` has a {}x{} board",
-            rules.name, g.width, g.height
-        ))
-        .at_opt(loc(at_prop(0, "SZ").or(Some(p.nodes[0].offset))))
-        .expected(format!("the same size (pass `--size {sw}x{sh}`)")));
-    }
-    let mut game = SgfGame {
-        info,
-        ..SgfGame::default()
+    check_size(&parsed, &info, &g, rules)?;
+    let line = parsed.main_line();
+    let warnings = trees_warning(&parsed)
+        .into_iter()
+        .chain(variations_warning(&parsed, &line))
+        .collect();
+    let mut import = Import {
+        p: &parsed,
+        rules,
+        g,
+        turns,
+        game: SgfGame {
+            info,
+            warnings,
+            ..SgfGame::default()
+        },
+        used: HashMap::new(),
+        pl_given: false,
     };
-    if p.trees > 1 {
-        game.warnings.push(
-            Diagnostic::new(format!(
-                "the file holds {} game trees; only the first is read",
-                p.trees
-            ))
-            .at(p.loc(p.nodes[0].offset)),
-        );
+    for (li, &i) in line.iter().enumerate() {
+        // The set-up is complete once the root node is read.
+        if li == 1 {
+            import.finish_setup()?;
+        }
+        import.read_node(i, li == 0)?;
     }
-    let line = p.main_line();
+    if line.len() == 1 {
+        import.finish_setup()?;
+    }
+    Ok(import.game)
+}
+
+/// The board size `SZ` says (19×19 when absent) must be the ruleset's.
+fn check_size(p: &Parsed, info: &SgfInfo, g: &Grid, rules: &Rules) -> Result<(), Diagnostic> {
+    let (sw, sh) = info.size.unwrap_or((19, 19));
+    if (sw, sh) == (g.width, g.height) {
+        return Ok(());
+    }
+    let written = if sw == sh {
+        format!("SZ[{sw}]")
+    } else {
+        format!("SZ[{sw}:{sh}]")
+    };
+    let at = p.prop_offset(0, "SZ").unwrap_or(p.nodes[0].offset);
+    Err(Diagnostic::new(format!(
+        "{written}: the game is on a {sw}x{sh} board, and ruleset `{}` has a {}x{} board",
+        rules.name, g.width, g.height
+    ))
+    .at(p.loc(at))
+    .expected(format!("the same size (pass `--size {sw}x{sh}`)")))
+}
+
+/// A warning when the file holds game trees after the first.
+fn trees_warning(p: &Parsed) -> Option<Diagnostic> {
+    (p.trees > 1).then(|| {
+        Diagnostic::new(format!(
+            "the file holds {} game trees; only the first is read",
+            p.trees
+        ))
+        .at(p.loc(p.nodes[0].offset))
+    })
+}
+
+/// A warning, at the first of them, when variations branch off the main line.
+fn variations_warning(p: &Parsed, line: &[usize]) -> Option<Diagnostic> {
     let mut branches = 0;
     let mut first_branch = None;
-    for &i in &line {
+    for &i in line {
         if let Some(&second) = p.nodes[i].children.get(1) {
             branches += p.nodes[i].children.len() - 1;
             first_branch.get_or_insert(second);
         }
     }
-    if let Some(b) = first_branch {
-        game.warnings.push(
-            Diagnostic::new(format!(
-                "the game has {branches} variation(s) off the main line; only the main line (the first variation at each branch) is replayed"
-            ))
-            .at(p.loc(p.nodes[b].offset)),
-        );
+    first_branch.map(|b| {
+        Diagnostic::new(format!(
+            "the game has {branches} variation(s) off the main line; only the main line (the first variation at each branch) is replayed"
+        ))
+        .at(p.loc(p.nodes[b].offset))
+    })
+}
+
+/// An import in progress: the game read so far from the main line.
+struct Import<'a> {
+    p: &'a Parsed<'a>,
+    rules: &'a Rules,
+    g: Grid,
+    turns: Turns,
+    game: SgfGame,
+    /// Where each set-up point is written, for messages about it.
+    used: HashMap<u16, usize>,
+    /// Whether the root node says who moves first (`PL`).
+    pl_given: bool,
+}
+
+/// The move of one node as written (`W[cd]`, `B[]PK[E]`), being read.
+struct NodeMove<'a> {
+    /// The node's index, to locate its `PK`.
+    node: usize,
+    number: usize,
+    player: u8,
+    /// Where the move property is written.
+    offset: usize,
+    value: &'a str,
+    kind: Option<String>,
+    /// The properties as written, for messages.
+    sgf: String,
+}
+
+impl NodeMove<'_> {
+    /// An error about this move: "move 17 (W[cd]): …", at its place.
+    fn error(&self, p: &Parsed, msg: String) -> Diagnostic {
+        Diagnostic::new(format!("move {} ({}): {msg}", self.number, self.sgf))
+            .at(p.loc(self.offset))
     }
-    let mut used: HashMap<u16, usize> = HashMap::new();
-    let mut pl_given = false;
-    for (li, &i) in line.iter().enumerate() {
-        if li == 1 {
-            ruleset_start(rules, &mut game, pl_given);
-            check_liberties(rules, &game.setup, &used, p)?;
+}
+
+/// A property's first value (the scanner gives every property one).
+fn first_value(prop: &scan::ScannedProp) -> &str {
+    prop.values.first().map_or("", |(v, _)| v.as_str())
+}
+
+impl<'a> Import<'a> {
+    /// After the root node: the ruleset's start if the root has no set-up,
+    /// and every set-up chain checked for a liberty.
+    fn finish_setup(&mut self) -> Result<(), Diagnostic> {
+        ruleset_start(self.rules, &mut self.game, self.pl_given);
+        check_liberties(self.rules, &self.game.setup, &self.used, self.p)
+    }
+
+    /// Read node `i` of the main line: its set-up (root only) and its move.
+    fn read_node(&mut self, i: usize, is_root: bool) -> Result<(), Diagnostic> {
+        let p = self.p;
+        let number = self.game.moves.len() + 1;
+        let (move_prop, kind) = self.read_props(&p.nodes[i], is_root, number)?;
+        let Some(prop) = move_prop else {
+            if kind.is_some() {
+                return Err(Diagnostic::new(format!(
+                    "`{PASS_KIND_PROPERTY}` on a node without a pass"
+                ))
+                .at_opt(p.prop_offset(i, PASS_KIND_PROPERTY).map(|o| p.loc(o))));
+            }
+            return Ok(());
+        };
+        let value = first_value(prop);
+        let mut sgf = format!("{}[{value}]", prop.id);
+        if let Some(k) = &kind {
+            sgf.push_str(&format!("{PASS_KIND_PROPERTY}[{k}]"));
         }
-        let node = &p.nodes[i];
-        let number = game.moves.len() + 1;
-        let mut mv: Option<(u8, &str, usize, &str)> = None;
+        let mv = NodeMove {
+            node: i,
+            number,
+            player: u8::from(prop.id == "W"),
+            offset: prop.offset,
+            value,
+            kind,
+            sgf,
+        };
+        self.check_turn(&mv)?;
+        let token = self.move_token(&mv)?;
+        self.game.moves.push(SgfMove {
+            token,
+            move_number: number,
+            player: mv.player,
+            sgf: mv.sgf,
+            offset: Some(mv.offset),
+        });
+        Ok(())
+    }
+
+    /// Read a node's properties in order, taking in its set-up; its move
+    /// property (`B`/`W`), if any, and its pass kind (`PK`), if any.
+    fn read_props(
+        &mut self,
+        node: &'a scan::ScannedNode,
+        is_root: bool,
+        number: usize,
+    ) -> Result<(Option<&'a scan::ScannedProp>, Option<String>), Diagnostic> {
+        let p = self.p;
+        let mut mv: Option<&scan::ScannedProp> = None;
         let mut kind: Option<String> = None;
         for prop in &node.props {
             let id = prop.id.as_str();
-            let value = prop.values.first().map_or("", |(v, _)| v.as_str());
+            let value = first_value(prop);
             match id {
-                "AB" | "AW" | "AE" | "PL" if li > 0 => {
+                "AB" | "AW" | "AE" | "PL" if !is_root => {
                     return Err(Diagnostic::new(format!(
                         "`{id}` after the start: set-up in the middle of a game is not supported"
                     ))
@@ -581,46 +708,8 @@ pub fn import_source_with(
                     .at(p.loc(prop.offset))
                     .expected("set-up stones with `AB` and `AW` only"));
                 }
-                "AB" | "AW" => {
-                    let player = usize::from(id == "AW");
-                    for (v, o) in &prop.values {
-                        let points = setup_points(&g, v).ok_or_else(|| {
-                            Diagnostic::new(format!(
-                                "{id}[{v}]: not a point (or rectangle `aa:cc`) of the {}x{} board",
-                                g.width, g.height
-                            ))
-                            .at(p.loc(*o))
-                            .expected(format!(
-                                "points of two letters, columns and rows `a` to `{}`",
-                                letter(g.width.max(g.height) - 1)
-                            ))
-                        })?;
-                        for pt in points {
-                            if let Some(first) = used.insert(pt, *o) {
-                                return Err(Diagnostic::new(format!(
-                                    "{id}[{v}]: point {} is set up twice",
-                                    rules.topology.name(pt)
-                                ))
-                                .at(p.loc(*o))
-                                .expected("each set-up point once")
-                                .note(format!("first set up at {}", p.loc(first))));
-                            }
-                            game.setup[player].push(pt);
-                        }
-                    }
-                }
-                "PL" => {
-                    pl_given = true;
-                    game.first_player = match value.trim() {
-                        "B" | "b" => 0,
-                        "W" | "w" => 1,
-                        _ => {
-                            return Err(Diagnostic::new(format!("PL[{value}]: not a colour"))
-                                .at(p.loc(prop.offset))
-                                .expected("`PL[B]` or `PL[W]`"))
-                        }
-                    }
-                }
+                "AB" | "AW" => self.add_setup_stones(prop)?,
+                "PL" => self.read_first_player(prop, value)?,
                 "B" | "W" => {
                     if mv.is_some() {
                         return Err(Diagnostic::new(format!(
@@ -637,105 +726,158 @@ pub fn import_source_with(
                         .at(p.loc(prop.offset))
                         .expected("one point, or `[]` for a pass"));
                     }
-                    mv = Some((u8::from(id == "W"), id, prop.offset, value));
+                    mv = Some(prop);
                 }
                 PASS_KIND_PROPERTY => kind = Some(value.to_string()),
                 _ => {}
             }
         }
-        let Some((player, id, offset, value)) = mv else {
-            if kind.is_some() {
-                return Err(Diagnostic::new(format!(
-                    "`{PASS_KIND_PROPERTY}` on a node without a pass"
+        Ok((mv, kind))
+    }
+
+    /// `AB`/`AW`: set-up stones, each point (or rectangle) on the board once.
+    fn add_setup_stones(&mut self, prop: &scan::ScannedProp) -> Result<(), Diagnostic> {
+        let (p, g) = (self.p, &self.g);
+        let id = prop.id.as_str();
+        let player = usize::from(id == "AW");
+        for (v, o) in &prop.values {
+            let points = setup_points(g, v).ok_or_else(|| {
+                Diagnostic::new(format!(
+                    "{id}[{v}]: not a point (or rectangle `aa:cc`) of the {}x{} board",
+                    g.width, g.height
                 ))
-                .at_opt(loc(at_prop(i, PASS_KIND_PROPERTY))));
+                .at(p.loc(*o))
+                .expected(format!(
+                    "points of two letters, columns and rows `a` to `{}`",
+                    letter(g.width.max(g.height) - 1)
+                ))
+            })?;
+            for pt in points {
+                if let Some(first) = self.used.insert(pt, *o) {
+                    return Err(Diagnostic::new(format!(
+                        "{id}[{v}]: point {} is set up twice",
+                        self.rules.topology.name(pt)
+                    ))
+                    .at(p.loc(*o))
+                    .expected("each set-up point once")
+                    .note(format!("first set up at {}", p.loc(first))));
+                }
+                self.game.setup[player].push(pt);
             }
-            continue;
-        };
-        let mut sgf = format!("{id}[{value}]");
-        if let Some(k) = &kind {
-            sgf.push_str(&format!("{PASS_KIND_PROPERTY}[{k}]"));
         }
-        let here = |msg: String| {
-            Diagnostic::new(format!("move {number} ({sgf}): {msg}")).at(p.loc(offset))
+        Ok(())
+    }
+
+    /// `PL`: who moves first from the set-up position.
+    fn read_first_player(
+        &mut self,
+        prop: &scan::ScannedProp,
+        value: &str,
+    ) -> Result<(), Diagnostic> {
+        self.pl_given = true;
+        self.game.first_player = match value.trim() {
+            "B" | "b" => 0,
+            "W" | "w" => 1,
+            _ => {
+                return Err(Diagnostic::new(format!("PL[{value}]: not a colour"))
+                    .at(self.p.loc(prop.offset))
+                    .expected("`PL[B]` or `PL[W]`"))
+            }
         };
+        Ok(())
+    }
+
+    /// The move must be its player's turn (unless turns are taken as recorded).
+    fn check_turn(&mut self, mv: &NodeMove) -> Result<(), Diagnostic> {
         // A set-up position without `PL` (a handicap game, say) is moved
         // from by whoever plays first; only a bare game must start with Black.
-        let has_setup = game.setup.iter().any(|s| !s.is_empty());
-        if number == 1 && has_setup && !pl_given {
-            game.first_player = player;
+        let has_setup = self.game.setup.iter().any(|s| !s.is_empty());
+        if mv.number == 1 && has_setup && !self.pl_given {
+            self.game.first_player = mv.player;
         }
-        let expected_player = ((usize::from(game.first_player) + number - 1) % 2) as u8;
-        if player != expected_player && turns == Turns::Alternate {
-            let who = |p: u8| rules.players.get(p as usize).cloned().unwrap_or_default();
-            return Err(here(format!(
-                "{} plays out of turn: it is {}'s move",
-                who(player),
-                who(expected_player)
-            ))
-            .expected("moves alternating, Black first (or, after set-up stones, the player `PL` names or the first move shows)"));
+        let expected_player = ((usize::from(self.game.first_player) + mv.number - 1) % 2) as u8;
+        if mv.player != expected_player && self.turns == Turns::Alternate {
+            let who = |p: u8| {
+                self.rules
+                    .players
+                    .get(p as usize)
+                    .cloned()
+                    .unwrap_or_default()
+            };
+            return Err(mv
+                .error(
+                    self.p,
+                    format!(
+                        "{} plays out of turn: it is {}'s move",
+                        who(mv.player),
+                        who(expected_player)
+                    ),
+                )
+                .expected("moves alternating, Black first (or, after set-up stones, the player `PL` names or the first move shows)"));
         }
-        let bytes = value.as_bytes();
-        let point = match bytes {
-            [] => None,
-            b"tt" if g.width <= 19 && g.height <= 19 => None,
-            [x, y] => match (coord(*x), coord(*y)) {
-                (Some(x), Some(y)) => Some((x, y)),
-                _ => {
-                    return Err(here(format!("cannot read `{value}` as a point"))
-                        .expected("a point of two letters (`dd`), or `[]` for a pass"))
-                }
-            },
-            _ => {
-                return Err(here(format!("cannot read `{value}` as a point"))
-                    .expected("a point of two letters (`dd`), or `[]` for a pass"))
-            }
-        };
-        let token = match point {
-            Some(xy) => {
-                let Some(&pt) = g.point_at.get(&xy) else {
-                    return Err(here(format!(
-                        "`{value}` is off the {}x{} board",
-                        g.width, g.height
-                    ))
-                    .expected(format!(
-                        "columns and rows `a` to `{}`",
-                        letter(g.width.max(g.height) - 1)
-                    )));
-                };
-                if kind.is_some() {
-                    return Err(Diagnostic::new(format!(
-                        "move {number} ({sgf}): `{PASS_KIND_PROPERTY}` on a board play"
-                    ))
-                    .at_opt(loc(at_prop(i, PASS_KIND_PROPERTY)))
-                    .expected(format!("`{PASS_KIND_PROPERTY}` only on passes")));
-                }
-                rules.topology.name(pt).to_string()
-            }
-            None => pass_token(rules, kind.as_deref()).map_err(|(msg, exp)| {
-                let d = here(msg).expected(exp);
-                match at_prop(i, PASS_KIND_PROPERTY) {
+        Ok(())
+    }
+
+    /// The Morrigo token of a move: the point's name, or a pass of its kind.
+    fn move_token(&self, mv: &NodeMove) -> Result<String, Diagnostic> {
+        match self.move_point(mv)? {
+            Some(xy) => self.play_token(mv, xy),
+            None => pass_token(self.rules, mv.kind.as_deref()).map_err(|(msg, exp)| {
+                let d = mv.error(self.p, msg).expected(exp);
+                match self.p.prop_offset(mv.node, PASS_KIND_PROPERTY) {
                     Some(o) => Diagnostic {
-                        location: Some(p.loc(o)),
+                        location: Some(self.p.loc(o)),
                         ..d
                     },
                     None => d,
                 }
-            })?,
+            }),
+        }
+    }
+
+    /// The SGF point of a move, or `None` for a pass (`[]`, or `[tt]` up to 19×19).
+    fn move_point(&self, mv: &NodeMove) -> Result<Option<(u32, u32)>, Diagnostic> {
+        let g = &self.g;
+        let unreadable = || {
+            mv.error(self.p, format!("cannot read `{}` as a point", mv.value))
+                .expected("a point of two letters (`dd`), or `[]` for a pass")
         };
-        game.moves.push(SgfMove {
-            token,
-            move_number: number,
-            player,
-            sgf,
-            offset: Some(offset),
-        });
+        match mv.value.as_bytes() {
+            [] => Ok(None),
+            b"tt" if g.width <= 19 && g.height <= 19 => Ok(None),
+            [x, y] => match (coord(*x), coord(*y)) {
+                (Some(x), Some(y)) => Ok(Some((x, y))),
+                _ => Err(unreadable()),
+            },
+            _ => Err(unreadable()),
+        }
     }
-    if line.len() == 1 {
-        ruleset_start(rules, &mut game, pl_given);
-        check_liberties(rules, &game.setup, &used, p)?;
+
+    /// The token of a board play at SGF point `xy`, which must be on the
+    /// board and carry no pass kind.
+    fn play_token(&self, mv: &NodeMove, xy: (u32, u32)) -> Result<String, Diagnostic> {
+        let (p, g) = (self.p, &self.g);
+        let Some(&pt) = g.point_at.get(&xy) else {
+            return Err(mv
+                .error(
+                    p,
+                    format!("`{}` is off the {}x{} board", mv.value, g.width, g.height),
+                )
+                .expected(format!(
+                    "columns and rows `a` to `{}`",
+                    letter(g.width.max(g.height) - 1)
+                )));
+        };
+        if mv.kind.is_some() {
+            return Err(Diagnostic::new(format!(
+                "move {} ({}): `{PASS_KIND_PROPERTY}` on a board play",
+                mv.number, mv.sgf
+            ))
+            .at_opt(p.prop_offset(mv.node, PASS_KIND_PROPERTY).map(|o| p.loc(o)))
+            .expected(format!("`{PASS_KIND_PROPERTY}` only on passes")));
+        }
+        Ok(self.rules.topology.name(pt).to_string())
     }
-    Ok(game)
 }
 
 /// A root node without set-up (`AB`, `AW`, `PL`) starts from the ruleset's

@@ -57,199 +57,245 @@ enum State {
 /// Nodes are numbered in text order; the root of the first game tree is
 /// node 0, and the roots of further game trees are counted in `trees`.
 pub fn scan(text: &str) -> (Vec<ScannedNode>, Option<SyntaxError>) {
-    let b = text.as_bytes();
-    let mut nodes: Vec<ScannedNode> = Vec::new();
-    let mut i = 0;
-    let mut depth = 0usize;
-    let mut trees = 0usize;
-    // The node a new node follows, and that node saved at each open `(`.
-    let mut tail: Option<usize> = None;
-    let mut saved: Vec<Option<usize>> = Vec::new();
-    let mut state = State::Top;
-    let err = |offset: usize, message: String| Some(SyntaxError { offset, message });
-    loop {
-        while i < b.len() && b[i].is_ascii_whitespace() {
-            i += 1;
+    let mut scanner = Scanner::new(text);
+    let error = scanner.run().err();
+    (scanner.nodes, error)
+}
+
+fn error(offset: usize, message: String) -> SyntaxError {
+    SyntaxError { offset, message }
+}
+
+/// The scan in progress: where it is, the nodes so far and the open `(`s.
+struct Scanner<'a> {
+    text: &'a str,
+    b: &'a [u8],
+    i: usize,
+    nodes: Vec<ScannedNode>,
+    depth: usize,
+    trees: usize,
+    /// The node a new node follows, and that node saved at each open `(`.
+    tail: Option<usize>,
+    saved: Vec<Option<usize>>,
+    state: State,
+}
+
+impl<'a> Scanner<'a> {
+    fn new(text: &'a str) -> Self {
+        Scanner {
+            text,
+            b: text.as_bytes(),
+            i: 0,
+            nodes: Vec::new(),
+            depth: 0,
+            trees: 0,
+            tail: None,
+            saved: Vec::new(),
+            state: State::Top,
         }
-        if i == b.len() {
-            let e = if depth > 0 {
-                err(
-                    b.len(),
-                    format!("the text ends inside a game tree: {depth} `)` missing"),
-                )
-            } else if trees == 0 {
-                err(0, "no game tree: SGF text starts with `(;`".to_string())
-            } else {
-                None
+    }
+
+    /// Scan to the end of the text (or of the last game tree) or the first
+    /// error. Each step consumes at least one byte or stops the scan.
+    fn run(&mut self) -> Result<(), SyntaxError> {
+        loop {
+            self.skip_whitespace();
+            let Some(&c) = self.b.get(self.i) else {
+                return self.at_end();
             };
-            return (nodes, e);
-        }
-        let c = b[i];
-        match (state, c) {
-            (State::Top, b'(') | (State::Node | State::Closed, b'(') => {
-                if state == State::Top {
-                    trees += 1;
-                    tail = None;
-                }
-                saved.push(tail);
-                depth += 1;
-                state = State::Open;
-                i += 1;
-            }
-            (State::Top, _) if trees > 0 => {
+            match (self.state, c) {
+                (State::Top | State::Node | State::Closed, b'(') => self.open_tree(),
                 // Text after the last game tree is ignored, as readers do.
-                return (nodes, None);
-            }
-            (State::Top, _) => {
-                return (
-                    nodes,
-                    err(i, "expected `(` to start a game tree".to_string()),
-                )
-            }
-            (State::Open | State::Node, b';') => {
-                let index = nodes.len();
-                if let Some(t) = tail {
-                    nodes[t].children.push(index);
+                (State::Top, _) if self.trees > 0 => return Ok(()),
+                (State::Top, _) => {
+                    return Err(error(
+                        self.i,
+                        "expected `(` to start a game tree".to_string(),
+                    ))
                 }
-                nodes.push(ScannedNode {
-                    offset: i,
-                    props: Vec::new(),
-                    children: Vec::new(),
-                });
-                tail = Some(index);
-                state = State::Node;
-                i += 1;
-            }
-            (State::Open, _) => {
-                return (
-                    nodes,
-                    err(i, "expected `;` to start a node after `(`".to_string()),
-                )
-            }
-            (State::Node | State::Closed, b')') => {
-                tail = saved.pop().flatten();
-                depth -= 1;
-                state = if depth == 0 {
-                    State::Top
-                } else {
-                    State::Closed
-                };
-                i += 1;
-            }
-            (State::Closed, _) => {
-                return (
-                    nodes,
-                    err(
-                        i,
+                (State::Open | State::Node, b';') => self.start_node(),
+                (State::Open, _) => {
+                    return Err(error(
+                        self.i,
+                        "expected `;` to start a node after `(`".to_string(),
+                    ))
+                }
+                (State::Node | State::Closed, b')') => self.close_tree(),
+                (State::Closed, _) => {
+                    return Err(error(
+                        self.i,
                         "expected `(` (another variation) or `)` after a variation".to_string(),
-                    ),
-                )
-            }
-            (State::Node, c) if c.is_ascii_alphabetic() => {
-                let start = i;
-                while i < b.len() && b[i].is_ascii_alphabetic() {
-                    i += 1;
+                    ))
                 }
-                let ident_end = i;
-                let written = &text[start..i];
-                let id: String = written.chars().filter(char::is_ascii_uppercase).collect();
-                if id.is_empty() {
-                    return (
-                        nodes,
-                        err(
-                            start,
-                            format!(
-                                "`{written}` is not a property: SGF identifiers are upper-case (`{}`)",
-                                written.to_ascii_uppercase()
-                            ),
-                        ),
-                    );
-                }
-                let mut values = Vec::new();
-                loop {
-                    while i < b.len() && b[i].is_ascii_whitespace() {
-                        i += 1;
-                    }
-                    if i >= b.len() || b[i] != b'[' {
-                        break;
-                    }
-                    let open = i;
-                    i += 1;
-                    let mut value = String::new();
-                    let mut from = i;
-                    loop {
-                        match b.get(i) {
-                            None => {
-                                return (
-                                    nodes,
-                                    err(
-                                        open,
-                                        format!(
-                                            "the value of `{id}` starting here has no closing `]`"
-                                        ),
-                                    ),
-                                )
-                            }
-                            Some(b'\\') => {
-                                // An escaped character stands for itself; an
-                                // escaped line break is removed (a soft break).
-                                value.push_str(&text[from..i]);
-                                i += 1;
-                                match b.get(i) {
-                                    Some(b'\n') => {
-                                        i += usize::from(b.get(i + 1) == Some(&b'\r')) + 1
-                                    }
-                                    Some(b'\r') => {
-                                        i += usize::from(b.get(i + 1) == Some(&b'\n')) + 1
-                                    }
-                                    Some(_) => {
-                                        from = i;
-                                        i += 1;
-                                        continue;
-                                    }
-                                    None => {}
-                                }
-                                from = i;
-                            }
-                            Some(b']') => {
-                                value.push_str(&text[from..i]);
-                                i += 1;
-                                break;
-                            }
-                            Some(_) => i += 1,
-                        }
-                    }
-                    values.push((value, open + 1));
-                }
-                if values.is_empty() {
-                    return (
-                        nodes,
-                        err(
-                            i.min(b.len()),
-                            format!("property `{id}` has no value: expected `[`"),
-                        ),
-                    );
-                }
-                if let Some(node) = nodes.last_mut() {
-                    node.props.push(ScannedProp {
-                        id,
-                        offset: start,
-                        written: text[start..ident_end].to_string(),
-                        values,
-                    });
-                }
-            }
-            (State::Node, c) => {
-                let shown = text[i..].chars().next().unwrap_or(c as char);
-                return (
-                    nodes,
-                    err(
-                        i,
-                        format!("unexpected `{shown}`: expected a property, `;`, `(` or `)`"),
-                    ),
-                );
+                (State::Node, c) if c.is_ascii_alphabetic() => self.property()?,
+                (State::Node, c) => return Err(self.unexpected(c)),
             }
         }
+    }
+
+    fn skip_whitespace(&mut self) {
+        while self.i < self.b.len() && self.b[self.i].is_ascii_whitespace() {
+            self.i += 1;
+        }
+    }
+
+    /// The text has ended: an error if a game tree is still open or there was none.
+    fn at_end(&self) -> Result<(), SyntaxError> {
+        if self.depth > 0 {
+            Err(error(
+                self.b.len(),
+                format!(
+                    "the text ends inside a game tree: {} `)` missing",
+                    self.depth
+                ),
+            ))
+        } else if self.trees == 0 {
+            Err(error(
+                0,
+                "no game tree: SGF text starts with `(;`".to_string(),
+            ))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// `(`: a game tree, or a variation of the node before it.
+    fn open_tree(&mut self) {
+        if self.state == State::Top {
+            self.trees += 1;
+            self.tail = None;
+        }
+        self.saved.push(self.tail);
+        self.depth += 1;
+        self.state = State::Open;
+        self.i += 1;
+    }
+
+    /// `;`: a node, following the one before it (if any).
+    fn start_node(&mut self) {
+        let index = self.nodes.len();
+        if let Some(t) = self.tail {
+            self.nodes[t].children.push(index);
+        }
+        self.nodes.push(ScannedNode {
+            offset: self.i,
+            props: Vec::new(),
+            children: Vec::new(),
+        });
+        self.tail = Some(index);
+        self.state = State::Node;
+        self.i += 1;
+    }
+
+    /// `)`: back to the node the variation started from.
+    fn close_tree(&mut self) {
+        self.tail = self.saved.pop().flatten();
+        self.depth -= 1;
+        self.state = if self.depth == 0 {
+            State::Top
+        } else {
+            State::Closed
+        };
+        self.i += 1;
+    }
+
+    /// A property of the current node: its identifier and one or more values.
+    fn property(&mut self) -> Result<(), SyntaxError> {
+        let text = self.text;
+        let start = self.i;
+        while self.i < self.b.len() && self.b[self.i].is_ascii_alphabetic() {
+            self.i += 1;
+        }
+        let written = &text[start..self.i];
+        let id: String = written.chars().filter(char::is_ascii_uppercase).collect();
+        if id.is_empty() {
+            return Err(error(
+                start,
+                format!(
+                    "`{written}` is not a property: SGF identifiers are upper-case (`{}`)",
+                    written.to_ascii_uppercase()
+                ),
+            ));
+        }
+        let values = self.values(&id)?;
+        if values.is_empty() {
+            return Err(error(
+                self.i.min(self.b.len()),
+                format!("property `{id}` has no value: expected `[`"),
+            ));
+        }
+        if let Some(node) = self.nodes.last_mut() {
+            node.props.push(ScannedProp {
+                id,
+                offset: start,
+                written: written.to_string(),
+                values,
+            });
+        }
+        Ok(())
+    }
+
+    /// The values after a property identifier: each `[…]`, whitespace between.
+    fn values(&mut self, id: &str) -> Result<Vec<(String, usize)>, SyntaxError> {
+        let mut values = Vec::new();
+        loop {
+            self.skip_whitespace();
+            if self.i >= self.b.len() || self.b[self.i] != b'[' {
+                return Ok(values);
+            }
+            values.push(self.value(id)?);
+        }
+    }
+
+    /// One `[…]` value, unescaped, with the offset of its text.
+    fn value(&mut self, id: &str) -> Result<(String, usize), SyntaxError> {
+        let (text, b) = (self.text, self.b);
+        let open = self.i;
+        let mut i = open + 1;
+        let mut value = String::new();
+        let mut from = i;
+        loop {
+            match b.get(i) {
+                None => {
+                    return Err(error(
+                        open,
+                        format!("the value of `{id}` starting here has no closing `]`"),
+                    ))
+                }
+                Some(b'\\') => {
+                    // An escaped character stands for itself; an
+                    // escaped line break is removed (a soft break).
+                    value.push_str(&text[from..i]);
+                    i += 1;
+                    match b.get(i) {
+                        Some(b'\n') => i += usize::from(b.get(i + 1) == Some(&b'\r')) + 1,
+                        Some(b'\r') => i += usize::from(b.get(i + 1) == Some(&b'\n')) + 1,
+                        Some(_) => {
+                            from = i;
+                            i += 1;
+                            continue;
+                        }
+                        None => {}
+                    }
+                    from = i;
+                }
+                Some(b']') => {
+                    value.push_str(&text[from..i]);
+                    self.i = i + 1;
+                    return Ok((value, open + 1));
+                }
+                Some(_) => i += 1,
+            }
+        }
+    }
+
+    /// A byte that cannot start anything in a node.
+    fn unexpected(&self, c: u8) -> SyntaxError {
+        let shown = self.text[self.i..].chars().next().unwrap_or(c as char);
+        error(
+            self.i,
+            format!("unexpected `{shown}`: expected a property, `;`, `(` or `)`"),
+        )
     }
 }
 

@@ -229,6 +229,110 @@ enum End {
     Left,
 }
 
+/// The game at the table: the position, what was played, and what `undo`
+/// takes back.
+struct Table<'a, const W: usize> {
+    m: &'a Machine<W>,
+    /// Your name and the agent's (the players of the ruleset).
+    you: &'a str,
+    them: &'a str,
+    s: State<W>,
+    /// The turns played, as text.
+    record: Vec<String>,
+    /// Every ply played, for the SGF.
+    plies: Vec<Move>,
+    /// The plies of the turn under way (a removal may still be owed).
+    turn: Vec<Move>,
+    /// The legal moves of `s`.
+    moves: Vec<Move>,
+    /// Before each of your turns: the state and the lengths of the records.
+    undo: Vec<(State<W>, usize, usize)>,
+    /// Whether to draw the board before the next prompt.
+    show: bool,
+}
+
+impl<'a, const W: usize> Table<'a, W> {
+    fn new(m: &'a Machine<W>, human: u8) -> Self {
+        Table {
+            m,
+            you: game::player_name(&m.rules, human),
+            them: game::player_name(&m.rules, human ^ 1),
+            s: m.initial(),
+            record: Vec::new(),
+            plies: Vec::new(),
+            turn: Vec::new(),
+            moves: Vec::new(),
+            undo: Vec::new(),
+            show: true,
+        }
+    }
+
+    /// The board (when it changed or was asked for), the legal moves and
+    /// your prompt.
+    fn prompt(&mut self, out: &mut impl Write) -> Outcome {
+        if self.show {
+            writeln!(out, "\n{}", game::draw(self.m, &self.s))?;
+            writeln!(out, "{}", game::status(self.m, &self.s))?;
+            self.show = false;
+        }
+        writeln!(
+            out,
+            "legal: {}",
+            game::legal_summary(self.m, &self.s, &self.moves)
+        )?;
+        write!(out, "{}> ", self.you)?;
+        out.flush()?;
+        Ok(())
+    }
+
+    /// `undo`: back to before your last move, and the agent's reply with it.
+    fn take_back(&mut self, out: &mut impl Write) -> Outcome {
+        match self.undo.pop() {
+            Some((before, r, p)) => {
+                self.s = before;
+                self.record.truncate(r);
+                self.plies.truncate(p);
+                self.turn.clear();
+                writeln!(out, "took back your last move")?;
+                self.show = true;
+            }
+            None => writeln!(out, "nothing to take back")?,
+        }
+        Ok(())
+    }
+
+    /// Play the move you typed, or say (on stderr) why the rules refuse it.
+    fn play_yours(&mut self, token: &str, out: &mut impl Write) -> Outcome {
+        let mover = self.s.pos.to_move;
+        let before = (self.s.clone(), self.record.len(), self.plies.len());
+        match game::play_token(self.m, &mut self.s, token) {
+            Ok(played) => {
+                if self.turn.is_empty() {
+                    self.undo.push(before);
+                }
+                self.turn.extend(played.iter().copied());
+                self.plies.extend(played);
+                if self.s.pos.to_move != mover {
+                    self.record.push(game::turn_text(&self.m.rules, &self.turn));
+                    self.turn.clear();
+                } else {
+                    // A line was completed: the removal is still owed.
+                    writeln!(
+                        out,
+                        "{} completed a line: remove an opposing piece (`x<point>`)",
+                        self.you
+                    )?;
+                }
+            }
+            Err(d) => {
+                out.flush()?;
+                eprintln!("{d}");
+            }
+        }
+        Ok(())
+    }
+}
+
 impl Session {
     fn run<const W: usize>(
         &self,
@@ -236,17 +340,37 @@ impl Session {
         input: &mut impl BufRead,
         out: &mut impl Write,
     ) -> Outcome {
-        let rules = &m.rules;
+        self.greet(&m.rules, out)?;
+        let mut rng = game_rng(self.seed, 0);
+        let mut player = Player::new(self.agent);
+        let mut table = Table::new(m, self.human);
+        let end = loop {
+            if let Some(o) = m.legal_moves(&table.s, &mut table.moves) {
+                break End::Over(o);
+            }
+            if table.s.pos.to_move != self.human {
+                self.show_table_values(&mut table, &mut player, out)?;
+                let mv = player.choose(m, &mut table.s, &table.moves, &mut rng);
+                self.play_agent_move(&mut table, &player, mv, out)?;
+            } else if let Some(end) = self.your_turn(&mut table, input, out)? {
+                break end;
+            }
+        };
+        self.finish(&table, &end, out)
+    }
+
+    /// The title, who plays which side, and the seed (so the game can be
+    /// played again).
+    fn greet(&self, rules: &Rules, out: &mut impl Write) -> Outcome {
         let letters = game::piece_letters(rules);
-        let you = game::player_name(rules, self.human);
-        let them = game::player_name(rules, self.human ^ 1);
-        let go = game::is_go(rules);
         writeln!(out, "{} ({})", rules.title, rules.name)?;
         writeln!(
             out,
-            "you play {you} ({}); the {} agent plays {them} ({}); seed {}",
+            "you play {} ({}); the {} agent plays {} ({}); seed {}",
+            game::player_name(rules, self.human),
             letters[self.human as usize],
             self.agent,
+            game::player_name(rules, self.human ^ 1),
             letters[(self.human ^ 1) as usize],
             self.seed
         )?;
@@ -263,182 +387,140 @@ impl Session {
             )?;
         }
         writeln!(out, "type a move, `help` or `quit`")?;
-        let mut rng = game_rng(self.seed, 0);
-        let mut player = Player::new(self.agent);
-        let mut s = m.initial();
-        let mut record: Vec<String> = Vec::new();
-        let mut plies: Vec<Move> = Vec::new();
-        let mut turn: Vec<Move> = Vec::new();
-        let mut moves = Vec::new();
-        // Before each of your turns: the state and the lengths of the records.
-        let mut undo: Vec<(State<W>, usize, usize)> = Vec::new();
-        let mut show = true;
-        let end = loop {
-            if let Some(o) = m.legal_moves(&s, &mut moves) {
-                break End::Over(o);
+        Ok(())
+    }
+
+    /// With `--show-search`, before the perfect agent moves: what its table
+    /// says of the position and the moves.
+    fn show_table_values<const W: usize>(
+        &self,
+        table: &mut Table<'_, W>,
+        player: &mut Player,
+        out: &mut impl Write,
+    ) -> Outcome {
+        if self.show_search {
+            if let Some(values) = player.exact_values(table.m, &mut table.s, &table.moves) {
+                let text = exact_text(&table.m.rules, &table.s, table.them, values);
+                writeln!(out, "{text}")?;
             }
-            let mover = s.pos.to_move;
-            if mover != self.human {
-                if self.show_search {
-                    if let Some(values) = player.exact_values(m, &mut s, &moves) {
-                        writeln!(out, "{}", exact_text(rules, &s, them, values))?;
-                    }
-                }
-                let mv = player.choose(m, &mut s, &moves, &mut rng);
-                if let Some(info) = player.last_search().filter(|_| self.show_search) {
-                    let line = player.principal_variation(m, &s, info.depth.max(1) as usize);
-                    let line: Vec<String> = line
-                        .iter()
-                        .map(|p| notation::format_move_in(rules, p))
-                        .collect();
-                    let mut visits = player.root_stats();
-                    if visits.is_empty() {
-                        writeln!(
-                            out,
-                            "{them} searched depth {}: score {:+}, {} nodes in {} ms; expects {}",
-                            info.depth,
-                            info.score,
-                            info.nodes,
-                            info.elapsed.as_millis(),
-                            line.join(" ")
-                        )?;
-                    } else {
-                        // The move played first among equals: it is the
-                        // most visited, and the line shown starts with it.
-                        visits.sort_by_key(|v| (std::cmp::Reverse(v.1), v.0 != mv));
-                        let top: Vec<String> = visits
-                            .iter()
-                            .take(5)
-                            .map(|(mv, n, v)| {
-                                format!(
-                                    "{} {n} ({:.0}%)",
-                                    notation::format_move_in(rules, mv),
-                                    v * 100.0
-                                )
-                            })
-                            .collect();
-                        writeln!(
-                            out,
-                            "{them} ran {} playouts in {} ms; visits: {}; expects {}",
-                            info.nodes,
-                            info.elapsed.as_millis(),
-                            top.join(", "),
-                            line.join(" ")
-                        )?;
-                    }
-                }
-                m.apply(&mut s, mv);
-                turn.push(mv);
-                plies.push(mv);
-                if s.pos.to_move != mover {
-                    let text = game::turn_text(rules, &turn);
-                    let class = match (go, s.last_class()) {
-                        (true, Some(c)) => format!(": class {}", game::class_name(rules, c)),
-                        _ => String::new(),
-                    };
-                    writeln!(out, "{them} plays {text}{class}")?;
-                    record.push(text);
-                    turn.clear();
-                    show = true;
-                }
-                continue;
+        }
+        Ok(())
+    }
+
+    /// Play the move the agent chose, after what its search found
+    /// (`--show-search`); its turn is announced once complete.
+    fn play_agent_move<const W: usize>(
+        &self,
+        table: &mut Table<'_, W>,
+        player: &Player,
+        mv: Move,
+        out: &mut impl Write,
+    ) -> Outcome {
+        if self.show_search {
+            show_search(table, player, mv, out)?;
+        }
+        let (m, rules) = (table.m, &table.m.rules);
+        let mover = table.s.pos.to_move;
+        m.apply(&mut table.s, mv);
+        table.turn.push(mv);
+        table.plies.push(mv);
+        if table.s.pos.to_move != mover {
+            let text = game::turn_text(rules, &table.turn);
+            let class = match (game::is_go(rules), table.s.last_class()) {
+                (true, Some(c)) => format!(": class {}", game::class_name(rules, c)),
+                _ => String::new(),
+            };
+            writeln!(out, "{} plays {text}{class}", table.them)?;
+            table.record.push(text);
+            table.turn.clear();
+            table.show = true;
+        }
+        Ok(())
+    }
+
+    /// Your turn: the prompt, one line of input and what it asks; `Some`
+    /// when that ends the game.
+    fn your_turn<const W: usize>(
+        &self,
+        table: &mut Table<'_, W>,
+        input: &mut impl BufRead,
+        out: &mut impl Write,
+    ) -> Result<Option<End>, Failure> {
+        table.prompt(out)?;
+        let mut bytes = Vec::new();
+        let read = morrigo_diag::read_line_limited(input, &mut bytes, MAX_LINE_BYTES)
+            .map_err(|e| Failure::game(Diagnostic::new(format!("cannot read input: {e}"))))?;
+        match read {
+            LineRead::Line => {}
+            LineRead::End => {
+                writeln!(out, "\nend of input: game left unfinished")?;
+                return Ok(Some(End::Left));
             }
-            if show {
-                writeln!(out, "\n{}", game::draw(m, &s))?;
-                writeln!(out, "{}", game::status(m, &s))?;
-                show = false;
+            LineRead::TooLong => {
+                writeln!(
+                    out,
+                    "\na line longer than {MAX_LINE_BYTES} bytes is ignored"
+                )?;
+                return Ok(None);
             }
-            writeln!(out, "legal: {}", game::legal_summary(m, &s, &moves))?;
-            write!(out, "{you}> ")?;
-            out.flush()?;
-            let mut bytes = Vec::new();
-            let read = morrigo_diag::read_line_limited(input, &mut bytes, MAX_LINE_BYTES)
-                .map_err(|e| Failure::game(Diagnostic::new(format!("cannot read input: {e}"))))?;
-            match read {
-                LineRead::Line => {}
-                LineRead::End => {
-                    writeln!(out, "\nend of input: game left unfinished")?;
-                    break End::Left;
-                }
-                LineRead::TooLong => {
-                    writeln!(
-                        out,
-                        "\na line longer than {MAX_LINE_BYTES} bytes is ignored"
-                    )?;
-                    continue;
-                }
+        }
+        let line = String::from_utf8_lossy(&bytes);
+        if self.echo {
+            // Input from a pipe is not shown by a terminal: echo it.
+            writeln!(out, "{}", line.trim_end())?;
+        }
+        self.command(table, &notation::tokens(&line), out)
+    }
+
+    /// Do what one line of input asks: a command or a move; `Some` when
+    /// that ends the game.
+    fn command<const W: usize>(
+        &self,
+        table: &mut Table<'_, W>,
+        toks: &[notation::Token],
+        out: &mut impl Write,
+    ) -> Result<Option<End>, Failure> {
+        match toks.first().map(|t| t.text.as_str()) {
+            None => {}
+            Some("quit" | "exit" | "q") => {
+                writeln!(out, "game left unfinished")?;
+                return Ok(Some(End::Left));
             }
-            let line = String::from_utf8_lossy(&bytes);
-            if self.echo {
-                // Input from a pipe is not shown by a terminal: echo it.
-                writeln!(out, "{}", line.trim_end())?;
+            Some("help" | "?") => writeln!(out, "{HELP}")?,
+            Some("board") => table.show = true,
+            Some("moves") => writeln!(out, "{}", game::legal_text(table.m, &table.moves))?,
+            Some("resign") => {
+                writeln!(out, "{} resigns", table.you)?;
+                return Ok(Some(End::Over(table.m.resign(self.human))));
             }
-            let toks = notation::tokens(&line);
-            match toks.first().map(|t| t.text.as_str()) {
-                None => continue,
-                Some("quit" | "exit" | "q") => {
-                    writeln!(out, "game left unfinished")?;
-                    break End::Left;
-                }
-                Some("help" | "?") => writeln!(out, "{HELP}")?,
-                Some("board") => show = true,
-                Some("moves") => writeln!(out, "{}", game::legal_text(m, &moves))?,
-                Some("resign") => {
-                    writeln!(out, "{you} resigns")?;
-                    break End::Over(m.resign(self.human));
-                }
-                Some("undo") => match undo.pop() {
-                    Some((before, r, p)) => {
-                        s = before;
-                        record.truncate(r);
-                        plies.truncate(p);
-                        turn.clear();
-                        writeln!(out, "took back your last move")?;
-                        show = true;
-                    }
-                    None => writeln!(out, "nothing to take back")?,
-                },
-                Some(_) if toks.len() > 1 => {
-                    out.flush()?;
-                    eprintln!(
-                        "{}",
-                        Diagnostic::new("one move per line, please")
-                            .expected("a single move such as `d1`, `d1-d2`, `g1xd2` or `D4`")
-                    );
-                }
-                Some(token) => {
-                    let before = (s.clone(), record.len(), plies.len());
-                    match game::play_token(m, &mut s, token) {
-                        Ok(played) => {
-                            if turn.is_empty() {
-                                undo.push(before);
-                            }
-                            turn.extend(played.iter().copied());
-                            plies.extend(played);
-                            if s.pos.to_move != mover {
-                                record.push(game::turn_text(rules, &turn));
-                                turn.clear();
-                            } else {
-                                // A line was completed: the removal is still owed.
-                                writeln!(
-                                    out,
-                                    "{you} completed a line: remove an opposing piece (`x<point>`)"
-                                )?;
-                            }
-                        }
-                        Err(d) => {
-                            out.flush()?;
-                            eprintln!("{d}");
-                        }
-                    }
-                }
+            Some("undo") => table.take_back(out)?,
+            Some(_) if toks.len() > 1 => {
+                out.flush()?;
+                eprintln!(
+                    "{}",
+                    Diagnostic::new("one move per line, please")
+                        .expected("a single move such as `d1`, `d1-d2`, `g1xd2` or `D4`")
+                );
             }
-        };
-        writeln!(out, "\n{}", game::draw(m, &s))?;
-        let result = match &end {
+            Some(token) => table.play_yours(token, out)?,
+        }
+        Ok(None)
+    }
+
+    /// The final board, how the game ended and its record; the SGF file
+    /// when `--save-sgf` asks for one.
+    fn finish<const W: usize>(
+        &self,
+        table: &Table<'_, W>,
+        end: &End,
+        out: &mut impl Write,
+    ) -> Outcome {
+        let (m, s, rules) = (table.m, &table.s, &table.m.rules);
+        writeln!(out, "\n{}", game::draw(m, s))?;
+        let result = match end {
             End::Over(o) => {
                 writeln!(out, "game over: {}", game::outcome_text(rules, o))?;
-                if let Some(score) = game::score_text(m, &s, o) {
+                if let Some(score) = game::score_text(m, s, o) {
                     writeln!(out, "{score}")?;
                 }
                 if o.rule == morrigo_engine::Outcome::RESIGNATION {
@@ -447,14 +529,14 @@ impl Session {
                         margin: Margin::Resign,
                     }
                 } else {
-                    morrigo_sgf::result_of(m, &s, Some(*o))
+                    morrigo_sgf::result_of(m, s, Some(*o))
                 }
             }
             End::Left => GameResult::Ongoing,
         };
-        writeln!(out, "record: {}", record.join(" "))?;
+        writeln!(out, "record: {}", table.record.join(" "))?;
         if let Some(path) = &self.save_sgf {
-            let text = morrigo_sgf::export(rules, &plies, &result)?;
+            let text = morrigo_sgf::export(rules, &table.plies, &result)?;
             std::fs::write(path, text).map_err(|e| {
                 Failure::game(Diagnostic::new(format!("cannot write `{path}`: {e}")))
             })?;
@@ -462,4 +544,61 @@ impl Session {
         }
         Ok(())
     }
+}
+
+/// What the agent's last search found (`--show-search`): alpha-beta's
+/// depth, score, nodes and expected line, or Monte Carlo's playouts and
+/// most visited moves. Call it before the move is played: the line starts
+/// from the position searched.
+fn show_search<const W: usize>(
+    table: &Table<'_, W>,
+    player: &Player,
+    mv: Move,
+    out: &mut impl Write,
+) -> Outcome {
+    let Some(info) = player.last_search() else {
+        return Ok(());
+    };
+    let (rules, them) = (&table.m.rules, table.them);
+    let line = player.principal_variation(table.m, &table.s, info.depth.max(1) as usize);
+    let line: Vec<String> = line
+        .iter()
+        .map(|p| notation::format_move_in(rules, p))
+        .collect();
+    let mut visits = player.root_stats();
+    if visits.is_empty() {
+        writeln!(
+            out,
+            "{them} searched depth {}: score {:+}, {} nodes in {} ms; expects {}",
+            info.depth,
+            info.score,
+            info.nodes,
+            info.elapsed.as_millis(),
+            line.join(" ")
+        )?;
+    } else {
+        // The move played first among equals: it is the most visited, and
+        // the line shown starts with it.
+        visits.sort_by_key(|v| (std::cmp::Reverse(v.1), v.0 != mv));
+        let top: Vec<String> = visits
+            .iter()
+            .take(5)
+            .map(|(mv, n, v)| {
+                format!(
+                    "{} {n} ({:.0}%)",
+                    notation::format_move_in(rules, mv),
+                    v * 100.0
+                )
+            })
+            .collect();
+        writeln!(
+            out,
+            "{them} ran {} playouts in {} ms; visits: {}; expects {}",
+            info.nodes,
+            info.elapsed.as_millis(),
+            top.join(", "),
+            line.join(" ")
+        )?;
+    }
+    Ok(())
 }
