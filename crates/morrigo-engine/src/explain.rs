@@ -104,7 +104,6 @@ pub fn explain<const W: usize>(m: &Machine<W>, s: &State<W>, intent: Intent) -> 
     refusal(m, s, first, why)
 }
 
-/// The name rules write a built-in by.
 /// `name = value` of a value about the judged move, as a rule author
 /// writes it (points and directions by name; a count of lines by a
 /// condition once per use, with the values it took).
@@ -137,6 +136,7 @@ fn move_value_text<const W: usize>(
     }
 }
 
+/// The name rules write a built-in by.
 fn prim_name(p: morrigo_rules::Prim) -> &'static str {
     morrigo_rules::vocab::VOCABULARY
         .iter()
