@@ -450,3 +450,22 @@ fn settled_boards_change_no_value() {
         }
     }
 }
+
+/// The literature's 2x4 value under area scoring with positional superko
+/// (van der Werf's table of small boards: black wins by 8, the whole
+/// board): chinese-superko 4x2, the two centre points of either row win
+/// by 8, the corners and a pass lose by 8.
+#[test]
+fn chinese_superko_4x2_is_van_der_werfs_black_by_8() {
+    let r = rules("chinese-superko", (4, 2), 0.0);
+    let spec = KeySpec::of(&r).expect("a Go key");
+    let any = AnyMachine::new(Arc::new(r)).expect("small board");
+    let sol = with_machine!(&any, m => {
+        solve_tt(m, spec, &[], &Limits::default()).expect("solves within the default budget")
+    });
+    assert!(sol.all_exact());
+    assert_eq!(sol.value, 8.0);
+    let values: Vec<f64> = sol.moves.iter().map(|(_, v)| *v).collect();
+    // A1 B1 C1 D1 A2 B2 C2 D2 pass, in generation order.
+    assert_eq!(values, [-8.0, 8.0, 8.0, -8.0, -8.0, 8.0, 8.0, -8.0, -8.0]);
+}
