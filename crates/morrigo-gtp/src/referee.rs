@@ -743,6 +743,32 @@ fn referee(
     game: &mut dyn Game,
     dead: &mut Option<DeadRecord>,
 ) -> Option<Stop> {
+    let clients = match spawn_engines(cfg, rules, names) {
+        Ok(c) => c,
+        Err(stop) => return Some(stop),
+    };
+    let mut referee = Referee {
+        cfg,
+        rules,
+        clients,
+        typed: [false; 2],
+        cleanup_move: [false; 2],
+        moves: 0,
+    };
+    let stop = referee.run(game, dead).err();
+    for c in referee.clients {
+        c.stop();
+    }
+    stop
+}
+
+/// Start the engines of both seats: when one cannot start, those already
+/// started are stopped and its seat loses.
+fn spawn_engines(
+    cfg: &MatchConfig,
+    rules: &Rules,
+    names: &[String; 2],
+) -> Result<Vec<Client>, Stop> {
     let mut clients: Vec<Client> = Vec::new();
     for (seat, cmd) in names.iter().enumerate() {
         match Client::spawn(cmd, cfg.timeout) {
@@ -751,147 +777,72 @@ fn referee(
                 for c in clients {
                     c.stop();
                 }
-                return Some(fault_stop(seat as u8, &who(rules, seat as u8, cmd), f));
+                return Err(fault_stop(seat as u8, &who(rules, seat as u8, cmd), f));
             }
         }
     }
-    let stop = (|| {
-        let size = rules.topology.width;
-        let komi = rules.scoring.as_ref().map_or(0.0, |s| s.komi);
-        let mut typed = [false; 2];
-        for (seat, c) in clients.iter_mut().enumerate() {
-            let w = who(rules, seat as u8, &c.command);
-            let setup = [
-                format!("boardsize {size}"),
-                format!("komi {komi}"),
-                "clear_board".to_string(),
-            ];
-            for command in setup {
-                if let Err(f) = c.send(&command) {
-                    return Some(fault_stop(seat as u8, &w, f));
-                }
-            }
-            if let Some(n) = cfg.handicap {
-                if let Some(stop) = handicap_check(c, seat as u8, &w, n, rules, game) {
-                    return Some(stop);
-                }
-            }
-            typed[seat] = match c.send("known_command morrigo-legal") {
-                Ok(t) => t.trim() == "true",
-                Err(f @ (Fault::Crash(_) | Fault::Timeout(_) | Fault::Garbage(_))) => {
-                    return Some(fault_stop(seat as u8, &w, f))
-                }
-                Err(Fault::Refused(_)) => false,
-            };
-        }
-        let agreement = dead_by_agreement(rules);
-        // Whether each engine knows `kgs-genmove_cleanup` (asked at a clean-up).
-        let mut cleanup_move = [false; 2];
-        let mut moves = 0u32;
+    Ok(clients)
+}
+
+/// One game's running engines (black's, then white's) and what the
+/// referee has learned of them.
+struct Referee<'a> {
+    cfg: &'a MatchConfig,
+    rules: &'a Rules,
+    clients: Vec<Client>,
+    /// Whether each engine lists `morrigo-legal` (it is sent typed passes).
+    typed: [bool; 2],
+    /// Whether each engine knows `kgs-genmove_cleanup` (asked at a clean-up).
+    cleanup_move: [bool; 2],
+    /// Moves played, counted against `--max-moves` across a clean-up too.
+    moves: u32,
+}
+
+impl Referee<'_> {
+    /// Play the game to its end; `Err` when it ends before the rules end
+    /// it. Stopping the engines is the caller's.
+    fn run(&mut self, game: &mut dyn Game, dead: &mut Option<DeadRecord>) -> Result<(), Stop> {
+        self.set_up(game)?;
+        let agreement = dead_by_agreement(self.rules);
         loop {
-            // The last move, when it ended the game and the other engine
-            // has not been told of it.
-            let mut unsent: Option<(u8, String)> = None;
-            while moves < cfg.max_moves {
-                if game.legal().is_err() {
-                    break;
-                }
-                let seat = game.to_move();
-                let w = who(rules, seat, &clients[seat as usize].command);
-                let colour = colour_letter(seat);
-                let ask = match game.cleanup_from().is_some() && cleanup_move[seat as usize] {
-                    true => "kgs-genmove_cleanup",
-                    false => "genmove",
-                };
-                let answer = match clients[seat as usize].send(&format!("{ask} {colour}")) {
-                    Ok(a) => a,
-                    Err(f) => return Some(fault_stop(seat, &w, f)),
-                };
-                let answer = answer.trim().to_string();
-                if answer.eq_ignore_ascii_case("resign") {
-                    return Some(Stop {
-                        loser: Some(seat),
-                        end: "resignation",
-                        reason: format!("{w} resigned"),
-                        margin: Margin::Resign,
-                    });
-                }
-                let mv = match read_move(rules, game, &answer) {
-                    Ok(mv) => mv,
-                    Err(why) => {
-                        return Some(Stop {
-                            loser: Some(seat),
-                            end: "illegal move",
-                            reason: format!("{w} played `{}`: {why}", clip(&answer)),
-                            margin: Margin::Forfeit,
-                        })
-                    }
-                };
-                game.play(game.to_move(), mv);
-                moves += 1;
-                let other = seat ^ 1;
-                let text = format!(
-                    "play {colour} {}",
-                    move_for(rules, &mv, typed[other as usize])
-                );
-                if game.legal().is_err() {
-                    // The move ended the game (a suicide that loses, an
-                    // ending sequence): the other engine need not follow,
-                    // unless it is asked for the dead stones.
-                    unsent = Some((other, text));
-                    break;
-                }
-                if let Some(stop) = tell(&mut clients[other as usize], rules, other, &text) {
-                    return Some(stop);
-                }
-            }
+            let unsent = self.play_moves(game)?;
             if game.legal().is_ok() {
-                return Some(Stop {
+                return Err(Stop {
                     loser: None,
                     end: "move limit",
-                    reason: format!("stopped after {} moves (--max-moves)", cfg.max_moves),
+                    reason: format!("stopped after {} moves (--max-moves)", self.cfg.max_moves),
                     margin: Margin::Rule,
                 });
             }
             if !game.ended_by_count() {
-                return None;
+                return Ok(());
             }
             if !agreement {
                 *dead = Some(DeadRecord::as_it_stands());
-                return None;
+                return Ok(());
             }
             if game.cleanup_from().is_some() {
                 // After the clean-up every stone counts.
-                return None;
+                return Ok(());
             }
             if let Some((other, text)) = unsent {
-                if let Some(stop) = tell(&mut clients[other as usize], rules, other, &text) {
-                    return Some(stop);
+                if let Some(stop) =
+                    tell(&mut self.clients[other as usize], self.rules, other, &text)
+                {
+                    return Err(stop);
                 }
             }
-            let mut answers = [String::new(), String::new()];
-            let mut lists = [None, None];
-            for (seat, c) in clients.iter_mut().enumerate() {
-                match c.send("final_status_list dead") {
-                    Ok(a) => {
-                        lists[seat] = dead_list(rules, game, &a);
-                        answers[seat] = clip_to(&one_line(&a), MAX_DEAD_ANSWER);
-                    }
-                    // No list: a disagreement. A fault that lasts loses the
-                    // clean-up's first `genmove` or `play`.
-                    Err(f) => answers[seat] = clip_to(&f.describe(), MAX_DEAD_ANSWER),
-                }
-            }
+            let (answers, lists) = self.ask_dead_stones(game);
             match lists {
                 [Some(a), Some(b)] if a == b => {
-                    let t = &rules.topology;
+                    let t = &self.rules.topology;
                     *dead = Some(DeadRecord {
                         how: "agreed".into(),
                         removed: a.iter().map(|&p| t.name(p).to_string()).collect(),
                         answers: None,
                         cleanup_from: None,
                     });
-                    return None;
+                    return Ok(());
                 }
                 _ => {
                     *dead = Some(DeadRecord {
@@ -901,20 +852,138 @@ fn referee(
                         cleanup_from: Some(game.played().len() as u32),
                     });
                     game.resume();
-                    for (seat, c) in clients.iter_mut().enumerate() {
-                        cleanup_move[seat] = match c.send("known_command kgs-genmove_cleanup") {
-                            Ok(t) => t.trim() == "true",
-                            Err(_) => false,
-                        };
-                    }
+                    self.ask_cleanup_move();
                 }
             }
         }
-    })();
-    for c in clients {
-        c.stop();
     }
-    stop
+
+    /// Board size, komi, an empty board and the handicap stones to each
+    /// engine, and whether it takes typed passes: a fault loses the game.
+    fn set_up(&mut self, game: &dyn Game) -> Result<(), Stop> {
+        let rules = self.rules;
+        let size = rules.topology.width;
+        let komi = rules.scoring.as_ref().map_or(0.0, |s| s.komi);
+        for (seat, c) in self.clients.iter_mut().enumerate() {
+            let w = who(rules, seat as u8, &c.command);
+            let setup = [
+                format!("boardsize {size}"),
+                format!("komi {komi}"),
+                "clear_board".to_string(),
+            ];
+            for command in setup {
+                if let Err(f) = c.send(&command) {
+                    return Err(fault_stop(seat as u8, &w, f));
+                }
+            }
+            if let Some(n) = self.cfg.handicap {
+                if let Some(stop) = handicap_check(c, seat as u8, &w, n, rules, game) {
+                    return Err(stop);
+                }
+            }
+            self.typed[seat] = match c.send("known_command morrigo-legal") {
+                Ok(t) => t.trim() == "true",
+                Err(f @ (Fault::Crash(_) | Fault::Timeout(_) | Fault::Garbage(_))) => {
+                    return Err(fault_stop(seat as u8, &w, f))
+                }
+                Err(Fault::Refused(_)) => false,
+            };
+        }
+        Ok(())
+    }
+
+    /// Ask for moves, play them and tell the other engine, until the game
+    /// ends or the move limit. The move that ended the game comes back
+    /// unsent with the seat to tell: that engine need not follow, unless
+    /// it is asked for the dead stones.
+    fn play_moves(&mut self, game: &mut dyn Game) -> Result<Option<(u8, String)>, Stop> {
+        while self.moves < self.cfg.max_moves {
+            if game.legal().is_err() {
+                break;
+            }
+            let seat = game.to_move();
+            let mv = self.ask_move(game, seat)?;
+            game.play(game.to_move(), mv);
+            self.moves += 1;
+            let other = seat ^ 1;
+            let text = format!(
+                "play {} {}",
+                colour_letter(seat),
+                move_for(self.rules, &mv, self.typed[other as usize])
+            );
+            if game.legal().is_err() {
+                // The move ended the game (a suicide that loses, an
+                // ending sequence).
+                return Ok(Some((other, text)));
+            }
+            if let Some(stop) = tell(&mut self.clients[other as usize], self.rules, other, &text) {
+                return Err(stop);
+            }
+        }
+        Ok(None)
+    }
+
+    /// The legal move the engine of `seat` answers (`kgs-genmove_cleanup`
+    /// in a clean-up when it knows it, else `genmove`): resigning, a fault
+    /// or a move the rules refuse loses the game.
+    fn ask_move(&mut self, game: &mut dyn Game, seat: u8) -> Result<Move, Stop> {
+        let w = who(self.rules, seat, &self.clients[seat as usize].command);
+        let colour = colour_letter(seat);
+        let ask = match game.cleanup_from().is_some() && self.cleanup_move[seat as usize] {
+            true => "kgs-genmove_cleanup",
+            false => "genmove",
+        };
+        let answer = match self.clients[seat as usize].send(&format!("{ask} {colour}")) {
+            Ok(a) => a,
+            Err(f) => return Err(fault_stop(seat, &w, f)),
+        };
+        let answer = answer.trim().to_string();
+        if answer.eq_ignore_ascii_case("resign") {
+            return Err(Stop {
+                loser: Some(seat),
+                end: "resignation",
+                reason: format!("{w} resigned"),
+                margin: Margin::Resign,
+            });
+        }
+        read_move(self.rules, game, &answer).map_err(|why| Stop {
+            loser: Some(seat),
+            end: "illegal move",
+            reason: format!("{w} played `{}`: {why}", clip(&answer)),
+            margin: Margin::Forfeit,
+        })
+    }
+
+    /// Ask both engines for `final_status_list dead`: each answer as the
+    /// record keeps it, and the stones it names (`None`: no list, which
+    /// makes a disagreement).
+    fn ask_dead_stones(&mut self, game: &dyn Game) -> ([String; 2], [Option<Vec<u16>>; 2]) {
+        let mut answers = [String::new(), String::new()];
+        let mut lists = [None, None];
+        for (seat, c) in self.clients.iter_mut().enumerate() {
+            match c.send("final_status_list dead") {
+                Ok(a) => {
+                    lists[seat] = dead_list(self.rules, game, &a);
+                    answers[seat] = clip_to(&one_line(&a), MAX_DEAD_ANSWER);
+                }
+                // No list: a disagreement. A fault that lasts loses the
+                // clean-up's first `genmove` or `play`.
+                Err(f) => answers[seat] = clip_to(&f.describe(), MAX_DEAD_ANSWER),
+            }
+        }
+        (answers, lists)
+    }
+
+    /// Learn which engines know `kgs-genmove_cleanup`, for the clean-up's
+    /// moves; any failure to answer counts as not.
+    fn ask_cleanup_move(&mut self) {
+        for (seat, c) in self.clients.iter_mut().enumerate() {
+            self.cleanup_move[seat] = match c.send("known_command kgs-genmove_cleanup") {
+                Ok(t) => t.trim() == "true",
+                Err(_) => false,
+            };
+        }
+    }
 }
 
 /// Send the opponent's move `text` (`play b D4`) to the engine of `seat`:

@@ -283,140 +283,146 @@ fn number<T: FromStr>(agent: &str, key: &str, value: &str, what: &str) -> Result
         .map_err(|_| format!("`{agent}` parameter `{key}` must be {what}, not `{value}`"))
 }
 
-impl FromStr for AgentSpec {
-    type Err = String;
+/// The parameters read so far, for every agent at once: a key that several
+/// agents take (`time`, `table`) sets each of them, and the name read at
+/// the end picks the agent.
+#[derive(Default)]
+struct Draft {
+    ab: AlphaBetaParams,
+    depth_given: bool,
+    mc: MctsParams,
+    playouts_given: bool,
+    perfect: PerfectParams,
+}
 
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let (name, params) = match s.split_once(':') {
-            Some((n, p)) => (n, Some(p)),
-            None => (s, None),
-        };
-        let name = name.trim().to_ascii_lowercase();
-        if !AGENT_NAMES.contains(&name.as_str()) {
-            return Err(format!(
-                "unknown agent `{name}`; expected one of: {}{}",
-                AGENT_NAMES.join(", "),
-                did_you_mean(&name, &AGENT_NAMES)
-            ));
-        }
-        let accepted = AgentSpec::params(&name);
-        let mut ab = AlphaBetaParams::default();
-        let mut depth_given = false;
-        let mut mc = MctsParams::default();
-        let mut playouts_given = false;
-        let mut perfect = PerfectParams::default();
-        for pair in params.into_iter().flat_map(|p| p.split(',')) {
-            let Some((key, value)) = pair.split_once('=') else {
-                return Err(format!(
-                    "`{name}` parameter `{pair}` needs a value, as in `{name}:{}=…`",
-                    accepted.first().unwrap_or(&"key")
-                ));
-            };
-            let key = key.trim().to_ascii_lowercase();
-            if !accepted.contains(&key.as_str()) {
-                return Err(if accepted.is_empty() {
-                    format!("agent `{name}` takes no parameters, got `{key}`")
-                } else {
-                    format!(
-                        "unknown parameter `{key}` of agent `{name}`; expected one of: {}{}",
-                        accepted.join(", "),
-                        did_you_mean(&key, accepted)
-                    )
-                });
+impl Draft {
+    /// Read `key=value` (a key `name` accepts) into the draft.
+    fn set(&mut self, name: &str, key: &str, value: &str) -> Result<(), String> {
+        match key {
+            "depth" | "nodes" | "hash" | "margin" => self.set_search(name, key, value),
+            "threads" | "rave" | "playouts" | "c" => self.set_mcts(name, key, value),
+            "time" => {
+                let t: u64 = number(name, key, value, "a time in milliseconds")?;
+                if t == 0 {
+                    return Err(format!("`{name}` parameter `time` must be at least 1 ms"));
+                }
+                self.ab.time_ms = Some(t);
+                self.mc.time_ms = Some(t);
+                Ok(())
             }
-            match key.as_str() {
-                "depth" => {
-                    depth_given = true;
-                    ab.depth = number(&name, &key, value, "a whole number of plies")?;
-                    if !(1..=AlphaBetaParams::MAX_DEPTH).contains(&ab.depth) {
-                        return Err(format!(
-                            "`{name}` parameter `depth` must be 1 to {}, not {}",
-                            AlphaBetaParams::MAX_DEPTH,
-                            ab.depth
-                        ));
-                    }
+            "table" => {
+                let path = value.trim();
+                if path.is_empty() {
+                    return Err(format!("`{name}` parameter `table` needs a file name"));
                 }
-                "time" => {
-                    let t: u64 = number(&name, &key, value, "a time in milliseconds")?;
-                    if t == 0 {
-                        return Err(format!("`{name}` parameter `time` must be at least 1 ms"));
-                    }
-                    ab.time_ms = Some(t);
-                    mc.time_ms = Some(t);
-                }
-                "nodes" => {
-                    let n: u64 = number(&name, &key, value, "a whole number of positions")?;
-                    if !(1..=AlphaBetaParams::MAX_NODES).contains(&n) {
-                        return Err(format!(
-                            "`{name}` parameter `nodes` must be 1 to {}, not {n}",
-                            AlphaBetaParams::MAX_NODES
-                        ));
-                    }
-                    ab.nodes = Some(n);
-                }
-                "hash" => {
-                    let mb: u32 = number(&name, &key, value, "a size in MiB")?;
-                    if !(1..=AlphaBetaParams::MAX_HASH_MB).contains(&mb) {
-                        return Err(format!(
-                            "`{name}` parameter `hash` must be 1 to {} (MiB), not {mb}",
-                            AlphaBetaParams::MAX_HASH_MB
-                        ));
-                    }
-                    ab.hash_mb = Some(mb);
-                }
-                "margin" => {
-                    ab.margin = number(&name, &key, value, "a whole number of centipieces")?;
-                    if ab.margin > AlphaBetaParams::MAX_MARGIN {
-                        return Err(format!(
-                            "`{name}` parameter `margin` must be 0 to {}, not {}",
-                            AlphaBetaParams::MAX_MARGIN,
-                            ab.margin
-                        ));
-                    }
-                }
-                "threads" => {
-                    mc.threads = number(&name, &key, value, "a whole number")?;
-                    if !(1..=MctsParams::MAX_THREADS).contains(&mc.threads) {
-                        return Err(format!(
-                            "`{name}` parameter `threads` must be 1 to {}, not {}",
-                            MctsParams::MAX_THREADS,
-                            mc.threads
-                        ));
-                    }
-                }
-                "rave" => {
-                    mc.rave = number(&name, &key, value, "a whole number (0: plain UCT)")?;
-                }
-                "playouts" => {
-                    playouts_given = true;
-                    mc.playouts = number(&name, &key, value, "a whole number")?;
-                    if !(1..=MctsParams::MAX_PLAYOUTS).contains(&mc.playouts) {
-                        return Err(format!(
-                            "`{name}` parameter `playouts` must be 1 to {}, not {}",
-                            MctsParams::MAX_PLAYOUTS,
-                            mc.playouts
-                        ));
-                    }
-                }
-                "c" => {
-                    let c: f64 = number(&name, &key, value, "a number")?;
-                    if !(0.0..=100.0).contains(&c) {
-                        return Err(format!("`{name}` parameter `c` must be 0 to 100, not {c}"));
-                    }
-                    mc.c_milli = (c * 1000.0).round() as u32;
-                }
-                "table" => {
-                    let path = value.trim();
-                    if path.is_empty() {
-                        return Err(format!("`{name}` parameter `table` needs a file name"));
-                    }
-                    perfect.table = Some(intern_table_path(path)?);
-                    ab.table = perfect.table;
-                }
-                _ => unreachable!("every accepted parameter is handled"),
+                self.perfect.table = Some(intern_table_path(path)?);
+                self.ab.table = self.perfect.table;
+                Ok(())
             }
+            _ => unreachable!("every accepted parameter is handled"),
         }
-        Ok(match name.as_str() {
+    }
+
+    /// The parameters only alpha-beta takes.
+    fn set_search(&mut self, name: &str, key: &str, value: &str) -> Result<(), String> {
+        let ab = &mut self.ab;
+        match key {
+            "depth" => {
+                self.depth_given = true;
+                ab.depth = number(name, key, value, "a whole number of plies")?;
+                if !(1..=AlphaBetaParams::MAX_DEPTH).contains(&ab.depth) {
+                    return Err(format!(
+                        "`{name}` parameter `depth` must be 1 to {}, not {}",
+                        AlphaBetaParams::MAX_DEPTH,
+                        ab.depth
+                    ));
+                }
+            }
+            "nodes" => {
+                let n: u64 = number(name, key, value, "a whole number of positions")?;
+                if !(1..=AlphaBetaParams::MAX_NODES).contains(&n) {
+                    return Err(format!(
+                        "`{name}` parameter `nodes` must be 1 to {}, not {n}",
+                        AlphaBetaParams::MAX_NODES
+                    ));
+                }
+                ab.nodes = Some(n);
+            }
+            "hash" => {
+                let mb: u32 = number(name, key, value, "a size in MiB")?;
+                if !(1..=AlphaBetaParams::MAX_HASH_MB).contains(&mb) {
+                    return Err(format!(
+                        "`{name}` parameter `hash` must be 1 to {} (MiB), not {mb}",
+                        AlphaBetaParams::MAX_HASH_MB
+                    ));
+                }
+                ab.hash_mb = Some(mb);
+            }
+            "margin" => {
+                ab.margin = number(name, key, value, "a whole number of centipieces")?;
+                if ab.margin > AlphaBetaParams::MAX_MARGIN {
+                    return Err(format!(
+                        "`{name}` parameter `margin` must be 0 to {}, not {}",
+                        AlphaBetaParams::MAX_MARGIN,
+                        ab.margin
+                    ));
+                }
+            }
+            _ => unreachable!("every alpha-beta parameter is handled"),
+        }
+        Ok(())
+    }
+
+    /// The parameters only the Monte Carlo agent takes.
+    fn set_mcts(&mut self, name: &str, key: &str, value: &str) -> Result<(), String> {
+        let mc = &mut self.mc;
+        match key {
+            "threads" => {
+                mc.threads = number(name, key, value, "a whole number")?;
+                if !(1..=MctsParams::MAX_THREADS).contains(&mc.threads) {
+                    return Err(format!(
+                        "`{name}` parameter `threads` must be 1 to {}, not {}",
+                        MctsParams::MAX_THREADS,
+                        mc.threads
+                    ));
+                }
+            }
+            "rave" => {
+                mc.rave = number(name, key, value, "a whole number (0: plain UCT)")?;
+            }
+            "playouts" => {
+                self.playouts_given = true;
+                mc.playouts = number(name, key, value, "a whole number")?;
+                if !(1..=MctsParams::MAX_PLAYOUTS).contains(&mc.playouts) {
+                    return Err(format!(
+                        "`{name}` parameter `playouts` must be 1 to {}, not {}",
+                        MctsParams::MAX_PLAYOUTS,
+                        mc.playouts
+                    ));
+                }
+            }
+            "c" => {
+                let c: f64 = number(name, key, value, "a number")?;
+                if !(0.0..=100.0).contains(&c) {
+                    return Err(format!("`{name}` parameter `c` must be 0 to 100, not {c}"));
+                }
+                mc.c_milli = (c * 1000.0).round() as u32;
+            }
+            _ => unreachable!("every Monte Carlo parameter is handled"),
+        }
+        Ok(())
+    }
+
+    /// The agent `name` names, with the parameters read.
+    fn into_spec(self, name: &str) -> AgentSpec {
+        let Draft {
+            mut ab,
+            depth_given,
+            mut mc,
+            playouts_given,
+            perfect,
+        } = self;
+        match name {
             "uniform" => AgentSpec::Uniform,
             "random" => AgentSpec::Random,
             "greedy" => AgentSpec::Greedy,
@@ -435,7 +441,68 @@ impl FromStr for AgentSpec {
                 }
                 AgentSpec::AlphaBeta(ab)
             }
-        })
+        }
+    }
+}
+
+/// The agent's name, lower case, and the text after its `:`; an unknown
+/// name is refused.
+fn agent_name(s: &str) -> Result<(String, Option<&str>), String> {
+    let (name, params) = match s.split_once(':') {
+        Some((n, p)) => (n, Some(p)),
+        None => (s, None),
+    };
+    let name = name.trim().to_ascii_lowercase();
+    if !AGENT_NAMES.contains(&name.as_str()) {
+        return Err(format!(
+            "unknown agent `{name}`; expected one of: {}{}",
+            AGENT_NAMES.join(", "),
+            did_you_mean(&name, &AGENT_NAMES)
+        ));
+    }
+    Ok((name, params))
+}
+
+/// One `key=value` of agent `name`: the key, lower case, and the value; a
+/// pair without a value or a key the agent does not take is refused.
+fn param_pair<'s>(
+    name: &str,
+    accepted: &[&str],
+    pair: &'s str,
+) -> Result<(String, &'s str), String> {
+    let Some((key, value)) = pair.split_once('=') else {
+        return Err(format!(
+            "`{name}` parameter `{pair}` needs a value, as in `{name}:{}=…`",
+            accepted.first().unwrap_or(&"key")
+        ));
+    };
+    let key = key.trim().to_ascii_lowercase();
+    if !accepted.contains(&key.as_str()) {
+        return Err(if accepted.is_empty() {
+            format!("agent `{name}` takes no parameters, got `{key}`")
+        } else {
+            format!(
+                "unknown parameter `{key}` of agent `{name}`; expected one of: {}{}",
+                accepted.join(", "),
+                did_you_mean(&key, accepted)
+            )
+        });
+    }
+    Ok((key, value))
+}
+
+impl FromStr for AgentSpec {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let (name, params) = agent_name(s)?;
+        let accepted = AgentSpec::params(&name);
+        let mut draft = Draft::default();
+        for pair in params.into_iter().flat_map(|p| p.split(',')) {
+            let (key, value) = param_pair(&name, accepted, pair)?;
+            draft.set(&name, &key, value)?;
+        }
+        Ok(draft.into_spec(&name))
     }
 }
 

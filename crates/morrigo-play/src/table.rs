@@ -199,61 +199,128 @@ enum Style {
     Plain,
 }
 
-fn text(reports: &[SimReport], style: Style, players: Option<&str>) -> String {
-    let [first, second] = seat_names(reports);
-    let mixed = mixed_agents(reports);
-    let mut out = String::new();
-    let mut header: Vec<String> = vec!["ruleset".into()];
-    if mixed {
-        header.push("agents".into());
-    }
-    header.extend([
-        "games".into(),
-        "distinct games".into(),
-        format!("{first} wins"),
-        format!("{second} wins"),
-        "draws".into(),
-    ]);
-    let no_result = any_no_result(reports);
-    if no_result {
-        header.push("no result".into());
-    }
-    header.extend([
-        "unfinished".into(),
-        "mean plies".into(),
-        "Q1 / median / Q3".into(),
-        "time/game".into(),
-    ]);
-    let rows: Vec<Vec<String>> = reports
-        .iter()
-        .map(|r| {
-            let mut row = vec![r.title.clone()];
-            if mixed {
-                row.push(format!("{} vs {}", r.agents[0], r.agents[1]));
-            }
-            row.extend([
-                r.games.to_string(),
-                distinct(r),
-                share_ci(r, 0),
-                share_ci(r, 1),
-                count_pct(r, r.draws),
-            ]);
-            if no_result {
-                row.push(count_pct(r, r.no_results.unwrap_or(0)));
-            }
-            row.extend([
-                r.unfinished.to_string(),
-                format!("{:.1}", r.length.mean),
-                format!("{} / {} / {}", r.length.q1, r.length.median, r.length.q3),
-                time_per_game(r.secs_per_game),
-            ]);
-            row
-        })
-        .collect();
-    push_table(&mut out, style, 1 + usize::from(mixed), &header, &rows);
+/// Which optional columns and sections the reports call for, asked once
+/// for both the text tables and CSV.
+struct Columns<'a> {
+    /// The reports seat different agents: rows name them.
+    mixed: bool,
+    no_result: bool,
+    stuck: bool,
+    counting: bool,
+    rules: Vec<&'a str>,
+    events: Vec<&'a str>,
+}
 
-    let rules = end_rule_names(reports);
-    if !rules.is_empty() {
+impl<'a> Columns<'a> {
+    fn of(reports: &'a [SimReport]) -> Self {
+        Columns {
+            mixed: mixed_agents(reports),
+            no_result: any_no_result(reports),
+            stuck: any_stuck(reports),
+            counting: any_counting(reports),
+            rules: end_rule_names(reports),
+            events: event_names(reports),
+        }
+    }
+}
+
+/// How often rule event `e` happened over all of a report's games, or
+/// `None` when the ruleset has no such event.
+fn event_count(r: &SimReport, e: &str) -> Option<u64> {
+    r.events.iter().find(|x| x.event == e).map(|x| x.count)
+}
+
+/// The text tables of [`compare_table`], one section a method.
+struct Text<'a> {
+    reports: &'a [SimReport],
+    style: Style,
+    /// The seats' names, as column headers say them.
+    seats: [String; 2],
+    cols: Columns<'a>,
+}
+
+fn text(reports: &[SimReport], style: Style, players: Option<&str>) -> String {
+    let t = Text {
+        reports,
+        style,
+        seats: seat_names(reports),
+        cols: Columns::of(reports),
+    };
+    let mut out = String::new();
+    t.push_results(&mut out);
+    if !t.cols.rules.is_empty() {
+        t.push_endings(&mut out);
+    }
+    if !t.cols.events.is_empty() {
+        t.push_events(&mut out);
+    }
+    if t.cols.counting {
+        t.push_counts(&mut out);
+    }
+    t.push_footer(&mut out, players);
+    out
+}
+
+impl Text<'_> {
+    /// The main table: games, wins, draws and lengths per report.
+    fn push_results(&self, out: &mut String) {
+        let [first, second] = &self.seats;
+        let mixed = self.cols.mixed;
+        let no_result = self.cols.no_result;
+        let mut header: Vec<String> = vec!["ruleset".into()];
+        if mixed {
+            header.push("agents".into());
+        }
+        header.extend([
+            "games".into(),
+            "distinct games".into(),
+            format!("{first} wins"),
+            format!("{second} wins"),
+            "draws".into(),
+        ]);
+        if no_result {
+            header.push("no result".into());
+        }
+        header.extend([
+            "unfinished".into(),
+            "mean plies".into(),
+            "Q1 / median / Q3".into(),
+            "time/game".into(),
+        ]);
+        let rows: Vec<Vec<String>> = self
+            .reports
+            .iter()
+            .map(|r| {
+                let mut row = vec![r.title.clone()];
+                if mixed {
+                    row.push(format!("{} vs {}", r.agents[0], r.agents[1]));
+                }
+                row.extend([
+                    r.games.to_string(),
+                    distinct(r),
+                    share_ci(r, 0),
+                    share_ci(r, 1),
+                    count_pct(r, r.draws),
+                ]);
+                if no_result {
+                    row.push(count_pct(r, r.no_results.unwrap_or(0)));
+                }
+                row.extend([
+                    r.unfinished.to_string(),
+                    format!("{:.1}", r.length.mean),
+                    format!("{} / {} / {}", r.length.q1, r.length.median, r.length.q3),
+                    time_per_game(r.secs_per_game),
+                ]);
+                row
+            })
+            .collect();
+        push_table(out, self.style, 1 + usize::from(mixed), &header, &rows);
+    }
+
+    /// How the games ended: per end rule that decided a game, then the
+    /// unfinished ones.
+    fn push_endings(&self, out: &mut String) {
+        let [first, second] = &self.seats;
         out.push_str(
             "\nHow the games ended: the end rule that decided, and for whom \
              (a win of one seat is a loss of the other; rules that decided no \
@@ -267,10 +334,9 @@ fn text(reports: &[SimReport], style: Style, players: Option<&str>) -> String {
             format!("{second} wins"),
             "draws".into(),
         ];
-        let stuck = any_stuck(reports);
         let mut rows: Vec<Vec<String>> = Vec::new();
-        for r in reports {
-            let name = label(r, mixed);
+        for r in self.reports {
+            let name = label(r, self.cols.mixed);
             for o in r.outcomes.iter().filter(|o| o.total() > 0) {
                 rows.push(vec![
                     name.clone(),
@@ -282,7 +348,7 @@ fn text(reports: &[SimReport], style: Style, players: Option<&str>) -> String {
                 ]);
             }
             let mut unfinished = vec![("cut off", r.cut_off())];
-            if stuck {
+            if self.cols.stuck {
                 unfinished.push(("stuck", r.stuck));
             }
             for (what, n) in unfinished.into_iter().filter(|(_, n)| *n > 0) {
@@ -296,34 +362,35 @@ fn text(reports: &[SimReport], style: Style, players: Option<&str>) -> String {
                 ]);
             }
         }
-        push_table(&mut out, style, 2, &header, &rows);
+        push_table(out, self.style, 2, &header, &rows);
     }
 
-    let events = event_names(reports);
-    if !events.is_empty() {
+    /// Rule events: totals, and per game in brackets.
+    fn push_events(&self, out: &mut String) {
+        let events = &self.cols.events;
         out.push_str(
             "\nRule events over all games, per game in brackets (— : not in this ruleset):\n\n",
         );
         let mut header: Vec<String> = vec!["ruleset".into()];
         header.extend(events.iter().map(|e| e.to_string()));
-        let rows: Vec<Vec<String>> =
-            reports
-                .iter()
-                .map(|r| {
-                    let mut row = vec![label(r, mixed)];
-                    row.extend(events.iter().map(
-                        |e| match r.events.iter().find(|x| x.event == *e) {
-                            Some(x) => format!("{} ({})", x.count, per_game(r, x.count)),
-                            None => "—".into(),
-                        },
-                    ));
-                    row
-                })
-                .collect();
-        push_table(&mut out, style, 1, &header, &rows);
+        let rows: Vec<Vec<String>> = self
+            .reports
+            .iter()
+            .map(|r| {
+                let mut row = vec![label(r, self.cols.mixed)];
+                row.extend(events.iter().map(|e| match event_count(r, e) {
+                    Some(n) => format!("{n} ({})", per_game(r, n)),
+                    None => "—".into(),
+                }));
+                row
+            })
+            .collect();
+        push_table(out, self.style, 1, &header, &rows);
     }
 
-    if any_counting(reports) {
+    /// Counted games' scores and the prisoners (Go-style rulesets).
+    fn push_counts(&self, out: &mut String) {
+        let [first, second] = &self.seats;
         out.push_str(
             "\nCounted games (ended by a score verdict; mean score, komi included) \
              and captured prisoners over all games:\n\n",
@@ -336,7 +403,8 @@ fn text(reports: &[SimReport], style: Style, players: Option<&str>) -> String {
             format!("{first} captured"),
             format!("{second} captured"),
         ];
-        let rows: Vec<Vec<String>> = reports
+        let rows: Vec<Vec<String>> = self
+            .reports
             .iter()
             .map(|r| {
                 let [a, b] = match r.mean_score {
@@ -344,7 +412,7 @@ fn text(reports: &[SimReport], style: Style, players: Option<&str>) -> String {
                     None => ["—".into(), "—".into()],
                 };
                 vec![
-                    label(r, mixed),
+                    label(r, self.cols.mixed),
                     count_pct(r, r.counted),
                     a,
                     b,
@@ -353,27 +421,36 @@ fn text(reports: &[SimReport], style: Style, players: Option<&str>) -> String {
                 ]
             })
             .collect();
-        push_table(&mut out, style, 1, &header, &rows);
+        push_table(out, self.style, 1, &header, &rows);
     }
 
-    out.push('\n');
-    if let Some(p) = players {
-        out.push_str(p);
-        if let Some(r) = reports.first() {
-            out.push_str(&format!("At most {} moves a game.\n", r.max_plies));
+    /// Who played (`players`, or the agents and the seed), the move limit,
+    /// and the legend.
+    fn push_footer(&self, out: &mut String, players: Option<&str>) {
+        let [first, second] = &self.seats;
+        let reports = self.reports;
+        out.push('\n');
+        if let Some(p) = players {
+            out.push_str(p);
+            if let Some(r) = reports.first() {
+                out.push_str(&format!("At most {} moves a game.\n", r.max_plies));
+            }
+        } else if let Some(a) = reports
+            .first()
+            .map(|r| r.agents)
+            .filter(|_| !self.cols.mixed)
+        {
+            out.push_str(&format!("Agents: {first} {}, {second} {}.\n", a[0], a[1]));
         }
-    } else if let Some(a) = reports.first().map(|r| r.agents).filter(|_| !mixed) {
-        out.push_str(&format!("Agents: {first} {}, {second} {}.\n", a[0], a[1]));
+        if let Some(r) = reports.first().filter(|_| players.is_none()) {
+            out.push_str(&format!(
+                "Seed {}, at most {} plies a game.\n",
+                r.seed, r.max_plies
+            ));
+        }
+        out.push('\n');
+        out.push_str(LEGEND);
     }
-    if let Some(r) = reports.first().filter(|_| players.is_none()) {
-        out.push_str(&format!(
-            "Seed {}, at most {} plies a game.\n",
-            r.seed, r.max_plies
-        ));
-    }
-    out.push('\n');
-    out.push_str(LEGEND);
-    out
 }
 
 fn md_cell(s: &str) -> String {
@@ -468,9 +545,25 @@ fn csv_name(s: &str) -> String {
 }
 
 fn csv(reports: &[SimReport]) -> String {
-    let [first, second] = seat_names(reports).map(|n| csv_name(&n));
-    let rules = end_rule_names(reports);
-    let events = event_names(reports);
+    let seats = seat_names(reports).map(|n| csv_name(&n));
+    let cols = Columns::of(reports);
+    let mut out = String::new();
+    push_csv_row(&mut out, csv_header(&seats, &cols));
+    for r in reports {
+        push_csv_row(&mut out, csv_row(r, &cols));
+    }
+    out
+}
+
+fn push_csv_row(out: &mut String, cells: Vec<String>) {
+    let cells: Vec<String> = cells.iter().map(|c| csv_field(c)).collect();
+    out.push_str(&cells.join(","));
+    out.push('\n');
+}
+
+/// The CSV header, in the order [`csv_row`] writes the cells.
+fn csv_header(seats: &[String; 2], cols: &Columns) -> Vec<String> {
+    let [first, second] = seats;
     let mut header: Vec<String> = vec![
         "ruleset".into(),
         "title".into(),
@@ -479,7 +572,7 @@ fn csv(reports: &[SimReport]) -> String {
         "games".into(),
         "distinct_games".into(),
     ];
-    for seat in [&first, &second] {
+    for seat in [first, second] {
         header.extend([
             format!("{seat}_wins"),
             format!("{seat}_wins_pct"),
@@ -488,13 +581,11 @@ fn csv(reports: &[SimReport]) -> String {
         ]);
     }
     header.extend(["draws".into(), "draws_pct".into()]);
-    let no_result = any_no_result(reports);
-    if no_result {
+    if cols.no_result {
         header.push("no_results".into());
     }
     header.push("unfinished".into());
-    let stuck = any_stuck(reports);
-    if stuck {
+    if cols.stuck {
         header.push("stuck".into());
     }
     header.extend(
@@ -510,8 +601,7 @@ fn csv(reports: &[SimReport]) -> String {
         ]
         .map(String::from),
     );
-    let counting = any_counting(reports);
-    if counting {
+    if cols.counting {
         header.extend([
             "counted".into(),
             format!("{first}_mean_score"),
@@ -520,91 +610,84 @@ fn csv(reports: &[SimReport]) -> String {
             format!("{second}_captured"),
         ]);
     }
-    for n in &rules {
+    for n in &cols.rules {
         header.extend([
             format!("{n}:{first}_wins"),
             format!("{n}:{second}_wins"),
             format!("{n}:draws"),
         ]);
     }
-    header.extend(events.iter().map(|e| format!("event:{}", csv_name(e))));
-    let mut out = String::new();
-    let push_row = |out: &mut String, cells: Vec<String>| {
-        let cells: Vec<String> = cells.iter().map(|c| csv_field(c)).collect();
-        out.push_str(&cells.join(","));
-        out.push('\n');
-    };
-    push_row(&mut out, header);
-    for r in reports {
-        let mut row = vec![
-            r.ruleset.clone(),
-            r.title.clone(),
-            r.agents[0].to_string(),
-            r.agents[1].to_string(),
-            r.games.to_string(),
-            r.distinct_games.map(|n| n.to_string()).unwrap_or_default(),
-        ];
-        for seat in 0..2 {
-            row.extend([
-                r.wins[seat].to_string(),
-                format!("{:.2}", r.pct(r.wins[seat])),
-                format!("{:.2}", r.wins_ci95[seat][0]),
-                format!("{:.2}", r.wins_ci95[seat][1]),
-            ]);
-        }
-        row.extend([r.draws.to_string(), format!("{:.2}", r.pct(r.draws))]);
-        if no_result {
-            row.push(r.no_results.unwrap_or(0).to_string());
-        }
-        row.push(r.unfinished.to_string());
-        if stuck {
-            row.push(r.stuck.to_string());
-        }
-        let l = &r.length;
+    header.extend(cols.events.iter().map(|e| format!("event:{}", csv_name(e))));
+    header
+}
+
+/// One report's CSV row, cell for cell under [`csv_header`].
+fn csv_row(r: &SimReport, cols: &Columns) -> Vec<String> {
+    let mut row = vec![
+        r.ruleset.clone(),
+        r.title.clone(),
+        r.agents[0].to_string(),
+        r.agents[1].to_string(),
+        r.games.to_string(),
+        r.distinct_games.map(|n| n.to_string()).unwrap_or_default(),
+    ];
+    for seat in 0..2 {
         row.extend([
-            format!("{:.2}", l.mean),
-            l.min.to_string(),
-            l.q1.to_string(),
-            l.median.to_string(),
-            l.q3.to_string(),
-            l.max.to_string(),
-            format!("{:.2}", r.mean_turns),
-            format!("{:.6}", r.secs_per_game),
+            r.wins[seat].to_string(),
+            format!("{:.2}", r.pct(r.wins[seat])),
+            format!("{:.2}", r.wins_ci95[seat][0]),
+            format!("{:.2}", r.wins_ci95[seat][1]),
         ]);
-        if counting {
-            let [a, b] = r
-                .mean_score
-                .map(|m| m.map(|v| format!("{v:.2}")))
-                .unwrap_or_default();
-            row.extend([
-                r.counted.to_string(),
-                a,
-                b,
-                r.captured[0].to_string(),
-                r.captured[1].to_string(),
-            ]);
-        }
-        // Empty cells: the ruleset has no such end rule (or event).
-        for n in &rules {
-            match r.outcomes.iter().find(|o| o.rule == *n) {
-                Some(o) => row.extend([
-                    o.wins[0].to_string(),
-                    o.wins[1].to_string(),
-                    o.draws.to_string(),
-                ]),
-                None => row.extend([String::new(), String::new(), String::new()]),
-            }
-        }
-        row.extend(events.iter().map(|e| {
-            r.events
-                .iter()
-                .find(|x| x.event == *e)
-                .map(|x| x.count.to_string())
-                .unwrap_or_default()
-        }));
-        push_row(&mut out, row);
     }
-    out
+    row.extend([r.draws.to_string(), format!("{:.2}", r.pct(r.draws))]);
+    if cols.no_result {
+        row.push(r.no_results.unwrap_or(0).to_string());
+    }
+    row.push(r.unfinished.to_string());
+    if cols.stuck {
+        row.push(r.stuck.to_string());
+    }
+    let l = &r.length;
+    row.extend([
+        format!("{:.2}", l.mean),
+        l.min.to_string(),
+        l.q1.to_string(),
+        l.median.to_string(),
+        l.q3.to_string(),
+        l.max.to_string(),
+        format!("{:.2}", r.mean_turns),
+        format!("{:.6}", r.secs_per_game),
+    ]);
+    if cols.counting {
+        let [a, b] = r
+            .mean_score
+            .map(|m| m.map(|v| format!("{v:.2}")))
+            .unwrap_or_default();
+        row.extend([
+            r.counted.to_string(),
+            a,
+            b,
+            r.captured[0].to_string(),
+            r.captured[1].to_string(),
+        ]);
+    }
+    // Empty cells: the ruleset has no such end rule (or event).
+    for n in &cols.rules {
+        match r.outcomes.iter().find(|o| o.rule == *n) {
+            Some(o) => row.extend([
+                o.wins[0].to_string(),
+                o.wins[1].to_string(),
+                o.draws.to_string(),
+            ]),
+            None => row.extend([String::new(), String::new(), String::new()]),
+        }
+    }
+    row.extend(
+        cols.events
+            .iter()
+            .map(|e| event_count(r, e).map(|n| n.to_string()).unwrap_or_default()),
+    );
+    row
 }
 
 #[cfg(test)]
