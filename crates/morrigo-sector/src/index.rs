@@ -151,8 +151,11 @@ const MAX_LEAST_TABLE: u64 = 1 << 28;
 /// The orbit index of one sector's arrangements (`w` and `b` pieces).
 #[derive(Clone, Debug)]
 pub struct SectorIndex {
+    /// Points on the board.
     pub n: usize,
+    /// The first player's pieces on the board.
     pub w: usize,
+    /// The second player's pieces on the board.
     pub b: usize,
     /// C(n − w, b): ways to place the second player's set.
     pub inner: u64,

@@ -23,6 +23,7 @@
 //! through the engine.
 
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod game;
 pub mod index;

@@ -39,8 +39,11 @@ use std::time::Instant;
 /// A game value for the player to move, as the search compares them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Wdl {
+    /// The player to move loses against perfect play.
     Loss = 0,
+    /// Neither player can force a win.
     Draw = 1,
+    /// The player to move can force a win.
     Win = 2,
 }
 
@@ -247,6 +250,8 @@ pub struct FirstMove {
     pub points: Vec<String>,
     /// The value for the player who makes it.
     pub value: Wdl,
+    /// What the search that proved the value did (when read back, only
+    /// its node count).
     pub stats: SearchStats,
     /// Wall-clock milliseconds (0 when read back).
     pub millis: u64,
@@ -257,7 +262,10 @@ pub struct FirstMove {
 /// The value of the start and of every first move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpeningResult {
+    /// The value of the start for the player to move: the best first
+    /// move's.
     pub start: Wdl,
+    /// Each class of first moves with its value, in move generation order.
     pub first_moves: Vec<FirstMove>,
 }
 

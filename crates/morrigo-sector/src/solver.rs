@@ -65,7 +65,8 @@ const OUTLOSS: u16 = 0x8000;
 /// The game is over with a draw (or stuck): decided, stored as a draw.
 const OVER_DRAW: u16 = 0x3FFF;
 const LOW: u16 = 0x3FFF;
-/// The longest distance a value holds (`2d + 2` below [`OVER_DRAW`]).
+/// The longest distance a value holds (`2d + 2` below 0x3FFF, which marks
+/// a game over with a draw).
 pub const MAX_DISTANCE: u32 = (OVER_DRAW as u32 - 3) / 2;
 /// Units of more orbits than this are probed for the lower units they
 /// need, `PROBES` runs of `PROBE_ORBITS` orbits spread over the unit,
@@ -118,15 +119,32 @@ pub enum SectorError {
     /// The memory budget refused a table.
     Budget(OutOfMemory),
     /// A game lasts longer than [`MAX_DISTANCE`] plies.
-    TooDeep { sector: Sector },
+    TooDeep {
+        /// The unit being solved.
+        sector: Sector,
+    },
     /// A position has more successor orbits than a counter holds (254).
-    TooManyMoves { sector: Sector, moves: usize },
+    TooManyMoves {
+        /// The unit being solved.
+        sector: Sector,
+        /// Successor orbits counted for the position (those in the unit,
+        /// and one for a drawn exit).
+        moves: usize,
+    },
     /// The unit has more orbits than the solver addresses (2^31 per side).
-    TooLarge { sector: Sector, orbits: u64 },
+    TooLarge {
+        /// The unit being solved.
+        sector: Sector,
+        /// Its orbits per side to move.
+        orbits: u64,
+    },
     /// A stored value is not what the position's successors give.
     Mismatch {
+        /// The position checked.
         board: Board,
+        /// Its value in the unit's table.
         stored: Value,
+        /// The value its successors give it.
         successors: Value,
     },
 }
@@ -179,7 +197,9 @@ impl From<StoreError> for SectorError {
 /// The counts of one solved (or loaded) unit.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SectorStats {
+    /// The first player's pieces on the board.
     pub w: u32,
+    /// The second player's pieces on the board.
     pub b: u32,
     /// Pieces in hand per player (none in the moving phase).
     pub in_hand: [u32; 2],
@@ -189,9 +209,11 @@ pub struct SectorStats {
     pub orbits: u64,
     /// Positions (the halves solved, every member of every orbit).
     pub positions: u64,
-    /// Positions won, lost and drawn for the player to move.
+    /// Positions won for the player to move.
     pub wins: u64,
+    /// Positions lost for the player to move.
     pub losses: u64,
+    /// Positions drawn.
     pub draws: u64,
     /// The longest win, in plies.
     pub longest_win: u32,
@@ -1222,6 +1244,7 @@ pub fn unit_path(dir: &Path, c: Sector) -> PathBuf {
 /// plan it reads.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlannedSector {
+    /// The sector to solve.
     pub sector: Sector,
     /// The planned sectors this one reads, finished first: those of one
     /// piece fewer (a removal; a turn removing more reaches lower ones

@@ -23,8 +23,11 @@ use morrigo_rules::{reads_piece_counts_only, ActionKind, Rules};
 /// each still has in hand and the player to move (no removal owed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Board {
+    /// Each player's points, one bit per point.
     pub occ: [u64; 2],
+    /// Pieces each player still has to place.
     pub in_hand: [u32; 2],
+    /// The player to move: 0 the first, 1 the second.
     pub to_move: u8,
 }
 
@@ -80,7 +83,9 @@ impl Board {
 /// flights, Lasker's too while pieces wait in hand) lead back in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Sector {
+    /// Pieces each player has on the board.
     pub on_board: [u32; 2],
+    /// Pieces each player still has to place.
     pub in_hand: [u32; 2],
 }
 

@@ -76,7 +76,12 @@ pub enum SolveError {
     /// Refused before searching: the estimated search is over the budget.
     TooBig(Estimate),
     /// The search reached the node budget before it finished.
-    Budget { nodes: u64, max_nodes: u64 },
+    Budget {
+        /// Nodes searched when it stopped.
+        nodes: u64,
+        /// The budget ([`Limits::max_nodes`]).
+        max_nodes: u64,
+    },
     /// The transposition table's first allocation was refused.
     Memory(morrigo_engine::memory::OutOfMemory),
 }
@@ -100,6 +105,7 @@ pub struct Estimate {
     pub search: f64,
     /// Longest sampled game, in plies.
     pub longest: u32,
+    /// The node budget `search` was compared with ([`Limits::max_nodes`]).
     pub max_nodes: u64,
 }
 
@@ -141,6 +147,7 @@ pub struct HistorySolution {
     /// The size estimate made before searching (the plain search, which
     /// is refused by it; the table search makes none).
     pub estimate: Option<Estimate>,
+    /// Wall-clock time of the whole solve, the estimate included.
     pub elapsed: Duration,
     /// Transposition-table statistics (`None` for the plain search).
     pub tt: Option<crate::go::TtStats>,

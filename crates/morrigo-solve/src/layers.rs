@@ -37,11 +37,14 @@ use std::fmt;
 /// The pieces in hand and on the board of each player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct LayerId {
+    /// Pieces each player still has to place.
     pub in_hand: [u32; 2],
+    /// Pieces each player has on the board.
     pub on_board: [u16; 2],
 }
 
 impl LayerId {
+    /// The layer a position is in.
     pub fn of<const W: usize>(pos: &Position<W>) -> Self {
         LayerId {
             in_hand: pos.in_hand,
@@ -65,6 +68,7 @@ impl LayerId {
         )
     }
 
+    /// Read a [`LayerId::name`] back; `None` when `text` is not one.
     pub fn parse(text: &str) -> Option<LayerId> {
         let rest = text.strip_prefix('h')?;
         let (hand, board) = rest.split_once('b')?;
@@ -92,18 +96,37 @@ impl fmt::Display for LayerId {
 pub enum LayerError {
     /// A move leads to a layer of the same or a higher level: the ruleset's
     /// moves do not keep the order layers are solved in.
-    Order { from: LayerId, to: LayerId },
+    Order {
+        /// The layer the move is made in.
+        from: LayerId,
+        /// The layer it leads to.
+        to: LayerId,
+    },
     /// A position does not fit in a code (too many removals owed, or an
     /// arrangement rank past 32 bits).
-    Code { layer: LayerId },
+    Code {
+        /// The layer of the position.
+        layer: LayerId,
+    },
     /// A child position the lower layers' files do not hold.
-    MissingChild { layer: LayerId, child: LayerId },
+    MissingChild {
+        /// The layer being solved.
+        layer: LayerId,
+        /// The lower layer the child is in.
+        child: LayerId,
+    },
     /// A distance past [`MAX_DISTANCE`] plies.
     TooDeep,
     /// A position with more legal moves than a counter holds.
-    TooManyMovesAt { moves: usize },
+    TooManyMovesAt {
+        /// Legal moves at that position.
+        moves: usize,
+    },
     /// A range's files name a position outside the range (files of another split).
-    Range { slot: u32 },
+    Range {
+        /// The slot named, among the layer's codes.
+        slot: u32,
+    },
     /// An allocation the process's memory budget refused before it was
     /// made ([`morrigo_engine::memory`]).
     Budget(OutOfMemory),
@@ -153,6 +176,8 @@ pub struct Coder {
 }
 
 impl Coder {
+    /// The coder for `m`'s board, with the lines formed in the code when
+    /// its rules' removals read them.
     pub fn new<const W: usize>(m: &Machine<W>) -> Self {
         Coder {
             layout: Layout::new(m.points(), crate::applies::key_keeps_lines_formed(&m.rules)),
@@ -471,8 +496,9 @@ pub fn solve_layer<const W: usize>(
 /// One range of a layer's positions, expanded.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RangeStart {
-    /// Per position of the range: its terminal value (or 0) and its move count.
+    /// Per position of the range: its terminal value (or 0).
     pub values: Vec<u16>,
+    /// Per position of the range: its move count.
     pub counts: Vec<u16>,
     /// Decided children in lower layers, sorted: (distance, parent slot | good for the parent << 31).
     pub events: Vec<(u32, u32)>,

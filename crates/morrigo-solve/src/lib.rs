@@ -16,6 +16,8 @@
 //! [`symmetry`]: the board's symmetry group under the rules, shared by the
 //! sector solver and the Go search.
 
+#![warn(missing_docs)]
+
 mod applies;
 pub mod go;
 pub mod history;

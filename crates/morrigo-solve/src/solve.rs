@@ -67,24 +67,41 @@ pub fn memory_needed(index: u64, reachable: u64, edges: u64) -> u64 {
 /// The most plies a distance may count (values are stored in 15 bits).
 pub const MAX_DISTANCE: u32 = (u16::MAX as u32 - 2) / 2;
 
+/// Why a solve stopped without a table.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SolveError {
     /// The solve would need more memory than allowed (`complete`: the
     /// exploration finished, so the numbers are exact, not lower bounds).
     Memory {
+        /// Size of the index space.
         index: u64,
+        /// Positions reached.
         reachable: u64,
+        /// Moves between reached positions.
         edges: u64,
+        /// Bytes the solve would need.
         needed: u64,
+        /// Bytes it was allowed (`max_bytes`).
         limit: u64,
+        /// Whether the exploration finished.
         complete: bool,
     },
     /// The index space would pass [`MAX_INDEX`] positions.
-    IndexSpace { index: u64 },
+    IndexSpace {
+        /// Size of the index space before the segment that would pass it
+        /// (`u64::MAX` when the start's own segment does not fit).
+        index: u64,
+    },
     /// More moves than the links can address (2^32).
-    TooManyMoves { edges: u64 },
+    TooManyMoves {
+        /// Moves between the reachable positions.
+        edges: u64,
+    },
     /// A position with more legal moves than a counter holds.
-    TooManyMovesAt { moves: usize },
+    TooManyMovesAt {
+        /// Legal moves at that position.
+        moves: usize,
+    },
     /// A distance past [`MAX_DISTANCE`] plies.
     TooDeep,
     /// An allocation the process's memory budget refused
@@ -134,12 +151,17 @@ pub struct Stats {
     pub reachable: u64,
     /// Size of the index space (reachable segments, every arrangement).
     pub index: u64,
+    /// Segments of the index space: groups of positions with the same
+    /// counts (pieces on the board and in hand, player to move, removals
+    /// owed).
     pub segments: u64,
     /// Moves between reachable positions.
     pub edges: u64,
-    /// Reachable positions won, lost and drawn for the player to move.
+    /// Reachable positions won for the player to move.
     pub wins: u64,
+    /// Reachable positions lost for the player to move.
     pub losses: u64,
+    /// Reachable positions drawn (neither side can force a win).
     pub draws: u64,
     /// Peak bytes of the solver's own tables.
     pub memory: u64,

@@ -33,12 +33,17 @@ use std::path::Path;
 /// delays).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Value {
+    /// Won, in this many plies.
     Win(u32),
+    /// Lost, in this many plies.
     Loss(u32),
+    /// Neither player can force a win.
     Draw,
 }
 
 impl Value {
+    /// A value as the table stores it: 0 draw, 2d+1 won in d plies, 2d+2
+    /// lost in d plies.
     pub fn decode(v: u16) -> Value {
         match v {
             0 => Value::Draw,
@@ -129,18 +134,21 @@ const HEADER: usize = 20;
 /// Why a table file cannot be used.
 #[derive(Debug)]
 pub enum LoadError {
+    /// The file could not be read.
     Io(io::Error),
     /// Not a table file, or a damaged one.
     Format(String),
     /// A table for other rules: the name in the file and whether only the
     /// rules under the same name differ.
     OtherRules {
+        /// The ruleset name written in the table.
         table_ruleset: String,
     },
     /// The file is not what was written (a changed bit, cut short): why.
     Damaged(String),
     /// A table of an older format (version 1 had no checksum).
     OldVersion {
+        /// The format version in the file.
         version: u32,
     },
     /// Reading the table would pass the memory budget.
@@ -217,6 +225,8 @@ impl Table {
         Value::decode(self.values[self.start as usize])
     }
 
+    /// Size of the index space the table was solved over: every position
+    /// of the reached segments, reached or not.
     pub fn index_space(&self) -> u64 {
         self.layout.total
     }

@@ -55,11 +55,15 @@ use std::sync::Arc;
 pub struct SolvePlan {
     /// The ruleset as given (a built-in name or a path), with its overrides.
     pub ruleset: String,
+    /// The `--size` override (grid width and height), if any.
     pub size: Option<(u32, u32)>,
+    /// The `--komi` override, if any.
     pub komi: Option<f64>,
     /// `morrigo_solve::rules_fingerprint` of the rules solved.
     pub fingerprint: u64,
+    /// The layer of the start position, by its [`LayerId::name`].
     pub start_layer: String,
+    /// The start position's code within its layer.
     pub start_code: u64,
     /// A layer of more positions is solved in ranges of at most this many.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -69,11 +73,15 @@ pub struct SolvePlan {
 /// One unit of work.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Unit {
+    /// Explore a layer: its reachable positions and the lower layers they
+    /// lead to.
     Explore(LayerId),
     /// Expand one range of a split layer.
     Expand(LayerId, u32),
     /// One distance of a split layer's propagation, in one range: (layer, range, distance).
     Round(LayerId, u32, u32),
+    /// Solve a layer: the value of each of its positions (of a split layer,
+    /// its ranges' last round joined).
     Solve(LayerId),
 }
 
@@ -126,26 +134,38 @@ struct LayerInfo {
 
 /// A layered solve of one ruleset in one directory.
 pub struct Layered {
+    /// The directory the solve's files are in.
     pub dir: PathBuf,
+    /// What the directory is for, as its `solve.json` says.
     pub plan: SolvePlan,
     machine: Arc<AnyMachine>,
 }
 
 /// The positions of one layer (codes, sorted) and their values.
 pub struct SolvedLayer {
+    /// Which layer this is.
     pub layer: LayerId,
+    /// Its reachable positions' codes, sorted.
     pub codes: Vec<u64>,
+    /// The value of each position, in the order of `codes` (as
+    /// [`Value::decode`] reads them).
     pub values: Vec<u16>,
 }
 
 /// Counts of a finished solve.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LayeredSummary {
+    /// Layers reached from the start.
     pub layers: u64,
+    /// Positions reached, in all layers.
     pub positions: u64,
+    /// Moves from the reached positions.
     pub edges: u64,
+    /// Positions won for the player to move.
     pub wins: u64,
+    /// Positions lost for the player to move.
     pub losses: u64,
+    /// Positions drawn.
     pub draws: u64,
     /// The value of the start for the player to move (`Value` encoding).
     pub start: u16,
@@ -474,6 +494,7 @@ impl Layered {
         self.round_path(l, d, format!("{r}.json"))
     }
 
+    /// Whether unit `u` has finished: its result file is in the directory.
     pub fn done(&self, u: Unit) -> bool {
         match u {
             Unit::Explore(l) => self.codes_path(l).is_file(),
@@ -955,6 +976,8 @@ impl Layered {
         Ok(out)
     }
 
+    /// The machine the solve runs: the ruleset's rules without the draw
+    /// rules that read the history ([`morrigo_solve::solver_rules`]).
     pub fn machine(&self) -> &AnyMachine {
         &self.machine
     }

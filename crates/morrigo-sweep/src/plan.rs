@@ -19,12 +19,16 @@ pub const PLAN_FORMAT: u32 = 2;
 /// Games `start..end` of one cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Shard {
+    /// The cell, by its index in the spec's cells.
     pub cell: usize,
+    /// Number in the cell of the shard's first game.
     pub start: u32,
+    /// Number in the cell of the game after its last.
     pub end: u32,
 }
 
 impl Shard {
+    /// Games in the shard.
     pub fn games(&self) -> u32 {
         self.end - self.start
     }
@@ -129,6 +133,7 @@ impl Plan {
         })
     }
 
+    /// The spec the plan was made from.
     pub fn spec(&self) -> &Spec {
         &self.spec
     }
@@ -160,6 +165,7 @@ impl Plan {
         (0..self.shards).map(|k| self.shard(k).expect("k < shard_count"))
     }
 
+    /// The cell whose games shard `shard` plays (`None` past the last shard).
     pub fn cell(&self, shard: usize) -> Option<&Cell> {
         self.shard(shard).and_then(|s| self.spec.cells.get(s.cell))
     }
@@ -176,6 +182,7 @@ impl Plan {
         }
     }
 
+    /// Games of the whole sweep: cells × games.
     pub fn total_games(&self) -> u64 {
         self.spec.cells.len() as u64 * u64::from(self.spec.games)
     }

@@ -23,7 +23,9 @@ use std::sync::{Arc, Mutex};
 /// reads the JSONL lines directly).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRow {
+    /// The shard that played the game.
     pub shard: usize,
+    /// The game's cell, by its index in the plan.
     pub cell: usize,
     /// The ruleset's name.
     pub ruleset: String,
@@ -37,16 +39,23 @@ pub struct GameRow {
     pub game: u32,
     /// The winner's name; `None` for a draw, no result, a cut-off or a stuck game.
     pub winner: Option<String>,
+    /// The winner's seat (0: the first player); `None` when `winner` is.
     pub winner_seat: Option<u8>,
     /// The end rule that decided, `cut off` (the ply cap) or `stuck`.
     pub reason: String,
+    /// The end rule that decided; `None` for a cut-off or a stuck game.
     pub end_rule: Option<String>,
+    /// An end rule with the `no_result` verdict ended the game.
     pub no_result: bool,
+    /// The player to move had no legal move and no end rule decided.
     pub stuck: bool,
+    /// Plies played (a removal is a ply of its own).
     pub plies: u32,
+    /// Turns completed.
     pub turns: u32,
     /// Both scores when a `score` rule ended the game.
     pub score: Option<[f64; 2]>,
+    /// Prisoners each player captured (board plays).
     pub captured: [u32; 2],
     /// How often each rule came into play in this game.
     pub events: IndexMap<String, u64>,
@@ -60,7 +69,9 @@ pub struct GameRow {
 /// The games of one shard.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ShardResult {
+    /// The shard's number in the plan.
     pub shard: usize,
+    /// One row per game, in game order.
     pub rows: Vec<GameRow>,
 }
 
@@ -149,6 +160,7 @@ pub fn run_shard_with(
     Ok(ShardResult { shard: k, rows })
 }
 
+/// The manifest's file name in a results directory: the plan, as JSON.
 pub const MANIFEST: &str = "plan.json";
 
 /// The file of shard `k` in a results directory.
@@ -363,6 +375,7 @@ fn for_each_row(
 /// The merged results of a directory.
 #[derive(Clone, Debug)]
 pub struct Collected {
+    /// The plan read from the directory's manifest.
     pub plan: Plan,
     /// One report per cell, in the plan's order (the cells with every shard
     /// finished); labelled with the cell's params.

@@ -65,6 +65,7 @@ fn default_shard_games() -> u64 {
 /// ruleset's `params:`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Param {
+    /// `size`, `komi` or the name of one of the ruleset's `params:`.
     pub name: String,
     /// As written (`9`, `7x5`, `6.5`, `3`).
     pub value: String,
@@ -75,6 +76,7 @@ pub struct Param {
 pub struct Cell {
     /// The ruleset as loaded: a built-in name or a file path.
     pub ruleset: String,
+    /// The cell's combination of the spec's params, in the spec's order.
     pub params: Vec<Param>,
     /// Agents of the first and second player.
     pub agents: [AgentSpec; 2],
@@ -106,6 +108,8 @@ impl Cell {
         load_cell(&self.ruleset, &self.params)
     }
 
+    /// The machine that plays the cell's games: [`Cell::rules`], compiled
+    /// for the engine.
     pub fn machine(&self) -> Result<AnyMachine, Diagnostics> {
         Ok(AnyMachine::new(Arc::new(self.rules()?))?)
     }
@@ -115,11 +119,16 @@ impl Cell {
 /// agent parses.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Spec {
+    /// The spec's `name:`, or the name the caller gave one without.
     pub name: String,
     /// Games of each cell.
     pub games: u32,
+    /// The sweep's seed: game `i` of every cell is played with the
+    /// generator `game_rng(seed, i)`.
     pub seed: u64,
+    /// Plies after which a game is cut off.
     pub max_plies: u32,
+    /// Most games in one shard.
     pub shard_games: u32,
     /// Rulesets (outer) × param combinations × pairings (inner).
     pub cells: Vec<Cell>,

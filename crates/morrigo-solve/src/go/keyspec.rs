@@ -23,6 +23,8 @@ pub enum ClassWindow {
 /// The key components a ruleset needs (see the module comment of `go`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KeySpec {
+    /// How much of the move-class history the rules' `after` patterns
+    /// read: none, the last few classes, or all of them.
     pub classes: ClassWindow,
     /// A play's immediate repetition is judged (simple ko, JK Art. 3.2):
     /// the last two moves' kinds and the board before the last move.
