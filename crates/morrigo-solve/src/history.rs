@@ -109,6 +109,27 @@ pub struct Estimate {
     pub max_nodes: u64,
 }
 
+/// How the transposition table served a solve (the table search of
+/// `go` fills it in; the plain search has none).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TtStats {
+    /// Lookups made (one per searched node that is not a leaf).
+    pub probes: u64,
+    /// Lookups that found a usable entry.
+    pub hits: u64,
+    /// Entries stored.
+    pub stores: u64,
+    /// Nodes not stored because their value may depend on boards the key
+    /// leaves out (path-dependent: graph-history interaction).
+    pub tainted: u64,
+    /// Bytes the table held at the end.
+    pub bytes: u64,
+    /// Lines ended by Benson's unconditional life: on a settled board, at
+    /// its count (see `go::settled`), or by a bound from the points each
+    /// player holds for good.
+    pub settled: u64,
+}
+
 /// The exact value of a position, its perfect-play line and the value of
 /// every move from it.
 #[derive(Clone, Debug, PartialEq)]
@@ -150,7 +171,7 @@ pub struct HistorySolution {
     /// Wall-clock time of the whole solve, the estimate included.
     pub elapsed: Duration,
     /// Transposition-table statistics (`None` for the plain search).
-    pub tt: Option<crate::go::TtStats>,
+    pub tt: Option<TtStats>,
 }
 
 impl HistorySolution {

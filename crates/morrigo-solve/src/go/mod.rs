@@ -19,6 +19,7 @@ mod search;
 pub mod settled;
 mod tt;
 
+pub use crate::history::TtStats;
 pub use keyspec::{ClassWindow, KeySpec};
-pub use search::{solve_tt, solve_tt_with, TtOptions, TtStats};
+pub use search::{solve_tt, solve_tt_with, TtOptions};
 pub use settled::settled_boards_end_lines;

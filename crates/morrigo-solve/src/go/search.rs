@@ -19,30 +19,10 @@ use super::settled::settled_boards_end_lines;
 use super::tt::{Bound, Entry, Table};
 use crate::history::{
     bounds_of, count_node, deepen, outcome_value, solution, HistorySolution, Iteration, Limits,
-    SolveError, WIN,
+    SolveError, TtStats, WIN,
 };
 use morrigo_engine::{Machine, Move, MoveKind, State};
 use std::time::Instant;
-
-/// How the transposition table served a solve.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TtStats {
-    /// Lookups made (one per searched node that is not a leaf).
-    pub probes: u64,
-    /// Lookups that found a usable entry.
-    pub hits: u64,
-    /// Entries stored.
-    pub stores: u64,
-    /// Nodes not stored because their value may depend on boards the key
-    /// leaves out (path-dependent: graph-history interaction).
-    pub tainted: u64,
-    /// Bytes the table held at the end.
-    pub bytes: u64,
-    /// Lines ended by Benson's unconditional life: on a settled board, at
-    /// its count (see `settled`), or by a bound from the points each
-    /// player holds for good.
-    pub settled: u64,
-}
 
 /// Which of the search's exact shortcuts to take (all by default; the
 /// tests turn each off to check it changes no value).
@@ -443,82 +423,137 @@ impl<const W: usize> Search<'_, '_, W> {
         &mut self,
         s: &mut State<W>,
         depth: usize,
-        mut alpha: f64,
-        mut beta: f64,
+        alpha: f64,
+        beta: f64,
         by_play: bool,
     ) -> Result<Found, SolveError> {
         count_node(&mut self.nodes, &self.limits, &mut *self.progress)?;
         self.pv[depth].clear();
-        let mut taint = self.path.lookups_taint(self.m, s, by_play);
+        let taint = self.path.lookups_taint(self.m, s, by_play);
+        // The per-depth buffer: no allocation per node once it has grown.
         let mut moves = std::mem::take(&mut self.buffers[depth]);
-        if let Some(o) = self.m.legal_moves(s, &mut moves) {
-            self.buffers[depth] = moves;
-            return Ok(Found::leaf(outcome_value(self.m, s, &o), taint, false));
-        }
-        if moves.is_empty() {
-            self.buffers[depth] = moves;
-            self.stuck += 1;
-            return Ok(Found::leaf(0.0, taint, false));
-        }
-        if self.settled && self.m.is_settled(&s.pos.occ) {
-            // The game's value whatever the history (see `settled`), so
-            // not a cut line: kept for every pass.
-            self.buffers[depth] = moves;
-            self.stats.settled += 1;
-            let score = self.m.score(s, &morrigo_engine::Bits::EMPTY);
-            return Ok(Found::leaf(score[0] - score[1], taint, false));
-        }
-        if depth >= self.cap as usize {
-            self.buffers[depth] = moves;
-            self.cut += 1;
-            return Ok(Found::leaf(self.cut_value, taint, true));
+        let found = self.search_node(s, depth, alpha, beta, taint, &mut moves);
+        self.buffers[depth] = moves;
+        found
+    }
+
+    /// [`Search::search`] with the node's moves in `moves`: a line's end,
+    /// a table hit, a Benson bound, or the children searched and the
+    /// result stored.
+    fn search_node(
+        &mut self,
+        s: &mut State<W>,
+        depth: usize,
+        mut alpha: f64,
+        mut beta: f64,
+        taint: usize,
+        moves: &mut Vec<Move>,
+    ) -> Result<Found, SolveError> {
+        if let Some(f) = self.line_end(s, depth, taint, moves) {
+            return Ok(f);
         }
         // Entries are kept in the frame of the least key over the board's
         // symmetries: moves are mapped into it and back.
         let (key, frame) = self.path.canonical_key(s);
-        let capped_key = Self::capped_key(key, depth);
+        let keys = (key, Self::capped_key(key, depth));
+        let hint = match self.probe(keys, frame, depth, &mut alpha, &mut beta, taint) {
+            Ok(f) => return Ok(f),
+            Err(hint) => hint,
+        };
+        if let Some(bound) = self.settled_bound(s, alpha, beta) {
+            return Ok(Found::leaf(bound, taint, false));
+        }
+        self.rank_moves(s, depth, moves, hint);
+        let (f, best_move) = self.children(s, depth, alpha, beta, taint)?;
+        self.store(keys, frame, depth, (alpha, beta), &f, best_move);
+        Ok(f)
+    }
+
+    /// The node's value when the line ends here: the game is over, no move
+    /// is left, the board is settled, or the ply cap is reached.
+    fn line_end(
+        &mut self,
+        s: &State<W>,
+        depth: usize,
+        taint: usize,
+        moves: &mut Vec<Move>,
+    ) -> Option<Found> {
+        if let Some(o) = self.m.legal_moves(s, moves) {
+            return Some(Found::leaf(outcome_value(self.m, s, &o), taint, false));
+        }
+        if moves.is_empty() {
+            self.stuck += 1;
+            return Some(Found::leaf(0.0, taint, false));
+        }
+        if self.settled && self.m.is_settled(&s.pos.occ) {
+            // The game's value whatever the history (see `settled`), so
+            // not a cut line: kept for every pass.
+            self.stats.settled += 1;
+            let score = self.m.score(s, &morrigo_engine::Bits::EMPTY);
+            return Some(Found::leaf(score[0] - score[1], taint, false));
+        }
+        if depth >= self.cap as usize {
+            self.cut += 1;
+            return Some(Found::leaf(self.cut_value, taint, true));
+        }
+        None
+    }
+
+    /// Look the node up (its game entry, then this pass's capped one):
+    /// `Ok` with the value where the entry settles the window (narrowed by
+    /// a bound otherwise), else `Err` with the entry's best move to try
+    /// first, mapped out of the table's frame.
+    fn probe(
+        &mut self,
+        (key, capped_key): (u128, u128),
+        frame: usize,
+        depth: usize,
+        alpha: &mut f64,
+        beta: &mut f64,
+        taint: usize,
+    ) -> Result<Found, Option<Move>> {
         self.stats.probes += 1;
-        let mut hint = None;
         let room = self.cap as usize - depth;
         let hit = match self.table.get(key, false) {
             Some(e) if (e.height as usize) < room => Some((e, false)),
             _ => self.table.get(capped_key, true).map(|e| (e, true)),
         };
-        if let Some((e, cut)) = hit {
-            hint = e.best.map(|mv| self.path.map(frame).mv(mv, true));
-            let done = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => {
-                    alpha = alpha.max(e.value);
-                    alpha >= beta
-                }
-                Bound::Upper => {
-                    beta = beta.min(e.value);
-                    alpha >= beta
-                }
-            };
-            if done {
-                self.stats.hits += 1;
-                self.buffers[depth] = moves;
-                if let (Bound::Exact, Some(best)) = (e.bound, hint) {
-                    self.pv[depth].push(best);
-                }
-                return Ok(Found {
-                    value: e.value,
-                    taint,
-                    cut,
-                    height: e.height,
-                });
+        let Some((e, cut)) = hit else {
+            return Err(None);
+        };
+        let hint = e.best.map(|mv| self.path.map(frame).mv(mv, true));
+        let done = match e.bound {
+            Bound::Exact => true,
+            Bound::Lower => {
+                *alpha = alpha.max(e.value);
+                *alpha >= *beta
             }
+            Bound::Upper => {
+                *beta = beta.min(e.value);
+                *alpha >= *beta
+            }
+        };
+        if !done {
+            return Err(hint);
         }
-        if let Some(bound) = self.settled_bound(s, alpha, beta) {
-            self.buffers[depth] = moves;
-            return Ok(Found::leaf(bound, taint, false));
+        self.stats.hits += 1;
+        if let (Bound::Exact, Some(best)) = (e.bound, hint) {
+            self.pv[depth].push(best);
         }
-        let (alpha0, beta0) = (alpha, beta);
+        Ok(Found {
+            value: e.value,
+            taint,
+            cut,
+            height: e.height,
+        })
+    }
+
+    /// Order the node's moves into `ranked[depth]`: the table's move, then
+    /// passes by what they let end, plays by the history heuristic.
+    fn rank_moves(&mut self, s: &mut State<W>, depth: usize, moves: &[Move], hint: Option<Move>) {
         let mut ranked = std::mem::take(&mut self.ranked[depth]);
         ranked.clear();
-        for &mv in &moves {
+        for &mv in moves {
             let rank = if Some(mv) == hint {
                 RANK_HINT
             } else if mv.kind == MoveKind::Pass {
@@ -529,6 +564,20 @@ impl<const W: usize> Search<'_, '_, W> {
             ranked.push((rank, u32::MAX - self.order[self.order_index(&mv)], mv));
         }
         ranked.sort_unstable_by_key(|&(rank, order, _)| (rank, order));
+        self.ranked[depth] = ranked;
+    }
+
+    /// Alpha-beta over the ranked moves: the node's value (with the least
+    /// taint, whether a cut line was met, the height) and its best move.
+    fn children(
+        &mut self,
+        s: &mut State<W>,
+        depth: usize,
+        mut alpha: f64,
+        mut beta: f64,
+        mut taint: usize,
+    ) -> Result<(Found, Option<Move>), SolveError> {
+        let ranked = std::mem::take(&mut self.ranked[depth]);
         let maximising = s.pos.to_move == 0;
         let mut best = if maximising {
             f64::NEG_INFINITY
@@ -568,38 +617,52 @@ impl<const W: usize> Search<'_, '_, W> {
                 break;
             }
         }
-        self.buffers[depth] = moves;
         self.ranked[depth] = ranked;
         result?;
-        let node = self.root_index + depth;
-        if taint > node {
-            let bound = if best <= alpha0 {
-                Bound::Upper
-            } else if best >= beta0 {
-                Bound::Lower
-            } else {
-                Bound::Exact
-            };
-            let entry = Entry {
-                value: best,
-                bound,
-                best: best_move.map(|mv| self.path.map(frame).mv(mv, false)),
-                height,
-            };
-            self.stats.stores += 1;
-            if cut {
-                self.table.put(capped_key, entry, true);
-            } else {
-                self.table.put(key, entry, false);
-            }
-        } else {
-            self.stats.tainted += 1;
-        }
-        Ok(Found {
+        let found = Found {
             value: best,
             taint,
             cut,
             height,
-        })
+        };
+        Ok((found, best_move))
+    }
+
+    /// Keep a searched node's value, unless it may depend on the path (a
+    /// tainted node): in the game table when no cut line was met, else in
+    /// this pass's, keyed with the depth; a bound where it fell outside
+    /// the window `(alpha0, beta0)` the node was searched with.
+    fn store(
+        &mut self,
+        (key, capped_key): (u128, u128),
+        frame: usize,
+        depth: usize,
+        (alpha0, beta0): (f64, f64),
+        f: &Found,
+        best_move: Option<Move>,
+    ) {
+        if f.taint <= self.root_index + depth {
+            self.stats.tainted += 1;
+            return;
+        }
+        let bound = if f.value <= alpha0 {
+            Bound::Upper
+        } else if f.value >= beta0 {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        let entry = Entry {
+            value: f.value,
+            bound,
+            best: best_move.map(|mv| self.path.map(frame).mv(mv, false)),
+            height: f.height,
+        };
+        self.stats.stores += 1;
+        if f.cut {
+            self.table.put(capped_key, entry, true);
+        } else {
+            self.table.put(key, entry, false);
+        }
     }
 }
