@@ -2,9 +2,10 @@
 
 use crate::load::Loaded;
 use crate::schema::{
-    BoardFile, DRunsFile, DeadStonesFile, DerivedFile, DiagonalsFile, HandFile, ImmediateFile,
-    ImmediateReadingFile, KoCaptureFile, NamingFile, NodeFile, RepeatedFile, ScoringMethodFile,
-    SekiFile, SuicideEffectFile, SuicideFile, SuicideShorthand, SuperkoFile, Text,
+    BoardFile, DRunsFile, DeadStonesFile, DerivedFile, DiagonalsFile, ExplicitFile, HandFile,
+    ImmediateFile, ImmediateReadingFile, KoCaptureFile, NamingFile, NodeFile, RepeatedFile,
+    ScoringMethodFile, SekiFile, SuicideEffectFile, SuicideFile, SuicideShorthand, SuperkoFile,
+    Text,
 };
 use crate::vocab::{BoardBounds, Context, Prim, RuleEnv, VOCABULARY};
 use crate::yaml::{Kind, Node, Pos};
@@ -16,7 +17,7 @@ use crate::{
 };
 use crate::{EvalWeights, MAX_EVAL_WEIGHT};
 use indexmap::IndexMap;
-use morrigo_board::{BoardSpec, Diagonals, Named, Naming};
+use morrigo_board::{BoardSpec, Diagonals, LineDirection, Named, Naming};
 use morrigo_diag::{did_you_mean, Diagnostic, Diagnostics, Location};
 
 /// The ways to give a board, in `BoardFile` field order.
@@ -63,8 +64,112 @@ struct Compiler<'a> {
     errors: Vec<Diagnostic>,
 }
 
+/// What every rule section is checked against: the names expressions know
+/// and the board they are bounded by.
+struct Basics {
+    name: Option<String>,
+    players: Vec<String>,
+    params: Vec<(String, i64)>,
+    hand: Option<HandFile>,
+    topology: Option<morrigo_board::Topology>,
+    phase_names: Vec<String>,
+    play: Option<PlayRule>,
+    passes: Passes,
+    /// Move classes and derived classes history patterns may name.
+    classes: Vec<u8>,
+    derived: Vec<u8>,
+}
+
+impl Basics {
+    /// The environment rule expressions are compiled in; each section sets
+    /// its own context with `within`.
+    fn env<'b>(&'b self, patterns: &'b RefCell<Vec<morrigo_dsl::Pattern>>) -> RuleEnv<'b> {
+        RuleEnv {
+            context: Context::End,
+            players: &self.players,
+            phases: &self.phase_names,
+            params: &self.params,
+            classes: &self.classes,
+            derived: &self.derived,
+            board: BoardBounds::of(self.topology.as_ref()),
+            patterns,
+            topology: self.topology.as_ref(),
+        }
+    }
+}
+
+/// The compiled rule sections of a ruleset.
+struct Sections {
+    phases: Vec<PhaseRule>,
+    line_rule: Option<LineRule>,
+    forbid: Vec<ForbidRule>,
+    captures: Vec<CaptureRule>,
+    repetition: RepetitionRule,
+    end: Vec<EndRule>,
+    scoring: Option<Scoring>,
+    eval: Option<EvalWeights>,
+    shapes: Option<std::sync::Arc<crate::shapes::ShapeTable>>,
+}
+
+/// What each capture rule is checked against.
+struct CaptureCx<'a> {
+    env: RuleEnv<'a>,
+    /// Some phase puts a piece on a point (a capture needs such a move).
+    moves_a_piece: bool,
+    /// The board compiled (else its lines are unknown, not missing).
+    board_known: bool,
+    /// The directions the board's lines run in, in a fixed order.
+    board_dirs: Vec<LineDirection>,
+    line_rule: Option<&'a LineRule>,
+}
+
 impl Compiler<'_> {
     fn rules(&mut self) -> Option<Rules> {
+        let basics = self.basics();
+        let patterns = RefCell::new(Vec::new());
+        let sections = self.sections(&basics, basics.env(&patterns));
+        let start = self.checked_start(&basics);
+        let (in_hand, unlimited_hand) = self.hand_size(basics.hand);
+        self.check_line_rule_fits_play_and_hand(
+            basics.play.as_ref(),
+            sections.line_rule.as_ref(),
+            unlimited_hand,
+        );
+        let f = &self.loaded.file;
+        let rules = Rules {
+            name: basics.name?,
+            title: f
+                .title
+                .clone()
+                .unwrap_or_else(|| f.name.clone().unwrap_or_default()),
+            description: f.description.clone(),
+            sources: self.loaded.chain.clone(),
+            topology: basics.topology?,
+            players: basics.players,
+            in_hand: in_hand?,
+            unlimited_hand,
+            start,
+            params: basics.params,
+            phases: sections.phases,
+            line_rule: sections.line_rule,
+            end: sections.end,
+            play: basics.play,
+            passes: basics.passes,
+            forbid: sections.forbid,
+            captures: sections.captures,
+            repetition: sections.repetition,
+            scoring: sections.scoring,
+            patterns: patterns.into_inner(),
+            eval: sections.eval,
+            shapes: sections.shapes,
+        };
+        self.check_lines_formed_in(&rules);
+        Some(rules)
+    }
+
+    /// Name, board, players, params, hand size, phase names, board play and
+    /// passes: what the rule sections are checked against, so read first.
+    fn basics(&mut self) -> Basics {
         let f = &self.loaded.file;
         let name = self.required(
             f.name.clone(),
@@ -91,36 +196,72 @@ impl Compiler<'_> {
         let ko_runs = play.as_ref().and_then(|p| p.ko_runs);
         let passes = self.passes(ko_runs.map(|r| r.letter));
         let (classes, derived) = crate::history_classes(play.as_ref(), &passes);
-        let patterns = RefCell::new(Vec::new());
-        let env = RuleEnv {
-            context: Context::End,
-            players: &players,
-            phases: &phase_names,
-            params: &params,
-            classes: &classes,
-            derived: &derived,
-            board: BoardBounds::of(topology.as_ref()),
-            patterns: &patterns,
-            topology: topology.as_ref(),
-        };
+        Basics {
+            name,
+            players,
+            params,
+            hand,
+            topology,
+            phase_names,
+            play,
+            passes,
+            classes,
+            derived,
+        }
+    }
+
+    /// Every rule section compiled against the basics, with the checks
+    /// between sections, in the order their diagnostics are reported.
+    fn sections(&mut self, b: &Basics, env: RuleEnv<'_>) -> Sections {
+        let play = b.play.as_ref();
+        let topology = b.topology.as_ref();
         let phases = self.phases(env);
-        self.check_moves_have_rules(&phases, play.as_ref(), &passes);
+        self.check_moves_have_rules(&phases, play, &b.passes);
         if play.is_some() {
             self.check_turn_order_without_plays(&phases);
         }
         let line_rule = self.line_rule(env);
-        let moves_pieces = phases.iter().any(|p| {
-            p.actions
-                .iter()
-                .any(|a| matches!(a.kind, ActionKind::Slide | ActionKind::Fly))
-        });
-        if line_rule.is_some() && topology.as_ref().is_some_and(|t| t.lines.is_empty()) {
+        self.check_line_rule_has_lines(line_rule.as_ref(), topology);
+        self.check_repetition_has_plays(play);
+        self.check_records_can_mark_removals(&phases, line_rule.is_some(), topology);
+        let forbid = self.forbid_rules(env, &b.passes, &phases, line_rule.is_some(), topology);
+        let captures = self.capture_rules(env, &phases, topology, line_rule.as_ref());
+        let repetition = self.repetition();
+        let mut end = self.synthesized_end_rules(play, &repetition);
+        end.extend(self.end_rules(env));
+        let scoring = self.scoring();
+        let eval = self.eval(play.is_some());
+        let shapes = self.shapes(topology, play.is_some());
+        self.check_end_names_unique(&end);
+        self.check_score_has_scoring(&end, scoring.as_ref());
+        Sections {
+            phases,
+            line_rule,
+            forbid,
+            captures,
+            repetition,
+            end,
+            scoring,
+            eval,
+            shapes,
+        }
+    }
+
+    fn check_line_rule_has_lines(
+        &mut self,
+        line_rule: Option<&LineRule>,
+        topology: Option<&morrigo_board::Topology>,
+    ) {
+        if line_rule.is_some() && topology.is_some_and(|t| t.lines.is_empty()) {
             self.error_key(
                 &["on_line_formed"],
                 Diagnostic::new("`on_line_formed` says what completing a line does, but the board has no lines")
                     .expected("a board with lines (`lines:` of a grid or an explicit board), or no `on_line_formed`"),
             );
         }
+    }
+
+    fn check_repetition_has_plays(&mut self, play: Option<&PlayRule>) {
         let repetition_set = self.loaded.file.repetition.as_ref().is_some_and(|r| {
             r.immediate.is_some() || r.superko.is_some() || r.repeated_board.is_some()
         });
@@ -131,25 +272,31 @@ impl Compiler<'_> {
                     .expected("a `play:` section and a `play` action, or no `repetition` (repeated positions: an end rule on `repetitions`)"),
             );
         }
-        if line_rule.is_some() || moves_pieces {
-            if let Some(t) = &topology {
+    }
+
+    /// Only records of removals and of moves along the board use the `x`
+    /// mark, so only their rulesets keep it out of point names.
+    fn check_records_can_mark_removals(
+        &mut self,
+        phases: &[PhaseRule],
+        has_line_rule: bool,
+        topology: Option<&morrigo_board::Topology>,
+    ) {
+        let moves_pieces = phases.iter().any(|p| {
+            p.actions
+                .iter()
+                .any(|a| matches!(a.kind, ActionKind::Slide | ActionKind::Fly))
+        });
+        if has_line_rule || moves_pieces {
+            if let Some(t) = topology {
                 self.check_no_removal_mark(t);
             }
         }
-        let forbid = self.forbid_rules(
-            env,
-            &passes,
-            &phases,
-            line_rule.is_some(),
-            topology.as_ref(),
-        );
-        let captures = self.capture_rules(env, &phases, topology.as_ref(), line_rule.as_ref());
-        let repetition = self.repetition();
-        let mut end = self.synthesized_end_rules(play.as_ref(), &repetition);
-        end.extend(self.end_rules(env));
-        let scoring = self.scoring();
-        let eval = self.eval(play.is_some());
-        let shapes = self.shapes(topology.as_ref(), play.is_some());
+    }
+
+    /// The rules `play` and `repetition` add come first; a ruleset's own
+    /// end rule may not take one of their names.
+    fn check_end_names_unique(&mut self, end: &[EndRule]) {
         for (i, e) in end.iter().enumerate() {
             if end[..i].iter().any(|f| f.name == e.name) {
                 self.error_key(
@@ -162,6 +309,9 @@ impl Compiler<'_> {
                 );
             }
         }
+    }
+
+    fn check_score_has_scoring(&mut self, end: &[EndRule], scoring: Option<&Scoring>) {
         if let Some(e) = end
             .iter()
             .find(|e| e.verdict == Verdict::Score)
@@ -174,14 +324,26 @@ impl Compiler<'_> {
                     .expected("`scoring: { method: jk | area | territory, komi: … }`"),
             );
         }
-        let start = topology
+    }
+
+    /// `setup`'s stones and player to move (none without a board), checked
+    /// for liberties when board plays capture.
+    fn checked_start(&mut self, b: &Basics) -> Start {
+        let start = b
+            .topology
             .as_ref()
-            .map(|t| self.start(t, &players))
+            .map(|t| self.start(t, &b.players))
             .unwrap_or_default();
-        if let (Some(t), Some(_)) = (&topology, &play) {
-            self.check_start_liberties(t, &players, &start);
+        if let (Some(t), Some(_)) = (&b.topology, &b.play) {
+            self.check_start_liberties(t, &b.players, &start);
         }
-        let (in_hand, unlimited_hand) = match hand {
+        start
+    }
+
+    /// `setup.in_hand` as (pieces in hand, unlimited); `None` pieces when
+    /// missing or over the hand-size limit.
+    fn hand_size(&mut self, hand: Option<HandFile>) -> (Option<u32>, bool) {
+        match hand {
             Some(HandFile::Count(n)) if n > crate::MAX_IN_HAND => {
                 self.error_value(
                     &["setup", "in_hand"],
@@ -198,8 +360,18 @@ impl Compiler<'_> {
             Some(HandFile::Count(n)) => (Some(n), false),
             Some(HandFile::Unlimited(_)) => (Some(0), true),
             None => (None, false),
-        };
-        if play.is_some() && line_rule.as_ref().is_some_and(|l| l.delay.is_some()) {
+        }
+    }
+
+    /// `on_line_formed.delay` and `from_hand` need a board without board
+    /// plays and a counted hand.
+    fn check_line_rule_fits_play_and_hand(
+        &mut self,
+        play: Option<&PlayRule>,
+        line_rule: Option<&LineRule>,
+        unlimited_hand: bool,
+    ) {
+        if play.is_some() && line_rule.is_some_and(|l| l.delay.is_some()) {
             self.error_key(
                 &["on_line_formed", "delay"],
                 Diagnostic::new(
@@ -208,7 +380,7 @@ impl Compiler<'_> {
                 .expected("no `delay` in a ruleset with `play:`"),
             );
         }
-        if unlimited_hand && line_rule.as_ref().is_some_and(|l| l.from_hand.is_some()) {
+        if unlimited_hand && line_rule.is_some_and(|l| l.from_hand.is_some()) {
             self.error_key(
                 &["on_line_formed", "from_hand"],
                 Diagnostic::new(
@@ -217,35 +389,6 @@ impl Compiler<'_> {
                 .expected("a number for `setup.in_hand`, or no `from_hand`"),
             );
         }
-        let rules = Rules {
-            name: name?,
-            title: f
-                .title
-                .clone()
-                .unwrap_or_else(|| f.name.clone().unwrap_or_default()),
-            description: f.description.clone(),
-            sources: self.loaded.chain.clone(),
-            topology: topology?,
-            players,
-            in_hand: in_hand?,
-            unlimited_hand,
-            start,
-            params,
-            phases,
-            line_rule,
-            end,
-            play,
-            passes,
-            forbid,
-            captures,
-            repetition,
-            scoring,
-            patterns: patterns.into_inner(),
-            eval,
-            shapes,
-        };
-        self.check_lines_formed_in(&rules);
-        Some(rules)
     }
 
     /// `lines_formed_in` counts completed lines: refused on a board
@@ -825,36 +968,54 @@ impl Compiler<'_> {
             board.explicit.is_some(),
         ];
         if given.iter().filter(|g| **g).count() != 1 {
-            let mut d = Diagnostic::new("a board is given in exactly one way").expected(
-                "one of `nested_squares:`, `grid:`, `triangular:`, `hexagonal:`, `explicit:`",
-            );
-            // A variant replacing its parent's kind of board must delete it.
-            let inherited: Vec<&str> = BOARD_KINDS
-                .into_iter()
-                .filter(|k| {
-                    self.loaded
-                        .node(&["board", k])
-                        .is_some_and(|n| n.pos.file > 0)
-                })
-                .collect();
-            let own: Option<&str> = BOARD_KINDS.into_iter().find(|k| {
-                self.loaded
-                    .node(&["board", k])
-                    .is_some_and(|n| n.pos.file == 0)
-            });
-            for k in &inherited {
-                if own.is_some() {
-                    d = d.note(format!(
-                        "`{k}:` is inherited from the parent ruleset; write `{k}: null` under `board:` to replace it"
-                    ));
-                }
-            }
-            let at = own
-                .and_then(|k| self.loaded.key_at(&["board", k]))
-                .or_else(|| self.loaded.key_at(&["board"]));
-            self.errors.push(d.at_opt(at));
+            self.report_board_not_given_once();
             return None;
         }
+        let spec = self.board_spec(board)?;
+        match morrigo_board::build(&spec) {
+            Ok(t) => Some(t),
+            Err(e) => {
+                self.report_board_error(&e, given);
+                None
+            }
+        }
+    }
+
+    /// No way or several ways of giving the board: at the board's own kind
+    /// (or `board:`), with a note for each kind a parent ruleset gave.
+    fn report_board_not_given_once(&mut self) {
+        let mut d = Diagnostic::new("a board is given in exactly one way").expected(
+            "one of `nested_squares:`, `grid:`, `triangular:`, `hexagonal:`, `explicit:`",
+        );
+        // A variant replacing its parent's kind of board must delete it.
+        let inherited: Vec<&str> = BOARD_KINDS
+            .into_iter()
+            .filter(|k| {
+                self.loaded
+                    .node(&["board", k])
+                    .is_some_and(|n| n.pos.file > 0)
+            })
+            .collect();
+        let own: Option<&str> = BOARD_KINDS.into_iter().find(|k| {
+            self.loaded
+                .node(&["board", k])
+                .is_some_and(|n| n.pos.file == 0)
+        });
+        for k in &inherited {
+            if own.is_some() {
+                d = d.note(format!(
+                    "`{k}:` is inherited from the parent ruleset; write `{k}: null` under `board:` to replace it"
+                ));
+            }
+        }
+        let at = own
+            .and_then(|k| self.loaded.key_at(&["board", k]))
+            .or_else(|| self.loaded.key_at(&["board"]));
+        self.errors.push(d.at_opt(at));
+    }
+
+    /// The board crate's description of the one board given.
+    fn board_spec(&self, board: &BoardFile) -> Option<BoardSpec> {
         let spec = if let Some(n) = &board.nested_squares {
             BoardSpec::NestedSquares {
                 rings: n.rings,
@@ -890,69 +1051,74 @@ impl Compiler<'_> {
                 line_length: h.lines,
             }
         } else {
-            let e = board.explicit.as_ref()?;
-            let node_names = e.nodes.iter().map(|n| match n {
-                NodeFile::Name(name) | NodeFile::Placed { name, .. } => name.as_str(),
-            });
-            let nodes = self.located_names("nodes", node_names);
-            let coords = e.nodes.iter().map(|n| match n {
-                NodeFile::Name(_) => None,
-                NodeFile::Placed { at, .. } => Some((at[0], at[1])),
-            });
-            let edge_names = e.edges.iter().flat_map(|[a, b]| [a.as_str(), b.as_str()]);
-            let mut edge_named = self.located_names("edges", edge_names).into_iter();
-            let mut edges = Vec::new();
-            while let (Some(a), Some(b)) = (edge_named.next(), edge_named.next()) {
-                edges.push((a, b));
-            }
-            let line_names = e.lines.iter().flatten().map(String::as_str);
-            let mut line_named = self.located_names("lines", line_names).into_iter();
-            let lines = e
-                .lines
-                .iter()
-                .map(|l| line_named.by_ref().take(l.len()).collect())
-                .collect();
-            BoardSpec::Explicit {
-                nodes: nodes.into_iter().zip(coords).collect(),
-                edges,
-                lines,
-            }
+            self.explicit_spec(board.explicit.as_ref()?)
         };
-        match morrigo_board::build(&spec) {
-            Ok(t) => Some(t),
-            Err(e) => {
-                let mut d = e.to_diagnostic();
-                // A generator parameter out of range is located at its key
-                // (the board crate names parameters by their ruleset keys).
-                let param = match &e {
-                    morrigo_board::BoardError::ParamOutOfRange { param, .. } => Some(*param),
-                    _ => None,
-                };
-                let kind = BOARD_KINDS
-                    .into_iter()
-                    .zip(given)
-                    .find(|g| g.1)
-                    .map(|g| g.0);
-                let path = kind.zip(param).map(|(k, p)| ["board", k, p]);
-                // `--size` replaces the value but not the key written in the file.
-                let from_command_line = path
-                    .as_ref()
-                    .and_then(|p| self.loaded.node(p))
-                    .is_some_and(|n| n.pos.file == usize::MAX);
-                let fallback = match from_command_line {
-                    true => {
-                        d = d.note("the value comes from `--size` on the command line");
-                        self.loaded.key_at(&["board"])
-                    }
-                    false => path
-                        .as_ref()
-                        .and_then(|p| self.loaded.key_at(p))
-                        .or_else(|| self.loaded.key_at(&["board"])),
-                };
-                self.errors.push(d.at_opt(fallback));
-                None
-            }
+        Some(spec)
+    }
+
+    /// An explicit board, each name of a node, edge and line paired with
+    /// where it is written.
+    fn explicit_spec(&self, e: &ExplicitFile) -> BoardSpec {
+        let node_names = e.nodes.iter().map(|n| match n {
+            NodeFile::Name(name) | NodeFile::Placed { name, .. } => name.as_str(),
+        });
+        let nodes = self.located_names("nodes", node_names);
+        let coords = e.nodes.iter().map(|n| match n {
+            NodeFile::Name(_) => None,
+            NodeFile::Placed { at, .. } => Some((at[0], at[1])),
+        });
+        let edge_names = e.edges.iter().flat_map(|[a, b]| [a.as_str(), b.as_str()]);
+        let mut edge_named = self.located_names("edges", edge_names).into_iter();
+        let mut edges = Vec::new();
+        while let (Some(a), Some(b)) = (edge_named.next(), edge_named.next()) {
+            edges.push((a, b));
         }
+        let line_names = e.lines.iter().flatten().map(String::as_str);
+        let mut line_named = self.located_names("lines", line_names).into_iter();
+        let lines = e
+            .lines
+            .iter()
+            .map(|l| line_named.by_ref().take(l.len()).collect())
+            .collect();
+        BoardSpec::Explicit {
+            nodes: nodes.into_iter().zip(coords).collect(),
+            edges,
+            lines,
+        }
+    }
+
+    /// A board the board crate refuses. `given` says which kind of board
+    /// was given, in `BOARD_KINDS` order.
+    fn report_board_error(&mut self, e: &morrigo_board::BoardError, given: [bool; 5]) {
+        let mut d = e.to_diagnostic();
+        // A generator parameter out of range is located at its key
+        // (the board crate names parameters by their ruleset keys).
+        let param = match e {
+            morrigo_board::BoardError::ParamOutOfRange { param, .. } => Some(*param),
+            _ => None,
+        };
+        let kind = BOARD_KINDS
+            .into_iter()
+            .zip(given)
+            .find(|g| g.1)
+            .map(|g| g.0);
+        let path = kind.zip(param).map(|(k, p)| ["board", k, p]);
+        // `--size` replaces the value but not the key written in the file.
+        let from_command_line = path
+            .as_ref()
+            .and_then(|p| self.loaded.node(p))
+            .is_some_and(|n| n.pos.file == usize::MAX);
+        let fallback = match from_command_line {
+            true => {
+                d = d.note("the value comes from `--size` on the command line");
+                self.loaded.key_at(&["board"])
+            }
+            false => path
+                .as_ref()
+                .and_then(|p| self.loaded.key_at(p))
+                .or_else(|| self.loaded.key_at(&["board"])),
+        };
+        self.errors.push(d.at_opt(fallback));
     }
 
     /// Compile the expression at a path of keys of the merged ruleset; a
@@ -1686,7 +1852,6 @@ impl Compiler<'_> {
         topology: Option<&morrigo_board::Topology>,
         line_rule: Option<&crate::LineRule>,
     ) -> Vec<CaptureRule> {
-        use morrigo_board::LineDirection;
         let Some(file) = self.loaded.file.captures.as_ref() else {
             return Vec::new();
         };
@@ -1713,106 +1878,136 @@ impl Compiler<'_> {
                 .filter(|d| t.line_directions.contains(d))
                 .collect()
         });
+        let cx = CaptureCx {
+            env,
+            moves_a_piece,
+            board_known: topology.is_some(),
+            board_dirs,
+            line_rule,
+        };
         let mut out = Vec::new();
         for (name, rule) in entries.into_iter().take(keep) {
             let Some(rule) = rule else { continue };
-            let at = self.loaded.key_at(&["captures", &name]);
-            self.check_rule_name(&name, at, "a capture rule");
-            if !moves_a_piece {
-                self.error_key(
-                    &["captures", &name],
-                    Diagnostic::new(format!(
-                        "capture rule `{name}` follows moves that put a piece on a point, and no phase allows one"
-                    ))
-                    .expected("a `place`, `slide` or `fly` action, or no `captures`"),
-                );
-            }
-            if topology.is_some() && board_dirs.is_empty() {
-                self.error_key(
-                    &["captures", &name],
-                    Diagnostic::new(format!(
-                        "capture rule `{name}` works along the board's lines, and the board has none"
-                    ))
-                    .expected("a board with lines (`lines:` of a grid, an explicit board), or no `captures`"),
-                );
-            }
-            let Some(kind) = rule.kind else {
-                self.error_key(
-                    &["captures", &name],
-                    Diagnostic::new(format!("capture rule `{name}` has no `kind`"))
-                        .expected("`kind: custodian`, `kind: intervention` or `kind: leap`"),
-                );
-                continue;
-            };
-            let kind = match kind {
-                crate::schema::CaptureKindFile::Custodian => CaptureKind::Custodian,
-                crate::schema::CaptureKindFile::Intervention => CaptureKind::Intervention,
-                crate::schema::CaptureKindFile::Leap => CaptureKind::Leap,
-            };
-            let directions = match &rule.directions {
-                None => board_dirs.clone(),
-                Some(names) => {
-                    let mut dirs = Vec::new();
-                    for d in names {
-                        let found = LineDirection::ALL
-                            .into_iter()
-                            .find(|k| k.name() == d)
-                            .filter(|k| board_dirs.contains(k));
-                        match found {
-                            Some(k) if !dirs.contains(&k) => dirs.push(k),
-                            Some(_) => {}
-                            None => {
-                                let have: Vec<&str> = board_dirs.iter().map(|k| k.name()).collect();
-                                let mut diag = Diagnostic::new(format!(
-                                    "capture rule `{name}` names the direction `{d}`, which no line of this board runs in"
-                                ))
-                                .expected(if have.is_empty() {
-                                    "no directions: the board has no lines".to_string()
-                                } else {
-                                    format!("one of {}", have.join(", "))
-                                });
-                                if let Some(s) = did_you_mean(d, have.iter().copied()) {
-                                    diag = diag.note(format!("did you mean `{s}`?"));
-                                }
-                                let at = self.list_item(&["captures", &name, "directions"], d);
-                                self.errors.push(diag.at_opt(at));
-                            }
-                        }
-                    }
-                    if names.is_empty() {
-                        self.error_key(
-                            &["captures", &name, "directions"],
-                            Diagnostic::new(format!("capture rule `{name}` works along no direction"))
-                                .expected("a list of directions, e.g. `[side, cross]`, or no `directions` for all"),
-                        );
-                    }
-                    dirs
-                }
-            };
-            let when = match rule.when.as_ref() {
-                Some(w) => self.cond_at(
-                    w,
-                    &["captures", &name, "when"],
-                    &env.within(Context::ActionGuard),
-                    Type::Bool,
-                ),
-                None => Cond {
-                    expr: morrigo_dsl::Expr::Const(1),
-                    text: "true".to_string(),
-                    at: self.loaded.key_at(&["captures", &name]),
-                },
-            };
-            let take = self.capture_take(&name, rule, kind, line_rule);
-            out.push(CaptureRule {
-                name,
-                kind,
-                directions,
-                when,
-                take,
-                doc: rule.doc.clone(),
-            });
+            out.extend(self.capture_rule(name, rule, &cx));
         }
         out
+    }
+
+    /// One capture rule; `None` when it has no `kind`.
+    fn capture_rule(
+        &mut self,
+        name: String,
+        rule: &crate::schema::CaptureFile,
+        cx: &CaptureCx<'_>,
+    ) -> Option<CaptureRule> {
+        let at = self.loaded.key_at(&["captures", &name]);
+        self.check_rule_name(&name, at, "a capture rule");
+        if !cx.moves_a_piece {
+            self.error_key(
+                &["captures", &name],
+                Diagnostic::new(format!(
+                    "capture rule `{name}` follows moves that put a piece on a point, and no phase allows one"
+                ))
+                .expected("a `place`, `slide` or `fly` action, or no `captures`"),
+            );
+        }
+        if cx.board_known && cx.board_dirs.is_empty() {
+            self.error_key(
+                &["captures", &name],
+                Diagnostic::new(format!(
+                    "capture rule `{name}` works along the board's lines, and the board has none"
+                ))
+                .expected(
+                    "a board with lines (`lines:` of a grid, an explicit board), or no `captures`",
+                ),
+            );
+        }
+        let Some(kind) = rule.kind else {
+            self.error_key(
+                &["captures", &name],
+                Diagnostic::new(format!("capture rule `{name}` has no `kind`"))
+                    .expected("`kind: custodian`, `kind: intervention` or `kind: leap`"),
+            );
+            return None;
+        };
+        let kind = match kind {
+            crate::schema::CaptureKindFile::Custodian => CaptureKind::Custodian,
+            crate::schema::CaptureKindFile::Intervention => CaptureKind::Intervention,
+            crate::schema::CaptureKindFile::Leap => CaptureKind::Leap,
+        };
+        let directions = match &rule.directions {
+            None => cx.board_dirs.clone(),
+            Some(names) => self.capture_directions(&name, names, &cx.board_dirs),
+        };
+        let when = match rule.when.as_ref() {
+            Some(w) => self.cond_at(
+                w,
+                &["captures", &name, "when"],
+                &cx.env.within(Context::ActionGuard),
+                Type::Bool,
+            ),
+            None => Cond {
+                expr: morrigo_dsl::Expr::Const(1),
+                text: "true".to_string(),
+                at: self.loaded.key_at(&["captures", &name]),
+            },
+        };
+        let take = self.capture_take(&name, rule, kind, cx.line_rule);
+        Some(CaptureRule {
+            name,
+            kind,
+            directions,
+            when,
+            take,
+            doc: rule.doc.clone(),
+        })
+    }
+
+    /// `captures.NAME.directions`: each a direction the board's lines run
+    /// in, kept once, in the order written.
+    fn capture_directions(
+        &mut self,
+        name: &str,
+        names: &[String],
+        board_dirs: &[LineDirection],
+    ) -> Vec<LineDirection> {
+        let mut dirs = Vec::new();
+        for d in names {
+            let found = LineDirection::ALL
+                .into_iter()
+                .find(|k| k.name() == d)
+                .filter(|k| board_dirs.contains(k));
+            match found {
+                Some(k) if !dirs.contains(&k) => dirs.push(k),
+                Some(_) => {}
+                None => {
+                    let have: Vec<&str> = board_dirs.iter().map(|k| k.name()).collect();
+                    let mut diag = Diagnostic::new(format!(
+                        "capture rule `{name}` names the direction `{d}`, which no line of this board runs in"
+                    ))
+                    .expected(if have.is_empty() {
+                        "no directions: the board has no lines".to_string()
+                    } else {
+                        format!("one of {}", have.join(", "))
+                    });
+                    if let Some(s) = did_you_mean(d, have.iter().copied()) {
+                        diag = diag.note(format!("did you mean `{s}`?"));
+                    }
+                    let at = self.list_item(&["captures", name, "directions"], d);
+                    self.errors.push(diag.at_opt(at));
+                }
+            }
+        }
+        if names.is_empty() {
+            self.error_key(
+                &["captures", name, "directions"],
+                Diagnostic::new(format!("capture rule `{name}` works along no direction"))
+                    .expected(
+                        "a list of directions, e.g. `[side, cross]`, or no `directions` for all",
+                    ),
+            );
+        }
+        dirs
     }
 
     /// `captures.NAME.take`: refused where it has no reading — a leap takes

@@ -613,6 +613,24 @@ impl Rules {
 /// A readable summary of the compiled rules (`morrigo show`, snapshots).
 impl fmt::Display for Rules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.fmt_setup(f)?;
+        self.fmt_phases(f)?;
+        self.fmt_line_rule(f)?;
+        self.fmt_play(f)?;
+        self.fmt_passes(f)?;
+        self.fmt_captures(f)?;
+        self.fmt_forbid(f)?;
+        self.fmt_repetition(f)?;
+        self.fmt_scoring(f)?;
+        self.fmt_eval_and_shapes(f)?;
+        self.fmt_end(f)
+    }
+}
+
+/// The sections of the summary, in the order `Display` writes them.
+impl Rules {
+    /// Name, sources, board, players, the starting position and params.
+    fn fmt_setup(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "ruleset {} — {}", self.name, self.title)?;
         let chain: Vec<&str> = self.sources.iter().map(|s| &*s.name).collect();
         writeln!(f, "  from: {}", chain.join(" ← "))?;
@@ -649,6 +667,10 @@ impl fmt::Display for Rules {
                 .collect();
             writeln!(f, "  params: {}", ps.join(", "))?;
         }
+        Ok(())
+    }
+
+    fn fmt_phases(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "  phases (first that applies):")?;
         for p in &self.phases {
             match &p.when {
@@ -675,6 +697,12 @@ impl fmt::Display for Rules {
                 writeln!(f, "      on entering this phase, {} moves first", x.text)?;
             }
         }
+        Ok(())
+    }
+
+    /// `on_line_formed`; "nothing" is said only of rulesets without board
+    /// plays, where a line could matter.
+    fn fmt_line_rule(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.line_rule {
             Some(l) => {
                 writeln!(f, "  on line formed: remove {} piece(s)", l.removals.text)?;
@@ -692,35 +720,45 @@ impl fmt::Display for Rules {
             None if self.play.is_none() => writeln!(f, "  on line formed: nothing")?,
             None => {}
         }
-        if let Some(p) = &self.play {
-            let effect = |e: SuicideEffect| match e {
-                SuicideEffect::Lose => "the mover loses",
-                SuicideEffect::Illegal => "illegal",
-                SuicideEffect::Remove => "legal, the chain is removed",
+        Ok(())
+    }
+
+    /// Go's board play: suicide and the move classes ko rules read.
+    fn fmt_play(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Some(p) = &self.play else {
+            return Ok(());
+        };
+        let effect = |e: SuicideEffect| match e {
+            SuicideEffect::Lose => "the mover loses",
+            SuicideEffect::Illegal => "illegal",
+            SuicideEffect::Remove => "legal, the chain is removed",
+        };
+        writeln!(f, "  board play: captures chains without liberties")?;
+        writeln!(
+            f,
+            "    suicide: single stone {}; chain of 2+ {}",
+            effect(p.suicide_single),
+            effect(p.suicide_multi)
+        )?;
+        if p.ko_capture {
+            let derived = match p.ko_runs {
+                Some(r) => format!(
+                    "; {} = a run of {} Cs",
+                    r.letter as char,
+                    if r.four_or_six {
+                        "4 or 6"
+                    } else {
+                        "4, 6, 8, …"
+                    }
+                ),
+                None => String::new(),
             };
-            writeln!(f, "  board play: captures chains without liberties")?;
-            writeln!(
-                f,
-                "    suicide: single stone {}; chain of 2+ {}",
-                effect(p.suicide_single),
-                effect(p.suicide_multi)
-            )?;
-            if p.ko_capture {
-                let derived = match p.ko_runs {
-                    Some(r) => format!(
-                        "; {} = a run of {} Cs",
-                        r.letter as char,
-                        if r.four_or_six {
-                            "4 or 6"
-                        } else {
-                            "4, 6, 8, …"
-                        }
-                    ),
-                    None => String::new(),
-                };
-                writeln!(f, "    classes: C (ko capture, JK Art. 2.5) or N{derived}")?;
-            }
+            writeln!(f, "    classes: C (ko capture, JK Art. 2.5) or N{derived}")?;
         }
+        Ok(())
+    }
+
+    fn fmt_passes(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if !self.passes.kinds.is_empty() {
             let kinds: Vec<String> = self.passes.names();
             writeln!(
@@ -730,97 +768,119 @@ impl fmt::Display for Rules {
                 self.passes.stones
             )?;
         }
-        if !self.captures.is_empty() {
-            writeln!(f, "  captures (made by the move itself):")?;
-            for c in &self.captures {
-                let dirs: Vec<&str> = c.directions.iter().map(|d| d.name()).collect();
-                write!(
-                    f,
-                    "    {}: {} along {}",
-                    c.name,
-                    c.kind.name(),
-                    dirs.join(", ")
-                )?;
-                if !c.when.is_always() {
-                    write!(f, " when {}", c.when.text)?;
-                }
-                match c.take {
-                    CaptureTake::All => {}
-                    CaptureTake::Choose => write!(f, ", taken by removals the player chooses")?,
-                    CaptureTake::ChooseOne => write!(f, ", one flanked piece taken by a removal")?,
-                }
-                writeln!(f)?;
-            }
+        Ok(())
+    }
+
+    fn fmt_captures(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.captures.is_empty() {
+            return Ok(());
         }
-        if !self.forbid.is_empty() {
-            writeln!(f, "  forbidden moves:")?;
-            for r in &self.forbid {
-                let kinds: Vec<String> = r.moves.iter().map(|m| m.name(&self.passes)).collect();
-                writeln!(
-                    f,
-                    "    {}: no {} when {}",
-                    r.name,
-                    kinds.join("/"),
-                    r.when.text
-                )?;
+        writeln!(f, "  captures (made by the move itself):")?;
+        for c in &self.captures {
+            let dirs: Vec<&str> = c.directions.iter().map(|d| d.name()).collect();
+            write!(
+                f,
+                "    {}: {} along {}",
+                c.name,
+                c.kind.name(),
+                dirs.join(", ")
+            )?;
+            if !c.when.is_always() {
+                write!(f, " when {}", c.when.text)?;
             }
+            match c.take {
+                CaptureTake::All => {}
+                CaptureTake::Choose => write!(f, ", taken by removals the player chooses")?,
+                CaptureTake::ChooseOne => write!(f, ", one flanked piece taken by a removal")?,
+            }
+            writeln!(f)?;
         }
-        let rep = &self.repetition;
-        if *rep != RepetitionRule::default() {
-            let verdict = match rep.immediate {
-                Immediate::Allowed => "allowed",
-                Immediate::Lose => "loses",
-                Immediate::Illegal => "illegal",
-            };
-            let immediate = match (rep.immediate, rep.reading) {
-                (Immediate::Allowed, _) => verdict.to_string(),
-                (_, ImmediateReading::SimpleKo) => format!(
-                    "{verdict} (simple ko: recreating the board as it was before the opponent's last play)"
-                ),
-                (_, ImmediateReading::Jk) => format!(
-                    "{verdict} (JK Art. 3.2: recreating the board after the move two back, both board plays)"
-                ),
-            };
-            let superko = match rep.superko {
-                Superko::None => "none",
-                Superko::Positional => "positional",
-                Superko::Situational => "situational",
-            };
-            let repeated = match rep.repeated_board {
-                Repeated::Off => "nothing".to_string(),
-                Repeated::Captures => format!(
-                    "occurrence {} ends it, more captures since the first win",
-                    rep.count
-                ),
-                Repeated::Draw => format!("occurrence {} is a draw", rep.count),
-            };
+        Ok(())
+    }
+
+    fn fmt_forbid(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.forbid.is_empty() {
+            return Ok(());
+        }
+        writeln!(f, "  forbidden moves:")?;
+        for r in &self.forbid {
+            let kinds: Vec<String> = r.moves.iter().map(|m| m.name(&self.passes)).collect();
             writeln!(
                 f,
-                "  repetition: immediate recapture {immediate}; superko {superko}; a repeated board: {repeated}"
+                "    {}: no {} when {}",
+                r.name,
+                kinds.join("/"),
+                r.when.text
             )?;
         }
-        if let Some(s) = &self.scoring {
-            let method = match s.method {
-                ScoringMethod::Jk => "JK territory + prisoners",
-                ScoringMethod::Area => "area (stones + territory)",
-                ScoringMethod::Territory if s.seki == Seki::Nobody => {
-                    "territory + prisoners (captured, pass and dead stones; regions of chains in seki count for nobody)"
-                }
-                ScoringMethod::Territory => {
-                    "territory + prisoners (captured, pass and dead stones)"
-                }
-            };
-            let stone = if s.last_move_stone {
-                "; one more pass stone if the first player moved last"
-            } else {
-                ""
-            };
-            let dead = match s.dead_stones {
-                DeadStones::Agreement => "; dead stones removed by agreement",
-                DeadStones::None => "",
-            };
-            writeln!(f, "  scoring: {method}, komi {}{stone}{dead}", s.komi)?;
+        Ok(())
+    }
+
+    /// Written only when the ruleset changes the default repetition rule.
+    fn fmt_repetition(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let rep = &self.repetition;
+        if *rep == RepetitionRule::default() {
+            return Ok(());
         }
+        let verdict = match rep.immediate {
+            Immediate::Allowed => "allowed",
+            Immediate::Lose => "loses",
+            Immediate::Illegal => "illegal",
+        };
+        let immediate = match (rep.immediate, rep.reading) {
+            (Immediate::Allowed, _) => verdict.to_string(),
+            (_, ImmediateReading::SimpleKo) => format!(
+                "{verdict} (simple ko: recreating the board as it was before the opponent's last play)"
+            ),
+            (_, ImmediateReading::Jk) => format!(
+                "{verdict} (JK Art. 3.2: recreating the board after the move two back, both board plays)"
+            ),
+        };
+        let superko = match rep.superko {
+            Superko::None => "none",
+            Superko::Positional => "positional",
+            Superko::Situational => "situational",
+        };
+        let repeated = match rep.repeated_board {
+            Repeated::Off => "nothing".to_string(),
+            Repeated::Captures => format!(
+                "occurrence {} ends it, more captures since the first win",
+                rep.count
+            ),
+            Repeated::Draw => format!("occurrence {} is a draw", rep.count),
+        };
+        writeln!(
+            f,
+            "  repetition: immediate recapture {immediate}; superko {superko}; a repeated board: {repeated}"
+        )
+    }
+
+    fn fmt_scoring(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Some(s) = &self.scoring else {
+            return Ok(());
+        };
+        let method = match s.method {
+            ScoringMethod::Jk => "JK territory + prisoners",
+            ScoringMethod::Area => "area (stones + territory)",
+            ScoringMethod::Territory if s.seki == Seki::Nobody => {
+                "territory + prisoners (captured, pass and dead stones; regions of chains in seki count for nobody)"
+            }
+            ScoringMethod::Territory => "territory + prisoners (captured, pass and dead stones)",
+        };
+        let stone = if s.last_move_stone {
+            "; one more pass stone if the first player moved last"
+        } else {
+            ""
+        };
+        let dead = match s.dead_stones {
+            DeadStones::Agreement => "; dead stones removed by agreement",
+            DeadStones::None => "",
+        };
+        writeln!(f, "  scoring: {method}, komi {}{stone}{dead}", s.komi)
+    }
+
+    /// The engine's `eval:` and `playout.shapes` settings, when given.
+    fn fmt_eval_and_shapes(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(w) = &self.eval {
             let terms: Vec<String> = w.terms().iter().map(|(n, v)| format!("{n} {v}")).collect();
             writeln!(f, "  eval weights (alphabeta): {}", terms.join(", "))?;
@@ -828,6 +888,10 @@ impl fmt::Display for Rules {
         if let Some(t) = &self.shapes {
             writeln!(f, "  playout shapes (mcts): {}", t.names.join(", "))?;
         }
+        Ok(())
+    }
+
+    fn fmt_end(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "  end rules (checked in order at each turn):")?;
         for e in &self.end {
             let v = match e.verdict {

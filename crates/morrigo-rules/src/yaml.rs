@@ -253,167 +253,257 @@ pub fn parse(source: &SourceFile, file: usize) -> Result<Node, Diagnostic> {
     } else {
         0
     };
-    let input = &source.text.as_bytes()[skip..];
-    let mut p = Parser::new(input);
-    let located = |offset: usize, d: Diagnostic| d.at(source.location(offset + skip));
-    let mut stack: Vec<(Pos, Building)> = Vec::new();
-    let mut anchors: Vec<(Vec<u8>, Node)> = Vec::new();
-    let mut nodes = 0usize;
-    let mut root: Option<Node> = None;
-    let mut documents = 0;
+    let mut p = Parser::new(&source.text.as_bytes()[skip..]);
+    let mut tree = TreeBuilder {
+        source,
+        file,
+        skip,
+        stack: Vec::new(),
+        anchors: Vec::new(),
+        nodes: 0,
+        root: None,
+        documents: 0,
+    };
     loop {
-        let ev = p.next().map_err(|(msg, at)| {
-            // An error "at the end" is shown on the last line, not on the
-            // empty line after the final newline.
-            let at = at.min(source.text.trim_end().len().saturating_sub(skip));
-            located(
-                at,
-                Diagnostic::new(format!("the YAML cannot be read: {msg}")),
-            )
-        })?;
-        let start = ev.start + skip;
-        let end = ev.end + skip;
-        let done: Option<(Node, Option<Vec<u8>>)> = match ev.kind {
-            EvKind::StreamEnd => break,
+        let ev = p.next().map_err(|(msg, at)| tree.unreadable(msg, at))?;
+        if matches!(ev.kind, EvKind::StreamEnd) {
+            break;
+        }
+        let ev_start = ev.start;
+        let done = tree.event(ev)?;
+        tree.check_node_limit(ev_start)?;
+        if let Some((node, anchor)) = done {
+            tree.attach(node, anchor)?;
+        }
+    }
+    Ok(tree.finish())
+}
+
+/// A node finished by an event, with the anchor (`&name`) it defines.
+type Finished = (Node, Option<Vec<u8>>);
+
+/// The tree being built from libyaml's events.
+struct TreeBuilder<'s> {
+    source: &'s SourceFile,
+    file: usize,
+    /// Bytes of a byte order mark before the input libyaml reads.
+    skip: usize,
+    /// Lists and mappings begun and not yet ended, innermost last.
+    stack: Vec<(Pos, Building)>,
+    anchors: Vec<(Vec<u8>, Node)>,
+    /// Nodes so far, aliases expanded.
+    nodes: usize,
+    root: Option<Node>,
+    documents: usize,
+}
+
+impl TreeBuilder<'_> {
+    /// `d` at an offset of the input libyaml reads (after any byte order mark).
+    fn located(&self, offset: usize, d: Diagnostic) -> Diagnostic {
+        d.at(self.source.location(offset + self.skip))
+    }
+
+    /// libyaml's own error.
+    fn unreadable(&self, msg: String, at: usize) -> Diagnostic {
+        // An error "at the end" is shown on the last line, not on the
+        // empty line after the final newline.
+        let at = at.min(self.source.text.trim_end().len().saturating_sub(self.skip));
+        self.located(
+            at,
+            Diagnostic::new(format!("the YAML cannot be read: {msg}")),
+        )
+    }
+
+    /// One event (not the stream's end): the node it finishes, if any.
+    fn event(&mut self, ev: Event) -> Result<Option<Finished>, Diagnostic> {
+        let start = ev.start + self.skip;
+        let end = ev.end + self.skip;
+        let file = self.file;
+        match ev.kind {
+            EvKind::StreamEnd | EvKind::Other => Ok(None),
             EvKind::DocumentStart => {
-                documents += 1;
-                if documents > 1 {
-                    return Err(located(
+                self.documents += 1;
+                if self.documents > 1 {
+                    return Err(self.located(
                         ev.start,
                         Diagnostic::new("the file holds more than one YAML document")
                             .expected("a single document (no second `---`)"),
                     ));
                 }
-                None
+                Ok(None)
             }
-            EvKind::Other => None,
-            EvKind::Alias(name) => {
-                let Some((_, node)) = anchors.iter().rev().find(|(a, _)| *a == name) else {
-                    return Err(located(
-                        ev.start,
-                        Diagnostic::new(format!(
-                            "unknown alias `*{}`",
-                            String::from_utf8_lossy(&name)
-                        ))
-                        .expected("an alias of an anchor (`&name`) defined above"),
-                    ));
-                };
-                nodes += count(node);
-                Some((node.clone(), None))
-            }
+            EvKind::Alias(name) => self.alias(name, ev.start).map(Some),
             EvKind::Scalar {
                 text,
                 style,
                 anchor,
             } => {
-                nodes += 1;
+                self.nodes += 1;
                 let pos = Pos { file, start, end };
-                Some((
+                Ok(Some((
                     Node {
                         pos,
                         kind: Kind::Scalar { text, style },
                     },
                     anchor,
-                ))
+                )))
             }
             EvKind::SeqStart(anchor) | EvKind::MapStart(anchor) => {
-                if stack.len() >= MAX_YAML_DEPTH {
-                    return Err(located(
-                        ev.start,
-                        Diagnostic::new(format!(
-                            "the YAML is nested more than {MAX_YAML_DEPTH} levels deep"
-                        ))
-                        .expected(format!(
-                            "lists and mappings nested at most {MAX_YAML_DEPTH} levels deep"
-                        )),
-                    ));
-                }
-                let building = if ev.kind_is_map {
-                    Building::Map(Vec::new(), None, anchor, HashMap::new())
-                } else {
-                    Building::Seq(Vec::new(), anchor)
-                };
-                nodes += 1;
-                stack.push((Pos { file, start, end }, building));
-                None
+                let pos = Pos { file, start, end };
+                self.open(pos, ev.kind_is_map, anchor, ev.start)?;
+                Ok(None)
             }
-            EvKind::SeqEnd | EvKind::MapEnd => {
-                let (mut pos, building) = stack.pop().expect("balanced events");
-                pos.end = end;
-                Some(match building {
-                    Building::Seq(items, anchor) => (
-                        Node {
-                            pos,
-                            kind: Kind::Seq(items),
-                        },
-                        anchor,
-                    ),
-                    Building::Map(entries, _, anchor, _) => (
-                        Node {
-                            pos,
-                            kind: Kind::Map(entries),
-                        },
-                        anchor,
-                    ),
-                })
-            }
+            EvKind::SeqEnd | EvKind::MapEnd => Ok(Some(self.close(end))),
+        }
+    }
+
+    /// `*name`: a copy of the node anchored last as `&name`.
+    fn alias(&mut self, name: Vec<u8>, ev_start: usize) -> Result<Finished, Diagnostic> {
+        let Some((_, node)) = self.anchors.iter().rev().find(|(a, _)| *a == name) else {
+            return Err(self.located(
+                ev_start,
+                Diagnostic::new(format!(
+                    "unknown alias `*{}`",
+                    String::from_utf8_lossy(&name)
+                ))
+                .expected("an alias of an anchor (`&name`) defined above"),
+            ));
         };
-        if nodes > MAX_YAML_NODES {
-            return Err(located(
-                ev.start,
+        self.nodes += count(node);
+        Ok((node.clone(), None))
+    }
+
+    /// A list or mapping begins; refused past the nesting limit, before
+    /// anything recurses that deep.
+    fn open(
+        &mut self,
+        pos: Pos,
+        is_map: bool,
+        anchor: Option<Vec<u8>>,
+        ev_start: usize,
+    ) -> Result<(), Diagnostic> {
+        if self.stack.len() >= MAX_YAML_DEPTH {
+            return Err(self.located(
+                ev_start,
+                Diagnostic::new(format!(
+                    "the YAML is nested more than {MAX_YAML_DEPTH} levels deep"
+                ))
+                .expected(format!(
+                    "lists and mappings nested at most {MAX_YAML_DEPTH} levels deep"
+                )),
+            ));
+        }
+        let building = if is_map {
+            Building::Map(Vec::new(), None, anchor, HashMap::new())
+        } else {
+            Building::Seq(Vec::new(), anchor)
+        };
+        self.nodes += 1;
+        self.stack.push((pos, building));
+        Ok(())
+    }
+
+    /// The innermost list or mapping ends at `end`.
+    fn close(&mut self, end: usize) -> Finished {
+        let (mut pos, building) = self.stack.pop().expect("balanced events");
+        pos.end = end;
+        match building {
+            Building::Seq(items, anchor) => (
+                Node {
+                    pos,
+                    kind: Kind::Seq(items),
+                },
+                anchor,
+            ),
+            Building::Map(entries, _, anchor, _) => (
+                Node {
+                    pos,
+                    kind: Kind::Map(entries),
+                },
+                anchor,
+            ),
+        }
+    }
+
+    /// Aliases can make a small file huge: the count is checked after
+    /// every event.
+    fn check_node_limit(&self, ev_start: usize) -> Result<(), Diagnostic> {
+        if self.nodes > MAX_YAML_NODES {
+            return Err(self.located(
+                ev_start,
                 Diagnostic::new(format!(
                     "the YAML has more than {MAX_YAML_NODES} values (aliases expanded)"
                 ))
                 .expected(format!("at most {MAX_YAML_NODES} values")),
             ));
         }
-        let Some((node, anchor)) = done else { continue };
+        Ok(())
+    }
+
+    /// A finished node is remembered under its anchor, then becomes the
+    /// root, an item of the open list, or a key or value of the open mapping.
+    fn attach(&mut self, node: Node, anchor: Option<Vec<u8>>) -> Result<(), Diagnostic> {
         if let Some(a) = anchor {
-            anchors.push((a, node.clone()));
+            self.anchors.push((a, node.clone()));
         }
-        match stack.last_mut() {
-            None => root = Some(node),
+        match self.stack.last_mut() {
+            None => self.root = Some(node),
             Some((_, Building::Seq(items, _))) => items.push(node),
             Some((_, Building::Map(entries, key, _, seen))) => match key.take() {
                 None => *key = Some(node),
-                Some(k) => {
-                    let first = k
-                        .as_str()
-                        .and_then(|name| seen.get(name))
-                        .map(|&i| &entries[i].0);
-                    if let Some(first) = first {
-                        return Err(located(
-                            k.pos.start - skip,
-                            Diagnostic::new(format!(
-                                "key `{}` is written twice in one mapping",
-                                k.as_str().unwrap_or_default()
-                            ))
-                            .expected("each key once")
-                            .note(format!(
-                                "first written at {}",
-                                source.location(first.pos.start)
-                            )),
-                        ));
-                    }
-                    if let Some(name) = k.as_str() {
-                        seen.insert(name.to_string(), entries.len());
-                    }
-                    entries.push((k, node));
-                }
+                Some(k) => add_entry(entries, seen, k, node, self.source)?,
             },
         }
+        Ok(())
     }
-    Ok(root.unwrap_or(Node {
-        pos: Pos {
-            file,
-            start: skip,
-            end: skip,
-        },
-        kind: Kind::Scalar {
-            text: String::new(),
-            style: Style::Plain,
-        },
-    }))
+
+    /// The document's root; an empty document is an empty plain scalar.
+    fn finish(self) -> Node {
+        self.root.unwrap_or(Node {
+            pos: Pos {
+                file: self.file,
+                start: self.skip,
+                end: self.skip,
+            },
+            kind: Kind::Scalar {
+                text: String::new(),
+                style: Style::Plain,
+            },
+        })
+    }
+}
+
+/// Add `k: value` to a mapping being built; a key written twice is refused.
+fn add_entry(
+    entries: &mut Vec<(Node, Node)>,
+    seen: &mut HashMap<String, usize>,
+    k: Node,
+    value: Node,
+    source: &SourceFile,
+) -> Result<(), Diagnostic> {
+    let first = k
+        .as_str()
+        .and_then(|name| seen.get(name))
+        .map(|&i| &entries[i].0);
+    if let Some(first) = first {
+        // Node positions already count any byte order mark.
+        let at = source.location(k.pos.start);
+        return Err(Diagnostic::new(format!(
+            "key `{}` is written twice in one mapping",
+            k.as_str().unwrap_or_default()
+        ))
+        .expected("each key once")
+        .note(format!(
+            "first written at {}",
+            source.location(first.pos.start)
+        ))
+        .at(at));
+    }
+    if let Some(name) = k.as_str() {
+        seen.insert(name.to_string(), entries.len());
+    }
+    entries.push((k, value));
+    Ok(())
 }
 
 fn count(node: &Node) -> usize {
