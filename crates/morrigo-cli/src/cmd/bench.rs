@@ -41,7 +41,7 @@ pub struct BenchArgs {
     /// Also time this searching agent (`alphabeta:depth=N[,time=MS]`:
     /// nodes/s, each position from an empty table; `mcts:playouts=N`:
     /// playouts/s) on positions of random games.
-    #[arg(long, value_name = "AGENT", value_parser = crate::cmd::play::parse_agent)]
+    #[arg(long, value_name = "AGENT", value_parser = crate::cmd::sim_args::parse_agent)]
     pub search: Option<AgentSpec>,
     /// Positions `--search` searches.
     #[arg(long, value_name = "N", default_value_t = 40,

@@ -1,4 +1,4 @@
-use crate::cmd::play::parse_agent;
+use crate::cmd::sim_args::parse_agent;
 use crate::fail::{Failure, Outcome};
 use crate::game;
 use clap::Args;

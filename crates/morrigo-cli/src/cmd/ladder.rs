@@ -41,7 +41,7 @@ pub struct LadderArgs {
     /// One agent setting each time (at least two, each once), e.g.
     /// `--agents greedy --agents alphabeta:depth=3`. Default: `random`,
     /// `greedy`, `alphabeta:depth=2`, `mcts:playouts=200`.
-    #[arg(long, value_name = "AGENT", value_parser = crate::cmd::play::parse_agent,
+    #[arg(long, value_name = "AGENT", value_parser = crate::cmd::sim_args::parse_agent,
           action = clap::ArgAction::Append)]
     pub agents: Vec<AgentSpec>,
     /// Games of each pairing.

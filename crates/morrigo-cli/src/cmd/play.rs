@@ -1,4 +1,4 @@
-use crate::cmd::sim_args::ColourAgents;
+use crate::cmd::sim_args::{parse_agent, ColourAgents};
 use crate::fail::{Failure, Outcome};
 use crate::game;
 use clap::Args;
@@ -72,11 +72,6 @@ pub struct PlayArgs {
     pub show_search: bool,
     #[command(flatten)]
     pub ruleset: game::RulesetOptions,
-}
-
-/// Parse one agent specification (clap reports a refusal as a usage error).
-pub fn parse_agent(text: &str) -> Result<AgentSpec, String> {
-    text.parse()
 }
 
 const HELP: &str = "\

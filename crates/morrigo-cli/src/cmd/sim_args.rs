@@ -97,10 +97,10 @@ impl SimOptions {
 #[derive(Args, Debug, Clone, Default)]
 pub struct ColourAgents {
     /// The agent of the player named `white` (one agent, with parameters).
-    #[arg(long, value_name = "AGENT", value_parser = crate::cmd::play::parse_agent)]
+    #[arg(long, value_name = "AGENT", value_parser = parse_agent)]
     pub white: Option<AgentSpec>,
     /// The agent of the player named `black` (one agent, with parameters).
-    #[arg(long, value_name = "AGENT", value_parser = crate::cmd::play::parse_agent)]
+    #[arg(long, value_name = "AGENT", value_parser = parse_agent)]
     pub black: Option<AgentSpec>,
 }
 
@@ -134,6 +134,11 @@ impl ColourAgents {
 /// The agents of the two seats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AgentPair(pub [AgentSpec; 2]);
+
+/// Parse one agent specification (clap reports a refusal as a usage error).
+pub fn parse_agent(text: &str) -> Result<AgentSpec, String> {
+    text.parse()
+}
 
 /// One or two agents; one seats the same agent on both sides.
 fn parse_agents(text: &str) -> Result<AgentPair, String> {
