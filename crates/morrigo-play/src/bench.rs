@@ -3,7 +3,8 @@
 use crate::mcts::Mcts;
 use crate::playout::playout;
 use crate::search::{AlphaBeta, SearchInfo};
-use crate::sim::{game_rng, per_sec, DEFAULT_MAX_PLIES};
+use crate::seeds::game_rng;
+use crate::sim::{per_sec, DEFAULT_MAX_PLIES};
 use crate::spec::{AgentSpec, AlphaBetaParams, MctsParams};
 use morrigo_engine::{perft, with_machine, AnyMachine, Machine, Move, State, Unit};
 use rand::rngs::SmallRng;
@@ -184,7 +185,7 @@ fn search_positions<const W: usize>(
             secs += info.elapsed.as_secs_f64();
             done += 1;
             progress(u64::from(done));
-            let mv = moves[crate::agent::pick(&mut rng, moves.len())];
+            let mv = moves[crate::moves::pick(&mut rng, moves.len())];
             m.apply(&mut s, mv);
         }
     }

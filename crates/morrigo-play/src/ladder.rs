@@ -16,7 +16,7 @@
 
 use crate::agent::Player;
 use crate::progress::Progress;
-use crate::sim::{game_rng, splitmix64};
+use crate::seeds::{game_rng, splitmix64};
 use crate::spec::{AgentSpec, PerfectParams};
 use crate::stats::Z95;
 use crate::table::Format;

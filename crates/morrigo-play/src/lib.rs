@@ -18,17 +18,19 @@ mod counters;
 mod games;
 pub mod ladder;
 mod mcts;
+mod moves;
 mod ownership;
 mod perfect;
 mod playout;
 pub mod progress;
 mod search;
+mod seeds;
 mod sim;
 mod spec;
 mod stats;
 mod table;
 
-pub use agent::{danger, loses_at_once, root_moves, Player};
+pub use agent::{danger, root_moves, Player};
 pub use bench::{
     bench_mcts, bench_mcts_with, bench_perft, bench_playouts, bench_playouts_on,
     bench_playouts_with, bench_search, bench_search_with, BenchResult, PerftBench, SearchBench,
@@ -37,14 +39,16 @@ pub use counters::{CountPlan, RuleEvent};
 pub use games::{play_games, GameSum, PlayedGame};
 pub use mcts::{fills_own_eye, playout_move, Mcts, MCTS_PLAYOUT_PLIES};
 pub use morrigo_engine::Unit;
+pub use moves::loses_at_once;
 pub use ownership::{dead_chains, ownership, Ownership};
 pub use perfect::{database, prepare_agents, ON_THE_FLY_MEMORY};
 pub use playout::{playout, playout_counted, playout_with, GameRecord};
 pub use progress::Progress;
 pub use search::{evaluate, AlphaBeta, EvalWeights, SearchInfo, TT_ENTRIES, WIN};
+pub use seeds::{game_rng, splitmix64};
 pub use sim::{
-    default_pairings, game_rng, play_game, simulate, simulate_until, splitmix64, EndOutcome,
-    ReportHeader, SimConfig, SimReport, DEFAULT_MAX_PLIES,
+    default_pairings, play_game, simulate, simulate_until, EndOutcome, ReportHeader, SimConfig,
+    SimReport, DEFAULT_MAX_PLIES,
 };
 pub use spec::{AgentSpec, AlphaBetaParams, MctsParams, PerfectParams, AGENT_NAMES};
 pub use stats::{wilson, LengthStats, Z95};

@@ -16,7 +16,7 @@
 //! budget runs playouts until it is spent, `threads=N` searches N trees from
 //! the root at once (root parallelism) and adds their root visits.
 
-use crate::agent::{apply_unless_lost, loses_at_once, pick};
+use crate::moves::{apply_unless_lost, loses_at_once, pick};
 use crate::spec::MctsParams;
 use morrigo_engine::{
     Bits, Machine, Move, MoveKind, Outcome, Point, Sample, State, Undo, NO_POINT,

@@ -9,7 +9,7 @@
 //! A position the table does not hold (a game started elsewhere than the
 //! table's start) is played as `greedy` plays it.
 
-use crate::agent::pick;
+use crate::moves::pick;
 use crate::spec::{AgentSpec, AlphaBetaParams, PerfectParams};
 use morrigo_engine::{with_machine, AnyMachine, Machine, Move, State};
 use morrigo_rules::Rules;

@@ -1,7 +1,8 @@
 //! The hot loop: one game from a given state to its end (or a ply cap).
 
-use crate::agent::{danger_of, pick, random_by_count, Player};
+use crate::agent::{danger_of, random_by_count, Player};
 use crate::counters::CountPlan;
+use crate::moves::pick;
 use crate::spec::AgentSpec;
 use morrigo_engine::{Bits, Machine, Move, Outcome, Sample, State};
 use morrigo_rules::Verdict;
@@ -99,7 +100,7 @@ pub fn playout_counted<const W: usize>(
 #[inline(always)]
 pub(crate) fn hash_move(h: u64, mv: Move) -> u64 {
     let code = (mv.kind as u64) << 32 | (mv.from as u64) << 16 | mv.to as u64;
-    crate::sim::splitmix64(h ^ code)
+    crate::seeds::splitmix64(h ^ code)
 }
 
 /// [`playout_counted`], with the hash of the moves played ([`hash_move`]

@@ -426,7 +426,7 @@ impl AlphaBeta {
         order.clear();
         order.extend_from_slice(moves);
         for i in (1..order.len()).rev() {
-            order.swap(i, crate::agent::pick(rng, i + 1));
+            order.swap(i, crate::moves::pick(rng, i + 1));
         }
         let mut best = order[0];
         let mut info = SearchInfo::default();
@@ -473,7 +473,7 @@ impl AlphaBeta {
         // drawn when there is one), made once, after the search: the
         // generator's use does not depend on how many iterations ran.
         if self.done_ties.len() > 1 {
-            let (mv, v) = self.done_ties[crate::agent::pick(rng, self.done_ties.len())];
+            let (mv, v) = self.done_ties[crate::moves::pick(rng, self.done_ties.len())];
             best = mv;
             info.score = v;
         }

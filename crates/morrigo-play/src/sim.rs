@@ -4,11 +4,10 @@ use crate::agent::Player;
 use crate::counters::{CountPlan, RuleEvent};
 use crate::playout::{playout, playout_hashed, GameRecord};
 use crate::progress::Progress;
+use crate::seeds::game_rng;
 use crate::spec::AgentSpec;
 use crate::stats::{wilson, LengthStats};
 use morrigo_engine::{with_machine, AnyMachine, Machine, State};
-use rand::rngs::SmallRng;
-use rand::SeedableRng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashSet};
@@ -201,20 +200,6 @@ pub(crate) fn per_sec(n: f64, secs: f64) -> f64 {
     } else {
         0.0
     }
-}
-
-/// SplitMix64 finaliser: spreads game indices over the seed space.
-pub fn splitmix64(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// The generator of game `index` of a run seeded with `seed`: games are
-/// independent of each other and of which thread plays them.
-pub fn game_rng(seed: u64, index: u64) -> SmallRng {
-    SmallRng::seed_from_u64(seed ^ splitmix64(index))
 }
 
 /// Distinct games are counted exactly up to this many (8 bytes a game, so
@@ -610,6 +595,7 @@ pub(crate) fn counted_game<const W: usize>(
 #[cfg(test)]
 mod distinct_cap_tests {
     use super::*;
+    use crate::seeds::splitmix64;
 
     fn record() -> GameRecord {
         GameRecord {

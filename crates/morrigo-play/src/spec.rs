@@ -31,7 +31,7 @@ pub enum AgentSpec {
 /// The table the perfect agent reads: a file written by `morrigo solve
 /// --save` or a database directory of `morrigo solve --db`, or `None` to
 /// solve the game when the agent is prepared (small games only, see
-/// `crate::perfect`).
+/// the perfect agent's module).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct PerfectParams {
     /// The path, interned (specs are `Copy`): each distinct path is stored
@@ -124,7 +124,7 @@ impl Default for MctsParams {
 /// machine. `hash_mb` sizes the transposition table. `table` is a solved
 /// table (`morrigo solve --save`) whose exact values replace the search;
 /// without one, a game small enough is solved at once (see
-/// `crate::perfect::SEARCH_TABLE_MEMORY`).
+/// the perfect agent's `SEARCH_TABLE_MEMORY`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct AlphaBetaParams {
     pub depth: u32,
