@@ -223,128 +223,182 @@ impl<E> Cx<'_, E> {
     where
         E: Env<S>,
     {
-        let env = self.env;
         match ast {
             Ast::Int(n, _) => Ok((Expr::Const(*n), Type::Int, (*n, *n))),
             Ast::Bool(b, _) => Ok((Expr::Const(*b as i64), Type::Bool, (*b as i64, *b as i64))),
-            Ast::Str(text, span) => {
-                Ok((Expr::Const(env.pattern(text, *span)?), Type::Pattern, ANY))
-            }
-            Ast::Ident(name, span)
-                if builtin_function(name).is_some() && env.lookup(name).is_none() =>
-            {
-                Err(
-                    DslError::new(*span, format!("`{name}` is a function and needs arguments"))
-                        .expected(format!("`{name}(number, number)`")),
-                )
-            }
-            Ast::Ident(name, span) => match resolve(name, *span, env)? {
-                Binding::Value { ty, sym } => Ok((Expr::Var(sym), ty, range_of(env, ty, sym))),
-                Binding::Const { ty, value } => Ok((Expr::Const(value), ty, (value, value))),
-                Binding::Function { params, .. } => Err(DslError::new(
-                    *span,
-                    format!("`{name}` is a function and needs arguments"),
-                )
-                .expected(format!("`{name}({})`", list(&params)))),
-            },
+            Ast::Str(text, span) => Ok((
+                Expr::Const(self.env.pattern(text, *span)?),
+                Type::Pattern,
+                ANY,
+            )),
+            Ast::Ident(name, span) => self.ident(name, *span),
             Ast::Call {
                 name, args, span, ..
             } if builtin_function(name).is_some() => {
                 let op = builtin_function(name).expect("matched");
-                let [l, r] = &args[..] else {
-                    return Err(DslError::new(
-                        *span,
-                        format!("`{name}` takes 2 argument(s), {} given", args.len()),
-                    )
-                    .expected(format!("`{name}(number, number)`")));
-                };
-                self.binary(op, l, r, *span)
+                self.builtin_call(op, name, args, *span)
             }
             Ast::Call {
                 name,
                 name_span,
                 args,
                 span,
-            } => {
-                let binding = match env.lookup_call(name) {
-                    Some(b) => b,
-                    None => match env.unavailable_call(name) {
-                        Some(why) => {
-                            return Err(DslError::new(
-                                *name_span,
-                                format!("`{name}(…)` cannot be used here"),
-                            )
-                            .note(why))
-                        }
-                        None => resolve(name, *name_span, env)?,
-                    },
-                };
-                let Binding::Function { params, ret, sym } = binding else {
-                    return Err(
-                        DslError::new(*name_span, format!("`{name}` is not a function"))
-                            .expected("a name without `(…)`"),
-                    );
-                };
-                if params.len() != args.len() {
-                    return Err(DslError::new(
-                        *span,
-                        format!(
-                            "`{name}` takes {} argument(s), {} given",
-                            params.len(),
-                            args.len()
-                        ),
-                    )
-                    .expected(format!("`{name}({})`", list(&params))));
-                }
-                let mut checked = Vec::with_capacity(args.len());
-                let inner = env.argument_env(sym);
-                let scoped = inner.as_ref().map(|env| Cx { src: self.src, env });
-                for (arg, want) in args.iter().zip(&params) {
-                    let (e, ty, _) = match &scoped {
-                        Some(cx) => cx.check(arg)?,
-                        None => self.check(arg)?,
-                    };
-                    if ty != *want {
-                        return Err(mismatch(arg.span(), *want, ty)
-                            .note(format!("`{name}` takes ({})", list(&params))));
-                    }
-                    checked.push(e);
-                }
-                Ok((
-                    Expr::Call(sym, checked.into()),
-                    ret,
-                    range_of(env, ret, sym),
-                ))
-            }
-            Ast::Unary(op, inner, span) => {
-                let (e, ty, (lo, hi)) = self.check(inner)?;
-                let want = if *op == UnOp::Not {
-                    Type::Bool
-                } else {
-                    Type::Int
-                };
-                if ty != want {
-                    return Err(mismatch(inner.span(), want, ty));
-                }
-                if *op == UnOp::Not {
-                    return Ok(match e.as_const() {
-                        Some(v) => (
-                            Expr::Const((v == 0) as i64),
-                            ty,
-                            ((v == 0) as i64, (v == 0) as i64),
-                        ),
-                        None => (Expr::Not(Box::new(e)), ty, (0, 1)),
-                    });
-                }
-                let range = self.fits(*span, -(hi as i128), -(lo as i128), &[(lo, hi)])?;
-                Ok(match e.as_const() {
-                    Some(_) => (Expr::Const(range.0), ty, range),
-                    None => (Expr::Neg(Box::new(e)), ty, range),
-                })
-            }
+            } => self.call(name, *name_span, args, *span),
+            Ast::Unary(op, inner, span) => self.unary(*op, inner, *span),
             Ast::Binary(op, l, r, span) => self.binary(*op, l, r, *span),
             Ast::If(parts, _) => self.conditional(parts),
         }
+    }
+
+    /// A bare name: a value or constant of the environment. `min` and
+    /// `max` and the environment's functions need arguments.
+    fn ident<S: Copy>(&self, name: &str, span: Span) -> Result<(Expr<S>, Type, Range), DslError>
+    where
+        E: Env<S>,
+    {
+        let env = self.env;
+        if builtin_function(name).is_some() && env.lookup(name).is_none() {
+            return Err(
+                DslError::new(span, format!("`{name}` is a function and needs arguments"))
+                    .expected(format!("`{name}(number, number)`")),
+            );
+        }
+        match resolve(name, span, env)? {
+            Binding::Value { ty, sym } => Ok((Expr::Var(sym), ty, range_of(env, ty, sym))),
+            Binding::Const { ty, value } => Ok((Expr::Const(value), ty, (value, value))),
+            Binding::Function { params, .. } => Err(DslError::new(
+                span,
+                format!("`{name}` is a function and needs arguments"),
+            )
+            .expected(format!("`{name}({})`", list(&params)))),
+        }
+    }
+
+    /// `min(a, b)` or `max(a, b)`: a binary operator written as a call.
+    fn builtin_call<S: Copy>(
+        &self,
+        op: BinOp,
+        name: &str,
+        args: &[Ast],
+        span: Span,
+    ) -> Result<(Expr<S>, Type, Range), DslError>
+    where
+        E: Env<S>,
+    {
+        let [l, r] = args else {
+            return Err(DslError::new(
+                span,
+                format!("`{name}` takes 2 argument(s), {} given", args.len()),
+            )
+            .expected(format!("`{name}(number, number)`")));
+        };
+        self.binary(op, l, r, span)
+    }
+
+    /// A call of a function of the environment, its arguments checked
+    /// against its parameters (in the environment it gives them, if any).
+    fn call<S: Copy>(
+        &self,
+        name: &str,
+        name_span: Span,
+        args: &[Ast],
+        span: Span,
+    ) -> Result<(Expr<S>, Type, Range), DslError>
+    where
+        E: Env<S>,
+    {
+        let env = self.env;
+        let Binding::Function { params, ret, sym } = self.call_binding(name, name_span)? else {
+            return Err(
+                DslError::new(name_span, format!("`{name}` is not a function"))
+                    .expected("a name without `(…)`"),
+            );
+        };
+        if params.len() != args.len() {
+            return Err(DslError::new(
+                span,
+                format!(
+                    "`{name}` takes {} argument(s), {} given",
+                    params.len(),
+                    args.len()
+                ),
+            )
+            .expected(format!("`{name}({})`", list(&params))));
+        }
+        let mut checked = Vec::with_capacity(args.len());
+        let inner = env.argument_env(sym);
+        let scoped = inner.as_ref().map(|env| Cx { src: self.src, env });
+        for (arg, want) in args.iter().zip(&params) {
+            let (e, ty, _) = match &scoped {
+                Some(cx) => cx.check(arg)?,
+                None => self.check(arg)?,
+            };
+            if ty != *want {
+                return Err(mismatch(arg.span(), *want, ty)
+                    .note(format!("`{name}` takes ({})", list(&params))));
+            }
+            checked.push(e);
+        }
+        Ok((
+            Expr::Call(sym, checked.into()),
+            ret,
+            range_of(env, ret, sym),
+        ))
+    }
+
+    /// What `name(…)` means here, or why it cannot be used here.
+    fn call_binding<S: Copy>(&self, name: &str, name_span: Span) -> Result<Binding<S>, DslError>
+    where
+        E: Env<S>,
+    {
+        let env = self.env;
+        match env.lookup_call(name) {
+            Some(b) => Ok(b),
+            None => match env.unavailable_call(name) {
+                Some(why) => Err(DslError::new(
+                    name_span,
+                    format!("`{name}(…)` cannot be used here"),
+                )
+                .note(why)),
+                None => resolve(name, name_span, env),
+            },
+        }
+    }
+
+    /// `not c` (folded when `c` is constant) or `-n` (whose range must fit).
+    fn unary<S: Copy>(
+        &self,
+        op: UnOp,
+        inner: &Ast,
+        span: Span,
+    ) -> Result<(Expr<S>, Type, Range), DslError>
+    where
+        E: Env<S>,
+    {
+        let (e, ty, (lo, hi)) = self.check(inner)?;
+        let want = if op == UnOp::Not {
+            Type::Bool
+        } else {
+            Type::Int
+        };
+        if ty != want {
+            return Err(mismatch(inner.span(), want, ty));
+        }
+        if op == UnOp::Not {
+            return Ok(match e.as_const() {
+                Some(v) => (
+                    Expr::Const((v == 0) as i64),
+                    ty,
+                    ((v == 0) as i64, (v == 0) as i64),
+                ),
+                None => (Expr::Not(Box::new(e)), ty, (0, 1)),
+            });
+        }
+        let range = self.fits(span, -(hi as i128), -(lo as i128), &[(lo, hi)])?;
+        Ok(match e.as_const() {
+            Some(_) => (Expr::Const(range.0), ty, range),
+            None => (Expr::Neg(Box::new(e)), ty, range),
+        })
     }
 
     /// `if c then a else b`: a condition and two values of one type; the

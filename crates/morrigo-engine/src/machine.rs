@@ -13,8 +13,11 @@
 use crate::bits::Bits;
 use crate::compiled::{lower, Op};
 use crate::records::{KeyCounts, MoveRecord, NO_D};
+use morrigo_board::Topology;
 use morrigo_dsl::{BinOp, Expr};
-use morrigo_rules::{reads_piece_counts_only, ActionKind, MoveClass, Prim, Rules, Verdict};
+use morrigo_rules::{
+    reads_piece_counts_only, ActionKind, ForbidRule, MoveClass, PhaseRule, Prim, Rules, Verdict,
+};
 use std::sync::Arc;
 
 pub type Point = u16;
@@ -397,6 +400,110 @@ fn splitmix(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The bitset of the points `pts`.
+fn mask<const W: usize>(pts: &[u16]) -> Bits<W> {
+    let mut b = Bits::EMPTY;
+    pts.iter().for_each(|&p| b.set(p as usize));
+    b
+}
+
+/// The lines through each point, flattened: the lines through `p` are
+/// `lines[start[p]..start[p + 1]]`.
+fn lines_through_table(t: &Topology) -> (Vec<u16>, Vec<u32>) {
+    let mut lines_through = Vec::new();
+    let mut lines_through_start = vec![0u32];
+    for p in 0..t.len() {
+        lines_through.extend(t.lines_through[p].iter().copied());
+        lines_through_start.push(lines_through.len() as u32);
+    }
+    (lines_through, lines_through_start)
+}
+
+/// A phase's actions sorted by their guards: never (dropped), always, or
+/// when the guard holds.
+fn compile_phase(p: &PhaseRule) -> CompiledPhase {
+    let mut always = [false; 5];
+    let mut guarded = Vec::new();
+    for a in &p.actions {
+        let op = lower(&a.guard.expr);
+        match op.constant() {
+            Some(0) => {}
+            Some(_) => always[a.kind as usize] = true,
+            None => guarded.push((a.kind, op)),
+        }
+    }
+    CompiledPhase {
+        when: p.when.as_ref().map(|c| lower(&c.expr)),
+        always,
+        guarded,
+    }
+}
+
+/// A forbid rule's condition lowered, with what it reads and the part of
+/// it judged from the piece counts alone.
+fn compile_forbid(f: &ForbidRule) -> CompiledForbid {
+    let mut blocked = false;
+    f.when
+        .expr
+        .for_each_symbol(&mut |p| blocked |= *p == Prim::NoLegalMove);
+    let by_counts = f
+        .when
+        .expr
+        .conjuncts()
+        .into_iter()
+        .filter(|c| c.as_const().is_none() && reads_piece_counts_only(c))
+        .cloned()
+        .reduce(|a, b| Expr::Bin(BinOp::And, Box::new(a), Box::new(b)));
+    CompiledForbid {
+        classes: f.moves.clone(),
+        when: lower(&f.when.expr),
+        blocked,
+        reads_move: f.reads_move(),
+        by_counts: by_counts.map(|e| lower(&e)),
+    }
+}
+
+/// The hash keys, and the rule extras that hold keys of their own, drawn
+/// in this order from one fixed seed: the order is part of every key.
+struct Keys {
+    z_piece: [Vec<u64>; 2],
+    z_hand: [u64; 2],
+    z_side: u64,
+    mills: Option<crate::mills::MillExtras>,
+    choose: Option<crate::choose::ChooseRules>,
+}
+
+impl Keys {
+    fn draw(rules: &Rules, n: usize) -> Self {
+        let mut seed = 0x6D6F_7272_6967_6F21; // "morrigo!"
+        let z_piece = [(); 2].map(|_| (0..n).map(|_| splitmix(&mut seed)).collect());
+        let z_hand = [(); 2].map(|_| splitmix(&mut seed));
+        let z_side = splitmix(&mut seed);
+        let mills = crate::mills::MillExtras::of(rules, n, &mut || splitmix(&mut seed));
+        let choose = crate::choose::ChooseRules::of(rules, n, &mut || splitmix(&mut seed));
+        Keys {
+            z_piece,
+            z_hand,
+            z_side,
+            mills,
+            choose,
+        }
+    }
+}
+
+/// The eight points around each point when the ruleset has playout
+/// shapes; empty otherwise.
+fn shape_cells(rules: &Rules) -> Vec<[Point; 8]> {
+    // `check` refuses shapes on a board that is not a square grid.
+    match (&rules.shapes, rules.topology.square_cells()) {
+        (Some(_), Some(cells)) => cells
+            .iter()
+            .map(|c| c.map(|q| q.unwrap_or(NO_POINT)))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// The result of asking for one random legal move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sample {
@@ -413,41 +520,11 @@ impl<const W: usize> Machine<W> {
         let t = &rules.topology;
         let n = t.len();
         assert!(n <= 64 * W, "board of {n} points needs a wider machine");
-        let mask = |pts: &[u16]| {
-            let mut b = Bits::EMPTY;
-            pts.iter().for_each(|&p| b.set(p as usize));
-            b
-        };
         let neighbours: Vec<Bits<W>> = t.neighbours.iter().map(|ns| mask(ns)).collect();
         let grid = crate::grid::GridShifts::detect(t.width, &neighbours);
         let line_masks = t.lines.iter().map(|l| mask(l)).collect();
-        let mut lines_through = Vec::new();
-        let mut lines_through_start = vec![0u32];
-        for p in 0..n {
-            lines_through.extend(t.lines_through[p].iter().copied());
-            lines_through_start.push(lines_through.len() as u32);
-        }
-        let phases = rules
-            .phases
-            .iter()
-            .map(|p| {
-                let mut always = [false; 5];
-                let mut guarded = Vec::new();
-                for a in &p.actions {
-                    let op = lower(&a.guard.expr);
-                    match op.constant() {
-                        Some(0) => {}
-                        Some(_) => always[a.kind as usize] = true,
-                        None => guarded.push((a.kind, op)),
-                    }
-                }
-                CompiledPhase {
-                    when: p.when.as_ref().map(|c| lower(&c.expr)),
-                    always,
-                    guarded,
-                }
-            })
-            .collect();
+        let (lines_through, lines_through_start) = lines_through_table(t);
+        let phases = rules.phases.iter().map(compile_phase).collect();
         let removals = rules
             .line_rule
             .as_ref()
@@ -457,46 +534,10 @@ impl<const W: usize> Machine<W> {
             .iter()
             .map(|e| (e.verdict, lower(&e.when.expr)))
             .collect();
-        let forbid = rules
-            .forbid
-            .iter()
-            .map(|f| {
-                let mut blocked = false;
-                f.when
-                    .expr
-                    .for_each_symbol(&mut |p| blocked |= *p == Prim::NoLegalMove);
-                let by_counts = f
-                    .when
-                    .expr
-                    .conjuncts()
-                    .into_iter()
-                    .filter(|c| c.as_const().is_none() && reads_piece_counts_only(c))
-                    .cloned()
-                    .reduce(|a, b| Expr::Bin(BinOp::And, Box::new(a), Box::new(b)));
-                CompiledForbid {
-                    classes: f.moves.clone(),
-                    when: lower(&f.when.expr),
-                    blocked,
-                    reads_move: f.reads_move(),
-                    by_counts: by_counts.map(|e| lower(&e)),
-                }
-            })
-            .collect();
-        let mut seed = 0x6D6F_7272_6967_6F21; // "morrigo!"
-        let z_piece = [(); 2].map(|_| (0..n).map(|_| splitmix(&mut seed)).collect());
-        let z_hand = [(); 2].map(|_| splitmix(&mut seed));
-        let z_side = splitmix(&mut seed);
-        let mills = crate::mills::MillExtras::of(&rules, n, &mut || splitmix(&mut seed));
-        let choose = crate::choose::ChooseRules::of(&rules, n, &mut || splitmix(&mut seed));
-        let logs = mills.is_some() || choose.is_some();
-        // `check` refuses shapes on a board that is not a square grid.
-        let cells = match (&rules.shapes, t.square_cells()) {
-            (Some(_), Some(cells)) => cells
-                .iter()
-                .map(|c| c.map(|q| q.unwrap_or(NO_POINT)))
-                .collect(),
-            _ => Vec::new(),
-        };
+        let forbid = rules.forbid.iter().map(compile_forbid).collect();
+        let keys = Keys::draw(&rules, n);
+        let logs = keys.mills.is_some() || keys.choose.is_some();
+        let cells = shape_cells(&rules);
         let record_moves = rules.play.is_some() || !rules.passes.kinds.is_empty();
         let reads = Reads::of(&rules);
         let turns = crate::turns::TurnOrder::of(&rules);
@@ -508,7 +549,7 @@ impl<const W: usize> Machine<W> {
             || turns.has_remove
             || !captures.is_empty()
             || leap_rules != 0
-            || mills.is_some()
+            || keys.mills.is_some()
             || judge.any;
         Machine {
             n,
@@ -526,15 +567,15 @@ impl<const W: usize> Machine<W> {
             judge,
             captures,
             leap_rules,
-            z_piece,
-            z_hand,
-            z_side,
+            z_piece: keys.z_piece,
+            z_hand: keys.z_hand,
+            z_side: keys.z_side,
             record_moves,
             reads,
             turns,
-            mills,
+            mills: keys.mills,
             extras,
-            choose,
+            choose: keys.choose,
             logs,
             rules,
         }

@@ -9,6 +9,7 @@ use crate::AppState;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
+use morrigo_engine::AnyMachine;
 use morrigo_play::{
     compare_table, default_pairings, simulate_until, AgentSpec, Format, SimConfig, SimReport,
 };
@@ -16,6 +17,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use tokio::sync::OwnedSemaphorePermit;
 
 /// Most rows (rulesets × pairings) of one compare (MAX_COMPARE_ROWS).
 pub const MAX_COMPARE_ROWS: usize = 12;
@@ -127,6 +129,44 @@ pub async fn start(
     State(state): State<Arc<AppState>>,
     ApiJson(body): ApiJson<CompareBody>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let max_plies = validate(&body)?;
+    let pairings: Vec<[AgentSpec; 2]> = body
+        .pairings
+        .iter()
+        .map(|[a, b]| Ok([compare_agent(a)?, compare_agent(b)?]))
+        .collect::<Result<_, ApiError>>()?;
+    let permit = state.heavy.clone().try_acquire_owned().map_err(|_| {
+        ApiError::busy(format!(
+            "the server is running {} searches or compares already (HEAVY_SLOTS); try again when one ends",
+            crate::HEAVY_SLOTS
+        ))
+    })?;
+    let st = state.clone();
+    let runs = crate::blocking(move || plan_runs(&st, &body.rulesets, &pairings)).await?;
+    let total = total_games(&runs, body.games)?;
+    let rows: Vec<String> = runs
+        .iter()
+        .map(|(any, p)| format!("{} ({} vs {})", any.rules().name, p[0], p[1]))
+        .collect();
+    let play = Play {
+        runs,
+        games: body.games,
+        seed: body.seed,
+        max_plies,
+        done: Arc::new(AtomicU64::new(0)),
+        cancel: Arc::new(AtomicBool::new(false)),
+    };
+    let job = lock(&state.jobs).add(total, rows, &play.done, &play.cancel)?;
+    let id = lock(&job).id;
+    play.spawn(permit, job);
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(json!({ "job": id, "total": total, "poll": format!("/api/compare/{id}") })),
+    ))
+}
+
+/// The body's counts checked; the ply cap of each game.
+fn validate(body: &CompareBody) -> Result<u32, ApiError> {
     if body.rulesets.is_empty() {
         return Err(ApiError::bad("`rulesets` is empty: nothing to compare"));
     }
@@ -140,47 +180,51 @@ pub async fn start(
             morrigo_play::DEFAULT_MAX_PLIES
         )));
     }
-    let pairings: Vec<[AgentSpec; 2]> = body
-        .pairings
-        .iter()
-        .map(|[a, b]| Ok([compare_agent(a)?, compare_agent(b)?]))
-        .collect::<Result<_, ApiError>>()?;
-    let permit = state.heavy.clone().try_acquire_owned().map_err(|_| {
-        ApiError::busy(format!(
-            "the server is running {} searches or compares already (HEAVY_SLOTS); try again when one ends",
-            crate::HEAVY_SLOTS
-        ))
-    })?;
-    let st = state.clone();
-    let runs = crate::blocking(move || {
-        let mut runs = Vec::new();
-        for r in &body.rulesets {
-            let any = compare_machine(&st, r)?;
-            let rows = if pairings.is_empty() {
-                default_pairings(any.rules())
-            } else {
-                pairings.clone()
-            };
-            for p in rows {
-                let p = p.map(|a| crate::api::from_database(&st, any.rules(), a));
-                for a in &p {
-                    crate::api::check_perfect(any.rules(), a)?;
-                }
-                morrigo_play::prepare_agents(any.rules(), &p, morrigo_play::ON_THE_FLY_MEMORY)
-                    .map_err(ApiError::bad)?;
-                runs.push((any.clone(), p));
+    Ok(max_plies)
+}
+
+/// One row of a compare: a ruleset and the agents in its two seats.
+type Run = (Arc<AnyMachine>, [AgentSpec; 2]);
+
+/// The rows: each ruleset with each pairing (the CLI's default pairings
+/// when none is given), the agents ready to play. Loads rulesets, so it
+/// runs on the blocking pool.
+fn plan_runs(
+    st: &AppState,
+    rulesets: &[RulesetRef],
+    pairings: &[[AgentSpec; 2]],
+) -> Result<Vec<Run>, ApiError> {
+    let mut runs = Vec::new();
+    for r in rulesets {
+        let any = compare_machine(st, r)?;
+        let rows = if pairings.is_empty() {
+            default_pairings(any.rules())
+        } else {
+            pairings.to_vec()
+        };
+        for p in rows {
+            let p = p.map(|a| crate::api::from_database(st, any.rules(), a));
+            for a in &p {
+                crate::api::check_perfect(any.rules(), a)?;
             }
+            morrigo_play::prepare_agents(any.rules(), &p, morrigo_play::ON_THE_FLY_MEMORY)
+                .map_err(ApiError::bad)?;
+            runs.push((any.clone(), p));
         }
-        Ok(runs)
-    })
-    .await?;
+    }
+    Ok(runs)
+}
+
+/// The games of all rows together, refused past the playground's limits
+/// (lower when a searching agent plays).
+fn total_games(runs: &[Run], games: u32) -> Result<u64, ApiError> {
     if runs.len() > MAX_COMPARE_ROWS {
         return Err(ApiError::bad(format!(
             "{} rows (rulesets × pairings) is more than the limit of {MAX_COMPARE_ROWS} (MAX_COMPARE_ROWS)",
             runs.len()
         )));
     }
-    let total = u64::from(body.games) * runs.len() as u64;
+    let total = u64::from(games) * runs.len() as u64;
     let (limit, name) = if runs.iter().any(|(_, p)| p.iter().any(searching)) {
         (MAX_COMPARE_SEARCH_GAMES, "MAX_COMPARE_SEARCH_GAMES")
     } else {
@@ -191,70 +235,90 @@ pub async fn start(
             "{total} games in all is more than the playground's limit of {limit} ({name}; `morrigo compare` has none)"
         )));
     }
-    let rows: Vec<String> = runs
-        .iter()
-        .map(|(any, p)| format!("{} ({} vs {})", any.rules().name, p[0], p[1]))
-        .collect();
-    let done = Arc::new(AtomicU64::new(0));
-    let cancel = Arc::new(AtomicBool::new(false));
-    let job = {
-        let mut jobs = lock(&state.jobs);
-        if jobs.list.len() >= MAX_COMPARE_JOBS {
-            let done = jobs
+    Ok(total)
+}
+
+impl Jobs {
+    /// Keep a new running job for polling, under the next id. When the
+    /// list is full the oldest ended job makes room; with none ended the
+    /// compare is refused.
+    fn add(
+        &mut self,
+        total: u64,
+        rows: Vec<String>,
+        done: &Arc<AtomicU64>,
+        cancel: &Arc<AtomicBool>,
+    ) -> Result<Arc<Mutex<Job>>, ApiError> {
+        if self.list.len() >= MAX_COMPARE_JOBS {
+            let ended = self
                 .list
                 .iter()
                 .position(|j| !matches!(lock(j).state, JobState::Running));
-            match done {
+            match ended {
                 Some(i) => {
-                    jobs.list.remove(i);
+                    self.list.remove(i);
                 }
                 None => return Err(ApiError::busy("too many compares are running")),
             }
         }
-        jobs.next += 1;
+        self.next += 1;
         let job = Arc::new(Mutex::new(Job {
-            id: jobs.next,
+            id: self.next,
             total,
             rows,
             done: done.clone(),
             state: JobState::Running,
             cancel: cancel.clone(),
         }));
-        jobs.list.push(job.clone());
-        job
-    };
-    let id = lock(&job).id;
-    let games = body.games;
-    let seed = body.seed;
-    tokio::task::spawn_blocking(move || {
-        // `None`: cancelled before every row was played.
-        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            runs.iter()
-                .map(|(any, agents)| {
-                    let cfg = SimConfig {
-                        games,
-                        seed,
-                        max_plies,
-                        agents: *agents,
-                        threads: None,
-                    };
-                    simulate_until(any, &cfg, Some(&*done), &cancel)
-                })
-                .collect::<Option<Vec<_>>>()
-        }));
-        // The slot is free before the job says it ended, so a client that
-        // saw the end can start the next heavy job at once.
-        drop(permit);
-        lock(&job).state = match result {
-            Ok(Some(reports)) => JobState::Done(reports),
-            Ok(None) => JobState::Cancelled,
-            Err(_) => JobState::Failed("the compare stopped on an internal error".to_string()),
-        };
-    });
-    Ok((
-        StatusCode::ACCEPTED,
-        Json(json!({ "job": id, "total": total, "poll": format!("/api/compare/{id}") })),
-    ))
+        self.list.push(job.clone());
+        Ok(job)
+    }
+}
+
+/// The games of a started compare, with the counter and the stop flag its
+/// job shares.
+struct Play {
+    runs: Vec<Run>,
+    games: u32,
+    seed: u64,
+    max_plies: u32,
+    done: Arc<AtomicU64>,
+    cancel: Arc<AtomicBool>,
+}
+
+impl Play {
+    /// Every row's games; `None`: cancelled before every row was played.
+    fn run(&self) -> Option<Vec<SimReport>> {
+        self.runs
+            .iter()
+            .map(|(any, agents)| {
+                let cfg = SimConfig {
+                    games: self.games,
+                    seed: self.seed,
+                    max_plies: self.max_plies,
+                    agents: *agents,
+                    threads: None,
+                };
+                simulate_until(any, &cfg, Some(&*self.done), &self.cancel)
+            })
+            .collect()
+    }
+
+    /// Play on the blocking pool, holding the heavy slot, then say in `job`
+    /// how it ended.
+    fn spawn(self, permit: OwnedSemaphorePermit, job: Arc<Mutex<Job>>) {
+        tokio::task::spawn_blocking(move || {
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.run()));
+            // The slot is free before the job says it ended, so a client that
+            // saw the end can start the next heavy job at once.
+            drop(permit);
+            lock(&job).state = match result {
+                Ok(Some(reports)) => JobState::Done(reports),
+                Ok(None) => JobState::Cancelled,
+                Err(_) => JobState::Failed("the compare stopped on an internal error".to_string()),
+            };
+        });
+    }
 }
 
 fn find(state: &AppState, id: &str) -> Result<Arc<Mutex<Job>>, ApiError> {

@@ -6,7 +6,7 @@ use morrigo_diag::Diagnostic;
 use morrigo_engine::{with_machine, Machine, Move, MoveKind, State};
 use morrigo_rules::Rules;
 use morrigo_solve::history::{Limits, DEFAULT_MAX_NODES, DEFAULT_MAX_PLIES};
-use morrigo_solve::{LineEnd, Observer, SolveError, Stage, Stats, Value};
+use morrigo_solve::{LineEnd, Observer, SolveError, Stage, Stats, Table, Value};
 use std::io::Write;
 use std::sync::Mutex;
 use std::time::Instant;
@@ -192,6 +192,17 @@ struct Report {
     limit: (u64, &'static str),
 }
 
+impl Report {
+    /// Close the current stage's bar, if one is open.
+    fn finish_bar(&self) {
+        if let Ok(mut g) = self.bar.lock() {
+            if let Some((_, bar)) = g.take() {
+                bar.finish();
+            }
+        }
+    }
+}
+
 impl Observer for Report {
     fn progress(&self, stage: Stage, done: u64, total: u64) {
         let Ok(mut g) = self.bar.try_lock() else {
@@ -220,11 +231,7 @@ impl Observer for Report {
     }
 
     fn explored(&self, stats: &Stats) {
-        if let Ok(mut g) = self.bar.lock() {
-            if let Some((_, bar)) = g.take() {
-                bar.finish();
-            }
-        }
+        self.finish_bar();
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "{}", counts(stats));
         let _ = writeln!(
@@ -251,19 +258,11 @@ fn run_on<const W: usize>(
     left_out: &[String],
     fingerprint: u64,
 ) -> Outcome {
-    let start = game::start(m, args.position.as_deref())?;
-    let s = start.state;
     let rules = &m.rules;
-    let t = &rules.topology;
     let name = &rules.name;
-    println!("solve {name} ({} points)", t.len());
-    if args.position.is_some() {
-        println!(
-            "  from       the position after {} plies, {} to move",
-            start.plies,
-            game::player_name(rules, s.pos.to_move)
-        );
-    }
+    let start = game::start(m, args.position.as_deref())?;
+    print_heading(rules, args, &start);
+    let s = start.state;
     let limit = args.budget.enforce();
     let report = Report {
         asked: args.budget.progress,
@@ -273,11 +272,7 @@ fn run_on<const W: usize>(
     };
     let started = Instant::now();
     let solved = morrigo_solve::solve(m, &s, limit.0, &report);
-    if let Ok(mut g) = report.bar.lock() {
-        if let Some((_, bar)) = g.take() {
-            bar.finish();
-        }
-    }
+    report.finish_bar();
     budget::report_peak();
     let (table, stats) = solved.map_err(|e| refusal(name, e, limit))?;
     let secs = started.elapsed().as_secs_f64();
@@ -288,7 +283,42 @@ fn run_on<const W: usize>(
         "  value      {}",
         value_text(rules, &s, value, args.position.is_none())
     )?;
-    let (line, end) = morrigo_solve::perfect_line(m, &table, &s, LINE_LIMIT);
+    write_line(&mut out, m, &table, &s)?;
+    write_move_values(&mut out, m, &table, &s)?;
+    writeln!(
+        out,
+        "  reachable  {} won, {} lost, {} drawn for the player to move",
+        stats.wins, stats.losses, stats.draws
+    )?;
+    write_history(&mut out, left_out)?;
+    writeln!(out, "  time       {secs:.2} s")?;
+    if let Some(path) = &args.save {
+        save_table(&mut out, &table, name, fingerprint, path)?;
+    }
+    Ok(())
+}
+
+/// The ruleset and board, and where the solve starts when not at the start.
+fn print_heading<const W: usize>(rules: &Rules, args: &SolveArgs, start: &game::Start<W>) {
+    println!("solve {} ({} points)", rules.name, rules.topology.len());
+    if args.position.is_some() {
+        println!(
+            "  from       the position after {} plies, {} to move",
+            start.plies,
+            game::player_name(rules, start.state.pos.to_move)
+        );
+    }
+}
+
+/// A line of perfect play from `s`, and how it ends.
+fn write_line<const W: usize>(
+    out: &mut impl Write,
+    m: &Machine<W>,
+    table: &Table,
+    s: &State<W>,
+) -> std::io::Result<()> {
+    let rules = &m.rules;
+    let (line, end) = morrigo_solve::perfect_line(m, table, s, LINE_LIMIT);
     let ending = match end {
         LineEnd::Over(o) => format!(
             " — {}",
@@ -302,68 +332,86 @@ fn run_on<const W: usize>(
         LineEnd::Unknown => " — a position the table does not hold".to_string(),
         LineEnd::Limit => format!(" … ({LINE_LIMIT} plies shown)"),
     };
-    writeln!(out, "  line       {}{ending}", line_text(rules, &line))?;
-    let firsts = morrigo_solve::move_values(m, &table, &s);
-    if !firsts.is_empty() {
-        writeln!(
-            out,
-            "  moves from here ({} to move):",
-            game::player_name(rules, s.pos.to_move)
-        )?;
-        let width = firsts
-            .iter()
-            .map(|(mv, _)| line_text(rules, &[*mv]).len())
-            .max()
-            .unwrap_or(0);
-        for (mv, v) in &firsts {
-            let text = match v {
-                Some(v) => move_value_text(*v),
-                None => "not in the table".to_string(),
-            };
-            writeln!(out, "    {:width$}  {text}", line_text(rules, &[*mv]))?;
-        }
+    writeln!(out, "  line       {}{ending}", line_text(rules, &line))
+}
+
+/// The value of each move from `s`, the moves aligned; nothing when the
+/// game is over.
+fn write_move_values<const W: usize>(
+    out: &mut impl Write,
+    m: &Machine<W>,
+    table: &Table,
+    s: &State<W>,
+) -> std::io::Result<()> {
+    let rules = &m.rules;
+    let firsts = morrigo_solve::move_values(m, table, s);
+    if firsts.is_empty() {
+        return Ok(());
     }
     writeln!(
         out,
-        "  reachable  {} won, {} lost, {} drawn for the player to move",
-        stats.wins, stats.losses, stats.draws
+        "  moves from here ({} to move):",
+        game::player_name(rules, s.pos.to_move)
     )?;
+    let width = firsts
+        .iter()
+        .map(|(mv, _)| line_text(rules, &[*mv]).len())
+        .max()
+        .unwrap_or(0);
+    for (mv, v) in &firsts {
+        let text = match v {
+            Some(v) => move_value_text(*v),
+            None => "not in the table".to_string(),
+        };
+        writeln!(out, "    {:width$}  {text}", line_text(rules, &[*mv]))?;
+    }
+    Ok(())
+}
+
+/// Which end rules read the history, and so were left out of the solve.
+fn write_history(out: &mut impl Write, left_out: &[String]) -> std::io::Result<()> {
     if left_out.is_empty() {
-        writeln!(
+        return writeln!(
             out,
             "  history    no end rule reads the history of the game"
-        )?;
-    } else {
-        let names: Vec<String> = left_out.iter().map(|n| format!("`{n}`")).collect();
-        writeln!(
-            out,
-            "  history    end rule{} {} read{} the history of the game and {} left out, as in the published Morris solutions: a game neither side can force to a win is a draw",
-            if names.len() > 1 { "s" } else { "" },
-            names.join(" and "),
-            if names.len() > 1 { "" } else { "s" },
-            if names.len() > 1 { "are" } else { "is" },
-        )?;
+        );
     }
-    writeln!(out, "  time       {secs:.2} s")?;
-    if let Some(path) = &args.save {
-        // Whole or not at all: a failed write keeps the old file.
-        let saved = morrigo_store::AtomicFile::create(std::path::Path::new(path))
-            .map_err(|e| e.to_string())
-            .and_then(|mut f| {
-                table
-                    .save(&mut f, name, fingerprint)
-                    .map_err(|e| e.to_string())?;
-                f.commit().map_err(|e| e.to_string())
-            });
-        if let Err(e) = saved {
-            out.flush()?;
-            return Err(Failure::game(Diagnostic::new(format!(
-                "solve {name}: cannot write the table to `{path}`: {e}"
-            ))));
-        }
-        let size = std::fs::metadata(path).map_or(0, |md| md.len());
-        writeln!(out, "  saved      {path} ({})", budget::show_bytes(size))?;
+    let names: Vec<String> = left_out.iter().map(|n| format!("`{n}`")).collect();
+    writeln!(
+        out,
+        "  history    end rule{} {} read{} the history of the game and {} left out, as in the published Morris solutions: a game neither side can force to a win is a draw",
+        if names.len() > 1 { "s" } else { "" },
+        names.join(" and "),
+        if names.len() > 1 { "" } else { "s" },
+        if names.len() > 1 { "are" } else { "is" },
+    )
+}
+
+/// `--save`: the table to `path`, and its size once written.
+fn save_table(
+    out: &mut impl Write,
+    table: &Table,
+    name: &str,
+    fingerprint: u64,
+    path: &str,
+) -> Outcome {
+    // Whole or not at all: a failed write keeps the old file.
+    let saved = morrigo_store::AtomicFile::create(std::path::Path::new(path))
+        .map_err(|e| e.to_string())
+        .and_then(|mut f| {
+            table
+                .save(&mut f, name, fingerprint)
+                .map_err(|e| e.to_string())?;
+            f.commit().map_err(|e| e.to_string())
+        });
+    if let Err(e) = saved {
+        out.flush()?;
+        return Err(Failure::game(Diagnostic::new(format!(
+            "solve {name}: cannot write the table to `{path}`: {e}"
+        ))));
     }
+    let size = std::fs::metadata(path).map_or(0, |md| md.len());
+    writeln!(out, "  saved      {path} ({})", budget::show_bytes(size))?;
     Ok(())
 }
 

@@ -195,6 +195,36 @@ fn report<const W: usize>(
     plain_why: Option<&str>,
 ) -> String {
     let rules = &m.rules;
+    let mut out = heading(rules, r, from_position, plain_why);
+    out += &value_line(rules, r);
+    out += &score_line(rules, r);
+    out += &perfect_play_line(rules, r);
+    out += &move_lines(rules, r);
+    out += &format!("nodes searched: {}\n", r.nodes);
+    out += &table_lines(rules, r);
+    out += &cut_lines_text(rules, r);
+    if let Some(deeper) = r.stopped_at {
+        out += &format!(
+            "the search cut at {deeper} plies reached the node budget (--max-nodes) before finishing\n"
+        );
+    }
+    if r.stuck > 0 {
+        out += &format!(
+            "positions with no legal move and no verdict: {} (counted as draws)\n",
+            r.stuck
+        );
+    }
+    out += &time_line(r);
+    out
+}
+
+/// The game, board and komi, and how it was searched.
+fn heading(
+    rules: &Rules,
+    r: &HistorySolution,
+    from_position: bool,
+    plain_why: Option<&str>,
+) -> String {
     let mut out = format!(
         "{} on {}, {}{}\n",
         rules.name,
@@ -212,6 +242,10 @@ fn report<const W: usize>(
         (None, Some(why)) => format!("no transpositions ({why})\n"),
         (None, None) => "no transpositions\n".to_string(),
     };
+    out
+}
+
+fn value_line(rules: &Rules, r: &HistorySolution) -> String {
     let mut value = value_text(rules, r.value);
     if !r.exact() {
         // The value is that of one convention; the bounds follow below.
@@ -229,23 +263,27 @@ fn report<const W: usize>(
             ),
         };
     }
-    out += &format!("value: {value}\n");
+    format!("value: {value}\n")
+}
+
+fn score_line(rules: &Rules, r: &HistorySolution) -> String {
     match (r.final_score, r.end) {
-        (Some(sc), _) => {
-            out += &format!(
-                "score with perfect play: {} {}, {} {}\n",
-                game::player_name(rules, 0),
-                sc[0],
-                game::player_name(rules, 1),
-                sc[1]
-            )
-        }
-        (None, Some(_)) => out += "score with perfect play: not counted (decided by a rule)\n",
+        (Some(sc), _) => format!(
+            "score with perfect play: {} {}, {} {}\n",
+            game::player_name(rules, 0),
+            sc[0],
+            game::player_name(rules, 1),
+            sc[1]
+        ),
+        (None, Some(_)) => "score with perfect play: not counted (decided by a rule)\n".to_string(),
         (None, None) if r.line.len() < r.max_plies as usize => {
-            out += "score with perfect play: none (no end rule decides)\n"
+            "score with perfect play: none (no end rule decides)\n".to_string()
         }
-        (None, None) => out += "score with perfect play: none (the line is cut)\n",
+        (None, None) => "score with perfect play: none (the line is cut)\n".to_string(),
     }
+}
+
+fn perfect_play_line(rules: &Rules, r: &HistorySolution) -> String {
     let line = if r.line.is_empty() {
         "(no move from here)".to_string()
     } else {
@@ -258,79 +296,87 @@ fn report<const W: usize>(
         }
         None => format!("cut at {} plies", r.line.len()),
     };
-    out += &format!("perfect play: {line}  ({ends})\n");
-    if !r.moves.is_empty() {
-        out += "moves:\n";
-        let width = r
-            .moves
-            .iter()
-            .map(|(mv, _)| format_move_in(rules, mv).len())
-            .max()
-            .unwrap_or(0);
-        for ((mv, v), b) in r.moves.iter().zip(&r.move_bounds) {
-            let unsure = b.map_or(String::new(), |(lo, hi)| {
-                format!(
-                    " if cut lines count as draws ({} to {})",
-                    bound_text(rules, lo),
-                    bound_text(rules, hi)
-                )
-            });
-            out += &format!(
-                "  {:width$}  {}{unsure}\n",
-                format_move_in(rules, mv),
-                value_text(rules, *v)
-            );
-        }
+    format!("perfect play: {line}  ({ends})\n")
+}
+
+/// The value of each first move, the texts aligned; empty without moves.
+fn move_lines(rules: &Rules, r: &HistorySolution) -> String {
+    if r.moves.is_empty() {
+        return String::new();
     }
-    out += &format!("nodes searched: {}\n", r.nodes);
-    if let Some(tt) = r.tt {
-        out += &format!(
-            "table: {} probes, {} hits ({:.1}%), {} stored, {} not stored (path-dependent), {} MiB\n",
-            tt.probes,
-            tt.hits,
-            100.0 * tt.hits as f64 / tt.probes.max(1) as f64,
-            tt.stores,
-            tt.tainted,
-            tt.bytes.div_ceil(1 << 20)
-        );
-        if settled_boards_end_lines(rules).is_ok() {
-            out += &format!(
-                "lines ended by Benson's unconditional life (a settled board's count, or a bound from the points held for good): {}\n",
-                tt.settled
-            );
-        }
-    }
-    if r.cut_lines > 0 {
-        out += &format!(
-            "lines cut at {} plies: {} (counted as draws)",
-            r.max_plies, r.cut_lines
-        );
-        out += &match r.bounds {
-            None if r.all_exact() => {
-                "; no value changes if they are lost or won, so all are exact\n".into()
-            }
-            None => {
-                "; the game's value is the same if they are lost or won, so it is exact\n".into()
-            }
-            Some((lo, hi)) => format!(
-                "; the value depends on them: {} if {first} loses them, {} if {first} wins them\n",
+    let mut out = "moves:\n".to_string();
+    let width = r
+        .moves
+        .iter()
+        .map(|(mv, _)| format_move_in(rules, mv).len())
+        .max()
+        .unwrap_or(0);
+    for ((mv, v), b) in r.moves.iter().zip(&r.move_bounds) {
+        let unsure = b.map_or(String::new(), |(lo, hi)| {
+            format!(
+                " if cut lines count as draws ({} to {})",
                 bound_text(rules, lo),
-                bound_text(rules, hi),
-                first = game::player_name(rules, 0),
-            ),
-        };
-    }
-    if let Some(deeper) = r.stopped_at {
+                bound_text(rules, hi)
+            )
+        });
         out += &format!(
-            "the search cut at {deeper} plies reached the node budget (--max-nodes) before finishing\n"
+            "  {:width$}  {}{unsure}\n",
+            format_move_in(rules, mv),
+            value_text(rules, *v)
         );
     }
-    if r.stuck > 0 {
+    out
+}
+
+/// The transposition table's counts; empty for the plain search.
+fn table_lines(rules: &Rules, r: &HistorySolution) -> String {
+    let Some(tt) = r.tt else {
+        return String::new();
+    };
+    let mut out = format!(
+        "table: {} probes, {} hits ({:.1}%), {} stored, {} not stored (path-dependent), {} MiB\n",
+        tt.probes,
+        tt.hits,
+        100.0 * tt.hits as f64 / tt.probes.max(1) as f64,
+        tt.stores,
+        tt.tainted,
+        tt.bytes.div_ceil(1 << 20)
+    );
+    if settled_boards_end_lines(rules).is_ok() {
         out += &format!(
-            "positions with no legal move and no verdict: {} (counted as draws)\n",
-            r.stuck
+            "lines ended by Benson's unconditional life (a settled board's count, or a bound from the points held for good): {}\n",
+            tt.settled
         );
     }
+    out
+}
+
+/// The lines cut at the ply cap and whether they change the value; empty
+/// when none was cut.
+fn cut_lines_text(rules: &Rules, r: &HistorySolution) -> String {
+    if r.cut_lines == 0 {
+        return String::new();
+    }
+    let mut out = format!(
+        "lines cut at {} plies: {} (counted as draws)",
+        r.max_plies, r.cut_lines
+    );
+    out += &match r.bounds {
+        None if r.all_exact() => {
+            "; no value changes if they are lost or won, so all are exact\n".into()
+        }
+        None => "; the game's value is the same if they are lost or won, so it is exact\n".into(),
+        Some((lo, hi)) => format!(
+            "; the value depends on them: {} if {first} loses them, {} if {first} wins them\n",
+            bound_text(rules, lo),
+            bound_text(rules, hi),
+            first = game::player_name(rules, 0),
+        ),
+    };
+    out
+}
+
+fn time_line(r: &HistorySolution) -> String {
     let secs = r.elapsed.as_secs_f64();
     // The rate varies from run to run: it goes on the time line.
     let rate = if secs > 0.0 {
@@ -338,8 +384,7 @@ fn report<const W: usize>(
     } else {
         String::new()
     };
-    out += &format!("time: {secs:.2} s{rate}\n");
-    out
+    format!("time: {secs:.2} s{rate}\n")
 }
 
 /// A value in a table cell: `B+3`, `W+2`, `draw`, `W by rule`.
