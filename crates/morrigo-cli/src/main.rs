@@ -56,7 +56,7 @@ enum Command {
     Play(cmd::play::PlayArgs),
     Simulate(cmd::simulate::SimulateArgs),
     States(cmd::states::StatesArgs),
-    Solve(cmd::solve::SolveArgs),
+    Solve(cmd::solve_args::SolveArgs),
     Compare(cmd::compare::CompareArgs),
     Ladder(cmd::ladder::LadderArgs),
     Test(cmd::test::TestArgs),

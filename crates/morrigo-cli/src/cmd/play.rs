@@ -203,7 +203,7 @@ fn exact_text<const W: usize>(
             format!(
                 "{} {}",
                 notation::format_move_in(rules, mv),
-                super::solve::move_value_text(*v)
+                super::solve_text::move_value_text(*v)
             )
         })
         .collect();
@@ -213,7 +213,7 @@ fn exact_text<const W: usize>(
     };
     format!(
         "{who}'s table: {}; moves {}{more}",
-        super::solve::value_text(rules, s, best, false),
+        super::solve_text::value_text(rules, s, best, false),
         shown.join(", ")
     )
 }

@@ -1,7 +1,8 @@
 //! `morrigo solve RULESET --db DIR [--at POSITION]`: the whole game by the
 //! sector solver, kept in a database directory, and queries of it.
 
-use super::solve::{line_text, move_value_text, value_text, Placing, SolveArgs};
+use super::solve_args::{Placing, SolveArgs};
+use super::solve_text::{line_text, move_value_text, value_text};
 use crate::fail::{Failure, Outcome};
 use crate::game;
 use morrigo_diag::Diagnostic;

@@ -3,7 +3,8 @@
 //! files that the layers depending on it read; `--shard UNIT` runs one
 //! unit, as a cluster worker does.
 
-use crate::cmd::solve::{value_text, SolveArgs};
+use crate::cmd::solve_args::SolveArgs;
+use crate::cmd::solve_text::value_text;
 use crate::fail::{Failure, Outcome};
 use morrigo_diag::Diagnostic;
 use morrigo_engine::with_machine;
