@@ -631,15 +631,57 @@ pub fn search_opening(
         morrigo_store::lock_exclusive(&dir.join("opening.lock"), "this database directory")?;
     let mut first = OpeningSearch::new(m, dir, 1 << 16)?;
     let units = first.units.clone();
+    let classes = first_move_classes(m, &mut first, &start)?;
+    let path = dir.join(OPENING_FILE);
+    let done = Mutex::new(if path.exists() {
+        load(&path, fingerprint)?
+    } else {
+        HashMap::new()
+    });
+    let threads = threads.max(1);
+    let work = FirstMoveWork {
+        m,
+        start,
+        units,
+        classes: &classes,
+        done,
+        path,
+        fingerprint,
+        per_search: table_bytes / threads as u64,
+        each: &each,
+        next: Mutex::new(0),
+        out: Mutex::new((0..classes.len()).map(|_| None).collect()),
+    };
+    let results = work.prove_on(threads);
+    opening_result(results, classes.len())
+}
+
+/// One class of first moves: the placements the board's symmetries map
+/// onto each other.
+struct FirstMoveClass {
+    /// The table's key of the class's orbit.
+    key: u64,
+    /// The position after one of them.
+    board: Board,
+    /// The points of the class, by name.
+    points: Vec<String>,
+}
+
+/// The classes of first moves from `start` (successors of one orbit), in
+/// move generation order; an error if the game is over at the start.
+fn first_move_classes(
+    m: &Machine<1>,
+    first: &mut OpeningSearch,
+    start: &Board,
+) -> Result<Vec<FirstMoveClass>, SectorError> {
     let mut succ = Vec::new();
-    if let Some(winner) = first.moves.successors(&start, &mut succ) {
+    if let Some(winner) = first.moves.successors(start, &mut succ) {
         return Err(SectorError::Rules(format!(
             "{}: the game is over at the start ({winner:?})",
             m.rules.name
         )));
     }
-    // Classes of first moves: successors of one orbit.
-    let mut classes: Vec<(u64, Board, Vec<String>)> = Vec::new();
+    let mut classes: Vec<FirstMoveClass> = Vec::new();
     for &(s, _) in &succ {
         let key = first.key(&s);
         let placed = s.occ[usize::from(start.to_move)] & !start.occ[usize::from(start.to_move)];
@@ -648,111 +690,153 @@ pub fn search_opening(
         } else {
             m.rules.topology.names[placed.trailing_zeros() as usize].clone()
         };
-        match classes.iter_mut().find(|c| c.0 == key) {
-            Some(c) => c.2.push(name),
-            None => classes.push((key, s, vec![name])),
+        match classes.iter_mut().find(|c| c.key == key) {
+            Some(c) => c.points.push(name),
+            None => classes.push(FirstMoveClass {
+                key,
+                board: s,
+                points: vec![name],
+            }),
         }
     }
-    let path = dir.join(OPENING_FILE);
-    let done = Mutex::new(if path.exists() {
-        load(&path, fingerprint)?
-    } else {
-        HashMap::new()
-    });
-    let threads = threads.max(1);
-    let per_search = table_bytes / threads as u64;
-    let results: Vec<Result<FirstMove, SectorError>> = {
-        let next = Mutex::new(0usize);
-        let out = Mutex::new((0..classes.len()).map(|_| None).collect::<Vec<_>>());
+    Ok(classes)
+}
+
+/// The first moves' searches, shared by the threads that run them: the
+/// classes, the next one to take, the values proved so far (and their
+/// file), and each class's result.
+struct FirstMoveWork<'a> {
+    m: &'a Machine<1>,
+    start: Board,
+    units: Arc<Units>,
+    classes: &'a [FirstMoveClass],
+    /// Key → value, nodes: read back from the file, and written to it as
+    /// each is proved.
+    done: Mutex<HashMap<u64, (Wdl, u64)>>,
+    path: PathBuf,
+    fingerprint: u64,
+    /// Each search's share of the transposition tables' bytes.
+    per_search: u64,
+    each: &'a (dyn Fn(&FirstMove) + Sync),
+    next: Mutex<usize>,
+    out: Mutex<Vec<Option<Result<FirstMove, SectorError>>>>,
+}
+
+impl<'a> FirstMoveWork<'a> {
+    /// Run `threads` searchers to the end; each class's result in order
+    /// (none for a class left when a search failed).
+    fn prove_on(self, threads: usize) -> Vec<Result<FirstMove, SectorError>> {
         std::thread::scope(|scope| {
             for _ in 0..threads {
-                scope.spawn(|| {
-                    let mut search: Option<OpeningSearch> = None;
-                    loop {
-                        let k = {
-                            let mut n = next.lock().unwrap_or_else(|p| p.into_inner());
-                            let k = *n;
-                            *n += 1;
-                            k
-                        };
-                        let Some((key, s, points)) = classes.get(k) else {
-                            break;
-                        };
-                        let stored = done
-                            .lock()
-                            .unwrap_or_else(|p| p.into_inner())
-                            .get(key)
-                            .copied();
-                        let result = match stored {
-                            Some((value, nodes)) => Ok(FirstMove {
-                                points: points.clone(),
-                                value,
-                                stats: SearchStats {
-                                    nodes,
-                                    ..SearchStats::default()
-                                },
-                                millis: 0,
-                                loaded: true,
-                            }),
-                            None => (|| {
-                                let started = Instant::now();
-                                let search = match &mut search {
-                                    Some(s) => s,
-                                    None => search.insert(OpeningSearch::with_units(
-                                        m,
-                                        units.clone(),
-                                        per_search,
-                                    )?),
-                                };
-                                let before = search.stats();
-                                let v = search.value(s)?;
-                                let value = if s.to_move == start.to_move {
-                                    v
-                                } else {
-                                    v.flip()
-                                };
-                                let after = search.stats();
-                                let stats = SearchStats {
-                                    nodes: after.nodes - before.nodes,
-                                    unit_hits: after.unit_hits - before.unit_hits,
-                                    table_hits: after.table_hits - before.table_hits,
-                                    ..after
-                                };
-                                let mut done = done.lock().unwrap_or_else(|p| p.into_inner());
-                                done.insert(*key, (value, stats.nodes));
-                                save(&path, fingerprint, &done)?;
-                                Ok(FirstMove {
-                                    points: points.clone(),
-                                    value,
-                                    stats,
-                                    millis: started.elapsed().as_millis() as u64,
-                                    loaded: false,
-                                })
-                            })(),
-                        };
-                        if let Ok(f) = &result {
-                            each(f);
-                        }
-                        let failed = result.is_err();
-                        out.lock().unwrap_or_else(|p| p.into_inner())[k] = Some(result);
-                        if failed {
-                            break;
-                        }
-                    }
-                });
+                scope.spawn(|| self.searcher());
             }
         });
-        out.into_inner()
+        self.out
+            .into_inner()
             .unwrap_or_else(|p| p.into_inner())
             .into_iter()
             .flatten()
             .collect()
-    };
+    }
+
+    /// One thread: takes the next class until none is left or one fails,
+    /// with one search of its own (made when first needed).
+    fn searcher(&self) {
+        let mut search: Option<OpeningSearch> = None;
+        loop {
+            let k = {
+                let mut n = self.next.lock().unwrap_or_else(|p| p.into_inner());
+                let k = *n;
+                *n += 1;
+                k
+            };
+            let Some(class) = self.classes.get(k) else {
+                break;
+            };
+            let stored = self
+                .done
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .get(&class.key)
+                .copied();
+            let result = match stored {
+                Some((value, nodes)) => Ok(FirstMove {
+                    points: class.points.clone(),
+                    value,
+                    stats: SearchStats {
+                        nodes,
+                        ..SearchStats::default()
+                    },
+                    millis: 0,
+                    loaded: true,
+                }),
+                None => self.prove(&mut search, class),
+            };
+            if let Ok(f) = &result {
+                (self.each)(f);
+            }
+            let failed = result.is_err();
+            self.out.lock().unwrap_or_else(|p| p.into_inner())[k] = Some(result);
+            if failed {
+                break;
+            }
+        }
+    }
+
+    /// Prove `class`'s value for the player who makes the move, and write
+    /// it to the file with the others proved.
+    fn prove(
+        &self,
+        search: &mut Option<OpeningSearch<'a>>,
+        class: &FirstMoveClass,
+    ) -> Result<FirstMove, SectorError> {
+        let started = Instant::now();
+        let search = match search {
+            Some(s) => s,
+            None => search.insert(OpeningSearch::with_units(
+                self.m,
+                self.units.clone(),
+                self.per_search,
+            )?),
+        };
+        let before = search.stats();
+        let v = search.value(&class.board)?;
+        let value = if class.board.to_move == self.start.to_move {
+            v
+        } else {
+            v.flip()
+        };
+        let after = search.stats();
+        let stats = SearchStats {
+            nodes: after.nodes - before.nodes,
+            unit_hits: after.unit_hits - before.unit_hits,
+            table_hits: after.table_hits - before.table_hits,
+            ..after
+        };
+        let mut done = self.done.lock().unwrap_or_else(|p| p.into_inner());
+        done.insert(class.key, (value, stats.nodes));
+        save(&self.path, self.fingerprint, &done)?;
+        Ok(FirstMove {
+            points: class.points.clone(),
+            value,
+            stats,
+            millis: started.elapsed().as_millis() as u64,
+            loaded: false,
+        })
+    }
+}
+
+/// The start's value from the first moves' results (the first error is
+/// the answer), all `classes` of them proved.
+fn opening_result(
+    results: Vec<Result<FirstMove, SectorError>>,
+    classes: usize,
+) -> Result<OpeningResult, SectorError> {
     let mut first_moves = Vec::with_capacity(results.len());
     for r in results {
         first_moves.push(r?);
     }
-    if first_moves.len() < classes.len() {
+    if first_moves.len() < classes {
         return Err(SectorError::Rules(
             "a search stopped before every first move was proved".into(),
         ));

@@ -272,6 +272,267 @@ enum Attempt {
     },
 }
 
+/// The first pass's working state over one range of orbits: what it
+/// found so far, and the buffers it reuses from position to position.
+struct FirstPassScan<'a> {
+    c: Sector,
+    want: Halves,
+    index: &'a SectorIndex,
+    /// The range's first orbit and its length.
+    start: u64,
+    len: usize,
+    out: FirstPass,
+    succ: Vec<(Board, u8)>,
+    /// The current position's successors in the unit (by entry).
+    inside: Vec<u64>,
+    near: Vec<(Sector, Option<&'a Unit>)>,
+}
+
+/// A position's exits to lower units, for its player to move: the
+/// fastest win through a lost exit (`u32::MAX` if none), the slowest loss
+/// through a won one, and whether one is drawn.
+struct Exits {
+    out_win: u32,
+    out_loss: u32,
+    draw_exit: bool,
+}
+
+impl<'a> FirstPassScan<'a> {
+    fn new(c: Sector, want: Halves, index: &'a SectorIndex, range: &std::ops::Range<u64>) -> Self {
+        let len = (range.end - range.start) as usize;
+        FirstPassScan {
+            c,
+            want,
+            index,
+            start: range.start,
+            len,
+            out: FirstPass {
+                value: vec![0; 2 * len],
+                counter: vec![0; 2 * len],
+                queued: Vec::new(),
+                missing: Vec::new(),
+                other_half: false,
+                inside_moves: false,
+            },
+            succ: Vec::new(),
+            inside: Vec::new(),
+            near: Vec::new(),
+        }
+    }
+
+    /// Value or count position `e` (at `here` in the range) once every
+    /// successor is known: a won exit schedules a tentative win; with no
+    /// successor inside and no drawn exit it is lost (stuck, a draw, when
+    /// it has no move at all); else it waits on its counter.
+    fn settle(&mut self, exits: Exits, e: u32, here: usize) -> Result<(), SectorError> {
+        let Exits {
+            out_win,
+            out_loss,
+            draw_exit,
+        } = exits;
+        let out = &mut self.out;
+        out.inside_moves |= !self.inside.is_empty();
+        self.inside.sort_unstable();
+        self.inside.dedup();
+        if out_win != u32::MAX {
+            out.value[here] = TENT | out_win.min(u32::from(LOW)) as u16;
+            out.queued.push((out_win, e));
+            return Ok(());
+        }
+        let count = self.inside.len() + usize::from(draw_exit);
+        if count > 254 {
+            return Err(SectorError::TooManyMoves {
+                sector: self.c,
+                moves: count,
+            });
+        }
+        if count == 0 {
+            if self.succ.is_empty() {
+                // No move and no end rule: the rules leave the game stuck.
+                out.value[here] = OVER_DRAW;
+            } else {
+                out.value[here] = loss(out_loss);
+                out.queued.push((out_loss, e));
+            }
+            return Ok(());
+        }
+        out.counter[here] = count as u8;
+        if out_loss > 0 {
+            out.value[here] = OUTLOSS | out_loss.min(u32::from(LOW)) as u16;
+        }
+        Ok(())
+    }
+}
+
+/// What the first passes of an attempt found lacking so far, merged in
+/// range order, and whether any move stays in the unit.
+#[derive(Default)]
+struct Merged {
+    missing: Vec<(Sector, u8)>,
+    other_half: bool,
+    inside_moves: bool,
+}
+
+impl Merged {
+    /// Take in one range's findings; whether anything is lacking so far
+    /// (then the attempt is a retry and the range's tables are not kept).
+    fn merge(&mut self, pass: &FirstPass) -> bool {
+        self.other_half |= pass.other_half;
+        self.inside_moves |= pass.inside_moves;
+        for m in &pass.missing {
+            if !self.missing.contains(m) {
+                self.missing.push(*m);
+            }
+        }
+        self.lacking()
+    }
+
+    fn lacking(&self) -> bool {
+        self.other_half || !self.missing.is_empty()
+    }
+
+    fn retry(self) -> Attempt {
+        Attempt::Retry {
+            missing: self.missing,
+            other_half: self.other_half,
+        }
+    }
+}
+
+/// An attempt's tables, per orbit of both halves (side 0's, then side
+/// 1's): the value, and the counter of undecided successor orbits.
+struct Tables {
+    value: Vec<AtomicU16>,
+    counter: Vec<AtomicU8>,
+}
+
+impl Tables {
+    fn new(total: usize) -> Result<Tables, SectorError> {
+        let mut value: Vec<AtomicU16> = memory::vec_with_capacity(total, "a sector's values")?;
+        value.extend((0..total).map(|_| AtomicU16::new(0)));
+        let mut counter: Vec<AtomicU8> = memory::vec_with_capacity(total, "a sector's counters")?;
+        counter.extend((0..total).map(|_| AtomicU8::new(0)));
+        Ok(Tables { value, counter })
+    }
+
+    /// Copy the first pass over range `r` into the tables.
+    fn store(&self, pass: &FirstPass, r: &std::ops::Range<u64>, orbits: u64) {
+        let len = (r.end - r.start) as usize;
+        for half in 0..2usize {
+            let at = half * orbits as usize + r.start as usize;
+            let part = half * len..(half + 1) * len;
+            for (slot, &v) in self.value[at..at + len]
+                .iter()
+                .zip(&pass.value[part.clone()])
+            {
+                slot.store(v, Relaxed);
+            }
+            for (slot, &k) in self.counter[at..at + len].iter().zip(&pass.counter[part]) {
+                slot.store(k, Relaxed);
+            }
+        }
+    }
+
+    /// Position `p` has a successor lost in `du`: a win in du + 1, unless
+    /// decided or already tentatively won as fast.
+    fn claim_win(&self, p: usize, du: u32, out: &mut Vec<(u32, u32)>) {
+        let mut pv = self.value[p].load(Relaxed);
+        loop {
+            let tent_as_fast = pv & TENT != 0 && u32::from(pv & LOW) <= du + 1;
+            if decided(pv) || tent_as_fast {
+                break;
+            }
+            match self.value[p].compare_exchange(pv, win(du + 1), Relaxed, Relaxed) {
+                Ok(_) => {
+                    out.push((du + 1, p as u32));
+                    break;
+                }
+                Err(now) => pv = now,
+            }
+        }
+    }
+
+    /// Position `p` has a successor won in `du`: one undecided successor
+    /// fewer, and when none is left a loss (as slow as its lost exits).
+    fn count_toward_loss(&self, p: usize, du: u32, out: &mut Vec<(u32, u32)>) {
+        let pv = self.value[p].load(Relaxed);
+        // (A tentative win needs no count: it is a win.)
+        if !decided(pv) && pv & TENT == 0 && self.counter[p].fetch_sub(1, Relaxed) == 1 {
+            let exit = if pv & OUTLOSS != 0 {
+                u32::from(pv & LOW)
+            } else {
+                0
+            };
+            let l = (du + 1).max(exit);
+            self.value[p].store(loss(l), Relaxed);
+            out.push((l, p as u32));
+        }
+    }
+
+    /// The values as stored: [`UNSOLVED`] in a half not solved, a
+    /// tentative win as a win, undecided and game-over draws as draws.
+    fn into_values(self, want: Halves, orbits: u64) -> Vec<u16> {
+        self.value
+            .into_iter()
+            .enumerate()
+            .map(|(e, v)| {
+                let v = v.into_inner();
+                if !want[e / orbits as usize] {
+                    UNSOLVED
+                } else if v & TENT != 0 && v & OUTLOSS == 0 {
+                    // Only where no level was expanded.
+                    win(u32::from(v & LOW))
+                } else if !decided(v) || v == OVER_DRAW {
+                    0
+                } else {
+                    v
+                }
+            })
+            .collect()
+    }
+}
+
+/// Positions to expand, by the distance they were decided at.
+struct Frontier {
+    sector: Sector,
+    levels: Vec<Vec<u32>>,
+}
+
+impl Frontier {
+    fn push(&mut self, d: u32, e: usize) -> Result<(), SectorError> {
+        if d > MAX_DISTANCE {
+            return Err(SectorError::TooDeep {
+                sector: self.sector,
+            });
+        }
+        let d = d as usize;
+        if self.levels.len() <= d {
+            self.levels.resize_with(d + 1, Vec::new);
+        }
+        self.levels[d].push(e as u32);
+        Ok(())
+    }
+}
+
+/// What one attempt solves, and with what: read by each of its steps.
+#[derive(Clone, Copy)]
+struct Job<'a> {
+    c: Sector,
+    want: Halves,
+    index: &'a SectorIndex,
+    orbits: u64,
+    threads: usize,
+    tables: &'a Tables,
+}
+
+/// A thread's scratch for expanding positions, reused position to
+/// position.
+struct Expansion<'m> {
+    moves: Moves<'m>,
+    preds: Vec<Board>,
+    pred_ids: Vec<u64>,
+}
+
 /// What a solver tells of each unit as it is solved or loaded.
 type Progress<'m> = Box<dyn FnMut(&SectorStats) + Sync + 'm>;
 
@@ -772,124 +1033,109 @@ impl<'m> Solver<'m> {
         index: &SectorIndex,
         range: std::ops::Range<u64>,
     ) -> Result<FirstPass, SectorError> {
-        let (binom, group) = (&self.binom, &self.group);
-        let orbits = index.orbits;
-        let len = (range.end - range.start) as usize;
-        let mut out = FirstPass {
-            value: vec![0; 2 * len],
-            counter: vec![0; 2 * len],
-            queued: Vec::new(),
-            missing: Vec::new(),
-            other_half: false,
-            inside_moves: false,
-        };
-        let mut succ = Vec::new();
-        let mut inside: Vec<u64> = Vec::new();
-        let mut near: Vec<(Sector, Option<&Unit>)> = Vec::new();
-        let mut visit = |i: u64, occ: [u64; 2]| -> Result<(), SectorError> {
-            for half in (0..2u8).filter(|&h| want[usize::from(h)]) {
-                let e = (u64::from(half) * orbits + i) as u32;
-                let here = usize::from(half) * len + (i - range.start) as usize;
-                let board = Board {
-                    occ,
-                    in_hand: c.in_hand,
-                    to_move: half,
-                };
-                if let Some(winner) = moves.successors(&board, &mut succ) {
-                    out.value[here] = match winner {
-                        Some(p) if p == half => win(0),
-                        Some(_) => loss(0),
-                        None => OVER_DRAW,
-                    };
-                    if winner.is_some() {
-                        out.queued.push((0, e));
-                    }
-                    continue;
-                }
-                inside.clear();
-                let (mut out_win, mut out_loss, mut draw_exit) = (u32::MAX, 0u32, false);
-                let mut lacking = false;
-                for &(s, plies) in &succ {
-                    let sc = s.sector();
-                    if sc == c {
-                        if !want[usize::from(s.to_move)] {
-                            out.other_half = true;
-                            lacking = true;
-                            continue;
-                        }
-                        let j = index.orbit(binom, group, s.occ);
-                        inside.push(u64::from(s.to_move) * orbits + j);
-                        continue;
-                    }
-                    // The few lower units a unit reaches, looked up once.
-                    let u = match near.iter().find(|(k, _)| *k == sc) {
-                        Some(&(_, u)) => u,
-                        None => {
-                            let u = self.units.get(&sc);
-                            near.push((sc, u));
-                            u
-                        }
-                    };
-                    let Some(u) = u.filter(|u| u.halves[usize::from(s.to_move)]) else {
-                        if !out.missing.contains(&(sc, s.to_move)) {
-                            out.missing.push((sc, s.to_move));
-                        }
-                        lacking = true;
-                        continue;
-                    };
-                    let j = u.index.orbit(binom, group, s.occ);
-                    let v = u.values[(u64::from(s.to_move) * u.index.orbits + j) as usize];
-                    let plies = u32::from(plies);
-                    match v {
-                        0 => draw_exit = true,
-                        v if v & 1 == 1 => out_loss = out_loss.max(u32::from(v - 1) / 2 + plies),
-                        v => out_win = out_win.min(u32::from(v - 2) / 2 + plies),
-                    }
-                }
-                if lacking {
-                    // Solved on the next pass.
-                    continue;
-                }
-                out.inside_moves |= !inside.is_empty();
-                inside.sort_unstable();
-                inside.dedup();
-                if out_win != u32::MAX {
-                    out.value[here] = TENT | out_win.min(u32::from(LOW)) as u16;
-                    out.queued.push((out_win, e));
-                    continue;
-                }
-                let count = inside.len() + usize::from(draw_exit);
-                if count > 254 {
-                    return Err(SectorError::TooManyMoves {
-                        sector: c,
-                        moves: count,
-                    });
-                }
-                if count == 0 {
-                    if succ.is_empty() {
-                        // No move and no end rule: the rules leave the game stuck.
-                        out.value[here] = OVER_DRAW;
-                    } else {
-                        out.value[here] = loss(out_loss);
-                        out.queued.push((out_loss, e));
-                    }
-                    continue;
-                }
-                out.counter[here] = count as u8;
-                if out_loss > 0 {
-                    out.value[here] = OUTLOSS | out_loss.min(u32::from(LOW)) as u16;
-                }
-            }
-            Ok(())
-        };
+        let mut scan = FirstPassScan::new(c, want, index, &range);
         let mut stop: Result<(), SectorError> = Ok(());
-        index.for_each_in(binom, range.clone(), |i, occ| {
+        index.for_each_in(&self.binom, range.clone(), |i, occ| {
             if stop.is_ok() {
-                stop = visit(i, occ);
+                stop = self.first_pass_orbit(&mut scan, moves, i, occ);
             }
         });
         stop?;
-        Ok(out)
+        Ok(scan.out)
+    }
+
+    /// The first pass at orbit `i` (arranged as `occ`), in each half
+    /// solved.
+    fn first_pass_orbit<'a>(
+        &'a self,
+        scan: &mut FirstPassScan<'a>,
+        moves: &mut Moves,
+        i: u64,
+        occ: [u64; 2],
+    ) -> Result<(), SectorError> {
+        let (orbits, want) = (scan.index.orbits, scan.want);
+        for half in (0..2u8).filter(|&h| want[usize::from(h)]) {
+            let e = (u64::from(half) * orbits + i) as u32;
+            let here = usize::from(half) * scan.len + (i - scan.start) as usize;
+            let board = Board {
+                occ,
+                in_hand: scan.c.in_hand,
+                to_move: half,
+            };
+            if let Some(winner) = moves.successors(&board, &mut scan.succ) {
+                scan.out.value[here] = match winner {
+                    Some(p) if p == half => win(0),
+                    Some(_) => loss(0),
+                    None => OVER_DRAW,
+                };
+                if winner.is_some() {
+                    scan.out.queued.push((0, e));
+                }
+                continue;
+            }
+            let Some(exits) = self.first_pass_successors(scan) else {
+                // Solved on the next pass.
+                continue;
+            };
+            scan.settle(exits, e, here)?;
+        }
+        Ok(())
+    }
+
+    /// Sort the successors just generated: in-unit ones into
+    /// `scan.inside`, exits summed up from the lower units' values.
+    /// `None` when one lies in a half not solved yet (listed in
+    /// `scan.out`).
+    fn first_pass_successors<'a>(&'a self, scan: &mut FirstPassScan<'a>) -> Option<Exits> {
+        let (binom, group) = (&self.binom, &self.group);
+        let (c, index) = (scan.c, scan.index);
+        scan.inside.clear();
+        let mut exits = Exits {
+            out_win: u32::MAX,
+            out_loss: 0,
+            draw_exit: false,
+        };
+        let mut lacking = false;
+        for &(s, plies) in &scan.succ {
+            let sc = s.sector();
+            if sc == c {
+                if !scan.want[usize::from(s.to_move)] {
+                    scan.out.other_half = true;
+                    lacking = true;
+                    continue;
+                }
+                let j = index.orbit(binom, group, s.occ);
+                scan.inside.push(u64::from(s.to_move) * index.orbits + j);
+                continue;
+            }
+            // The few lower units a unit reaches, looked up once.
+            let u = match scan.near.iter().find(|(k, _)| *k == sc) {
+                Some(&(_, u)) => u,
+                None => {
+                    let u = self.units.get(&sc);
+                    scan.near.push((sc, u));
+                    u
+                }
+            };
+            let Some(u) = u.filter(|u| u.halves[usize::from(s.to_move)]) else {
+                if !scan.out.missing.contains(&(sc, s.to_move)) {
+                    scan.out.missing.push((sc, s.to_move));
+                }
+                lacking = true;
+                continue;
+            };
+            let j = u.index.orbit(binom, group, s.occ);
+            let v = u.values[(u64::from(s.to_move) * u.index.orbits + j) as usize];
+            let plies = u32::from(plies);
+            match v {
+                0 => exits.draw_exit = true,
+                v if v & 1 == 1 => {
+                    exits.out_loss = exits.out_loss.max(u32::from(v - 1) / 2 + plies)
+                }
+                v => exits.out_win = exits.out_win.min(u32::from(v - 2) / 2 + plies),
+            }
+        }
+        (!lacking).then_some(exits)
     }
 
     /// One try at solving the halves `want` of unit `c`: `Retry` when a
@@ -904,26 +1150,10 @@ impl<'m> Solver<'m> {
         if orbits >= 1 << 31 {
             return Err(SectorError::TooLarge { sector: c, orbits });
         }
-        let total = 2 * orbits as usize;
-        let atomics = |what| -> Result<Vec<AtomicU16>, SectorError> {
-            let mut v = memory::vec_with_capacity(total, what)?;
-            v.extend((0..total).map(|_| AtomicU16::new(0)));
-            Ok(v)
-        };
-        let value = atomics("a sector's values")?;
-        let mut counter: Vec<AtomicU8> = memory::vec_with_capacity(total, "a sector's counters")?;
-        counter.extend((0..total).map(|_| AtomicU8::new(0)));
-        let mut frontier: Vec<Vec<u32>> = vec![Vec::new()];
-        let push = |frontier: &mut Vec<Vec<u32>>, d: u32, e: usize| -> Result<(), SectorError> {
-            if d > MAX_DISTANCE {
-                return Err(SectorError::TooDeep { sector: c });
-            }
-            let d = d as usize;
-            if frontier.len() <= d {
-                frontier.resize_with(d + 1, Vec::new);
-            }
-            frontier[d].push(e as u32);
-            Ok(())
+        let tables = Tables::new(2 * orbits as usize)?;
+        let mut frontier = Frontier {
+            sector: c,
+            levels: vec![Vec::new()],
         };
         // The first pass, in parallel over ranges of orbits, merged in
         // order (so the levels hold what one thread would have queued),
@@ -934,208 +1164,197 @@ impl<'m> Solver<'m> {
             .step_by(step as usize)
             .map(|a| a..(a + step).min(orbits))
             .collect();
-        let machine = self.moves.machine();
-        // The first pass over each of `ranges`, in parallel, in order.
-        let first_passes =
-            |ranges: &[std::ops::Range<u64>]| -> Vec<Result<FirstPass, SectorError>> {
-                ranges
-                    .par_iter()
-                    .map_init(
-                        || Moves::new(machine).untidy(),
-                        |moves, r| self.first_pass(moves, c, want, index, r.clone()),
-                    )
-                    .collect()
-            };
-        let (mut missing, mut other_half) = (Vec::new(), false);
-        let mut inside_moves = false;
-        let mut merge = |pass: &FirstPass, missing: &mut Vec<(Sector, u8)>| {
-            other_half |= pass.other_half;
-            inside_moves |= pass.inside_moves;
-            for m in &pass.missing {
-                if !missing.contains(m) {
-                    missing.push(*m);
-                }
-            }
-            other_half || !missing.is_empty()
+        let job = Job {
+            c,
+            want,
+            index,
+            orbits,
+            threads,
+            tables: &tables,
         };
-        // A unit solved from the top down (the whole game from its start)
-        // first learns the lower units it needs from a sample of its
-        // orbits, so the full pass below rarely has to be repeated.
-        if orbits > PROBE_ABOVE {
-            let probes: Vec<std::ops::Range<u64>> = (0..PROBES)
-                .map(|k| {
-                    let a = k * orbits / PROBES;
-                    a..(a + PROBE_ORBITS).min(orbits)
-                })
-                .collect();
-            let mut lacking = false;
-            for pass in first_passes(&probes) {
-                lacking |= merge(&pass?, &mut missing);
-            }
-            if lacking {
-                return Ok(Attempt::Retry {
-                    missing,
-                    other_half,
-                });
-            }
+        let mut merged = Merged::default();
+        if orbits > PROBE_ABOVE && self.probe_lower_units(job, &mut merged)? {
+            return Ok(merged.retry());
         }
-        for wave in ranges.chunks(4 * threads) {
-            for (r, pass) in wave.iter().zip(first_passes(wave)) {
-                let pass = pass?;
-                if merge(&pass, &mut missing) {
-                    continue;
-                }
-                let len = (r.end - r.start) as usize;
-                for half in 0..2usize {
-                    let at = half * orbits as usize + r.start as usize;
-                    let part = half * len..(half + 1) * len;
-                    for (slot, &v) in value[at..at + len].iter().zip(&pass.value[part.clone()]) {
-                        slot.store(v, Relaxed);
-                    }
-                    for (slot, &k) in counter[at..at + len].iter().zip(&pass.counter[part]) {
-                        slot.store(k, Relaxed);
-                    }
-                }
-                for (d, e) in pass.queued {
-                    push(&mut frontier, d, e as usize)?;
-                }
-            }
+        self.full_first_pass(job, &ranges, &mut frontier, &mut merged)?;
+        if merged.lacking() {
+            return Ok(merged.retry());
         }
-        if other_half || !missing.is_empty() {
-            return Ok(Attempt::Retry {
-                missing,
-                other_half,
-            });
-        }
-        if !inside_moves {
+        if !merged.inside_moves {
             // Every turn leaves the unit (placements without Lasker's
             // slides): the first pass decided everything; a tentative win
             // is a win.
-            frontier.clear();
+            frontier.levels.clear();
         }
-        let (binom, group) = (&self.binom, &self.group);
-        // Level by level: expand the positions decided at distance d, in
-        // parallel. A predecessor is claimed as a win by one compare-and-
-        // swap and as a loss by the decrement that empties its counter, so
-        // each is queued once and its value does not depend on the order
-        // (a position with a won exit and a lost in-unit successor never
-        // empties its counter: that successor stays counted).
+        self.expand_levels(job, &mut frontier)?;
+        Ok(Attempt::Done(tables.into_values(want, orbits)))
+    }
+
+    /// The first pass over each of `ranges`, in parallel, in order.
+    fn first_passes(
+        &self,
+        job: Job,
+        ranges: &[std::ops::Range<u64>],
+    ) -> Vec<Result<FirstPass, SectorError>> {
+        let machine = self.moves.machine();
+        ranges
+            .par_iter()
+            .map_init(
+                || Moves::new(machine).untidy(),
+                |moves, r| self.first_pass(moves, job.c, job.want, job.index, r.clone()),
+            )
+            .collect()
+    }
+
+    /// A unit solved from the top down (the whole game from its start)
+    /// first learns the lower units it needs from a sample of its
+    /// orbits, so the full pass rarely has to be repeated. Whether
+    /// anything is lacking.
+    fn probe_lower_units(&self, job: Job, merged: &mut Merged) -> Result<bool, SectorError> {
+        let orbits = job.orbits;
+        let probes: Vec<std::ops::Range<u64>> = (0..PROBES)
+            .map(|k| {
+                let a = k * orbits / PROBES;
+                a..(a + PROBE_ORBITS).min(orbits)
+            })
+            .collect();
+        let mut lacking = false;
+        for pass in self.first_passes(job, &probes) {
+            lacking |= merged.merge(&pass?);
+        }
+        Ok(lacking)
+    }
+
+    /// The first pass over the whole unit, a wave of `ranges` at a time:
+    /// each range merged in order and, while nothing is lacking, its
+    /// values and counters stored and its decided positions queued.
+    fn full_first_pass(
+        &self,
+        job: Job,
+        ranges: &[std::ops::Range<u64>],
+        frontier: &mut Frontier,
+        merged: &mut Merged,
+    ) -> Result<(), SectorError> {
+        for wave in ranges.chunks(4 * job.threads) {
+            for (r, pass) in wave.iter().zip(self.first_passes(job, wave)) {
+                let pass = pass?;
+                if merged.merge(&pass) {
+                    continue;
+                }
+                job.tables.store(&pass, r, job.orbits);
+                for (d, e) in pass.queued {
+                    frontier.push(d, e as usize)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Level by level: expand the positions decided at distance d, in
+    /// parallel. A predecessor is claimed as a win by one compare-and-
+    /// swap and as a loss by the decrement that empties its counter, so
+    /// each is queued once and its value does not depend on the order
+    /// (a position with a won exit and a lost in-unit successor never
+    /// empties its counter: that successor stays counted).
+    fn expand_levels(&self, job: Job, frontier: &mut Frontier) -> Result<(), SectorError> {
         let mut d = 0usize;
-        while d < frontier.len() {
-            let level = std::mem::take(&mut frontier[d]);
+        while d < frontier.levels.len() {
+            let level = std::mem::take(&mut frontier.levels[d]);
             let du = d as u32;
             // Tentative wins due now are wins: settled before anyone looks.
             for &e in &level {
-                let _ =
-                    value[e as usize].compare_exchange(TENT | du as u16, win(du), Relaxed, Relaxed);
+                let _ = job.tables.value[e as usize].compare_exchange(
+                    TENT | du as u16,
+                    win(du),
+                    Relaxed,
+                    Relaxed,
+                );
             }
-            let chunk = level.len().div_ceil(16 * threads).max(256);
-            let queued: Vec<Vec<(u32, u32)>> = level
-                .par_chunks(chunk)
-                .map_init(
-                    || (Moves::new(machine).untidy(), Vec::new(), Vec::new()),
-                    |(moves, preds, pred_ids): &mut (Moves, Vec<Board>, Vec<u64>), part| {
-                        let mut out = Vec::new();
-                        for &e in part {
-                            let e = e as usize;
-                            let v = value[e].load(Relaxed);
-                            let won = if v == win(du) {
-                                true
-                            } else if v == loss(du) {
-                                false
-                            } else {
-                                continue;
-                            };
-                            let half = (e as u64 / orbits) as u8;
-                            let occ = index.arrangement(binom, e as u64 % orbits);
-                            let here = Board {
-                                occ,
-                                in_hand: c.in_hand,
-                                to_move: half,
-                            };
-                            moves.predecessors(&here, false, false, preds);
-                            pred_ids.clear();
-                            // A half not solved is not counted in.
-                            pred_ids.extend(
-                                preds
-                                    .iter()
-                                    .filter(|p| want[usize::from(p.to_move)])
-                                    .map(|p| {
-                                        u64::from(p.to_move) * orbits
-                                            + index.orbit(binom, group, p.occ)
-                                    }),
-                            );
-                            pred_ids.sort_unstable();
-                            pred_ids.dedup();
-                            for &p in pred_ids.iter() {
-                                let p = p as usize;
-                                let mut pv = value[p].load(Relaxed);
-                                if !won {
-                                    // A win in du + 1, unless decided or
-                                    // already tentatively won as fast.
-                                    loop {
-                                        let tent_as_fast =
-                                            pv & TENT != 0 && u32::from(pv & LOW) <= du + 1;
-                                        if decided(pv) || tent_as_fast {
-                                            break;
-                                        }
-                                        match value[p].compare_exchange(
-                                            pv,
-                                            win(du + 1),
-                                            Relaxed,
-                                            Relaxed,
-                                        ) {
-                                            Ok(_) => {
-                                                out.push((du + 1, p as u32));
-                                                break;
-                                            }
-                                            Err(now) => pv = now,
-                                        }
-                                    }
-                                } else if !decided(pv) && pv & TENT == 0 {
-                                    // (A tentative win needs no count: it is a win.)
-                                    if counter[p].fetch_sub(1, Relaxed) == 1 {
-                                        let exit = if pv & OUTLOSS != 0 {
-                                            u32::from(pv & LOW)
-                                        } else {
-                                            0
-                                        };
-                                        let l = (du + 1).max(exit);
-                                        value[p].store(loss(l), Relaxed);
-                                        out.push((l, p as u32));
-                                    }
-                                }
-                            }
-                        }
-                        out
-                    },
-                )
-                .collect();
-            for out in queued {
+            for out in self.expand_level(job, &level, du) {
                 for (l, p) in out {
-                    push(&mut frontier, l, p as usize)?;
+                    frontier.push(l, p as usize)?;
                 }
             }
             d += 1;
         }
-        let value: Vec<u16> = value
-            .into_iter()
-            .enumerate()
-            .map(|(e, v)| {
-                let v = v.into_inner();
-                if !want[e / orbits as usize] {
-                    UNSOLVED
-                } else if v & TENT != 0 && v & OUTLOSS == 0 {
-                    // Only where no level was expanded.
-                    win(u32::from(v & LOW))
-                } else if !decided(v) || v == OVER_DRAW {
-                    0
-                } else {
-                    v
-                }
-            })
-            .collect();
-        Ok(Attempt::Done(value))
+        Ok(())
+    }
+
+    /// The positions of `level`, decided at distance `du`, expanded in
+    /// parallel: per chunk, in order, the predecessors they decide.
+    fn expand_level(&self, job: Job, level: &[u32], du: u32) -> Vec<Vec<(u32, u32)>> {
+        let machine = self.moves.machine();
+        let chunk = level.len().div_ceil(16 * job.threads).max(256);
+        level
+            .par_chunks(chunk)
+            .map_init(
+                || Expansion {
+                    moves: Moves::new(machine).untidy(),
+                    preds: Vec::new(),
+                    pred_ids: Vec::new(),
+                },
+                |scratch, part| {
+                    let mut out = Vec::new();
+                    for &e in part {
+                        self.expand_position(job, scratch, e as usize, du, &mut out);
+                    }
+                    out
+                },
+            )
+            .collect()
+    }
+
+    /// Expand position `e` if it is decided at distance `du`: each of its
+    /// predecessors in the halves solved is claimed as a win (`e` lost)
+    /// or counted toward a loss (`e` won); those decided go to `out`.
+    fn expand_position(
+        &self,
+        job: Job,
+        scratch: &mut Expansion,
+        e: usize,
+        du: u32,
+        out: &mut Vec<(u32, u32)>,
+    ) {
+        let (binom, group) = (&self.binom, &self.group);
+        let (orbits, index, want) = (job.orbits, job.index, job.want);
+        let v = job.tables.value[e].load(Relaxed);
+        let won = if v == win(du) {
+            true
+        } else if v == loss(du) {
+            false
+        } else {
+            return;
+        };
+        let half = (e as u64 / orbits) as u8;
+        let occ = index.arrangement(binom, e as u64 % orbits);
+        let here = Board {
+            occ,
+            in_hand: job.c.in_hand,
+            to_move: half,
+        };
+        let Expansion {
+            moves,
+            preds,
+            pred_ids,
+        } = scratch;
+        moves.predecessors(&here, false, false, preds);
+        pred_ids.clear();
+        // A half not solved is not counted in.
+        pred_ids.extend(
+            preds
+                .iter()
+                .filter(|p| want[usize::from(p.to_move)])
+                .map(|p| u64::from(p.to_move) * orbits + index.orbit(binom, group, p.occ)),
+        );
+        pred_ids.sort_unstable();
+        pred_ids.dedup();
+        for &p in pred_ids.iter() {
+            if won {
+                job.tables.count_toward_loss(p as usize, du, out);
+            } else {
+                job.tables.claim_win(p as usize, du, out);
+            }
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 //! with every refusal located in the spec.
 
 use indexmap::IndexMap;
-use morrigo_diag::{Diagnostic, Diagnostics, SourceFile};
+use morrigo_diag::{Diagnostic, Diagnostics, Location, SourceFile};
 use morrigo_engine::AnyMachine;
 use morrigo_play::{AgentSpec, ReportHeader, DEFAULT_MAX_PLIES};
 use morrigo_rules::load::{self, Overrides};
@@ -206,196 +206,21 @@ impl Spec {
                 d.expected(expected)
             }
         })?;
-        let at = |keys: &[&str]| tree.path(keys).map(|n| source.location(n.pos.start));
-        let item = |key: &str, i: usize| {
-            tree.get(key)
-                .and_then(|n| n.items().get(i))
-                .map(|n| source.location(n.pos.start))
+        let places = Places {
+            source: &source,
+            tree: &tree,
         };
         let mut errors = Vec::new();
-        if file.rulesets.is_empty() {
-            errors.push(
-                Diagnostic::new("`rulesets` is empty")
-                    .at_opt(at(&["rulesets"]))
-                    .expected("a list of built-in ruleset names or ruleset files"),
-            );
-        }
-        if file.games == 0 {
-            errors.push(
-                Diagnostic::new("`games` is 0")
-                    .at_opt(at(&["games"]))
-                    .expected("the games of each ruleset, params and pairing: 1 or more"),
-            );
-        }
-        if file.shard_games == 0 {
-            errors.push(
-                Diagnostic::new("`shard_games` is 0")
-                    .at_opt(at(&["shard_games"]))
-                    .expected("games per shard: 1 or more"),
-            );
-        }
-        if file.max_plies == 0 {
-            errors.push(
-                Diagnostic::new("`max_plies` is 0")
-                    .at_opt(at(&["max_plies"]))
-                    .expected("a ply cap of 1 or more"),
-            );
-        }
-        // Params: each value checked for its kind, located at the value.
-        let mut axes: Vec<Vec<Param>> = Vec::new();
-        for (i, (name, values)) in file.params.iter().enumerate() {
-            let key_at = tree
-                .get("params")
-                .and_then(|p| p.entries().get(i))
-                .map(|(k, _)| source.location(k.pos.start));
-            if values.is_empty() {
-                errors.push(
-                    Diagnostic::new(format!("param `{name}` has no values"))
-                        .at_opt(key_at.clone())
-                        .expected("a list of values, such as `[7, 9]`"),
-                );
-            }
-            let mut axis = Vec::new();
-            for (j, v) in values.iter().enumerate() {
-                let value_at = tree
-                    .get("params")
-                    .and_then(|p| p.entries().get(i))
-                    .and_then(|(_, list)| list.items().get(j))
-                    .map(|n| source.location(n.pos.start));
-                let text = match v {
-                    serde_json::Value::String(s) => s.clone(),
-                    serde_json::Value::Number(n) => n.to_string(),
-                    other => {
-                        errors.push(
-                            Diagnostic::new(format!("param `{name}`: found {other}"))
-                                .at_opt(value_at)
-                                .expected("a number (or a size such as `7x5`)"),
-                        );
-                        continue;
-                    }
-                };
-                let checked = match name.as_str() {
-                    "size" => Overrides::parse_size(&text).map(|_| ()),
-                    "komi" => parse_komi(&text).map(|_| ()),
-                    _ => parse_int(&text).map(|_| ()),
-                };
-                if let Err(e) = checked {
-                    errors.push(
-                        Diagnostic::new(format!("param `{name}`: {e}"))
-                            .at_opt(value_at)
-                            .expected(match name.as_str() {
-                                "size" => "a board size: `9` or `7x5`, each from 1 to 25",
-                                "komi" => "points, such as 6.5",
-                                _ => "a whole number (ruleset params are whole numbers)",
-                            }),
-                    );
-                    continue;
-                }
-                axis.push(Param {
-                    name: name.clone(),
-                    value: text,
-                });
-            }
-            axes.push(axis);
-        }
-        // Pairings: one or two agents each.
-        let mut pairings: Vec<Option<[AgentSpec; 2]>> = Vec::new();
-        for (i, text) in file.agents.iter().enumerate() {
-            let parsed = AgentSpec::parse_list(text).and_then(|list| match list.as_slice() {
-                [a] => Ok([*a, *a]),
-                [a, b] => Ok([*a, *b]),
-                more => Err(format!(
-                    "{} agents given; expected one or two (first player, second player)",
-                    more.len()
-                )),
-            });
-            match parsed {
-                Ok(p) => pairings.push(Some(p)),
-                Err(e) => errors.push(
-                    Diagnostic::new(format!("agents: {e}"))
-                        .at_opt(item("agents", i))
-                        .expected("an agent pairing such as `random`, `greedy,random` or `mcts:playouts=100`"),
-                ),
-            }
-        }
-        if pairings.is_empty() {
-            pairings.push(None);
-        }
+        check_counts(&file, &places, &mut errors);
+        let axes = param_axes(&file.params, &places, &mut errors);
+        let pairings = pairings(&file.agents, &places, &mut errors);
         if !errors.is_empty() {
             return Err(Diagnostics(errors));
         }
-        // The limits, from the counts alone: nothing is built before they pass.
-        let limits = Counts {
-            rulesets: file.rulesets.len() as u64,
-            axes: axes.iter().map(|a| a.len() as u64).collect(),
-            pairings: pairings.len() as u64,
-            games: file.games,
-            shard_games: file.shard_games,
-        };
-        let shard_games_at = at(&["shard_games"]).or_else(|| at(&["games"]));
-        let located = match limits.check() {
-            Ok(()) => None,
-            Err(Exceeded::Cells(d)) => {
-                // At the key whose list multiplies most.
-                let key = if limits.pairings > limits.combinations().unwrap_or(u64::MAX)
-                    && limits.pairings > limits.rulesets
-                {
-                    "agents"
-                } else if limits.combinations().is_none_or(|c| c > limits.rulesets) {
-                    "params"
-                } else {
-                    "rulesets"
-                };
-                Some(d.at_opt(at(&[key])))
-            }
-            Err(Exceeded::Games(d)) => Some(d.at_opt(at(&["games"]))),
-            Err(Exceeded::Shards(d)) => Some(d.at_opt(shard_games_at)),
-        };
-        if let Some(d) = located {
+        if let Some(d) = over_limits(&file, &axes, pairings.len(), &places) {
             return Err(d.into());
         }
-        let combos = combinations(&axes);
-        let mut cells = Vec::new();
-        for (i, name) in file.rulesets.iter().enumerate() {
-            let ruleset = resolve(dir, name);
-            for combo in &combos {
-                let rules = match load_cell(&ruleset, combo) {
-                    Ok(r) => r,
-                    Err(Diagnostics(ds)) => {
-                        errors.extend(ds.into_iter().map(|d| {
-                            locate_load_error(d, name, combo, &item("rulesets", i), &|p| {
-                                let k = tree.get("params").and_then(|n| {
-                                    n.entries().iter().find(|(k, _)| k.as_str() == Some(p))
-                                })?;
-                                Some(source.location(k.0.pos.start))
-                            })
-                        }));
-                        continue;
-                    }
-                };
-                for p in &pairings {
-                    let agents = p.unwrap_or_else(|| morrigo_play::default_pairings(&rules)[0]);
-                    if let Err(e) = morrigo_play::prepare_agents(
-                        &rules,
-                        &agents,
-                        morrigo_play::ON_THE_FLY_MEMORY,
-                    ) {
-                        errors.push(Diagnostic::new(e).at_opt(at(&["agents"])));
-                        continue;
-                    }
-                    cells.push(Cell {
-                        ruleset: ruleset.clone(),
-                        params: combo.clone(),
-                        agents,
-                        header: ReportHeader::of(&rules),
-                    });
-                }
-                // The first failing combination says it all for a ruleset.
-                if !errors.is_empty() {
-                    break;
-                }
-            }
-        }
+        let cells = cells(&file.rulesets, dir, &axes, &pairings, &places, &mut errors);
         if !errors.is_empty() {
             errors.dedup_by(|a, b| a.to_string() == b.to_string());
             return Err(Diagnostics(errors));
@@ -410,6 +235,274 @@ impl Spec {
             cells,
         })
     }
+}
+
+/// Where things are in a spec's text, for its errors.
+struct Places<'a> {
+    source: &'a SourceFile,
+    tree: &'a Node,
+}
+
+impl Places<'_> {
+    /// The value at `keys`.
+    fn at(&self, keys: &[&str]) -> Option<Location> {
+        self.tree
+            .path(keys)
+            .map(|n| self.source.location(n.pos.start))
+    }
+
+    /// Item `i` of the list at `key`.
+    fn item(&self, key: &str, i: usize) -> Option<Location> {
+        self.tree
+            .get(key)
+            .and_then(|n| n.items().get(i))
+            .map(|n| self.source.location(n.pos.start))
+    }
+
+    /// The key of the `i`th param.
+    fn param_key(&self, i: usize) -> Option<Location> {
+        self.tree
+            .get("params")
+            .and_then(|p| p.entries().get(i))
+            .map(|(k, _)| self.source.location(k.pos.start))
+    }
+
+    /// Value `j` of the `i`th param.
+    fn param_value(&self, i: usize, j: usize) -> Option<Location> {
+        self.tree
+            .get("params")
+            .and_then(|p| p.entries().get(i))
+            .and_then(|(_, list)| list.items().get(j))
+            .map(|n| self.source.location(n.pos.start))
+    }
+
+    /// The key of the param named `name`.
+    fn param_named(&self, name: &str) -> Option<Location> {
+        let k = self
+            .tree
+            .get("params")
+            .and_then(|n| n.entries().iter().find(|(k, _)| k.as_str() == Some(name)))?;
+        Some(self.source.location(k.0.pos.start))
+    }
+}
+
+/// The counts that must be 1 or more.
+fn check_counts(file: &SpecFile, places: &Places, errors: &mut Vec<Diagnostic>) {
+    if file.rulesets.is_empty() {
+        errors.push(
+            Diagnostic::new("`rulesets` is empty")
+                .at_opt(places.at(&["rulesets"]))
+                .expected("a list of built-in ruleset names or ruleset files"),
+        );
+    }
+    if file.games == 0 {
+        errors.push(
+            Diagnostic::new("`games` is 0")
+                .at_opt(places.at(&["games"]))
+                .expected("the games of each ruleset, params and pairing: 1 or more"),
+        );
+    }
+    if file.shard_games == 0 {
+        errors.push(
+            Diagnostic::new("`shard_games` is 0")
+                .at_opt(places.at(&["shard_games"]))
+                .expected("games per shard: 1 or more"),
+        );
+    }
+    if file.max_plies == 0 {
+        errors.push(
+            Diagnostic::new("`max_plies` is 0")
+                .at_opt(places.at(&["max_plies"]))
+                .expected("a ply cap of 1 or more"),
+        );
+    }
+}
+
+/// Params: each value checked for its kind, located at the value. One
+/// axis per param, of its good values.
+fn param_axes(
+    params: &IndexMap<String, Vec<serde_json::Value>>,
+    places: &Places,
+    errors: &mut Vec<Diagnostic>,
+) -> Vec<Vec<Param>> {
+    let mut axes: Vec<Vec<Param>> = Vec::new();
+    for (i, (name, values)) in params.iter().enumerate() {
+        if values.is_empty() {
+            errors.push(
+                Diagnostic::new(format!("param `{name}` has no values"))
+                    .at_opt(places.param_key(i))
+                    .expected("a list of values, such as `[7, 9]`"),
+            );
+        }
+        let mut axis = Vec::new();
+        for (j, v) in values.iter().enumerate() {
+            match checked_param(name, v, places.param_value(i, j)) {
+                Ok(p) => axis.push(p),
+                Err(d) => errors.push(d),
+            }
+        }
+        axes.push(axis);
+    }
+    axes
+}
+
+/// One value of param `name`, checked for the param's kind (an error
+/// located at `value_at`).
+fn checked_param(
+    name: &str,
+    v: &serde_json::Value,
+    value_at: Option<Location>,
+) -> Result<Param, Diagnostic> {
+    let text = match v {
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Number(n) => n.to_string(),
+        other => {
+            return Err(Diagnostic::new(format!("param `{name}`: found {other}"))
+                .at_opt(value_at)
+                .expected("a number (or a size such as `7x5`)"));
+        }
+    };
+    let checked = match name {
+        "size" => Overrides::parse_size(&text).map(|_| ()),
+        "komi" => parse_komi(&text).map(|_| ()),
+        _ => parse_int(&text).map(|_| ()),
+    };
+    if let Err(e) = checked {
+        return Err(Diagnostic::new(format!("param `{name}`: {e}"))
+            .at_opt(value_at)
+            .expected(match name {
+                "size" => "a board size: `9` or `7x5`, each from 1 to 25",
+                "komi" => "points, such as 6.5",
+                _ => "a whole number (ruleset params are whole numbers)",
+            }));
+    }
+    Ok(Param {
+        name: name.to_string(),
+        value: text,
+    })
+}
+
+/// Pairings: one or two agents each; `None` (the ruleset's default
+/// pairing) when the spec names no agents.
+fn pairings(
+    agents: &[String],
+    places: &Places,
+    errors: &mut Vec<Diagnostic>,
+) -> Vec<Option<[AgentSpec; 2]>> {
+    let mut pairings: Vec<Option<[AgentSpec; 2]>> = Vec::new();
+    for (i, text) in agents.iter().enumerate() {
+        let parsed = AgentSpec::parse_list(text).and_then(|list| match list.as_slice() {
+            [a] => Ok([*a, *a]),
+            [a, b] => Ok([*a, *b]),
+            more => Err(format!(
+                "{} agents given; expected one or two (first player, second player)",
+                more.len()
+            )),
+        });
+        match parsed {
+            Ok(p) => pairings.push(Some(p)),
+            Err(e) => errors.push(
+                Diagnostic::new(format!("agents: {e}"))
+                    .at_opt(places.item("agents", i))
+                    .expected(
+                        "an agent pairing such as `random`, `greedy,random` or `mcts:playouts=100`",
+                    ),
+            ),
+        }
+    }
+    if pairings.is_empty() {
+        pairings.push(None);
+    }
+    pairings
+}
+
+/// The limits, from the counts alone: nothing is built before they pass.
+/// The first exceeded, located in the spec.
+fn over_limits(
+    file: &SpecFile,
+    axes: &[Vec<Param>],
+    pairings: usize,
+    places: &Places,
+) -> Option<Diagnostic> {
+    let limits = Counts {
+        rulesets: file.rulesets.len() as u64,
+        axes: axes.iter().map(|a| a.len() as u64).collect(),
+        pairings: pairings as u64,
+        games: file.games,
+        shard_games: file.shard_games,
+    };
+    let shard_games_at = places
+        .at(&["shard_games"])
+        .or_else(|| places.at(&["games"]));
+    match limits.check() {
+        Ok(()) => None,
+        Err(Exceeded::Cells(d)) => {
+            // At the key whose list multiplies most.
+            let key = if limits.pairings > limits.combinations().unwrap_or(u64::MAX)
+                && limits.pairings > limits.rulesets
+            {
+                "agents"
+            } else if limits.combinations().is_none_or(|c| c > limits.rulesets) {
+                "params"
+            } else {
+                "rulesets"
+            };
+            Some(d.at_opt(places.at(&[key])))
+        }
+        Err(Exceeded::Games(d)) => Some(d.at_opt(places.at(&["games"]))),
+        Err(Exceeded::Shards(d)) => Some(d.at_opt(shard_games_at)),
+    }
+}
+
+/// Every ruleset × param combination × pairing, each ruleset loaded with
+/// each combination and checked with each pairing's agents; the errors
+/// go to `errors`.
+fn cells(
+    rulesets: &[String],
+    dir: Option<&Path>,
+    axes: &[Vec<Param>],
+    pairings: &[Option<[AgentSpec; 2]>],
+    places: &Places,
+    errors: &mut Vec<Diagnostic>,
+) -> Vec<Cell> {
+    let combos = combinations(axes);
+    let mut cells = Vec::new();
+    for (i, name) in rulesets.iter().enumerate() {
+        let ruleset = resolve(dir, name);
+        for combo in &combos {
+            let rules = match load_cell(&ruleset, combo) {
+                Ok(r) => r,
+                Err(Diagnostics(ds)) => {
+                    errors.extend(ds.into_iter().map(|d| {
+                        locate_load_error(d, name, combo, &places.item("rulesets", i), &|p| {
+                            places.param_named(p)
+                        })
+                    }));
+                    continue;
+                }
+            };
+            for p in pairings {
+                let agents = p.unwrap_or_else(|| morrigo_play::default_pairings(&rules)[0]);
+                if let Err(e) =
+                    morrigo_play::prepare_agents(&rules, &agents, morrigo_play::ON_THE_FLY_MEMORY)
+                {
+                    errors.push(Diagnostic::new(e).at_opt(places.at(&["agents"])));
+                    continue;
+                }
+                cells.push(Cell {
+                    ruleset: ruleset.clone(),
+                    params: combo.clone(),
+                    agents,
+                    header: ReportHeader::of(&rules),
+                });
+            }
+            // The first failing combination says it all for a ruleset.
+            if !errors.is_empty() {
+                break;
+            }
+        }
+    }
+    cells
 }
 
 /// A spec's counts, checked against the limits before any cell, plan or
