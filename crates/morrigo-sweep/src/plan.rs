@@ -8,7 +8,7 @@
 //! (cells, games, games per shard), so the plan grows with the cells, never
 //! with the games or the shards.
 
-use crate::spec::{Cell, Spec, MAX_CELLS, MAX_GAMES, MAX_SHARDS, MAX_SHARD_GAMES};
+use crate::spec::{shards_per_cell, Cell, Spec, MAX_CELLS, MAX_GAMES, MAX_SHARDS, MAX_SHARD_GAMES};
 use morrigo_play::SimConfig;
 use serde::{Deserialize, Serialize};
 
@@ -32,11 +32,6 @@ impl Shard {
     pub fn games(&self) -> u32 {
         self.end - self.start
     }
-}
-
-/// Shards of one cell: `games` split into runs of `shard_games`.
-pub(crate) fn shards_per_cell(games: u64, shard_games: u64) -> u64 {
-    games.div_ceil(shard_games.max(1))
 }
 
 /// Every shard of a sweep, derived from its spec. Serialized as the

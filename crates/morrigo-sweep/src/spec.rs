@@ -591,7 +591,7 @@ impl Counts {
                 )),
             ));
         }
-        let per_cell = crate::plan::shards_per_cell(self.games, self.shard_games);
+        let per_cell = shards_per_cell(self.games, self.shard_games);
         let shards = cells.checked_mul(per_cell);
         if shards.is_none_or(|s| s > MAX_SHARDS) {
             // cells × ⌈games / g⌉ <= MAX_SHARDS needs g >= ⌈games / ⌊MAX_SHARDS / cells⌋⌉.
@@ -677,4 +677,9 @@ fn combinations(axes: &[Vec<Param>]) -> Vec<Vec<Param>> {
         out = next;
     }
     out
+}
+
+/// Shards of one cell: `games` split into runs of `shard_games`.
+pub(crate) fn shards_per_cell(games: u64, shard_games: u64) -> u64 {
+    games.div_ceil(shard_games.max(1))
 }
