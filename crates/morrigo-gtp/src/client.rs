@@ -38,6 +38,7 @@ pub enum Fault {
 }
 
 impl Fault {
+    /// The fault's message, whichever kind it is.
     pub fn describe(&self) -> String {
         match self {
             Fault::Timeout(w) | Fault::Crash(w) | Fault::Garbage(w) | Fault::Refused(w) => {
@@ -78,6 +79,7 @@ pub struct Response {
 }
 
 impl Response {
+    /// An empty response to command `command`, sent with id `id`.
     pub fn new(id: u64, command: &str) -> Self {
         Response {
             id,

@@ -37,6 +37,7 @@ pub const ENGINE_NAME: &str = "Morrigo";
 /// Playouts of the ownership estimate `final_status_list dead` answers
 /// with, and the time it may take at most.
 pub const DEAD_PLAYOUTS: u32 = 256;
+/// The most time (seconds) that estimate may take.
 pub const DEAD_SECS: f64 = 2.0;
 
 /// Largest SGF file `loadsgf` reads (bytes).
@@ -80,7 +81,9 @@ pub struct Config {
     pub ruleset: String,
     /// `--size` / `--komi` from the command line.
     pub overrides: Overrides,
+    /// The agent that answers `genmove`.
     pub agent: AgentSpec,
+    /// Seeds the agent's random choices; each new game reseeds from it.
     pub seed: u64,
     /// `genmove` answers every pass as GTP's plain `pass` (for GUIs that
     /// know no other), and the agent passes only by the kind a plain `pass`
@@ -189,6 +192,8 @@ pub fn inexpressible(rules: &Rules) -> Option<String> {
 }
 
 impl Engine {
+    /// Start a session: load the ruleset and prepare the agent, or return
+    /// the diagnostic of why it cannot start.
     pub fn new(cfg: Config) -> Result<Self, Diagnostic> {
         let any = load(&cfg.ruleset, &cfg.overrides)?;
         morrigo_play::prepare_agents(any.rules(), &[cfg.agent], morrigo_play::ON_THE_FLY_MEMORY)

@@ -9,6 +9,8 @@
 //! * [`referee`]: `morrigo match`, a referee for two external GTP engines
 //!   ([`client`] runs each one, with a deadline on every answer).
 
+#![warn(missing_docs)]
+
 pub mod client;
 pub mod engine;
 mod game;

@@ -16,8 +16,11 @@ pub const MAX_LINE: usize = morrigo_diag::MAX_LINE_BYTES;
 /// One command.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Command {
+    /// The numeric id, echoed in the response.
     pub id: Option<u64>,
+    /// The command name, as given.
     pub name: String,
+    /// The arguments, split at whitespace.
     pub args: Vec<String>,
 }
 
@@ -50,7 +53,9 @@ pub fn parse_line(line: &str) -> Option<Command> {
 /// A response to one command.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reply {
+    /// `=`: the command succeeded, with this text.
     Success(String),
+    /// `?`: the command failed, with this message.
     Failure(String),
 }
 

@@ -80,10 +80,12 @@ pub struct Manifest {
     pub size: [u32; 2],
     /// The komi in force (0 for a ruleset without scoring).
     pub komi: f64,
+    /// Fixed handicap stones for Black (absent: none).
     pub handicap: Option<u32>,
 }
 
 impl Manifest {
+    /// The manifest of a match played under `rules` with `handicap`.
     pub fn of(rules: &Rules, handicap: Option<u32>) -> Self {
         let mut crc = crc32fast::Hasher::new();
         for source in &rules.sources {
@@ -131,16 +133,21 @@ impl Manifest {
 /// A match to referee.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
+    /// Ruleset path or built-in name.
     pub ruleset: String,
+    /// `--size` / `--komi` from the command line.
     pub overrides: Overrides,
     /// Command lines of the engines that play black and white in game 1.
     pub engines: [String; 2],
+    /// Games to play in all, counting those already in the results file.
     pub games: u32,
     /// Swap colours every other game.
     pub swap: bool,
     /// Longest wait for any one answer.
     pub timeout: Duration,
+    /// Games played at once.
     pub jobs: usize,
+    /// The match directory: manifest, lock, results and SGF files.
     pub out: PathBuf,
     /// Moves after which a game is stopped unfinished.
     pub max_moves: u32,
@@ -153,7 +160,9 @@ pub struct MatchConfig {
 pub struct GameRecord {
     /// 1-based game number.
     pub game: u32,
+    /// Command line of the engine that played black.
     pub black: String,
+    /// Command line of the engine that played white.
     pub white: String,
     /// `black`, `white`, or absent for a draw, no result or unfinished game.
     pub winner: Option<String>,
@@ -165,12 +174,16 @@ pub struct GameRecord {
     pub end: String,
     /// The details: the refusal, the engine's message, the exit status.
     pub reason: String,
+    /// Moves played in the game.
     pub moves: u32,
     /// The count of a game ended by a score verdict (komi included).
     pub score: Option<[f64; 2]>,
     /// Prisoners each side took.
     pub captured: [u32; 2],
+    /// File name of the game's SGF record in the match directory (empty
+    /// when none was written).
     pub sgf: String,
+    /// Seconds the game took.
     pub secs: f64,
     /// The fixed handicap the game was played with (absent: none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -187,6 +200,7 @@ pub struct GameRecord {
 /// removes no stone).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DeadRecord {
+    /// `agreed`, `clean-up` or `as it stands`.
     pub how: String,
     /// The stones removed (`agreed`), by vertex.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

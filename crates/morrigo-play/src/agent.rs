@@ -14,6 +14,7 @@ use std::cell::RefCell;
 /// One seat's agent: its specification and, for searching agents, the
 /// tables it keeps from move to move (allocated once, here).
 pub struct Player {
+    /// What agent this is, with its parameters.
     pub spec: AgentSpec,
     search: Option<Box<AlphaBeta>>,
     mcts: Option<Box<Mcts>>,
@@ -26,6 +27,7 @@ pub struct Player {
 }
 
 impl Player {
+    /// A player for `spec`, with nothing carried over from any game.
     pub fn new(spec: AgentSpec) -> Self {
         let search = match spec {
             AgentSpec::AlphaBeta(p) => Some(Box::new(AlphaBeta::new(p))),

@@ -14,19 +14,28 @@ use std::time::Instant;
 /// Random-playout throughput.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BenchResult {
+    /// Games played.
     pub games: u32,
+    /// Plies played, over all games.
     pub plies: u64,
+    /// Wall-clock time of all games.
     pub secs: f64,
+    /// Games per second (0 when no time was measured).
     pub games_per_sec: f64,
+    /// Plies per second (0 when no time was measured).
     pub plies_per_sec: f64,
 }
 
 /// Perft throughput.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PerftBench {
+    /// Depth of the tree counted.
     pub depth: u32,
+    /// Leaves of the tree.
     pub nodes: u64,
+    /// Wall-clock time of the count.
     pub secs: f64,
+    /// Leaves per second (0 when no time was measured).
     pub nodes_per_sec: f64,
 }
 
@@ -96,7 +105,9 @@ pub struct SearchBench {
     pub positions: u32,
     /// Nodes visited (alpha-beta) or playouts run (mcts).
     pub nodes: u64,
+    /// Wall-clock time of all searches.
     pub secs: f64,
+    /// `nodes` per second (0 when no time was measured).
     pub nodes_per_sec: f64,
 }
 

@@ -42,6 +42,8 @@ pub struct RuleEvent {
 }
 
 impl CountPlan {
+    /// The plan for `rules`: the events it can produce, each with its
+    /// counter slot.
     pub fn new(rules: &Rules) -> Self {
         let mut forbid_play = false;
         let mut forbid_passes = Vec::new();

@@ -19,6 +19,7 @@ pub struct PlayedGame {
     /// The game's number in its run (its random generator is
     /// [`game_rng`](crate::game_rng)`(seed, index)`).
     pub index: u32,
+    /// How the game ended.
     pub record: GameRecord,
     /// Hash of the game's move sequence: games with equal hashes played
     /// the same moves (see [`SimReport::distinct_games`](crate::SimReport)).
@@ -95,6 +96,7 @@ pub struct GameSum {
 }
 
 impl GameSum {
+    /// An empty sum for games of the ruleset `header` describes.
     pub fn new(header: ReportHeader) -> Self {
         GameSum {
             tally: Tally::with_end_rules(header.end_rules.len()),

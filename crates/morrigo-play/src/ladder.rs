@@ -40,7 +40,9 @@ pub struct LadderConfig {
     pub agents: Vec<AgentSpec>,
     /// Games of each pairing.
     pub games: u32,
+    /// Seeds every pairing's games (see the module documentation).
     pub seed: u64,
+    /// Games still running after this many plies count as unfinished.
     pub max_plies: u32,
     /// Worker threads; `None` uses rayon's global pool.
     pub threads: Option<usize>,
@@ -53,9 +55,11 @@ pub struct LadderConfig {
 pub struct PairResult {
     /// Indices of the two agents in the ladder's list.
     pub agents: [usize; 2],
+    /// Games played.
     pub games: u32,
     /// Games won by each of the two.
     pub wins: [u32; 2],
+    /// Games drawn by an end rule.
     pub draws: u32,
     /// Games cut off at the ply cap, stuck, or ended with no result:
     /// counted as draws in the ratings, apart in the draw rate.
@@ -205,14 +209,21 @@ impl Blunders {
 /// One agent's line of the ladder.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AgentRow {
+    /// The agent settings.
     pub agent: AgentSpec,
+    /// The rating: Elo, with a mean of 0 over the ladder.
     pub elo: f64,
     /// 95% interval of `elo`.
     pub elo_ci95: [f64; 2],
+    /// Games played, over all pairings.
     pub games: u32,
+    /// Games won.
     pub wins: u32,
+    /// Games drawn by an end rule.
     pub draws: u32,
+    /// Games lost.
     pub losses: u32,
+    /// Games cut off, stuck or ended with no result.
     pub unfinished: u32,
     /// Points (draws and unfinished games ½) per game, in percent.
     pub score_pct: f64,
@@ -244,18 +255,24 @@ fn pct(k: u32, n: u32) -> f64 {
 /// order (0–1, 0–2, …, 1–2, …).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LadderReport {
+    /// Ruleset name, e.g. `nine-mens-morris`.
     pub ruleset: String,
+    /// The ruleset's title.
     pub title: String,
+    /// The seed the ladder was played with.
     pub seed: u64,
     /// Games of each pairing.
     pub games: u32,
+    /// The ply cap of every game.
     pub max_plies: u32,
     /// How the ratings were made, in words.
     pub method: String,
     /// The value of the start under perfect play, when a table judged moves.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub perfect_play: Option<String>,
+    /// One line per agent, in the order given.
     pub agents: Vec<AgentRow>,
+    /// One result per pairing, in round-robin order.
     pub pairs: Vec<PairResult>,
 }
 

@@ -933,6 +933,8 @@ impl Tree {
 }
 
 impl Mcts {
+    /// A searcher with these parameters; its trees are built on the first
+    /// search.
     pub fn new(params: MctsParams) -> Self {
         Mcts {
             params,
@@ -950,6 +952,7 @@ impl Mcts {
         self.chosen = None;
     }
 
+    /// What the last search found (`nodes`: the playouts run).
     pub fn last(&self) -> crate::search::SearchInfo {
         self.last
     }

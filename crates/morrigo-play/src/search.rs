@@ -200,6 +200,7 @@ pub struct SearchInfo {
     pub score: i32,
     /// Positions visited, over all iterations.
     pub nodes: u64,
+    /// Wall-clock time of the search.
     pub elapsed: Duration,
 }
 
@@ -252,6 +253,8 @@ pub struct AlphaBeta {
 }
 
 impl AlphaBeta {
+    /// A searcher with these parameters; its transposition table is
+    /// allocated on the first search.
     pub fn new(params: AlphaBetaParams) -> Self {
         AlphaBeta {
             params,
@@ -299,6 +302,7 @@ impl AlphaBeta {
         self.killers.fill([None; 2]);
     }
 
+    /// What the last search found.
     pub fn last(&self) -> SearchInfo {
         self.last
     }

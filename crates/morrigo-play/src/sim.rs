@@ -20,7 +20,9 @@ pub const DEFAULT_MAX_PLIES: u32 = 2000;
 /// What to simulate.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SimConfig {
+    /// Games to play.
     pub games: u32,
+    /// Seeds every game's random generator (see [`game_rng`](crate::game_rng)).
     pub seed: u64,
     /// Games still running after this many plies count as unfinished.
     pub max_plies: u32,
@@ -43,6 +45,7 @@ impl Default for SimConfig {
 }
 
 impl SimConfig {
+    /// The default configuration with `games` games seeded by `seed`.
     pub fn new(games: u32, seed: u64) -> Self {
         SimConfig {
             games,
@@ -57,16 +60,21 @@ impl SimConfig {
 pub struct SimReport {
     /// Ruleset name, e.g. `nine-mens-morris`.
     pub ruleset: String,
+    /// The ruleset's title.
     pub title: String,
     /// Names of the first and second player.
     pub players: [String; 2],
     /// Agents of the first and second player.
     pub agents: [AgentSpec; 2],
+    /// The seed the games were played with.
     pub seed: u64,
+    /// The ply cap of every game.
     pub max_plies: u32,
+    /// Games played.
     pub games: u32,
     /// Wins by seat: first player, second player.
     pub wins: [u32; 2],
+    /// Games drawn by an end rule.
     pub draws: u32,
     /// Games ended with no result (neither a win nor a draw; not counted
     /// in `draws`); `None` (and left out of JSON) when no end rule of the
@@ -89,11 +97,15 @@ pub struct SimReport {
     /// Captured prisoners each player took, summed over all games.
     #[serde(default)]
     pub captured: [u64; 2],
+    /// Mean game length in plies.
     pub mean_plies: f64,
+    /// Mean game length in turns (a move with the removals it earns).
     pub mean_turns: f64,
     /// How often each end rule decided a game, in the ruleset's order.
     pub end_rules: Vec<(String, u32)>,
+    /// Plies played, over all games.
     pub total_plies: u64,
+    /// Turns played, over all games.
     pub total_turns: u64,
     /// 95% Wilson score intervals of each seat's share of wins, in percent:
     /// `[[first low, first high], [second low, second high]]`.
@@ -125,6 +137,7 @@ pub struct SimReport {
 /// How one end rule decided games.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EndOutcome {
+    /// The end rule's name.
     pub rule: String,
     /// Games won by the first and by the second seat under this rule.
     pub wins: [u32; 2],
@@ -134,6 +147,7 @@ pub struct EndOutcome {
 }
 
 impl EndOutcome {
+    /// Games the rule decided, won or not.
     pub fn total(&self) -> u32 {
         self.wins[0] + self.wins[1] + self.draws
     }
@@ -149,6 +163,7 @@ impl SimReport {
         }
     }
 
+    /// Plies played per second of wall-clock time.
     pub fn plies_per_sec(&self) -> f64 {
         per_sec(self.total_plies as f64, self.elapsed_secs)
     }
@@ -395,8 +410,11 @@ fn summed(any: &AnyMachine, cfg: &SimConfig, tally: &Tally, started: Instant) ->
 /// [`simulate`] gives.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReportHeader {
+    /// Ruleset name, e.g. `nine-mens-morris`.
     pub ruleset: String,
+    /// The ruleset's title.
     pub title: String,
+    /// Names of the first and second player.
     pub players: [String; 2],
     /// End rule names, in the ruleset's order.
     pub end_rules: Vec<String>,
@@ -407,6 +425,7 @@ pub struct ReportHeader {
 }
 
 impl ReportHeader {
+    /// The header of every report of `rules`.
     pub fn of(rules: &morrigo_rules::Rules) -> Self {
         let plan = CountPlan::new(rules);
         let player = |i: usize| {

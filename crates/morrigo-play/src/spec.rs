@@ -82,14 +82,20 @@ fn intern_table_path(path: &str) -> Result<&'static str, String> {
 /// constant (kept in thousandths, so specs compare exactly).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct MctsParams {
+    /// Playouts per move (`playouts=`).
     pub playouts: u32,
+    /// UCT's exploration constant in thousandths (`c=`).
     pub c_milli: u32,
+    /// Time per move in milliseconds (`time=`); `None`: no time budget.
     pub time_ms: Option<u64>,
+    /// Trees searched at once (`threads=`).
     pub threads: u32,
+    /// AMAF equivalence (`rave=`); 0 is plain UCT.
     pub rave: u32,
 }
 
 impl MctsParams {
+    /// Playouts per move when `playouts=` is not given.
     pub const DEFAULT_PLAYOUTS: u32 = 1000;
     /// Most playouts a `playouts=` may ask for.
     pub const MAX_PLAYOUTS: u32 = 10_000_000;
@@ -127,15 +133,24 @@ impl Default for MctsParams {
 /// the perfect agent's `SEARCH_TABLE_MEMORY`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct AlphaBetaParams {
+    /// Deepest iteration (`depth=`), in plies.
     pub depth: u32,
+    /// Time per move in milliseconds (`time=`); `None`: no time budget.
     pub time_ms: Option<u64>,
+    /// How far below the best a root move may score and still be drawn
+    /// (`margin=`), in centipieces.
     pub margin: u32,
+    /// Positions after which the search stops (`nodes=`); `None`: no cap.
     pub nodes: Option<u64>,
+    /// Transposition table size in MiB (`hash=`); `None`:
+    /// [`TT_ENTRIES`](crate::TT_ENTRIES) entries.
     pub hash_mb: Option<u32>,
+    /// Path of the solved table whose values replace the search (`table=`).
     pub table: Option<&'static str>,
 }
 
 impl AlphaBetaParams {
+    /// Iteration depth when `depth=` is not given.
     pub const DEFAULT_DEPTH: u32 = 4;
     /// Deepest search a `depth=` may ask for.
     pub const MAX_DEPTH: u32 = 64;
@@ -171,6 +186,7 @@ pub const AGENT_NAMES: [&str; 6] = [
 ];
 
 impl AgentSpec {
+    /// The agent's name, as agent specs spell it.
     pub fn name(&self) -> &'static str {
         match self {
             AgentSpec::Uniform => "uniform",

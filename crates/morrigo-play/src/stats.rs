@@ -29,13 +29,18 @@ pub fn wilson(k: u32, n: u32) -> (f64, f64) {
 /// Game lengths in plies: mean, extremes and quartiles.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct LengthStats {
+    /// Mean length over all games.
     pub mean: f64,
+    /// Length of the shortest game.
     pub min: u32,
     /// Quartiles by nearest rank: the smallest length at least a quarter
     /// (a half, three quarters) of the games do not exceed.
     pub q1: u32,
+    /// Second quartile (see `q1`).
     pub median: u32,
+    /// Third quartile (see `q1`).
     pub q3: u32,
+    /// Length of the longest game.
     pub max: u32,
 }
 

@@ -21,8 +21,10 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format.
     pub const ALL: [Format; 4] = [Format::Markdown, Format::Table, Format::Csv, Format::Json];
 
+    /// The format's name, as it is parsed and displayed.
     pub fn name(self) -> &'static str {
         match self {
             Format::Markdown => "markdown",
