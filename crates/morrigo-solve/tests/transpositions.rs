@@ -291,6 +291,19 @@ fn tromp_taylor_2x2_within_twice_tromps_node_count() {
     );
 }
 
+/// The table search's value of an empty board (komi 0) and of every first
+/// move in generation order, all of them exact within the default budget.
+fn exact_from_the_start(name: &str, size: (u32, u32)) -> (f64, Vec<f64>) {
+    let r = rules(name, size, 0.0);
+    let spec = KeySpec::of(&r).expect("a Go key");
+    let any = AnyMachine::new(Arc::new(r)).expect("small board");
+    let sol = with_machine!(&any, m => {
+        solve_tt(m, spec, &[], &Limits::default()).expect("solves within the default budget")
+    });
+    assert!(sol.all_exact(), "{name} {size:?}: not exact");
+    (sol.value, sol.moves.iter().map(|(_, v)| *v).collect())
+}
+
 /// The literature's 2x3 value under area scoring with positional superko
 /// (van der Werf's table of small boards: 0 with komi 0): chinese-superko
 /// 3x2 is a draw, reached only by passing; the centre points lose by 2 and
@@ -298,17 +311,10 @@ fn tromp_taylor_2x2_within_twice_tromps_node_count() {
 /// documented command in the README, not a test.)
 #[test]
 fn chinese_superko_3x2_is_van_der_werfs_draw() {
-    let r = rules("chinese-superko", (3, 2), 0.0);
-    let spec = KeySpec::of(&r).expect("a Go key");
-    let any = AnyMachine::new(Arc::new(r)).expect("small board");
-    let sol = with_machine!(&any, m => {
-        solve_tt(m, spec, &[], &Limits::default()).expect("solves within the default budget")
-    });
-    assert!(sol.all_exact());
-    assert_eq!(sol.value, 0.0);
-    let values: Vec<f64> = sol.moves.iter().map(|(_, v)| *v).collect();
+    let (value, first_moves) = exact_from_the_start("chinese-superko", (3, 2));
+    assert_eq!(value, 0.0);
     // A1 B1 C1 A2 B2 C2 pass, in generation order.
-    assert_eq!(values, [-6.0, -2.0, -6.0, -6.0, -2.0, -6.0, 0.0]);
+    assert_eq!(first_moves, [-6.0, -2.0, -6.0, -6.0, -2.0, -6.0, 0.0]);
 }
 
 /// Transposition search = plain search from random positions of 2x2 and
@@ -440,7 +446,7 @@ fn settled_boards_change_no_value() {
         assert_same(&what, &without, &with);
         let settled = with.tt.expect("table stats").settled;
         if size == (3, 2) {
-            assert!(settled > 0, "{what}: no line ended on a settled board");
+            assert!(settled > 0, "{what}: Benson ended no line");
             assert!(
                 with.nodes < without.nodes,
                 "{what}: {} against {}",
@@ -457,15 +463,11 @@ fn settled_boards_change_no_value() {
 /// by 8, the corners and a pass lose by 8.
 #[test]
 fn chinese_superko_4x2_is_van_der_werfs_black_by_8() {
-    let r = rules("chinese-superko", (4, 2), 0.0);
-    let spec = KeySpec::of(&r).expect("a Go key");
-    let any = AnyMachine::new(Arc::new(r)).expect("small board");
-    let sol = with_machine!(&any, m => {
-        solve_tt(m, spec, &[], &Limits::default()).expect("solves within the default budget")
-    });
-    assert!(sol.all_exact());
-    assert_eq!(sol.value, 8.0);
-    let values: Vec<f64> = sol.moves.iter().map(|(_, v)| *v).collect();
+    let (value, first_moves) = exact_from_the_start("chinese-superko", (4, 2));
+    assert_eq!(value, 8.0);
     // A1 B1 C1 D1 A2 B2 C2 D2 pass, in generation order.
-    assert_eq!(values, [-8.0, 8.0, 8.0, -8.0, -8.0, 8.0, 8.0, -8.0, -8.0]);
+    assert_eq!(
+        first_moves,
+        [-8.0, 8.0, 8.0, -8.0, -8.0, 8.0, 8.0, -8.0, -8.0]
+    );
 }
