@@ -13,7 +13,10 @@ fn main() {
     let mut files = Vec::new();
     collect(&rulesets, &mut files);
     files.sort();
-    let mut out = String::from("pub static BUILTINS: &[Builtin] = &[\n");
+    let mut out = String::from(
+        "/// Every ruleset under `rulesets/`, sorted by path (read it through `all`).\n\
+         pub static BUILTINS: &[Builtin] = &[\n",
+    );
     for file in &files {
         println!("cargo:rerun-if-changed={}", file.display());
         let rel = file.strip_prefix(&root).expect("inside the workspace");

@@ -208,8 +208,14 @@ impl<const W: usize> Machine<W> {
         // decrease, so after a placement or a removal no earlier position can
         // come back. With an unlimited supply (Go) captured stones are
         // replaced by new plays and any earlier position may recur.
-        let irreversible = !self.rules.unlimited_hand
-            && (pos.removed_this_turn || matches!(last.kind, MoveKind::Place | MoveKind::Play));
+        let placed_or_removed =
+            pos.removed_this_turn || matches!(last.kind, MoveKind::Place | MoveKind::Play);
+        let irreversible = !self.rules.unlimited_hand && placed_or_removed;
+        pos.quiet_turns = if placed_or_removed {
+            0
+        } else {
+            pos.quiet_turns + 1
+        };
         pos.turns_without_removal = if pos.removed_this_turn {
             0
         } else {

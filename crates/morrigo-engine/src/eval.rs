@@ -163,6 +163,7 @@ impl<const W: usize> Machine<W> {
             Prim::NoLegalMove => c.no_legal_move as i64,
             Prim::TurnsWithoutRemoval => pos.turns_without_removal as i64,
             Prim::TurnsWithoutLine => pos.turns_without_line as i64,
+            Prim::QuietTurns => pos.quiet_turns as i64,
             Prim::Turn => pos.turn as i64,
             Prim::Target => c.target as i64,
             Prim::LinesFormed if c.mv.to == NO_POINT => c.lines_formed as i64,

@@ -157,6 +157,8 @@ pub struct Position<const W: usize> {
     pub ply: u32,
     pub turns_without_removal: u32,
     pub turns_without_line: u32,
+    /// Turns since one placed or removed a piece (`quiet_turns`).
+    pub quiet_turns: u32,
     /// Lines completed by the last move other than a removal (removals of
     /// the same turn keep it, so `lines_formed` reads the same throughout).
     /// (u16: a board has at most `u16::MAX` lines.)
@@ -626,6 +628,7 @@ impl<const W: usize> Machine<W> {
             ply: 0,
             turns_without_removal: 0,
             turns_without_line: 0,
+            quiet_turns: 0,
             lines_formed: 0,
             captured: [0; 2],
             pass_stones: [0; 2],

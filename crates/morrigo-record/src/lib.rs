@@ -14,6 +14,7 @@
 //!   format, also documented in `SCENARIOS.md`).
 
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod lines;
 mod replay;

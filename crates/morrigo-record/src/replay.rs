@@ -14,6 +14,7 @@ use morrigo_rules::{Rules, Verdict};
 #[derive(Clone, Debug, thiserror::Error)]
 #[error("{diagnostic}")]
 pub struct ReplayError {
+    /// What went wrong, located in the record's source.
     pub diagnostic: Box<Diagnostic>,
     /// The game up to (not including) the failing ply.
     pub transcript: Box<Transcript>,

@@ -20,12 +20,16 @@ pub struct Check {
     pub at: Option<Location>,
     /// What was checked (`legal moves`, `result`…).
     pub what: String,
+    /// What the scenario file expected.
     pub expected: String,
+    /// What the replayed game gave instead.
     pub got: String,
 }
 
+/// How one scenario went.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ScenarioOutcome {
+    /// Every expectation held.
     Pass,
     /// Expectations that did not hold.
     Fail(Vec<Check>),
@@ -33,16 +37,21 @@ pub enum ScenarioOutcome {
     Error(Diagnostic),
 }
 
+/// One scenario's outcome.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScenarioResult {
+    /// The scenario's `name:`.
     pub name: String,
+    /// The scenario's `rule:`: the rule it checks, in the words of the spec.
     pub rule: String,
+    /// Whether it passed.
     pub outcome: ScenarioOutcome,
     /// The game as replayed (up to the failing ply on a refused move).
     pub transcript: Option<Transcript>,
 }
 
 impl ScenarioResult {
+    /// Every expectation held.
     pub fn passed(&self) -> bool {
         self.outcome == ScenarioOutcome::Pass
     }
@@ -51,20 +60,26 @@ impl ScenarioResult {
 /// The results of one scenario file.
 #[derive(Clone, Debug)]
 pub struct FileReport {
+    /// The file's name as given.
     pub path: String,
+    /// Name of the ruleset its scenarios ran on.
     pub ruleset: String,
+    /// Each scenario's result, in file order.
     pub results: Vec<ScenarioResult>,
 }
 
 impl FileReport {
+    /// Scenarios that passed.
     pub fn passed(&self) -> usize {
         self.results.iter().filter(|r| r.passed()).count()
     }
 
+    /// Scenarios that failed or could not be run.
     pub fn failed(&self) -> usize {
         self.results.len() - self.passed()
     }
 
+    /// Every scenario passed.
     pub fn all_passed(&self) -> bool {
         self.failed() == 0
     }
@@ -80,6 +95,7 @@ pub struct PathReport {
 }
 
 impl PathReport {
+    /// Every file ran and every scenario in it passed.
     pub fn all_passed(&self) -> bool {
         self.files
             .iter()

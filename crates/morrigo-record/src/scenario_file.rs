@@ -49,64 +49,92 @@ use std::path::{Path, PathBuf};
 /// it cannot be found exactly, where its key is).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Spanned<T> {
+    /// The value read from the file.
     pub value: T,
+    /// Its byte offset in the file (or its key's).
     pub offset: usize,
 }
 
 /// A parsed scenario file.
 #[derive(Clone, Debug)]
 pub struct ScenarioFile {
+    /// The file's name and text.
     pub source: SourceFile,
     /// The file's path, for resolving a relative `ruleset`.
     pub path: PathBuf,
+    /// The `ruleset:`: a built-in name or a path relative to the file.
     pub ruleset: Spanned<String>,
     /// Board size for every scenario (`5` or `7x5`), for grid rulesets.
     pub size: Option<Spanned<String>>,
+    /// The scenarios, in file order.
     pub scenarios: Vec<Scenario>,
     /// Line starts of `source`, so each location is found without rescanning.
     pub lines: crate::lines::LineIndex,
 }
 
+/// One scenario: a record of moves, the position it starts from, and what
+/// must hold after it.
 #[derive(Clone, Debug)]
 pub struct Scenario {
+    /// The scenario's `name:`.
     pub name: Spanned<String>,
     /// The rule it checks, in the words of the spec.
     pub rule: String,
     /// Board size for this scenario, overriding the file's.
     pub size: Option<Spanned<String>>,
+    /// The position the record starts from; `None`: the start of a game.
     pub setup: Option<Setup>,
     /// The record, and the offset from which its tokens are searched.
     pub moves: Spanned<String>,
+    /// What must hold after the record.
     pub expect: Expect,
 }
 
+/// A scenario's `setup:`: the position its record starts from.
 #[derive(Clone, Debug)]
 pub struct Setup {
+    /// Where `setup:` is written.
     pub offset: usize,
     /// Player name → points holding that player's pieces.
     pub pieces: Vec<(Spanned<String>, Vec<Spanned<String>>)>,
+    /// Player name → pieces in hand (a player left out holds none).
     pub in_hand: Vec<(Spanned<String>, u32)>,
+    /// The player to move (default: the first player).
     pub to_move: Option<Spanned<String>>,
 }
 
 /// One move that must be refused, and a text the refusal must contain.
 #[derive(Clone, Debug)]
 pub struct Illegal {
+    /// The move, as a record writes it.
     pub mv: Spanned<String>,
+    /// Text the refusal's message must contain, if given.
     pub reason_contains: Option<String>,
 }
 
+/// A scenario's `expect:`: what must hold after the record (every part
+/// optional).
 #[derive(Clone, Debug, Default)]
 pub struct Expect {
+    /// Where `expect:` is written (the scenario's `name:` when it has none).
     pub offset: usize,
+    /// The player to move.
     pub to_move: Option<Spanned<String>>,
+    /// The phase of the player to move, or `remove` when a removal is owed.
     pub phase: Option<Spanned<String>>,
+    /// Exactly these legal moves, in any order.
     pub legal: Option<Vec<Spanned<String>>>,
+    /// Moves that must be legal.
     pub legal_includes: Vec<Spanned<String>>,
+    /// Moves that must not be legal.
     pub legal_excludes: Vec<Spanned<String>>,
+    /// Moves that must be refused, each with an optional reason.
     pub illegal: Vec<Illegal>,
+    /// `ongoing`, `draw`, `no result` or `<player> wins`.
     pub result: Option<Spanned<String>>,
+    /// The end rule that decided the game.
     pub reason: Option<Spanned<String>>,
+    /// The final board as `morrigo` draws it.
     pub board: Option<Spanned<String>>,
     /// Go family: the class letter of the last ply (`N`, `C`, `P`, `E`).
     pub class: Option<Spanned<String>>,
@@ -121,6 +149,7 @@ pub struct Expect {
 }
 
 impl ScenarioFile {
+    /// The `file:line:col` of a byte offset in the file.
     pub fn location(&self, offset: usize) -> Location {
         self.lines.location(&self.source, offset)
     }

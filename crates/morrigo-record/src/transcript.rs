@@ -11,7 +11,9 @@ pub struct Transcript {
     pub ruleset: String,
     /// Player names, first to move first.
     pub players: Vec<String>,
+    /// Every ply played, in order.
     pub plies: Vec<PlyRecord>,
+    /// How the game stands after the last ply.
     pub result: ResultRecord,
     /// The final board (`Topology::render`, one letter per player, `.` empty).
     pub board: String,
@@ -54,13 +56,17 @@ pub struct Score(pub [f64; 2]);
 // Scores are sums of counts and the komi: never NaN.
 impl Eq for Score {}
 
+/// Whether the game is over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
+    /// Not over yet.
     Ongoing,
+    /// Decided: a win, a draw, no result, a resignation or an agreement.
     Over,
 }
 
 impl Status {
+    /// `ongoing` or `over`, as the JSON writes it.
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Ongoing => "ongoing",
@@ -72,6 +78,7 @@ impl Status {
 /// How the game stands after the last ply.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ResultRecord {
+    /// Whether the game is over.
     pub status: Status,
     /// The winner's name; `None` while ongoing or for a draw.
     pub winner: Option<String>,

@@ -72,23 +72,32 @@ pub type Board = Vec<Option<u8>>;
 /// A chain: stones of one player connected through neighbours.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Chain {
+    /// The player whose stones they are.
     pub owner: u8,
+    /// Its points.
     pub stones: BTreeSet<Point>,
+    /// The empty points next to it.
     pub liberties: BTreeSet<Point>,
 }
 
 /// Why a board play is not legal (apart from phases and forbid rules).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PlayRefusal {
+    /// The point holds a stone.
     Occupied,
+    /// It leaves a chain of the mover without liberty, and the rules forbid
+    /// that.
     Suicide,
+    /// It is an immediate repetition the rules forbid.
     ImmediateRepetition,
+    /// It recreates a board that superko forbids.
     Superko,
 }
 
 /// What a board play on a point would do.
 #[derive(Clone, Debug)]
 pub struct RefPlay {
+    /// Where the stone goes.
     pub point: Point,
     /// `N` or `C`.
     pub class: u8,
@@ -102,16 +111,20 @@ pub struct RefPlay {
     pub suicide_effect: Option<SuicideEffect>,
     /// The board once the play is complete.
     pub board_after: Board,
+    /// Why the play is not legal, if it is not.
     pub refusal: Option<PlayRefusal>,
 }
 
 /// One completed move.
 #[derive(Clone, Debug)]
 pub struct RefRecord {
+    /// The move as the engine writes it.
     pub mv: Move,
+    /// The player who made it.
     pub player: u8,
     /// `N`, `C` or the pass kind's letter.
     pub class: u8,
+    /// A board play (not a pass or a removal).
     pub is_play: bool,
     /// The board after the move.
     pub board: Board,
@@ -136,10 +149,15 @@ pub struct RefRecord {
 /// A Go-family game under the reference rules.
 #[derive(Clone, Debug)]
 pub struct RefGo<'r> {
+    /// The rules the game is played by.
     pub rules: &'r Rules,
+    /// The board now.
     pub board: Board,
+    /// The player to move.
     pub to_move: u8,
+    /// Captured prisoners each player has taken.
     pub captured: [u32; 2],
+    /// Pass stones each player has received.
     pub pass_stones: [u32; 2],
     /// Stones of each player removed from the board (captured by the
     /// opponent, or removed as a suicide).
@@ -436,6 +454,7 @@ impl<'r> RefGo<'r> {
             Prim::Repetitions => self.repetitions() as i64,
             Prim::TurnsWithoutRemoval => self.turns_without_removal() as i64,
             Prim::TurnsWithoutLine => self.turns_without_line() as i64,
+            Prim::QuietTurns => self.quiet_turns() as i64,
             Prim::Turn => self.moves.len() as i64,
             Prim::EmptyPoints => self.board.iter().filter(|o| o.is_none()).count() as i64,
             Prim::LastPlaySuicide => self.moves.last().is_some_and(|r| r.suicide) as i64,
@@ -525,6 +544,7 @@ impl<'r> RefGo<'r> {
 
     // ----- reading the game ---------------------------------------------------
 
+    /// Stones `player` has on the board.
     pub fn stones_of(&self, player: u8) -> u32 {
         self.board.iter().filter(|&&o| o == Some(player)).count() as u32
     }
@@ -533,6 +553,7 @@ impl<'r> RefGo<'r> {
         line.iter().all(|&p| self.board[p as usize] == Some(player))
     }
 
+    /// Lines of the board `player` fills completely.
     pub fn lines_of(&self, player: u8) -> u32 {
         self.rules
             .topology
@@ -551,6 +572,7 @@ impl<'r> RefGo<'r> {
             .count() as u32
     }
 
+    /// The stone on `p` lies in a complete line of its owner.
     pub fn in_line(&self, p: Point) -> bool {
         match self.board[p as usize] {
             Some(o) => self.lines_through_on(&self.board, o, p) > 0,
@@ -578,6 +600,15 @@ impl<'r> RefGo<'r> {
             .iter()
             .rev()
             .take_while(|r| r.removed.is_empty())
+            .count() as u32
+    }
+
+    /// Moves since the last board play or removal (passes, in Go).
+    pub fn quiet_turns(&self) -> u32 {
+        self.moves
+            .iter()
+            .rev()
+            .take_while(|r| !r.is_play && r.removed.is_empty())
             .count() as u32
     }
 

@@ -5,6 +5,7 @@
 //! completed by board plays). Not shipped: only tests depend on this crate.
 
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod go;
 pub mod morris;

@@ -85,21 +85,28 @@ use morrigo_rules::{
 /// What decides a repetition: the board, both hands and the player to move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RefKey {
+    /// Owner of the piece on each point.
     pub board: Vec<Option<u8>>,
+    /// Points marked by delayed removals.
     pub marked: Vec<bool>,
+    /// Pieces each player holds in hand.
     pub in_hand: [u32; 2],
+    /// The player to move.
     pub to_move: u8,
 }
 
 /// A game under the reference rules.
 #[derive(Clone, Debug)]
 pub struct RefGame<'r> {
+    /// The rules the game is played by.
     pub rules: &'r Rules,
     /// Owner of the piece on each point.
     pub board: Vec<Option<u8>>,
+    /// Pieces each player still holds in hand.
     pub in_hand: [u32; 2],
     /// Pieces of each player removed so far.
     pub lost: [u32; 2],
+    /// The player to move.
     pub to_move: u8,
     /// Removals the player to move still owes this turn.
     pub pending: u32,
@@ -109,9 +116,14 @@ pub struct RefGame<'r> {
     pub turn: u32,
     /// Plies played so far (a removal is a ply).
     pub ply: u32,
+    /// Turns since one removed a piece.
     pub turns_without_removal: u32,
+    /// Turns since one completed a line.
     pub turns_without_line: u32,
+    /// Turns since one placed or removed a piece.
+    pub quiet_turns: u32,
     removed_this_turn: bool,
+    placed_this_turn: bool,
     line_this_turn: bool,
     /// The phase this turn began in (set by the turn's first ply).
     turn_phase: Option<usize>,
@@ -147,9 +159,14 @@ struct RefChoice {
 /// A line formed or traded by a player on a turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LineEvent {
+    /// The player who formed or traded it.
     pub player: u8,
+    /// Its index in the board's lines.
     pub line: usize,
+    /// The turn it happened on (`RefGame::turn` then).
     pub turn: u32,
+    /// Traded (a piece moved out of it while completing another line) rather
+    /// than formed.
     pub traded: bool,
 }
 
@@ -278,6 +295,8 @@ impl<'r> RefGame<'r> {
             ply: 0,
             turns_without_removal: 0,
             turns_without_line: 0,
+            quiet_turns: 0,
+            placed_this_turn: false,
             removed_this_turn: false,
             line_this_turn: false,
             turn_phase: None,
@@ -391,6 +410,7 @@ impl<'r> RefGame<'r> {
             Prim::Repetitions => self.repetitions() as i64,
             Prim::TurnsWithoutRemoval => self.turns_without_removal as i64,
             Prim::TurnsWithoutLine => self.turns_without_line as i64,
+            Prim::QuietTurns => self.quiet_turns as i64,
             Prim::Turn => self.turn as i64,
             Prim::EmptyPoints => self.empty_points() as i64,
             Prim::Target => c.target.expect("`target` is not available here") as i64,
@@ -944,6 +964,7 @@ impl<'r> RefGame<'r> {
                 assert!(self.free(to), "{m:?}: point taken");
                 self.in_hand[me as usize] -= 1;
                 self.board[to] = Some(me);
+                self.placed_this_turn = true;
             }
             MoveKind::Slide | MoveKind::Fly | MoveKind::Leap => {
                 assert_eq!(self.pending, 0, "{m:?}: a removal is owed");
@@ -1082,6 +1103,12 @@ impl<'r> RefGame<'r> {
             } else {
                 self.turns_without_removal + 1
             };
+            self.quiet_turns = if self.removed_this_turn || self.placed_this_turn {
+                0
+            } else {
+                self.quiet_turns + 1
+            };
+            self.placed_this_turn = false;
             self.turns_without_line = if self.line_this_turn {
                 0
             } else {

@@ -7,6 +7,7 @@ pub struct Builtin {
     pub name: &'static str,
     /// Path inside the repository: `rulesets/morris/nine-mens-morris.yaml`.
     pub path: &'static str,
+    /// The file's text, embedded at build time.
     pub text: &'static str,
 }
 
@@ -39,10 +40,12 @@ pub fn find(spec: &str) -> Option<&'static Builtin> {
     })
 }
 
+/// The built-in at repository path `path` (`rulesets/morris/….yaml`).
 pub fn by_path(path: &str) -> Option<&'static Builtin> {
     BUILTINS.iter().find(|b| b.path == path)
 }
 
+/// Every built-in's name, sorted by path.
 pub fn names() -> Vec<&'static str> {
     BUILTINS.iter().map(|b| b.name).collect()
 }

@@ -4,6 +4,8 @@
 //! board, checks every rule expression against the [`vocab`] and produces
 //! `Rules`: plain data with no text left to parse, ready for the engine.
 
+#![warn(missing_docs)]
+
 pub mod builtin;
 mod compile;
 pub mod eval;
@@ -69,8 +71,13 @@ pub fn rules_from_text(name: &str, text: &str) -> Result<Rules, Diagnostics> {
 /// A compiled rule expression with the text it came from.
 #[derive(Clone, Debug)]
 pub struct Cond {
+    /// The checked expression over the vocabulary's primitives, as the engine
+    /// evaluates it.
     pub expr: Expr<Prim>,
+    /// The expression as written in the ruleset.
     pub text: String,
+    /// Where it is written in the ruleset files (for a rule the compiler adds
+    /// itself, its key), if known.
     pub at: Option<Location>,
 }
 
@@ -80,6 +87,7 @@ impl Cond {
         self.expr.as_const().is_some_and(|v| v != 0)
     }
 
+    /// Whether the expression reads `prim` anywhere.
     pub fn uses(&self, prim: Prim) -> bool {
         let mut found = false;
         self.expr.for_each_symbol(&mut |p| found |= *p == prim);
@@ -105,6 +113,7 @@ pub enum ActionKind {
 }
 
 impl ActionKind {
+    /// Every action kind, for looking one up by its word.
     pub const ALL: [ActionKind; 5] = [
         ActionKind::Place,
         ActionKind::Slide,
@@ -113,6 +122,7 @@ impl ActionKind {
         ActionKind::Pass,
     ];
 
+    /// The word a phase's `actions:` names it by (`place`, `slide`, …).
     pub fn name(self) -> &'static str {
         match self {
             ActionKind::Place => "place",
@@ -160,8 +170,10 @@ pub struct KoRuns {
     pub four_or_six: bool,
 }
 
-/// The move classes recorded in the history.
+// The move classes recorded in the history of board plays.
+/// `N`: a board play that is not a ko capture.
 pub const CLASS_NORMAL: u8 = b'N';
+/// `C`: a ko capture (JK Art. 2.5).
 pub const CLASS_KO_CAPTURE: u8 = b'C';
 
 /// The classes history patterns may name, as a ruleset declares them:
@@ -183,11 +195,15 @@ pub fn history_classes(play: Option<&PlayRule>, passes: &Passes) -> (Vec<u8>, Ve
 /// Pass kinds (letters) and the pass stones each pass gives the opponent.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Passes {
+    /// The pass kinds, one upper-case letter each, in the order written;
+    /// [`MoveClass::Pass`] holds an index into it.
     pub kinds: Vec<u8>,
+    /// Pass stones each pass gives the opponent.
     pub stones: u32,
 }
 
 impl Passes {
+    /// The index in `kinds` of the pass kind written `letter`.
     pub fn kind_index(&self, letter: u8) -> Option<usize> {
         self.kinds.iter().position(|&k| k == letter)
     }
@@ -204,13 +220,17 @@ impl Passes {
 /// A move kind a forbid rule may name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MoveClass {
+    /// A placement from hand.
     Place,
+    /// A slide along an edge.
     Slide,
+    /// A fly to any empty point.
     Fly,
     /// A capture rule's leap.
     Leap,
     /// A removal a completed line earns.
     Remove,
+    /// A board play (Go family).
     Play,
     /// Index into `Passes::kinds`.
     Pass(u8),
@@ -221,7 +241,9 @@ pub enum MoveClass {
 /// of the move (before any line it completes is judged).
 #[derive(Clone, Debug)]
 pub struct CaptureRule {
+    /// The rule's key in `captures:`.
     pub name: String,
+    /// Which shape of capture it makes.
     pub kind: CaptureKind,
     /// The line directions it works along (never empty).
     pub directions: Vec<morrigo_board::LineDirection>,
@@ -229,6 +251,7 @@ pub struct CaptureRule {
     pub when: Cond,
     /// How the captured pieces leave the board.
     pub take: CaptureTake,
+    /// The rule's `doc:` text, for the reader.
     pub doc: Option<String>,
 }
 
@@ -250,6 +273,7 @@ pub enum CaptureTake {
 }
 
 impl CaptureTake {
+    /// The word a capture rule's `take:` writes it as.
     pub fn name(self) -> &'static str {
         match self {
             CaptureTake::All => "all",
@@ -259,6 +283,7 @@ impl CaptureTake {
     }
 }
 
+/// The shapes of capture a capture rule can make.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CaptureKind {
     /// Three consecutive points of a line hold the moved piece, an opposing
@@ -274,6 +299,7 @@ pub enum CaptureKind {
 }
 
 impl CaptureKind {
+    /// The word a capture rule's `kind:` writes it as.
     pub fn name(self) -> &'static str {
         match self {
             CaptureKind::Custodian => "custodian",
@@ -283,16 +309,25 @@ impl CaptureKind {
     }
 }
 
+/// A named rule forbidding moves of some kinds while a condition holds.
 #[derive(Clone, Debug)]
 pub struct ForbidRule {
+    /// The rule's key in `forbid:`.
     pub name: String,
+    /// The move kinds it forbids.
     pub moves: Vec<MoveClass>,
+    /// When they are forbidden; it may read values about the move being
+    /// judged (see [`move_values`]).
     pub when: Cond,
+    /// The rule's `doc:` text, for the reader.
     pub doc: Option<String>,
 }
 
+/// What an immediate repetition by a board play does (which plays are one:
+/// [`ImmediateReading`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Immediate {
+    /// Nothing: the play is allowed.
     Allowed,
     /// The player who recreates the board of two moves back loses (JK 3.2).
     Lose,
@@ -311,27 +346,39 @@ pub enum ImmediateReading {
     Jk,
 }
 
+/// Which earlier boards a board play may not recreate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Superko {
+    /// Any board may recur.
     None,
+    /// No board that has occurred before.
     Positional,
+    /// No board that has occurred before with the same player to move.
     Situational,
 }
 
+/// What a board occurring for the `count`-th time as the result of a board
+/// play does (see [`RepetitionRule`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Repeated {
+    /// Nothing.
     Off,
     /// JK Art. 3.3: more captured prisoners since the first occurrence wins.
     Captures,
+    /// The game is drawn.
     Draw,
 }
 
+/// The `repetition:` section (Go family), with its defaults when absent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RepetitionRule {
+    /// What an immediate repetition does.
     pub immediate: Immediate,
     /// What `immediate` judges.
     pub reading: ImmediateReading,
+    /// Which earlier boards a board play may not recreate.
     pub superko: Superko,
+    /// What the `count`-th occurrence of a board does.
     pub repeated_board: Repeated,
     /// The occurrence (as the result of a board play) that ends the game.
     pub count: u32,
@@ -349,6 +396,7 @@ impl Default for RepetitionRule {
     }
 }
 
+/// What the score of a counted game is made of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ScoringMethod {
     /// JK Art. 5: territory by reachability plus all prisoners.
@@ -386,12 +434,20 @@ pub enum DeadStones {
     Agreement,
 }
 
+/// How a game ended by a `score` end rule or by agreement is counted: the
+/// `scoring:` section.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Scoring {
+    /// What is counted.
     pub method: ScoringMethod,
+    /// Points added to the second player's score (`players[1]`).
     pub komi: f64,
+    /// JK Art. 4.4: when the first player made the last move, it counts one
+    /// more pass stone (only the `jk` method reads it).
     pub last_move_stone: bool,
+    /// Whether territory scoring counts the regions of chains in seki.
     pub seki: Seki,
+    /// Whether stones are removed as dead before counting.
     pub dead_stones: DeadStones,
 }
 
@@ -404,17 +460,23 @@ pub struct Start {
     pub to_move: u8,
 }
 
+/// An action a phase allows, and when.
 #[derive(Clone, Debug)]
 pub struct ActionRule {
+    /// The action.
     pub kind: ActionKind,
+    /// It is allowed while this holds (`true`: always).
     pub guard: Cond,
 }
 
+/// A phase: when it applies and the actions a player may take in it.
 #[derive(Clone, Debug)]
 pub struct PhaseRule {
+    /// The phase's key in `phases:`, which expressions compare `phase` with.
     pub name: String,
     /// `None`: the phase applies whenever no earlier phase does.
     pub when: Option<Cond>,
+    /// The actions it allows, in the order written.
     pub actions: Vec<ActionRule>,
     /// `actions.remove`: the move removes an opposing piece `target` for
     /// which this holds (a removal not earned by a line; see `turns.rs`).
@@ -464,12 +526,14 @@ impl LineRule {
     }
 }
 
+/// What an end rule decides when its condition holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
     /// The player to move loses.
     Lose,
     /// The player to move wins.
     Win,
+    /// The game is drawn.
     Draw,
     /// The game ends and is counted by the `scoring` section.
     Score,
@@ -482,6 +546,7 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// The key an end rule writes it with (`lose`, `win`, …).
     pub fn key(self) -> &'static str {
         match self {
             Verdict::Lose => "lose",
@@ -494,23 +559,35 @@ impl Verdict {
     }
 }
 
+/// An end rule: a named condition judged at each turn and what it decides.
 #[derive(Clone, Debug)]
 pub struct EndRule {
+    /// The rule's key in `end:` (or the name of a rule the `play` and
+    /// `repetition` settings add).
     pub name: String,
+    /// What it decides.
     pub verdict: Verdict,
+    /// When it applies, judged for the player to move.
     pub when: Cond,
+    /// One line saying what the rule is, shown in transcripts.
     pub doc: Option<String>,
 }
 
 /// A compiled ruleset.
 #[derive(Clone, Debug)]
 pub struct Rules {
+    /// The ruleset's `name:`.
     pub name: String,
+    /// The `title:`, or the name when there is none.
     pub title: String,
+    /// The `description:`, if any.
     pub description: Option<String>,
     /// The file and its `extends` ancestors, the file first.
     pub sources: Vec<SourceFile>,
+    /// The compiled board: points, edges and lines.
     pub topology: Topology,
+    /// The two players' names, the first listed first; expressions and the
+    /// engine name a player by its index here.
     pub players: Vec<String>,
     /// Pieces in hand at the start (ignored when `unlimited_hand`).
     pub in_hand: u32,
@@ -518,15 +595,28 @@ pub struct Rules {
     pub unlimited_hand: bool,
     /// Stones on the board at the start and the player to move first.
     pub start: Start,
+    /// The `params:` by name, with their values after variants and overrides,
+    /// in the order written.
     pub params: Vec<(String, i64)>,
+    /// The phases in the order they are tried: the current one is the first
+    /// that applies.
     pub phases: Vec<PhaseRule>,
+    /// What completing a line does (`on_line_formed`); `None`: nothing.
     pub line_rule: Option<LineRule>,
+    /// End rules in the order they are checked: those the `play` and
+    /// `repetition` settings imply first, then the ruleset's own.
     pub end: Vec<EndRule>,
+    /// Board plays (Go family), when the ruleset has `play:`.
     pub play: Option<PlayRule>,
+    /// Pass kinds and pass stones (none when the ruleset has no `passes:`).
     pub passes: Passes,
+    /// Forbid rules, in the order written.
     pub forbid: Vec<ForbidRule>,
+    /// Captures moves make by themselves, in the order written.
     pub captures: Vec<CaptureRule>,
+    /// Repetition rules of board plays.
     pub repetition: RepetitionRule,
+    /// How a finished game is counted, when the ruleset has `scoring:`.
     pub scoring: Option<Scoring>,
     /// History patterns used by `after('…')`, indexed by the id the
     /// expression holds.
@@ -605,6 +695,7 @@ impl Rules {
             .unwrap_or_else(|| EvalWeights::family(self.play.is_some()))
     }
 
+    /// The index in `phases` of the phase called `name`.
     pub fn phase_index(&self, name: &str) -> Option<usize> {
         self.phases.iter().position(|p| p.name == name)
     }

@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 pub struct Loaded {
     /// The file itself first, then its parent, grandparent…
     pub chain: Vec<SourceFile>,
+    /// The merged chain, read into the file format.
     pub file: RulesetFile,
     /// The merged YAML, kept so command-line overrides can merge on top and
     /// so the checker can say where each value is written.
@@ -30,10 +31,12 @@ pub struct Loaded {
 pub struct Overrides {
     /// Grid width and height.
     pub size: Option<(u32, u32)>,
+    /// Komi, replacing `scoring.komi`.
     pub komi: Option<f64>,
 }
 
 impl Overrides {
+    /// No override is set.
     pub fn is_empty(&self) -> bool {
         self.size.is_none() && self.komi.is_none()
     }

@@ -81,12 +81,17 @@ pub struct LineSteps {
 /// `run_length` one direction here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Ambiguous {
+    /// The point the run comes from.
     pub from: u16,
+    /// The point it goes through.
     pub via: u16,
+    /// The two points it could go on to.
     pub to: [u16; 2],
 }
 
 impl LineSteps {
+    /// The steps and continuations of board `t`'s lines, or the first place
+    /// where a run could go on two ways.
     pub fn of(t: &Topology) -> Result<Self, Ambiguous> {
         let n = t.len();
         let mut steps: Vec<Vec<u16>> = vec![Vec::new(); n];

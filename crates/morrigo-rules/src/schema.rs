@@ -10,6 +10,8 @@ use serde::{Deserialize, Deserializer};
 use std::borrow::Cow;
 use std::fmt;
 
+/// One ruleset file: a whole ruleset, or a variant that states only what
+/// differs from the parent it `extends`.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(
@@ -17,17 +19,24 @@ use std::fmt;
     description = "A Morris-family or Go-style game as data: its board, pieces, phases and rules (see the README's ruleset reference). `morrigo check FILE` checks what this schema cannot: expressions, names and ranges."
 )]
 pub struct RulesetFile {
+    /// The ruleset's name, by which records and messages give it
+    /// (`nine-mens-morris`).
     pub name: Option<String>,
     /// Parent ruleset: a built-in name or a path relative to this file.
     pub extends: Option<String>,
+    /// A readable title (`Nine Men's Morris`); the name when absent.
     pub title: Option<String>,
+    /// What the game is, in a few sentences.
     pub description: Option<String>,
+    /// The board: exactly one of its kinds.
     pub board: Option<BoardFile>,
     /// Player names; the first moves first.
     pub players: Option<Vec<String>>,
     /// Named numbers the rules refer to: `min_pieces: 3`, or with the
     /// range `check` enforces, `fly_at: { value: 3, min: 0, max: 9 }`.
     pub params: Option<IndexMap<String, Option<ParamFile>>>,
+    /// The starting position: pieces in hand, stones on the board, the first
+    /// player.
     pub setup: Option<SetupFile>,
     /// Ordered; the current phase is the first whose `when` holds.
     pub phases: Option<IndexMap<String, Option<PhaseFile>>>,
@@ -54,6 +63,7 @@ pub struct RulesetFile {
     pub playout: Option<PlayoutFile>,
 }
 
+/// Knowledge the Monte Carlo playouts play by.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PlayoutFile {
@@ -61,6 +71,7 @@ pub struct PlayoutFile {
     pub shapes: Option<Vec<ShapeFile>>,
 }
 
+/// A 3×3 shape worth playing next to the last board play.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ShapeFile {
@@ -72,6 +83,7 @@ pub struct ShapeFile {
     pub to_move: Option<String>,
 }
 
+/// Board plays (Go family): suicide and the move classes ko rules read.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PlayFile {
@@ -94,6 +106,7 @@ pub struct DerivedFile {
     pub ko_runs: Option<DRunsFile>,
 }
 
+/// What a suicide of one chain size does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SuicideEffectFile {
@@ -108,35 +121,50 @@ pub enum SuicideEffectFile {
 /// `lose`, `illegal`, `legal`, or `{ single: …, multi: … }` per chain size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SuicideFile {
+    /// One word for every chain size.
     Both(SuicideShorthand),
+    /// One effect for a single stone, one for larger chains.
     Split {
+        /// A single stone.
         single: SuicideEffectFile,
+        /// A chain of two or more stones.
         multi: SuicideEffectFile,
     },
 }
 
+/// One suicide word for every chain size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SuicideShorthand {
+    /// The mover loses.
     Lose,
+    /// The play is not allowed.
     Illegal,
+    /// The play stands and the mover's libertyless chain is removed.
     Legal,
 }
 
+/// Whether board plays are classed as ko captures.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum KoCaptureFile {
+    /// A ko capture (C) or a normal play (N), by JK Art. 2.5.
     Jk,
+    /// Every play is normal (N).
     None,
 }
 
+/// Which runs of ko captures a derived class names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum DRunsFile {
+    /// Runs of 4, 6, 8, … ko captures.
     Any,
+    /// Runs of 4 or 6 only.
     FourOrSix,
 }
 
+/// Pass kinds and pass stones.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PassesFile {
@@ -146,6 +174,7 @@ pub struct PassesFile {
     pub stones: Option<u32>,
 }
 
+/// A rule forbidding moves of some kinds when a condition holds.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ForbidFile {
@@ -153,9 +182,11 @@ pub struct ForbidFile {
     pub moves: Option<Vec<String>>,
     /// When they are forbidden.
     pub when: Option<Text>,
+    /// What the rule is, for the reader.
     pub doc: Option<String>,
 }
 
+/// A capture a move makes by itself, not earned by a line.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CaptureFile {
@@ -173,25 +204,36 @@ pub struct CaptureFile {
     /// `choose` as removals the player makes (and chooses against a
     /// line's removals), `choose_one` one flanked piece so.
     pub take: Option<CaptureTakeFile>,
+    /// What the rule is, for the reader.
     pub doc: Option<String>,
 }
 
+/// How captured pieces leave the board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum CaptureTakeFile {
+    /// All at once, as part of the move.
     All,
+    /// As removals the player makes, one a ply.
     Choose,
+    /// A custodian capture earns one removal: one of the flanked pieces.
     ChooseOne,
 }
 
+/// The shape of a capture.
 #[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum CaptureKindFile {
+    /// The moved piece and another own piece flank an opposing piece.
     Custodian,
+    /// The moved piece lands between two opposing pieces.
     Intervention,
+    /// A move of its own: an own piece jumps over an adjacent opposing piece
+    /// to the empty point beyond.
     Leap,
 }
 
+/// Repetition of board states (Go family).
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RepetitionFile {
@@ -209,40 +251,61 @@ pub struct RepetitionFile {
     /// board play: `captures` (JK Art. 3.3: more captured prisoners since the
     /// first occurrence wins, else draw), `draw`, or `off`.
     pub repeated_board: Option<RepeatedFile>,
+    /// Which occurrence of a board ends the game under `repeated_board`: 2 or
+    /// more (default 3).
     pub count: Option<u32>,
 }
 
+/// What an immediate repetition does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ImmediateFile {
+    /// The player who makes it loses.
     Lose,
+    /// It is not allowed.
     Illegal,
+    /// Nothing.
     Allowed,
 }
 
+/// Which board plays are immediate repetitions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ImmediateReadingFile {
+    /// Recreating the board as it stood before the opponent's last move, a
+    /// board play (simple ko).
     SimpleKo,
+    /// Recreating the board after the move two back, both moves board plays
+    /// (JK Art. 3.2).
     Jk,
 }
 
+/// Which earlier boards a board play may not recreate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SuperkoFile {
+    /// None: any board may recur.
     None,
+    /// Any earlier board.
     Positional,
+    /// Any earlier board with the same player to move.
     Situational,
 }
 
+/// What the `count`-th occurrence of a board does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RepeatedFile {
+    /// Nothing.
     Off,
+    /// More captured prisoners since the first occurrence wins, else a draw
+    /// (JK Art. 3.3).
     Captures,
+    /// A draw.
     Draw,
 }
 
+/// How a counted game is scored.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ScoringFile {
@@ -264,38 +327,53 @@ pub struct ScoringFile {
     pub dead_stones: Option<DeadStonesFile>,
 }
 
+/// Whether stones are removed as dead before counting.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum DeadStonesFile {
+    /// No stone is dead: the board counts as it stands.
     None,
+    /// The players name the dead stones at the end, removed before counting.
     Agreement,
 }
 
+/// Whether territory scoring counts the regions of chains in seki.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SekiFile {
+    /// A region bordered by one colour is its territory, seki or not.
     Counted,
+    /// A region bordered by a chain in seki counts for nobody (Japanese).
     Nobody,
 }
 
+/// What the score is made of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ScoringMethodFile {
+    /// Territory by reachability plus all prisoners (JK Art. 5).
     Jk,
+    /// Stones plus empty points reaching only one colour (Tromp-Taylor).
     Area,
+    /// Territory plus prisoners: captured, pass and dead stones.
     Territory,
 }
 
-/// Exactly one of the three ways to give a board. A struct rather than an
+/// Exactly one of the five ways to give a board. A struct rather than an
 /// enum so that a variant can change one generator field (`rings: 2`) and
 /// inherit the rest through the merge.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BoardFile {
+    /// Concentric squares, as Morris boards are.
     pub nested_squares: Option<NestedSquaresFile>,
+    /// A rectangle of points.
     pub grid: Option<GridFile>,
+    /// A triangle of points on a triangular lattice.
     pub triangular: Option<LatticeFile>,
+    /// A hexagon of points on a triangular lattice.
     pub hexagonal: Option<LatticeFile>,
+    /// Points, edges and lines listed one by one.
     pub explicit: Option<ExplicitFile>,
 }
 
@@ -303,41 +381,59 @@ pub struct BoardFile {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LatticeFile {
+    /// Points along each side.
     pub side: u32,
+    /// Points in a line, in each of the three directions; no lines when absent.
     pub lines: Option<u32>,
 }
 
+/// `nested_squares:` boards: concentric squares, each ring's points joined
+/// around it.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NestedSquaresFile {
+    /// Number of squares.
     pub rings: u32,
+    /// Join each ring's side midpoints to the next ring's (default `true`).
     #[serde(default = "yes")]
     pub midpoint_links: bool,
+    /// Join each ring's corners to the next ring's (default `false`).
     #[serde(default)]
     pub corner_diagonals: bool,
+    /// Points in a line (default 3).
     #[serde(default = "three")]
     pub line_length: u32,
 }
 
+/// `grid:` boards: a rectangle of points joined along rows and columns,
+/// and diagonally if asked.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GridFile {
+    /// Points across.
     pub width: u32,
+    /// Points up.
     pub height: u32,
+    /// Which diagonal edges the grid has (default none).
     #[serde(default)]
     pub diagonals: DiagonalsFile,
+    /// How the points are named (default `algebraic`).
     #[serde(default)]
     pub naming: NamingFile,
     /// Length of the lines (runs of consecutive points) that count; none for Go.
     pub lines: Option<u32>,
 }
 
+/// `explicit:` boards: every point, edge and line listed.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ExplicitFile {
+    /// Every point, with drawing coordinates for all points or for none.
     pub nodes: Vec<NodeFile>,
+    /// Pairs of adjacent points, each written once, either way round.
     #[serde(default)]
     pub edges: Vec<[String; 2]>,
+    /// Each line's points in order, consecutive points adjacent.
     #[serde(default)]
     pub lines: Vec<Vec<String>>,
 }
@@ -353,11 +449,16 @@ fn three() -> u32 {
 /// `diagonals:` of a grid: a word, or `true` (all) / `false` (none).
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub enum DiagonalsFile {
+    /// Orthogonal edges only.
     #[default]
     None,
+    /// The two corner-to-corner diagonals of a square grid.
     Long,
+    /// Diagonals through the points whose column + row is even (alquerque).
     Alternate,
+    /// Both diagonals of every cell.
     All,
+    /// Both diagonals of every cell, crossing at a new point at its centre.
     Crossed,
 }
 
@@ -392,21 +493,32 @@ impl<'de> Deserialize<'de> for DiagonalsFile {
     }
 }
 
+/// How a grid's points are named.
 #[derive(Debug, Default, Clone, Copy, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum NamingFile {
+    /// Columns `a`, `b`, …, rows from 1 at the bottom (`a1`).
     #[default]
     Algebraic,
+    /// Columns `A` to `Z` without `I`, rows from 1 at the bottom (`A1`).
     Gtp,
 }
 
 /// A node: `a1` or `{ name: a1, at: [0, 0] }`.
 #[derive(Debug)]
 pub enum NodeFile {
+    /// A point by name alone.
     Name(String),
-    Placed { name: String, at: [i32; 2] },
+    /// A point with drawing coordinates.
+    Placed {
+        /// The point's name.
+        name: String,
+        /// Its drawing coordinates, `[x, y]`.
+        at: [i32; 2],
+    },
 }
 
+/// The starting position.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SetupFile {
@@ -418,17 +530,23 @@ pub struct SetupFile {
     pub to_move: Option<String>,
 }
 
+/// Pieces each player holds in hand at the start.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HandFile {
+    /// That many.
     Count(u32),
+    /// `unlimited`: stones enough for any game (Go).
     Unlimited(UnlimitedWord),
 }
 
+/// The word `unlimited`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UnlimitedWord {
+    /// `unlimited`.
     Unlimited,
 }
 
+/// A phase: when it applies and the actions a player may take in it.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PhaseFile {
@@ -446,6 +564,7 @@ pub struct PhaseFile {
     pub first: Option<Text>,
 }
 
+/// What completing a line does.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LineRuleFile {
@@ -464,6 +583,7 @@ pub struct LineRuleFile {
     pub delay: Option<Text>,
 }
 
+/// An end rule: one verdict key holding its condition.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EndRuleFile {
@@ -490,6 +610,7 @@ pub struct EndRuleFile {
 /// variant or a sweep that sets only the value keeps.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParamFile {
+    /// The number.
     pub value: i64,
     /// The least value the rules make sense with.
     pub min: Option<i64>,

@@ -12,11 +12,15 @@
 //! `X` (or `O`). Compiled into one bit per neighbourhood code, so the
 //! playout tests a point with one table lookup.
 
-/// What one of the eight cells around a point holds, from the view of the
-/// player to move: the two bits of a cell in a neighbourhood code.
+// What one of the eight cells around a point holds, from the view of the
+// player to move: the two bits of a cell in a neighbourhood code.
+/// An empty point.
 pub const CELL_EMPTY: u16 = 0;
+/// A stone of the player to move.
 pub const CELL_MOVER: u16 = 1;
+/// An opposing stone.
 pub const CELL_OPPONENT: u16 = 2;
+/// No point: off the board.
 pub const CELL_OFF_BOARD: u16 = 3;
 
 /// The neighbourhood codes of a 3×3 shape's eight cells: 2 bits a cell.
@@ -42,6 +46,8 @@ impl std::fmt::Debug for ShapeTable {
 /// One shape as written: its nine cells and who may play its centre.
 #[derive(Clone, Copy, Debug)]
 pub struct Shape {
+    /// The nine cells, row by row from the top, as written (`X`, `O`, `.`,
+    /// `#`, `x`, `o`, `?`).
     pub cells: [u8; 9],
     /// `Some(b'X')`: only when the player to move owns the `X` stones.
     pub to_move: Option<u8>,
@@ -109,6 +115,8 @@ use morrigo_board::SQUARE_CELL_STEPS as STEPS;
 type Dihedral = fn(i32, i32) -> (i32, i32);
 
 impl ShapeTable {
+    /// The table of every neighbourhood in which one of `shapes` holds, in any
+    /// of its eight rotations and reflections; `names` are kept for `show`.
     pub fn compile(shapes: &[Shape], names: Vec<String>) -> ShapeTable {
         let mut matches = Box::new([0u64; CODES / 64]);
         let symmetries: [Dihedral; 8] = [

@@ -7,48 +7,98 @@ use morrigo_dsl::{Binding, Env, Type};
 /// A built-in value or function of the game state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Prim {
+    /// `me`: the player whose turn it is.
     Me,
+    /// `opponent`: the other player.
     Opponent,
+    /// `phase`: the current phase of the player to move.
     Phase,
+    /// `no_legal_move`: the player to move has no legal action.
     NoLegalMove,
+    /// `repetitions`: occurrences of the current position (board, hands, player
+    /// to move), this one included.
     Repetitions,
+    /// `turns_without_removal`: turns by both sides since the last removal.
     TurnsWithoutRemoval,
+    /// `turns_without_line`: turns by both sides since a line was last formed.
     TurnsWithoutLine,
+    /// `quiet_turns`: turns by both sides since one last placed or removed a
+    /// piece.
+    QuietTurns,
+    /// `turn`: turns played so far in the game.
     Turn,
+    /// `empty_points`: empty points on the board.
     EmptyPoints,
+    /// `target`: the piece considered for removal.
     Target,
+    /// `lines_formed`: lines the move completed through the moved piece (in a
+    /// forbid rule: would complete).
     LinesFormed,
+    /// `in_hand(player)`: pieces the player still holds in hand.
     InHand,
+    /// `on_board(player)`: pieces the player has on the board.
     OnBoard,
+    /// `lines(player)`: complete lines the player owns on the board.
     Lines,
+    /// `in_line(point)`: the piece on the point lies in a complete line of its
+    /// owner.
     InLine,
+    /// `all_in_lines(player)`: every piece of the player on the board lies in a
+    /// complete line.
     AllInLines,
+    /// `lost(player)`: pieces of the player removed so far.
     Lost,
+    /// `after('pattern')`: the move-class history ends with the pattern (its
+    /// argument is an index into [`crate::Rules::patterns`]).
     After,
+    /// `captured(player)`: prisoners the player has taken (pass stones not
+    /// included).
     Captured,
+    /// `pass_stones(player)`: pass stones the player has received.
     PassStones,
+    /// `last_play_suicide`: the last move was a board play that left a chain of
+    /// its player without liberty.
     LastPlaySuicide,
+    /// `immediate_repetition`: the last move was an immediate repetition.
     ImmediateRepetition,
+    /// `board_repetitions`: occurrences of the board the last board play made,
+    /// as the result of a board play (0 after other moves).
     BoardRepetitions,
+    /// `no_safe_move`: every legal move of the player to move loses at once.
     NoSafeMove,
+    /// `own_neighbours(point)`: pieces of the player to move next to the point.
     OwnNeighbours,
     /// The line a `counts` rule judges.
     Line,
+    /// `formed_before(line)`: the player to move completed the line earlier in
+    /// the game.
     FormedBefore,
+    /// `turns_since_formed(line)`: turns by both sides since the player to move
+    /// last completed the line (`u32::MAX` if never).
     TurnsSinceFormed,
+    /// `turns_since_traded(line)`: turns by both sides since the player to move
+    /// last moved a piece out of the complete line while completing another
+    /// (`u32::MAX` if never).
     TurnsSinceTraded,
     /// Lines a player completed in turns begun in a phase.
     LinesFormedIn,
+    /// `captures`: in a forbid rule, opposing pieces the judged move would take
+    /// by itself.
     Captures,
+    /// `run_length`: in a forbid rule, the longest run of the mover's pieces
+    /// through the judged move's destination, after it, along one direction.
     RunLength,
     /// `lines_formed(cond)`: lines the judged move completes for which the
     /// condition holds (judged with `line` bound to each).
     LinesFormedWhere,
     /// Complete lines of the mover the judged move leaves.
     LinesBroken,
+    /// `lines_broken(cond)`: those of `lines_broken` for which the condition
+    /// holds (judged with `line` bound to each).
     LinesBrokenWhere,
-    /// The point the judged move goes to / comes from.
+    /// The point the judged move goes to.
     To,
+    /// The point a judged slide, fly or leap leaves.
     From,
     /// The direction of the line the judged move goes along.
     Direction,
@@ -128,11 +178,19 @@ pub enum Context {
     EachLine,
 }
 
+/// One built-in name of the rule language: its type, meaning and where it
+/// may be used.
 pub struct Entry {
+    /// The name as written in expressions; a name may have both a value form
+    /// and a call form, as two entries.
     pub name: &'static str,
+    /// What the engine evaluates for it.
     pub prim: Prim,
+    /// Parameter types of the call form; empty for a value.
     pub params: &'static [Type],
+    /// The type of the value, or of the call's result.
     pub ty: Type,
+    /// What it means, as the README's DSL reference says it.
     pub doc: &'static str,
     /// Contexts where the name is not available, with the reason.
     pub not_in: &'static [(Context, &'static str)],
@@ -342,6 +400,7 @@ pub const VOCABULARY: &[Entry] = &[
     Entry { name: "no_legal_move", prim: Prim::NoLegalMove, params: &[], ty: Type::Bool, doc: "the player to move has no legal action (in a forbid rule: none outside the moves the rule names, judged by the forbid rules that do not read `no_legal_move`)", not_in: &[NO_MOVES_IN_WHEN, NO_MOVES_IN_GUARD, NO_MOVES_AT_TURN_END, NO_MOVES_PER_LINE] },
     Entry { name: "repetitions", prim: Prim::Repetitions, params: &[], ty: Type::Int, doc: "how many times the current position (board, hands, player to move) has occurred, this time included", not_in: &[] },
     Entry { name: "turns_without_removal", prim: Prim::TurnsWithoutRemoval, params: &[], ty: Type::Int, doc: "turns played by both sides together since the last removal (a turn is a move plus its removals; a capture is a removal)", not_in: &[] },
+    Entry { name: "quiet_turns", prim: Prim::QuietTurns, params: &[], ty: Type::Int, doc: "turns played by both sides together since a turn last placed or removed a piece (a quiet turn only moves one: the Sanmill app's n-move rule; in Go, the passes since the last play)", not_in: &[] },
     Entry { name: "turns_without_line", prim: Prim::TurnsWithoutLine, params: &[], ty: Type::Int, doc: "turns played by both sides together since a line was last formed", not_in: &[] },
     Entry { name: "turn", prim: Prim::Turn, params: &[], ty: Type::Int, doc: "turns played so far in the game", not_in: &[] },
     Entry { name: "empty_points", prim: Prim::EmptyPoints, params: &[], ty: Type::Int, doc: "number of empty points on the board", not_in: &[] },
@@ -379,9 +438,13 @@ pub const VOCABULARY: &[Entry] = &[
 /// The names visible in one place of one ruleset.
 #[derive(Clone, Copy)]
 pub struct RuleEnv<'a> {
+    /// Where the expression stands, which decides the built-in names it may use.
     pub context: Context,
+    /// Player names, constants of type player (their index).
     pub players: &'a [String],
+    /// Phase names, constants of type phase (their index).
     pub phases: &'a [String],
+    /// Params by name, whole-number constants.
     pub params: &'a [(String, i64)],
     /// Move classes a history pattern may name; empty: no patterns.
     pub classes: &'a [u8],
@@ -400,13 +463,16 @@ pub struct RuleEnv<'a> {
 /// instance because it has an error).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct BoardBounds {
+    /// Points on the board.
     pub points: Option<usize>,
+    /// Lines of the board.
     pub lines: Option<usize>,
     /// The most lines through one point.
     pub lines_at_a_point: Option<usize>,
 }
 
 impl BoardBounds {
+    /// The bounds of board `t`, all unknown without one.
     pub fn of(t: Option<&morrigo_board::Topology>) -> Self {
         match t {
             None => BoardBounds::default(),
@@ -420,6 +486,7 @@ impl BoardBounds {
 }
 
 impl RuleEnv<'_> {
+    /// The same names, for an expression in another context.
     pub fn within(self, context: Context) -> Self {
         RuleEnv { context, ..self }
     }
@@ -653,7 +720,7 @@ mod tests {
     /// The README's DSL reference is generated from this table; keep it true.
     #[test]
     fn readme_lists_every_builtin_name() {
-        let readme = include_str!("../../../README.md");
+        let readme = include_str!("../../../docs/src/expressions.md");
         assert!(
             readme.contains(&reference_markdown()),
             "README.md's DSL reference is stale; paste in:\n{}",

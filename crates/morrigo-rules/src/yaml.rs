@@ -22,34 +22,60 @@ pub const MAX_YAML_NODES: usize = 2_000_000;
 /// Where a node is written: index of the file in the chain, byte range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pos {
+    /// Index of the file in the `extends` chain (0: the file itself);
+    /// `usize::MAX` for a value typed on the command line.
     pub file: usize,
+    /// Byte offset in that file where the node begins.
     pub start: usize,
+    /// Byte offset just past its end.
     pub end: usize,
 }
 
+/// How a scalar is written: it decides how offsets inside its value map
+/// back to the file, and whether `true` or `3` is a boolean or number or
+/// only text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Style {
+    /// Unquoted.
     Plain,
+    /// `'…'`.
     SingleQuoted,
+    /// `"…"`, with backslash escapes.
     DoubleQuoted,
+    /// A `|` block.
     Literal,
+    /// A `>` block, whose line breaks read as spaces.
     Folded,
 }
 
+/// What a node holds.
 #[derive(Clone, Debug)]
 pub enum Kind {
-    Scalar { text: String, style: Style },
+    /// A single value (text, number, boolean or null), kept as text.
+    Scalar {
+        /// Its value, quotes and escapes resolved.
+        text: String,
+        /// How it is written.
+        style: Style,
+    },
+    /// A list.
     Seq(Vec<Node>),
+    /// A mapping: its (key, value) pairs in file order.
     Map(Vec<(Node, Node)>),
 }
 
+/// A YAML value and where it is written.
 #[derive(Clone, Debug)]
 pub struct Node {
+    /// Where it is written.
     pub pos: Pos,
+    /// What it holds.
     pub kind: Kind,
 }
 
 impl Node {
+    /// Whether it is a plain `null`, `~` or nothing (which deletes a parent's
+    /// entry when merged).
     pub fn is_null(&self) -> bool {
         matches!(&self.kind, Kind::Scalar { text, style: Style::Plain } if is_null_word(text))
     }
@@ -62,6 +88,7 @@ impl Node {
         }
     }
 
+    /// A mapping's (key, value) pairs; empty for other nodes.
     pub fn entries(&self) -> &[(Node, Node)] {
         match &self.kind {
             Kind::Map(m) => m,
@@ -69,6 +96,7 @@ impl Node {
         }
     }
 
+    /// A list's items; empty for other nodes.
     pub fn items(&self) -> &[Node] {
         match &self.kind {
             Kind::Seq(s) => s,
@@ -84,6 +112,7 @@ impl Node {
             .map(|(k, v)| (k, v))
     }
 
+    /// The value of the mapping entry whose key is `key`.
     pub fn get(&self, key: &str) -> Option<&Node> {
         self.entry(key).map(|(_, v)| v)
     }
@@ -699,9 +728,13 @@ pub fn merge(base: &mut Node, child: Node) {
 /// A deserialization error in the file's own terms, with the node it is about.
 #[derive(Debug)]
 pub struct Error {
+    /// What is wrong, prefixed with the key path once located.
     pub message: String,
+    /// What would have been accepted there, if known.
     pub expected: Option<String>,
+    /// Further hints, such as `did you mean …?`.
     pub notes: Vec<String>,
+    /// The node it is about, once known.
     pub pos: Option<Pos>,
     /// Set once the error has been prefixed with the key path.
     pathed: bool,

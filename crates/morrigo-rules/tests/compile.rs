@@ -32,7 +32,7 @@ fn before_inserts_an_inherited_rule_ahead() {
             "too_few_pieces",
             "blocked",
             "repetition",
-            "no_removal"
+            "n_move"
         ]
     );
     assert_eq!(r.end[0].verdict, Verdict::Draw);

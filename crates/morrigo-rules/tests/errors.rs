@@ -430,29 +430,33 @@ refused!(param_below_its_range, "param-below-range.yaml");
 // A range whose min is above its max.
 refused!(param_range_inverted, "param-range-inverted.yaml");
 
-/// The range survives every layer of an `extends` chain: twelve-mens-morris
-/// sets `no_removal_limit: 100` over nine-mens-morris's `{ value: 50, min:
-/// 1 }`, and a variant of it that writes 0 is still refused; one that
+/// The range survives every layer of an `extends` chain: da-san-qi extends
+/// twelve-mens-morris (which declares `n_move_limit: { value: 100, min: 1 }`)
+/// and nine-mens-morris (`repetition_limit: { value: 3, min: 2 }`); a variant
+/// of da-san-qi writing a value below either range is refused; one that
 /// widens the range (`{ value: 0, min: 0 }`) is accepted.
 #[test]
 fn a_param_range_holds_through_the_extends_chain() {
-    let out = check_text("name: v\nextends: twelve-mens-morris\nparams:\n  no_removal_limit: 0\n");
+    let out = check_text("name: v\nextends: da-san-qi\nparams:\n  n_move_limit: 0\n");
     assert!(
-        out.contains("param `no_removal_limit` is 0, outside its range")
+        out.contains("param `n_move_limit` is 0, outside its range")
             && out.contains("expected a value at least 1"),
         "{out}"
     );
-    let out = check_text(
-        "name: v\nextends: twelve-mens-morris\nparams:\n  no_removal_limit: { value: 0, min: 0 }\n",
+    let out = check_text("name: v\nextends: da-san-qi\nparams:\n  repetition_limit: 1\n");
+    assert!(
+        out.contains("param `repetition_limit` is 1, outside its range")
+            && out.contains("expected a value at least 2"),
+        "{out}"
     );
+    let out =
+        check_text("name: v\nextends: da-san-qi\nparams:\n  n_move_limit: { value: 0, min: 0 }\n");
     assert_eq!(out, "ok: v");
     let rules = rules_from_text(
         "inline.yaml",
-        "name: v\nextends: twelve-mens-morris\nparams:\n  fly_at: 4\n",
+        "name: v\nextends: da-san-qi\nparams:\n  fly_at: 4\n",
     )
     .unwrap();
     assert!(rules.params.contains(&("fly_at".to_string(), 4)));
-    assert!(rules
-        .params
-        .contains(&("no_removal_limit".to_string(), 100)));
+    assert!(rules.params.contains(&("n_move_limit".to_string(), 100)));
 }

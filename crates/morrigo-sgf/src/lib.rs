@@ -39,6 +39,7 @@
 //! records as move records instead.
 
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod scan;
 pub mod transcript;
@@ -73,6 +74,7 @@ pub struct SgfMove {
 pub struct SgfInfo {
     /// `SZ` as (columns, rows); `None` when absent (19×19 by the standard).
     pub size: Option<(u32, u32)>,
+    /// `KM`, the komi.
     pub komi: Option<f64>,
     /// `RU`, the rules the game was played under.
     pub rules: Option<String>,
@@ -96,9 +98,15 @@ pub enum GameResult {
     /// readers take `Void` to say nothing about a winner.
     Void,
     /// `RE[B+R]`, `RE[W+3.5]`, `RE[B+]`.
-    Win { player: u8, margin: Margin },
+    Win {
+        /// The winner: 0 for Black, 1 for White.
+        player: u8,
+        /// How it was won.
+        margin: Margin,
+    },
 }
 
+/// How a won game was won, as the part of `RE` after the `+`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Margin {
     /// By resignation: `+R`.
@@ -437,6 +445,7 @@ pub struct SgfGame {
     pub setup: [Vec<u16>; 2],
     /// 0 when Black moves first (the default), 1 for `PL[W]`.
     pub first_player: u8,
+    /// The moves of the main line, in order.
     pub moves: Vec<SgfMove>,
     /// What the import left out, located (variations off the main line,
     /// game trees after the first).

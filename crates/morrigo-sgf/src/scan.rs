@@ -10,7 +10,9 @@
 /// identifiers dropped: `AddBlack` is `AB`) and where it starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScannedProp {
+    /// The identifier's upper-case letters (`AB`).
     pub id: String,
+    /// Byte offset of the identifier.
     pub offset: usize,
     /// The identifier as written (`b` or `AddBlack` as well as `B`).
     pub written: String,
@@ -21,7 +23,9 @@ pub struct ScannedProp {
 /// A node (`;` and its properties), in text order (a preorder walk of the tree).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ScannedNode {
+    /// Byte offset of its `;`.
     pub offset: usize,
+    /// Its properties, in text order.
     pub props: Vec<ScannedProp>,
     /// Indices (in the scan's node list) of the nodes that follow this one:
     /// the first is the main line, the others are variations.
@@ -29,6 +33,7 @@ pub struct ScannedNode {
 }
 
 impl ScannedNode {
+    /// The node's first property with identifier `id`.
     pub fn prop(&self, id: &str) -> Option<&ScannedProp> {
         self.props.iter().find(|p| p.id == id)
     }
@@ -37,7 +42,9 @@ impl ScannedNode {
 /// The first structural error: byte offset and what was expected there.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SyntaxError {
+    /// Where the scan stopped (a byte offset).
     pub offset: usize,
+    /// What is wrong there.
     pub message: String,
 }
 

@@ -13,9 +13,10 @@
 use morrigo_rules::{Cond, Immediate, Prim, Repeated, Rules, Superko, Verdict};
 
 /// The primitives whose value depends on the history, not on the position.
-const HISTORY: [Prim; 11] = [
+const HISTORY: [Prim; 12] = [
     Prim::Repetitions,
     Prim::TurnsWithoutRemoval,
+    Prim::QuietTurns,
     Prim::TurnsWithoutLine,
     Prim::Turn,
     Prim::After,

@@ -39,6 +39,7 @@ pub async fn rulesets(State(state): St) -> ApiResult {
     })))
 }
 
+/// The query of GET /api/source: `builtin` or `file`, exactly one.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SourceQuery {
@@ -77,6 +78,7 @@ pub async fn source(
     }
 }
 
+/// The body of POST /api/check and /api/show: a ruleset.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RulesetBody {
@@ -154,6 +156,8 @@ pub async fn show(State(state): St, ApiJson(body): ApiJson<RulesetBody>) -> ApiR
     .await
 }
 
+/// The body of POST /api/position, /api/undo and /api/sgf/export: a
+/// ruleset and a move record.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GameBody {
@@ -191,6 +195,8 @@ pub async fn undo(State(state): St, ApiJson(body): ApiJson<GameBody>) -> ApiResu
     .await
 }
 
+/// The body of POST /api/apply and /api/explain: a ruleset, a move record
+/// and one move after it.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MoveBody {
@@ -251,6 +257,8 @@ pub async fn explain(State(state): St, ApiJson(body): ApiJson<MoveBody>) -> ApiR
     .await
 }
 
+/// The body of POST /api/agent: a ruleset, a move record, an agent spec
+/// and its seed.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AgentBody {
@@ -379,6 +387,7 @@ pub async fn sgf_export(State(state): St, ApiJson(body): ApiJson<GameBody>) -> A
     .await
 }
 
+/// The body of POST /api/sgf/import: a ruleset and the SGF text.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SgfBody {
@@ -409,6 +418,8 @@ pub async fn sgf_import(State(state): St, ApiJson(body): ApiJson<SgfBody>) -> Ap
     .await
 }
 
+/// The body of POST /api/save: a file name in the ruleset directory and
+/// its text.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SaveBody {

@@ -30,11 +30,14 @@ pub const MAX_COMPARE_SEARCH_GAMES: u64 = 120;
 /// Budget of a searching agent in a compare: Monte Carlo playouts a move
 /// (MAX_COMPARE_PLAYOUTS) and alpha-beta depth (MAX_COMPARE_DEPTH).
 pub const MAX_COMPARE_PLAYOUTS: u32 = 1000;
+/// Alpha-beta depth of a searching agent in a compare (MAX_COMPARE_DEPTH).
 pub const MAX_COMPARE_DEPTH: u32 = 4;
 /// Compare jobs kept for polling, finished ones dropped oldest first
 /// (MAX_COMPARE_JOBS).
 pub const MAX_COMPARE_JOBS: usize = 16;
 
+/// The body of POST /api/compare: rulesets, agent pairings, games a row,
+/// seed and ply limit.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CompareBody {
@@ -63,6 +66,7 @@ enum JobState {
     Cancelled,
 }
 
+/// One compare: its progress, then its report or failure, kept for polling.
 pub struct Job {
     id: u64,
     total: u64,
@@ -86,6 +90,8 @@ impl Job {
     }
 }
 
+/// The compares kept for polling (at most MAX_COMPARE_JOBS), with the next
+/// id to give.
 #[derive(Default)]
 pub struct Jobs {
     next: u64,

@@ -14,13 +14,17 @@ use serde_json::{json, Value};
 /// A refused request.
 #[derive(Debug)]
 pub struct ApiError {
+    /// The HTTP status.
     pub status: StatusCode,
+    /// The JSON body: `{"error": {…}}`, and `diagnostics` for a bad ruleset.
     pub body: Value,
 }
 
+/// What a handler answers: its JSON, or the refusal.
 pub type ApiResult<T = Json<Value>> = Result<T, ApiError>;
 
 impl ApiError {
+    /// A refusal with `status` and the diagnostic `d` as its `error`.
     pub fn new(status: StatusCode, d: &Diagnostic) -> Self {
         ApiError {
             status,
@@ -61,6 +65,7 @@ impl ApiError {
         Self::new(StatusCode::CONFLICT, &Diagnostic::new(message))
     }
 
+    /// 404: no such built-in, file or compare job.
     pub fn not_found(message: impl Into<String>) -> Self {
         Self::new(StatusCode::NOT_FOUND, &Diagnostic::new(message))
     }
@@ -92,6 +97,7 @@ impl ApiError {
         )
     }
 
+    /// The same refusal, saying what would have been accepted.
     pub fn expected(mut self, what: impl Into<String>) -> Self {
         self.body["error"]["expected"] = json!(what.into());
         self

@@ -32,6 +32,7 @@ pub struct Guard {
     /// Bound to every interface: any IP literal with `port` is this server.
     any_ip: bool,
     port: u16,
+    /// Longest wait for a request's whole body, answered 408.
     pub body_timeout: Duration,
 }
 

@@ -10,6 +10,7 @@
 //! most [`HEAVY_SLOTS`] at a time, so the server keeps answering.
 
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod api;
 pub mod compare;
@@ -73,8 +74,11 @@ pub const ROUTES: &[(&str, &str)] = &[
 pub struct AppState {
     /// `morrigo serve DIR`: where rulesets are listed, read and saved.
     pub ruleset_dir: Option<PathBuf>,
+    /// Compiled rulesets, kept for the next request.
     pub machines: ruleset::MachineCache,
+    /// Permits for searches and compares: HEAVY_SLOTS of them.
     pub heavy: Arc<Semaphore>,
+    /// Compares running or kept for polling.
     pub jobs: Mutex<compare::Jobs>,
     /// `morrigo serve --db DIR`: a solved database (canonical), whose
     /// values every position of its rules carries ([`db`]).
@@ -84,7 +88,9 @@ pub struct AppState {
 /// What a ruleset file is opened for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Access {
+    /// Reading a file, which must exist.
     Read,
+    /// Writing a file, which may be new.
     Write,
 }
 
@@ -250,6 +256,7 @@ pub fn router(state: AppState, bound: SocketAddr) -> Router {
     router_with(state, guard::Guard::new(bound, BODY_TIMEOUT))
 }
 
+/// The whole app, as [`router`], with the checks of `guard`.
 pub fn router_with(state: AppState, guard: guard::Guard) -> Router {
     let api = Router::new()
         .route("/api/rulesets", get(api::rulesets))

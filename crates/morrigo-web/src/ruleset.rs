@@ -21,11 +21,18 @@ use std::sync::{Arc, Mutex};
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RulesetRef {
+    /// The ruleset's text (an editor buffer).
     pub text: Option<String>,
+    /// The buffer's file name, for messages and `extends` (default
+    /// `ruleset.yaml`).
     pub name: Option<String>,
+    /// A built-in ruleset's name.
     pub builtin: Option<String>,
+    /// A file of the ruleset directory.
     pub file: Option<String>,
+    /// Grid size, as `--size`: a number or `"7x5"`.
     pub size: Option<Value>,
+    /// Komi, as `--komi`.
     pub komi: Option<f64>,
 }
 
@@ -50,6 +57,7 @@ enum Source {
 }
 
 impl RulesetRef {
+    /// The `size` and `komi` overrides, checked.
     pub fn overrides(&self) -> Result<Overrides, ApiError> {
         let size = match &self.size {
             None | Some(Value::Null) => None,
@@ -190,6 +198,8 @@ pub fn check_file_name(name: &str) -> Result<(), ApiError> {
 /// The most compiled rulesets kept (MACHINE_CACHE); the oldest goes first.
 pub const MACHINE_CACHE: usize = 16;
 
+/// Compiled rulesets by a key of their request, newest last (at most
+/// MACHINE_CACHE).
 #[derive(Default)]
 pub struct MachineCache(Mutex<VecDeque<(u64, Arc<AnyMachine>)>>);
 

@@ -143,6 +143,7 @@ fn position_or_keyed(p: Prim) -> bool {
         Prim::After | Prim::ImmediateRepetition | Prim::BoardRepetitions => true,
         Prim::Repetitions
         | Prim::TurnsWithoutRemoval
+        | Prim::QuietTurns
         | Prim::TurnsWithoutLine
         | Prim::Turn
         | Prim::FormedBefore
