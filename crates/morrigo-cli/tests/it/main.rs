@@ -1,5 +1,5 @@
 //! The CLI's integration tests, one module per subject, in one test
-//! binary: linked once instead of once per file (33 files), which is most
+//! binary: linked once instead of once per file (34 files), which is most
 //! of what a test build of this crate costs. Each module runs `morrigo`
 //! (the built binary) on built-in rulesets and the files under `tests/`.
 
@@ -12,6 +12,7 @@ mod boards;
 mod capture_choice;
 mod cli;
 mod compare;
+mod docs;
 mod dsl_classes;
 mod dsl_limits;
 mod engine_limits;
