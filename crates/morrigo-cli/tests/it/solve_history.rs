@@ -268,7 +268,10 @@ fn stuck_positions_are_reported() {
 /// Among the outcomes it pins: the JK retake after a set-up ko is legal
 /// (Art. 3.2 needs a board play two moves back) but loses after `B1 C1`;
 /// the 2x1 ending-pass position cycles to a draw by Art. 3.3 under
-/// jk-natural (only `EE` ends) and ends `ECCE` under jk-final.
+/// jk-natural (only `EE` ends) and ends `ECCE` under jk-final; sending two
+/// and returning one voids the game only under the Japanese long-cycle
+/// reading; the 5x1 ko neither side can end is a draw only under
+/// jk-natural, which lacks the ECC pass rule.
 #[test]
 fn suite_of_cycles_table() {
     let o = morrigo(&["compare", "--solve", "tests/suites/go-cycles.yaml"]);
@@ -286,6 +289,20 @@ fn suite_of_cycles_table() {
         row("empty 2x2").starts_with("| empty 2x2                     | B+1 "),
         "{text}"
     );
+    let send_two = row("send two, return one (5x1)");
+    assert_eq!(
+        send_two.matches("no result (long_cycle)").count(),
+        1,
+        "{text}"
+    );
+    assert_eq!(send_two.matches("W+0.5").count(), 8, "{text}");
+    let ko_fight = row("a ko neither can end (5x1)");
+    assert_eq!(
+        ko_fight.matches("draw (repeated_board)").count(),
+        1,
+        "{text}"
+    );
+    assert_eq!(ko_fight.matches("W+4.5").count(), 8, "{text}");
     insta::assert_snapshot!("compare_solve_suite_go_cycles", text);
 }
 
