@@ -173,7 +173,7 @@ impl ScenarioFile {
 #[serde(deny_unknown_fields)]
 #[schemars(
     title = "Morrigo scenario file",
-    description = "What a ruleset must do, checked move by move by `morrigo test FILE` (see the README: Scenario files)."
+    description = "What a ruleset must do, checked move by move by `morrigo test FILE` (see docs/src/scenarios.md)."
 )]
 struct FileYaml {
     ruleset: String,

@@ -16,7 +16,7 @@ use std::fmt;
 #[serde(deny_unknown_fields)]
 #[schemars(
     title = "Morrigo ruleset",
-    description = "A Morris-family or Go-style game as data: its board, pieces, phases and rules (see the README's ruleset reference). `morrigo check FILE` checks what this schema cannot: expressions, names and ranges."
+    description = "A Morris-family or Go-style game as data: its board, pieces, phases and rules (see docs/src/rulesets.md). `morrigo check FILE` checks what this schema cannot: expressions, names and ranges."
 )]
 pub struct RulesetFile {
     /// The ruleset's name, by which records and messages give it
@@ -835,7 +835,7 @@ hand_schema!(ParamFile, "Param", {
 });
 
 hand_schema!(Text, "Expression", {
-    "description": "A rule expression (see the README's DSL reference); `true`, `false` and whole numbers are the expressions they spell.",
+    "description": "A rule expression (see docs/src/expressions.md); `true`, `false` and whole numbers are the expressions they spell.",
     "type": ["string", "boolean", "integer"]
 });
 

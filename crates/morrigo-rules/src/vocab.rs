@@ -190,7 +190,7 @@ pub struct Entry {
     pub params: &'static [Type],
     /// The type of the value, or of the call's result.
     pub ty: Type,
-    /// What it means, as the README's DSL reference says it.
+    /// What it means, as the expression reference (docs/src/expressions.md) says it.
     pub doc: &'static str,
     /// Contexts where the name is not available, with the reason.
     pub not_in: &'static [(Context, &'static str)],
@@ -676,7 +676,7 @@ impl Env<Prim> for RuleEnv<'_> {
     }
 }
 
-/// The DSL reference as Markdown (kept in the README; a test checks it is current).
+/// The DSL reference as Markdown (kept in docs/src/expressions.md; a test checks it is current).
 pub fn reference_markdown() -> String {
     let mut out = String::from("| name | type | meaning |\n|---|---|---|\n");
     for e in VOCABULARY {
@@ -717,13 +717,13 @@ pub fn reference_markdown() -> String {
 mod tests {
     use super::*;
 
-    /// The README's DSL reference is generated from this table; keep it true.
+    /// The expression reference (docs/src/expressions.md) is generated from this table; keep it true.
     #[test]
     fn readme_lists_every_builtin_name() {
         let readme = include_str!("../../../docs/src/expressions.md");
         assert!(
             readme.contains(&reference_markdown()),
-            "README.md's DSL reference is stale; paste in:\n{}",
+            "docs/src/expressions.md is stale; paste in:\n{}",
             reference_markdown()
         );
     }

@@ -271,7 +271,7 @@ pub struct AgentBody {
 }
 
 /// Largest Monte Carlo budget of one move (MAX_AGENT_PLAYOUTS); MCTS has no
-/// time budget, so its playouts are bounded (an estimate from the README's
+/// time budget, so its playouts are bounded (an estimate from the book's
 /// playout rates: seconds on 19×19 Go with the release build).
 pub const MAX_AGENT_PLAYOUTS: u32 = 5_000;
 /// Time budget of every alpha-beta search (MAX_AGENT_MS): the search stops

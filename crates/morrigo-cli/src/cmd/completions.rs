@@ -5,7 +5,7 @@ use clap_complete::Shell;
 /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
 ///
 /// It completes commands, options and the values of options that take a
-/// fixed set. Load it in the shell's start-up file; see the README
+/// fixed set. Load it in the shell's start-up file; see docs/src/install.md
 /// ("Install").
 #[derive(Args, Debug)]
 #[command(after_help = "\

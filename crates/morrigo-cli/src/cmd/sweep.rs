@@ -31,7 +31,7 @@ use std::path::{Path, PathBuf};
 /// again). A spec lists
 /// `rulesets`, `params` (name: [values]; `size`, `komi` or a name of the
 /// ruleset's `params:`), `agents` (pairings), `games`, `seed`, `max_plies`
-/// and `shard_games` (README: Sweeps).
+/// and `shard_games` (docs/src/sweeps.md).
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Examples:
