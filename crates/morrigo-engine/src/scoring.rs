@@ -96,16 +96,16 @@ impl<const W: usize> Machine<W> {
             points[0].without(points[1]).count(),
             points[1].without(points[0]).count(),
         ];
+        // JK Art. 4.4's extra pass stone: a prisoner, so every count of
+        // prisoners (jk, territory) takes it; `check` refuses it under area.
+        let last_by_first = s.pos.turn > 0 && s.pos.to_move == 1;
+        let bonus = (scoring.last_move_stone && last_by_first) as u32;
         let mut score = match scoring.method {
-            ScoringMethod::Jk => {
-                let last_by_first = s.pos.turn > 0 && s.pos.to_move == 1;
-                let bonus = (scoring.last_move_stone && last_by_first) as u32;
-                [
-                    territory[0] + s.pos.captured[0] + dead_of[1] + s.pos.pass_stones[0] + bonus,
-                    territory[1] + s.pos.captured[1] + dead_of[0] + s.pos.pass_stones[1],
-                ]
-                .map(f64::from)
-            }
+            ScoringMethod::Jk => [
+                territory[0] + s.pos.captured[0] + dead_of[1] + s.pos.pass_stones[0] + bonus,
+                territory[1] + s.pos.captured[1] + dead_of[0] + s.pos.pass_stones[1],
+            ]
+            .map(f64::from),
             ScoringMethod::Area => [
                 stones[0].count() + territory[0],
                 stones[1].count() + territory[1],
@@ -121,7 +121,7 @@ impl<const W: usize> Machine<W> {
                     points[1].without(points[0]).without(nobody).count(),
                 ];
                 [
-                    own[0] + s.pos.captured[0] + dead_of[1] + s.pos.pass_stones[0],
+                    own[0] + s.pos.captured[0] + dead_of[1] + s.pos.pass_stones[0] + bonus,
                     own[1] + s.pos.captured[1] + dead_of[0] + s.pos.pass_stones[1],
                 ]
                 .map(f64::from)

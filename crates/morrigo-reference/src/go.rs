@@ -1231,16 +1231,14 @@ impl<'r> RefGo<'r> {
             points[0].difference(&points[1]).count() as u32,
             points[1].difference(&points[0]).count() as u32,
         ];
+        let first_moved_last = self.moves.last().is_some_and(|r| r.player == 0);
+        let extra = u32::from(scoring.last_move_stone && first_moved_last);
         let mut score = match scoring.method {
-            ScoringMethod::Jk => {
-                let first_moved_last = self.moves.last().is_some_and(|r| r.player == 0);
-                let extra = u32::from(scoring.last_move_stone && first_moved_last);
-                [
-                    territory[0] + self.captured[0] + self.pass_stones[0] + extra,
-                    territory[1] + self.captured[1] + self.pass_stones[1],
-                ]
-                .map(f64::from)
-            }
+            ScoringMethod::Jk => [
+                territory[0] + self.captured[0] + self.pass_stones[0] + extra,
+                territory[1] + self.captured[1] + self.pass_stones[1],
+            ]
+            .map(f64::from),
             ScoringMethod::Area => [
                 self.stones_of(0) + territory[0],
                 self.stones_of(1) + territory[1],
@@ -1249,7 +1247,7 @@ impl<'r> RefGo<'r> {
             ScoringMethod::Territory => {
                 let own = self.territory_by_regions(scoring.seki == Seki::Nobody);
                 [
-                    own[0] + self.captured[0] + self.pass_stones[0],
+                    own[0] + self.captured[0] + self.pass_stones[0] + extra,
                     own[1] + self.captured[1] + self.pass_stones[1],
                 ]
                 .map(f64::from)

@@ -1079,6 +1079,41 @@ fn aga_territory_and_area_counts_agree() {
     assert!(ended > 500, "only {ended} games ended by two passes");
 }
 
+// ----- the last move's pass stone under territory counting ---------------------
+
+/// JK Art. 4.4's extra pass stone (`scoring.last_move_stone`) is honoured by
+/// a territory count too: the engine and the reference agree on random
+/// games, and after a play, a pass and a pass (Black, the first player,
+/// moved last) Black's count is one more than without it.
+#[test]
+fn last_move_stone_counts_under_territory_scoring() {
+    let plain = load_sized("japanese", 3, 3);
+    let mut with = (*plain).clone();
+    with.scoring.as_mut().expect("scored").last_move_stone = true;
+    let with = Arc::new(with);
+    let any = AnyMachine::new(with.clone()).expect("fits");
+    let t = with_machine!(&any, m => lockstep(m, &with, 100, 0x44));
+    assert!(t.decided("two_passes") > 0, "no game counted: {t:?}");
+
+    let mut r = RefGo::new(&with);
+    for want in ["play", "pass", "pass"] {
+        let (moves, outcome) = r.legal_moves();
+        assert!(outcome.is_none(), "ended before {want}");
+        let mv = *moves
+            .iter()
+            .find(|mv| mv.kind.name() == want)
+            .unwrap_or_else(|| panic!("no {want}"));
+        r.apply(mv);
+    }
+    assert!(r.legal_moves().1.is_some(), "two passes end the game");
+    let bonus = r.score();
+    let mut without = r.clone();
+    without.rules = &plain;
+    let base = without.score();
+    assert_eq!(bonus[0], base[0] + 1.0, "{bonus:?} against {base:?}");
+    assert_eq!(bonus[1], base[1]);
+}
+
 // ----- set-up stones ---------------------------------------------------------
 
 /// Rulesets starting from set-up stones with White to move (test files
