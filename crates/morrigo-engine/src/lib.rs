@@ -2,7 +2,9 @@
 //!
 //! [`Machine`] is a ruleset compiled to bitset tables for boards of up to
 //! `64 * W` points; [`AnyMachine`] picks the narrowest width for a board, and
-//! front ends call [`with_machine!`] to run width-generic code on it.
+//! width-generic code runs on it through [`with_machine!`]. Front ends use
+//! the width-erased API of [`game`] ([`Game`], [`GameState`], [`Setup`],
+//! [`game::Move`]); the machine itself is for the hot loops.
 
 mod apply;
 mod benson;
@@ -15,6 +17,7 @@ mod end_rules;
 mod estimate;
 mod eval;
 mod explain;
+pub mod game;
 mod grid;
 mod history;
 mod legality;
@@ -38,6 +41,7 @@ pub use bits::Bits;
 pub use chains::PlayEffect;
 pub use estimate::{estimate_leaves, ESTIMATE_PATHS};
 pub use explain::{explain, refusal, Refusal};
+pub use game::{DecidedBy, Game, GameState, Owner, Setup, SetupError};
 pub use legality::Illegal;
 pub use machine::{
     Machine, Move, MoveKind, Outcome, Point, Position, Sample, State, Undo, NO_POINT,

@@ -600,7 +600,9 @@ impl<const W: usize> Machine<W> {
         self.state_from(first, second, in_hand, start.to_move)
     }
 
-    /// A position built from parts (scenario set-ups). Counters start at zero.
+    /// A position built from parts, unchecked (hot loops that rebuild a
+    /// state they already hold; a set-up from outside goes through
+    /// [`Machine::set_up`]). Counters start at zero.
     pub fn state_from(
         &self,
         first: Bits<W>,

@@ -203,7 +203,8 @@ impl Engine {
             overrides: cfg.overrides,
             player: Player::new(cfg.agent),
             rng: game_rng(cfg.seed, 0),
-            game: new_game(any, rules.start.stones.clone(), rules.start.to_move),
+            game: new_game(any, rules.start.stones.clone(), rules.start.to_move)
+                .map_err(Diagnostic::new)?,
             cfg,
             games: 0,
             handicap: None,
@@ -334,7 +335,7 @@ impl Engine {
     fn restart(&mut self) -> Result<String, String> {
         let any = AnyMachine::new(self.rules().clone()).map_err(|d| diag_line(&d))?;
         let rules = any.rules().clone();
-        self.game = new_game(any, rules.start.stones.clone(), rules.start.to_move);
+        self.game = new_game(any, rules.start.stones.clone(), rules.start.to_move)?;
         self.new_game_rng();
         Ok(String::new())
     }
@@ -366,7 +367,7 @@ impl Engine {
             .map_err(|_| "unacceptable size".to_string())?;
         let rules = any.rules().clone();
         self.overrides = overrides;
-        self.game = new_game(any, rules.start.stones.clone(), rules.start.to_move);
+        self.game = new_game(any, rules.start.stones.clone(), rules.start.to_move)?;
         self.new_game_rng();
         Ok(String::new())
     }
@@ -392,7 +393,7 @@ impl Engine {
             (s.clone(), f)
         };
         let played = self.game.played().to_vec();
-        let mut game = new_game(any, setup, first);
+        let mut game = new_game(any, setup, first)?;
         for (player, mv) in played {
             game.play(player, mv);
         }
@@ -438,7 +439,7 @@ impl Engine {
             names.push(name);
         }
         let any = AnyMachine::new(rules).map_err(|d| diag_line(&d))?;
-        self.game = new_game(any, [stones, Vec::new()], 1);
+        self.game = new_game(any, [stones, Vec::new()], 1)?;
         self.new_game_rng();
         self.handicap = Some(points.len() as u32);
         Ok(names.join(" "))
@@ -753,7 +754,7 @@ impl Engine {
         let game = morrigo_sgf::import_source_with(&source, any.rules(), Turns::AsRecorded)
             .map_err(|d| fail(diag_line(&d)))?;
         let rules = any.rules().clone();
-        let mut g = new_game(any, game.setup.clone(), game.first_player);
+        let mut g = new_game(any, game.setup.clone(), game.first_player).map_err(fail)?;
         let stop = until.map_or(game.moves.len(), |n| n.saturating_sub(1));
         for m in game.moves.iter().take(stop) {
             let intents = notation::parse_token_in(&rules, &m.token, None)

@@ -90,9 +90,16 @@ pub trait Game {
     fn explain(&mut self, intent: Intent) -> String;
 }
 
-/// Build a game on the start position of `any`, or on set-up stones.
-pub fn new_game(any: AnyMachine, setup: [Vec<u16>; 2], first_player: u8) -> Box<dyn Game> {
-    with_machine!(any, m => Box::new(GameW::new(m, setup, first_player)) as Box<dyn Game>)
+/// Build a game on the start position of `any`, or on set-up stones (a
+/// board the engine's set-up check refuses is an error line).
+pub fn new_game(
+    any: AnyMachine,
+    setup: [Vec<u16>; 2],
+    first_player: u8,
+) -> Result<Box<dyn Game>, String> {
+    with_machine!(any, m => GameW::new(m, setup, first_player)
+        .map(|g| Box::new(g) as Box<dyn Game>)
+        .map_err(|e| e.to_string()))
 }
 
 struct GameW<const W: usize> {
@@ -156,24 +163,26 @@ impl<const W: usize> GameW<W> {
         }
     }
 
-    fn new(m: Machine<W>, setup: [Vec<u16>; 2], first_player: u8) -> Self {
+    fn new(
+        m: Machine<W>,
+        setup: [Vec<u16>; 2],
+        first_player: u8,
+    ) -> Result<Self, morrigo_engine::SetupError> {
         let s = if setup.iter().all(Vec::is_empty) && first_player == m.rules.start.to_move {
             m.initial()
         } else {
-            let mut occ = [Bits::<W>::EMPTY; 2];
-            for (bits, stones) in occ.iter_mut().zip(&setup) {
-                for &p in stones {
-                    bits.set(p as usize);
-                }
-            }
-            m.state_from(occ[0], occ[1], m.initial().pos.in_hand, first_player)
+            m.set_up(&morrigo_engine::Setup {
+                pieces: setup.clone(),
+                in_hand: None,
+                to_move: Some(first_player),
+            })?
         };
         let setup = if setup.iter().all(Vec::is_empty) {
             m.rules.start.stones.clone()
         } else {
             setup
         };
-        GameW {
+        Ok(GameW {
             m,
             s,
             setup,
@@ -181,7 +190,7 @@ impl<const W: usize> GameW<W> {
             played: Vec::new(),
             undos: Vec::new(),
             cleanup: None,
-        }
+        })
     }
 }
 

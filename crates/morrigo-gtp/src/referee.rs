@@ -615,7 +615,10 @@ fn play_one(cfg: &MatchConfig, rules: &Arc<Rules>, n: u32) -> GameRecord {
         Some(Ok(stones)) => ([stones, Vec::new()], 1),
         Some(Err(e)) => return unplayable(cfg, n, names, e),
     };
-    let mut game = new_game(any, setup, first);
+    let mut game = match new_game(any, setup, first) {
+        Ok(g) => g,
+        Err(e) => return unplayable(cfg, n, names, e),
+    };
     let mut dead: Option<DeadRecord> = None;
     let stop = referee(cfg, rules, &names, game.as_mut(), &mut dead);
     let removed: Vec<u16> = match &dead {

@@ -6,7 +6,9 @@ use crate::transcript::Transcript;
 use morrigo_board::Named;
 use morrigo_diag::{did_you_mean, Diagnostic, Location};
 use morrigo_engine::notation::{self, Intent};
-use morrigo_engine::{explain, with_machine, AnyMachine, Bits, Machine, Move, MoveKind, State};
+use morrigo_engine::{
+    explain, with_machine, AnyMachine, Machine, Move, MoveKind, SetupError, State,
+};
 use morrigo_rules::load::Overrides;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fmt;
@@ -345,16 +347,18 @@ fn player_index<const W: usize>(
     })
 }
 
-/// Build and check a set-up position.
+/// Build a set-up position: names resolved here (where each is written),
+/// the board checked by the engine ([`Machine::set_up`]), its refusal
+/// located at the entry that makes the board impossible.
 fn set_up<const W: usize>(
     m: &Machine<W>,
     file: &ScenarioFile,
     setup: &Setup,
 ) -> Result<State<W>, Diagnostic> {
-    let rules = &m.rules;
-    let topo = &rules.topology;
-    let mut occ = [Bits::<W>::EMPTY; 2];
-    let mut first_use: Vec<Option<usize>> = vec![None; topo.len()];
+    let topo = &m.rules.topology;
+    let mut checked = morrigo_engine::Setup::default();
+    // Where each point is named, in order, to locate a point used twice.
+    let mut named_at: Vec<(u16, usize)> = Vec::new();
     for (player, points) in &setup.pieces {
         let pl = player_index(m, file, player)?;
         for p in points {
@@ -364,58 +368,43 @@ fn set_up<const W: usize>(
                 d.message = format!("impossible board: {}", d.message);
                 d
             })?;
-            if let Some(first) = first_use[id as usize] {
-                return Err(Diagnostic::new(format!(
-                    "impossible board: point `{}` is used twice",
-                    p.value
-                ))
-                .at(file.location(p.offset))
-                .expected("each point at most once, for one player")
-                .note(format!("first used at {}", file.location(first))));
-            }
-            first_use[id as usize] = Some(p.offset);
-            occ[pl].set(id as usize);
+            named_at.push((id, p.offset));
+            checked.pieces[pl].push(id);
         }
     }
     let mut in_hand = [0u32; 2];
     for (player, n) in &setup.in_hand {
         in_hand[player_index(m, file, player)?] = *n;
     }
-    for pl in 0..2 {
-        if rules.unlimited_hand {
-            break;
-        }
-        let on_board = occ[pl].count();
-        let total = on_board.saturating_add(in_hand[pl]);
-        if total > rules.in_hand {
-            let name = &rules.players[pl];
-            let at = setup
-                .pieces
-                .iter()
-                .find(|(p, _)| p.value == *name)
-                .map(|(p, _)| p.offset)
-                .or_else(|| {
-                    setup
-                        .in_hand
-                        .iter()
-                        .find(|(p, _)| p.value == *name)
-                        .map(|(p, _)| p.offset)
-                })
-                .unwrap_or(setup.offset);
-            return Err(Diagnostic::new(format!(
-                "impossible board: {name} has {total} pieces ({on_board} on the board, {} in hand), but `{}` gives each player {}",
-                in_hand[pl], rules.name, rules.in_hand
-            ))
-            .at(file.location(at))
-            .expected(format!("at most {} pieces for {name}", rules.in_hand)));
-        }
-    }
-    let to_move = match &setup.to_move {
-        Some(p) => player_index(m, file, p)?,
+    checked.in_hand = Some(in_hand);
+    checked.to_move = match &setup.to_move {
+        Some(p) => Some(player_index(m, file, p)? as u8),
         // The ruleset's first to move (`setup.to_move`), the first player by default.
-        None => m.rules.start.to_move as usize,
+        None => None,
     };
-    Ok(m.state_from(occ[0], occ[1], in_hand, to_move as u8))
+    m.set_up(&checked).map_err(|e| {
+        let d = e.to_diagnostic();
+        match e {
+            SetupError::PointTwice { point, .. } => {
+                let mut uses = named_at.iter().filter(|(id, _)| *id == point);
+                let first = uses.next().map_or(setup.offset, |u| u.1);
+                let again = uses.next().map_or(setup.offset, |u| u.1);
+                d.at(file.location(again))
+                    .note(format!("first used at {}", file.location(first)))
+            }
+            SetupError::TooManyPieces { name, .. } => {
+                let at = setup
+                    .pieces
+                    .iter()
+                    .map(|(p, _)| p)
+                    .chain(setup.in_hand.iter().map(|(p, _)| p))
+                    .find(|p| p.value == name)
+                    .map_or(setup.offset, |p| p.offset);
+                d.at(file.location(at))
+            }
+            _ => d.at(file.location(setup.offset)),
+        }
+    })
 }
 
 /// One expected move text, read and written back canonically.

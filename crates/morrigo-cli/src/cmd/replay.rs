@@ -2,7 +2,7 @@ use crate::fail::{Failure, Outcome};
 use crate::game::{self, RulesetOptions};
 use clap::Args;
 use morrigo_diag::{Diagnostic, SourceFile};
-use morrigo_engine::{with_machine, Bits, Machine, State};
+use morrigo_engine::{with_machine, Machine, State};
 use morrigo_record::{replay_from, ReplayError, Status, Transcript};
 use morrigo_rules::Rules;
 use morrigo_sgf::{GameResult, Margin, SgfGame, SgfMove};
@@ -137,7 +137,7 @@ pub fn run(args: ReplayArgs) -> Outcome {
     };
     let replayed = with_machine!(&any, m => {
         let start = match &sgf {
-            Some((_, g)) => sgf_start(m, g),
+            Some((_, g)) => sgf_start(m, g)?,
             None => m.initial(),
         };
         replay_from(m, start, &source.text, &source, 0).map(|(mut t, mut s)| {
@@ -266,18 +266,18 @@ pub fn load_sgf(
     Ok((rules, game))
 }
 
-/// The position an SGF game starts from: its set-up stones and first player.
-fn sgf_start<const W: usize>(m: &Machine<W>, g: &SgfGame) -> State<W> {
+/// The position an SGF game starts from: its set-up stones and first
+/// player, checked by the engine (a board it refuses is a game error).
+fn sgf_start<const W: usize>(m: &Machine<W>, g: &SgfGame) -> Result<State<W>, Failure> {
     if g.setup.iter().all(Vec::is_empty) && g.first_player == 0 {
-        return m.initial();
+        return Ok(m.initial());
     }
-    let mut occ = [Bits::<W>::EMPTY; 2];
-    for (bits, stones) in occ.iter_mut().zip(&g.setup) {
-        for &p in stones {
-            bits.set(p as usize);
-        }
-    }
-    m.state_from(occ[0], occ[1], m.initial().pos.in_hand, g.first_player)
+    m.set_up(&morrigo_engine::Setup {
+        pieces: g.setup.clone(),
+        in_hand: None,
+        to_move: Some(g.first_player),
+    })
+    .map_err(|e| Failure::game(e.to_diagnostic()))
 }
 
 /// Honour the game's recorded result (`RE`) after its moves: a resignation

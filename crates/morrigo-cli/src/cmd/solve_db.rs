@@ -6,7 +6,7 @@ use super::solve_text::{line_text, move_value_text, value_text};
 use crate::fail::{Failure, Outcome};
 use crate::game;
 use morrigo_diag::Diagnostic;
-use morrigo_engine::{Bits, Machine, State};
+use morrigo_engine::{Machine, State};
 use morrigo_rules::Rules;
 use morrigo_sector::opening::Wdl;
 use std::io::Write;
@@ -228,7 +228,7 @@ pub(crate) fn parse_position(m: &Machine<1>, text: &str) -> Result<State<1>, Fai
             game::player_name(rules, 0)
         ))
     };
-    let mut occ = [None::<u64>, None::<u64>];
+    let mut pieces = [None::<Vec<u16>>, None::<Vec<u16>>];
     let mut hand = None;
     let mut to_move = None;
     for field in text.split(';').map(str::trim).filter(|f| !f.is_empty()) {
@@ -239,18 +239,15 @@ pub(crate) fn parse_position(m: &Machine<1>, text: &str) -> Result<State<1>, Fai
         let rest = rest.trim();
         let player = (0..2u8).find(|&p| game::player_name(rules, p) == key);
         if let Some(p) = player {
-            let mut set = 0u64;
+            let mut set = Vec::new();
             for name in rest.split_whitespace() {
                 let q = rules
                     .topology
                     .point(name)
                     .ok_or_else(|| bad(format!("`{name}` is not a point of {}", rules.name)))?;
-                if set >> q & 1 == 1 {
-                    return Err(bad(format!("`{name}` is named twice")));
-                }
-                set |= 1 << q;
+                set.push(q);
             }
-            if occ[p as usize].replace(set).is_some() {
+            if pieces[p as usize].replace(set).is_some() {
                 return Err(bad(format!("`{key}` is given twice")));
             }
         } else if key == "in hand" {
@@ -277,22 +274,11 @@ pub(crate) fn parse_position(m: &Machine<1>, text: &str) -> Result<State<1>, Fai
             return Err(bad(format!("unknown field `{key}`")));
         }
     }
-    let occ = occ.map(Option::unwrap_or_default);
-    if occ[0] & occ[1] != 0 {
-        return Err(bad("a point holds pieces of both players".into()));
-    }
-    let to_move = to_move.ok_or_else(|| bad("no `to move`".into()))?;
-    let hand = hand.unwrap_or([0, 0]);
-    for p in 0..2 {
-        if occ[p].count_ones() + hand[p] > rules.in_hand {
-            return Err(bad(format!(
-                "{} has {} pieces on the board and {} in hand, more than the {} a player starts with",
-                game::player_name(rules, p as u8),
-                occ[p].count_ones(),
-                hand[p],
-                rules.in_hand
-            )));
-        }
-    }
-    Ok(m.state_from(Bits([occ[0]]), Bits([occ[1]]), hand, to_move))
+    let setup = morrigo_engine::Setup {
+        pieces: pieces.map(Option::unwrap_or_default),
+        in_hand: Some(hand.unwrap_or([0, 0])),
+        to_move: Some(to_move.ok_or_else(|| bad("no `to move`".into()))?),
+    };
+    // The engine checks the board (a point named twice, too many pieces).
+    m.set_up(&setup).map_err(|e| bad(e.to_string()))
 }

@@ -99,9 +99,16 @@ fn bad_positions_are_usage_errors() {
     let db = db.to_str().unwrap();
     for (at, says) in [
         ("white: a1 z9; to move: white", "`z9` is not a point"),
-        ("white: a1; black: a1; to move: white", "both players"),
+        (
+            "white: a1; black: a1; to move: white",
+            "point `a1` is used twice",
+        ),
+        ("white: b2 b2; to move: white", "point `b2` is used twice"),
         ("white: a1", "no `to move`"),
-        ("white: a1 b1 c1 a2; to move: black", "more than the 3"),
+        (
+            "white: a1 b1 c1 a2; to move: black",
+            "has 4 pieces (4 on the board, 0 in hand), but `three-mens-morris` gives each player 3",
+        ),
         ("colour: a1; to move: white", "unknown field `colour`"),
     ] {
         let o = morrigo(&["solve", "three-mens-morris", "--db", db, "--at", at]);

@@ -6,6 +6,7 @@ mod benson;
 mod cross_check;
 mod cross_check_go;
 mod cross_check_language;
+mod game_api;
 mod generated_rulesets;
 mod go;
 mod legality;

@@ -1,0 +1,472 @@
+//! The width-erased game API the front ends use: a [`Game`] (a ruleset
+//! compiled for its board, whatever the width), a [`GameState`] (a position
+//! of that game with its histories), a [`Setup`] checked once into a state,
+//! and a [`Move`] that says what it is without sentinel values.
+//!
+//! [`Machine<W>`](crate::Machine) stays the hot path (agents, solvers,
+//! perft): its packed [`crate::Move`] and `State<W>` cost nothing to copy and
+//! are monomorphised per width. This API pays one `match` per call to hide
+//! the width, which is nothing beside parsing a move or rendering a board,
+//! and spares every front end a generic parameter. The model is shakmaty's
+//! `Setup` → `Position`: a position can only be built through a check, and
+//! a move is applied either checked (`apply`, an [`Illegal`] reason on
+//! refusal) or, for moves the engine listed, unchecked (`apply_unchecked`).
+
+use crate::legality::Illegal;
+use crate::machine::{Machine, MoveKind, Outcome, Point, State, NO_POINT};
+use crate::notation::Intent;
+use crate::{AnyMachine, Bits, Refusal};
+use morrigo_diag::Diagnostic;
+use morrigo_rules::Rules;
+use std::sync::Arc;
+
+/// What stands on a point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Owner {
+    /// A piece or stone of this player (0 = first).
+    Player(u8),
+    /// The mark a delayed removal leaves (`lines.removal: delayed`): no
+    /// piece, and no placement until it is cleared.
+    Mark,
+}
+
+/// One ply, each kind with exactly the points it needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// A piece from the hand onto an empty point.
+    Place { to: Point },
+    /// A piece along an edge of the board.
+    Slide { from: Point, to: Point },
+    /// A piece to any empty point (flying).
+    Fly { from: Point, to: Point },
+    /// A capture rule's leap over the opposing piece between `from` and `to`.
+    Leap { from: Point, to: Point },
+    /// The opposing piece on `at` taken off (a step of the same turn).
+    Remove { at: Point },
+    /// A board play on `at` (a stone from an unlimited supply, then captures).
+    Play { at: Point },
+    /// A pass of the kind with this index in `Rules::passes`.
+    Pass { kind: u8 },
+}
+
+impl Move {
+    /// The packed form the machine's hot loops use.
+    pub fn packed(self) -> crate::Move {
+        let (kind, from, to) = match self {
+            Move::Place { to } => (MoveKind::Place, NO_POINT, to),
+            Move::Slide { from, to } => (MoveKind::Slide, from, to),
+            Move::Fly { from, to } => (MoveKind::Fly, from, to),
+            Move::Leap { from, to } => (MoveKind::Leap, from, to),
+            Move::Remove { at } => (MoveKind::Remove, NO_POINT, at),
+            Move::Play { at } => (MoveKind::Play, NO_POINT, at),
+            Move::Pass { kind } => (MoveKind::Pass, NO_POINT, Point::from(kind)),
+        };
+        crate::Move { kind, from, to }
+    }
+
+    /// The point a piece leaves, for moves that move one.
+    pub fn from_point(self) -> Option<Point> {
+        match self {
+            Move::Slide { from, .. } | Move::Fly { from, .. } | Move::Leap { from, .. } => {
+                Some(from)
+            }
+            _ => None,
+        }
+    }
+
+    /// The point the move acts on: where a piece lands, is removed or is
+    /// played (`None` for a pass).
+    pub fn to_point(self) -> Option<Point> {
+        match self {
+            Move::Place { to }
+            | Move::Slide { to, .. }
+            | Move::Fly { to, .. }
+            | Move::Leap { to, .. } => Some(to),
+            Move::Remove { at } | Move::Play { at } => Some(at),
+            Move::Pass { .. } => None,
+        }
+    }
+
+    /// The kind's name in JSON output (`place`, `slide`, … `pass`).
+    pub fn kind_name(self) -> &'static str {
+        self.packed().kind.name()
+    }
+}
+
+impl From<crate::Move> for Move {
+    fn from(m: crate::Move) -> Self {
+        let (from, to) = (m.from, m.to);
+        match m.kind {
+            MoveKind::Place => Move::Place { to },
+            MoveKind::Slide => Move::Slide { from, to },
+            MoveKind::Fly => Move::Fly { from, to },
+            MoveKind::Leap => Move::Leap { from, to },
+            MoveKind::Remove => Move::Remove { at: to },
+            MoveKind::Play => Move::Play { at: to },
+            // The pass kind is stored in `to`; a ruleset has at most 255 kinds.
+            MoveKind::Pass => Move::Pass { kind: to as u8 },
+        }
+    }
+}
+
+/// What decided a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecidedBy {
+    /// The end rule with this index into `Rules::end`.
+    Rule(usize),
+    /// A player resigned.
+    Resignation,
+    /// The players agreed on the end and the dead stones.
+    Agreement,
+}
+
+impl Outcome {
+    /// What decided the game, without the sentinel rule numbers.
+    pub fn decided_by(&self) -> DecidedBy {
+        match self.rule {
+            Outcome::RESIGNATION => DecidedBy::Resignation,
+            Outcome::AGREEMENT => DecidedBy::Agreement,
+            r => DecidedBy::Rule(usize::from(r)),
+        }
+    }
+}
+
+/// A position to start from, in points and counts: checked once by
+/// [`Game::set_up`] into a [`GameState`] (counters and histories start
+/// empty).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Setup {
+    /// The points holding each player's pieces (first player's, second's).
+    pub pieces: [Vec<Point>; 2],
+    /// Pieces each player has in hand; `None`: as at the ruleset's start.
+    pub in_hand: Option<[u32; 2]>,
+    /// The player to move; `None`: the ruleset's first to move.
+    pub to_move: Option<u8>,
+}
+
+/// Why a [`Setup`] is not a position of the game (an impossible board).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// A point index beyond the board.
+    #[error("impossible board: point {point} is not on the board of {points} points")]
+    NoSuchPoint { point: Point, points: usize },
+    /// A point named twice (for one player or for both).
+    #[error("impossible board: point `{name}` is used twice")]
+    PointTwice { point: Point, name: String },
+    /// A player number other than 0 or 1.
+    #[error("impossible board: there is no player {player} (players are 0 and 1)")]
+    NoSuchPlayer { player: u8 },
+    /// More pieces on the board and in hand than the ruleset gives a player.
+    #[error("impossible board: {name} has {total} pieces ({on_board} on the board, {in_hand} in hand), but `{ruleset}` gives each player {limit}")]
+    TooManyPieces {
+        player: u8,
+        name: String,
+        on_board: u32,
+        in_hand: u32,
+        total: u32,
+        limit: u32,
+        ruleset: String,
+    },
+}
+
+impl SetupError {
+    /// The error as a diagnostic, with what was expected.
+    pub fn to_diagnostic(&self) -> Diagnostic {
+        let d = Diagnostic::new(self.to_string());
+        match self {
+            SetupError::NoSuchPoint { points, .. } => {
+                d.expected(format!("a point index below {points}"))
+            }
+            SetupError::PointTwice { .. } => d.expected("each point at most once, for one player"),
+            SetupError::NoSuchPlayer { .. } => d.expected("player 0 or 1"),
+            SetupError::TooManyPieces { name, limit, .. } => {
+                d.expected(format!("at most {limit} pieces for {name}"))
+            }
+        }
+    }
+}
+
+/// A ruleset compiled for its board: cheap to clone (one `Arc`), shared by
+/// every state of the game.
+#[derive(Clone, Debug)]
+pub struct Game {
+    machine: Arc<AnyMachine>,
+}
+
+/// The state of one width, matched with its game's machine by [`dispatch!`].
+#[derive(Clone, Debug)]
+enum AnyState {
+    W1(State<1>),
+    W2(State<2>),
+    W4(State<4>),
+    W6(State<6>),
+    W10(State<10>),
+}
+
+/// Run width-generic code on a game state's machine and state: both have
+/// the same width by construction (a state is only built by its game).
+macro_rules! dispatch {
+    ($gs:expr, $m:ident, $s:ident => $body:expr) => {
+        match (&*$gs.game.machine, &$gs.state) {
+            (AnyMachine::W1($m), AnyState::W1($s)) => $body,
+            (AnyMachine::W2($m), AnyState::W2($s)) => $body,
+            (AnyMachine::W4($m), AnyState::W4($s)) => $body,
+            (AnyMachine::W6($m), AnyState::W6($s)) => $body,
+            (AnyMachine::W10($m), AnyState::W10($s)) => $body,
+            _ => unreachable!("a game state has its game's width"),
+        }
+    };
+    (mut $gs:expr, $m:ident, $s:ident => $body:expr) => {
+        match (&*$gs.game.machine, &mut $gs.state) {
+            (AnyMachine::W1($m), AnyState::W1($s)) => $body,
+            (AnyMachine::W2($m), AnyState::W2($s)) => $body,
+            (AnyMachine::W4($m), AnyState::W4($s)) => $body,
+            (AnyMachine::W6($m), AnyState::W6($s)) => $body,
+            (AnyMachine::W10($m), AnyState::W10($s)) => $body,
+            _ => unreachable!("a game state has its game's width"),
+        }
+    };
+}
+
+impl Game {
+    /// Compile `rules` for its board (refused when the board is too large).
+    pub fn new(rules: Arc<Rules>) -> Result<Self, Diagnostic> {
+        Ok(Game::from(Arc::new(AnyMachine::new(rules)?)))
+    }
+
+    /// The ruleset.
+    pub fn rules(&self) -> &Arc<Rules> {
+        self.machine.rules()
+    }
+
+    /// The compiled machine, for the hot loops that need its width.
+    pub fn machine(&self) -> &Arc<AnyMachine> {
+        &self.machine
+    }
+
+    /// The start of a game: the ruleset's set-up stones and first player.
+    pub fn start(&self) -> GameState {
+        let state = match &*self.machine {
+            AnyMachine::W1(m) => AnyState::W1(m.initial()),
+            AnyMachine::W2(m) => AnyState::W2(m.initial()),
+            AnyMachine::W4(m) => AnyState::W4(m.initial()),
+            AnyMachine::W6(m) => AnyState::W6(m.initial()),
+            AnyMachine::W10(m) => AnyState::W10(m.initial()),
+        };
+        GameState {
+            game: self.clone(),
+            state,
+        }
+    }
+
+    /// The position a [`Setup`] describes, once it is checked to be one of
+    /// this game (see [`Machine::set_up`]).
+    pub fn set_up(&self, setup: &Setup) -> Result<GameState, SetupError> {
+        let state = match &*self.machine {
+            AnyMachine::W1(m) => AnyState::W1(m.set_up(setup)?),
+            AnyMachine::W2(m) => AnyState::W2(m.set_up(setup)?),
+            AnyMachine::W4(m) => AnyState::W4(m.set_up(setup)?),
+            AnyMachine::W6(m) => AnyState::W6(m.set_up(setup)?),
+            AnyMachine::W10(m) => AnyState::W10(m.set_up(setup)?),
+        };
+        Ok(GameState {
+            game: self.clone(),
+            state,
+        })
+    }
+}
+
+impl<const W: usize> Machine<W> {
+    /// The position a [`Setup`] describes, once it is checked to be one of
+    /// this game: every point on the board and named once, players 0 and 1,
+    /// no player with more pieces (on the board and in hand) than the
+    /// ruleset gives (unless the supply is unlimited). The one check every
+    /// front end's set-up goes through; `state_from` builds unchecked.
+    pub fn set_up(&self, setup: &Setup) -> Result<State<W>, SetupError> {
+        let rules = &self.rules;
+        let points = self.points();
+        let mut occ = [Bits::<W>::EMPTY; 2];
+        for (pl, pieces) in setup.pieces.iter().enumerate() {
+            for &p in pieces {
+                if usize::from(p) >= points {
+                    return Err(SetupError::NoSuchPoint { point: p, points });
+                }
+                if occ[0].has(usize::from(p)) || occ[1].has(usize::from(p)) {
+                    return Err(SetupError::PointTwice {
+                        point: p,
+                        name: rules.topology.name(p).to_string(),
+                    });
+                }
+                occ[pl].set(usize::from(p));
+            }
+        }
+        let to_move = setup.to_move.unwrap_or(rules.start.to_move);
+        if to_move > 1 {
+            return Err(SetupError::NoSuchPlayer { player: to_move });
+        }
+        let in_hand = setup.in_hand.unwrap_or([rules.in_hand; 2]);
+        if !rules.unlimited_hand {
+            for player in 0..2u8 {
+                let on_board = occ[usize::from(player)].count();
+                let hand = in_hand[usize::from(player)];
+                let total = on_board.saturating_add(hand);
+                if total > rules.in_hand {
+                    return Err(SetupError::TooManyPieces {
+                        player,
+                        name: rules.players[usize::from(player)].clone(),
+                        on_board,
+                        in_hand: hand,
+                        total,
+                        limit: rules.in_hand,
+                        ruleset: rules.name.clone(),
+                    });
+                }
+            }
+        }
+        Ok(self.state_from(occ[0], occ[1], in_hand, to_move))
+    }
+}
+
+impl From<Arc<AnyMachine>> for Game {
+    fn from(machine: Arc<AnyMachine>) -> Self {
+        Game { machine }
+    }
+}
+
+impl From<AnyMachine> for Game {
+    fn from(machine: AnyMachine) -> Self {
+        Game::from(Arc::new(machine))
+    }
+}
+
+/// A position of a [`Game`] with the histories its rules read. Clone it to
+/// keep a position (a take-back is a kept clone).
+#[derive(Clone, Debug)]
+pub struct GameState {
+    game: Game,
+    state: AnyState,
+}
+
+impl GameState {
+    /// The game this is a position of.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The ruleset.
+    pub fn rules(&self) -> &Arc<Rules> {
+        self.game.rules()
+    }
+
+    /// The player to move (0 = first).
+    pub fn to_move(&self) -> u8 {
+        dispatch!(self, _m, s => s.pos.to_move)
+    }
+
+    /// Plies played since the start or set-up.
+    pub fn ply(&self) -> u32 {
+        dispatch!(self, _m, s => s.pos.ply)
+    }
+
+    /// Removals the player to move still owes this turn.
+    pub fn pending_removals(&self) -> u16 {
+        dispatch!(self, _m, s => s.pos.pending)
+    }
+
+    /// Pieces each player has in hand.
+    pub fn in_hand(&self) -> [u32; 2] {
+        dispatch!(self, _m, s => s.pos.in_hand)
+    }
+
+    /// Pieces each player has on the board.
+    pub fn on_board(&self) -> [u32; 2] {
+        dispatch!(self, _m, s => s.pos.on_board)
+    }
+
+    /// Prisoners each player has taken.
+    pub fn captured(&self) -> [u32; 2] {
+        dispatch!(self, _m, s => s.pos.captured)
+    }
+
+    /// Pass stones each player has received.
+    pub fn pass_stones(&self) -> [u32; 2] {
+        dispatch!(self, _m, s => s.pos.pass_stones)
+    }
+
+    /// The key of board, hands and player to move (equal positions, equal keys).
+    pub fn hash(&self) -> u64 {
+        dispatch!(self, _m, s => s.pos.hash)
+    }
+
+    /// What stands on point `p` (`None`: empty, or not a point of the board).
+    pub fn owner(&self, p: Point) -> Option<Owner> {
+        dispatch!(self, m, s => match s.owner(p) {
+            Some(pl) => Some(Owner::Player(pl)),
+            None if usize::from(p) < m.points() && m.marked(s).has(usize::from(p)) => {
+                Some(Owner::Mark)
+            }
+            None => None,
+        })
+    }
+
+    /// The points of a player's pieces, in point order.
+    pub fn pieces(&self, player: u8) -> Vec<Point> {
+        dispatch!(self, _m, s => s.pos.occ[usize::from(player & 1)]
+            .iter()
+            .map(|p| p as Point)
+            .collect())
+    }
+
+    /// The index into `Rules::phases` of the phase this turn is in.
+    pub fn phase(&self) -> usize {
+        dispatch!(self, m, s => m.phase(s))
+    }
+
+    /// How the game ended, if an end rule decides it at this turn's start.
+    pub fn outcome(&self) -> Option<Outcome> {
+        dispatch!(self, m, s => m.outcome(s))
+    }
+
+    /// The legal moves, or how the game ended (no move is legal then).
+    pub fn legal_moves(&self) -> Result<Vec<Move>, Outcome> {
+        dispatch!(self, m, s => {
+            let mut packed = Vec::new();
+            match m.legal_moves(s, &mut packed) {
+                Some(outcome) => Err(outcome),
+                None => Ok(packed.into_iter().map(Move::from).collect()),
+            }
+        })
+    }
+
+    /// `Ok` iff `mv` is among the legal moves; otherwise the first reason.
+    pub fn check(&self, mv: Move) -> Result<(), Illegal> {
+        dispatch!(self, m, s => m.check_move(s, mv.packed()))
+    }
+
+    /// Play `mv` if it is legal; on refusal the state is unchanged.
+    pub fn apply(&mut self, mv: Move) -> Result<(), Illegal> {
+        self.check(mv)?;
+        self.apply_unchecked(mv);
+        Ok(())
+    }
+
+    /// Play a move known to be legal (one [`GameState::legal_moves`]
+    /// listed); an illegal one leaves the state meaningless.
+    pub fn apply_unchecked(&mut self, mv: Move) {
+        dispatch!(mut self, m, s => {
+            m.apply(s, mv.packed());
+        })
+    }
+
+    /// Why the move an intent names is refused, in words, with the rule
+    /// that refuses it (a legal move's answer says it is legal).
+    pub fn explain(&self, intent: Intent) -> Refusal {
+        dispatch!(self, m, s => crate::explain(m, s, intent))
+    }
+
+    /// Each player's count now (no dead stones), komi included; zeros for a
+    /// ruleset without scoring.
+    pub fn score(&self) -> [f64; 2] {
+        dispatch!(self, m, s => m.score(s, &Bits::EMPTY))
+    }
+}

@@ -1,0 +1,289 @@
+//! The width-erased game API (`Game`, `GameState`, `Setup`, `game::Move`):
+//! on boards of every machine width it plays the same games as the machine
+//! it wraps, refuses illegal moves without changing the state, builds
+//! positions only through the set-up check, and names marks as owners.
+
+use morrigo_engine::game::Move;
+use morrigo_engine::{
+    with_machine, AnyMachine, DecidedBy, Game, GameState, Illegal, Outcome, Owner, Setup,
+    SetupError,
+};
+use morrigo_rules::load::Overrides;
+use morrigo_rules::Rules;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::sync::Arc;
+
+fn load(name: &str, size: Option<(u32, u32)>) -> Arc<Rules> {
+    let o = Overrides { size, komi: None };
+    Arc::new(morrigo_rules::load_rules_with(name, &o).unwrap_or_else(|e| panic!("{name}: {e}")))
+}
+
+fn point(rules: &Rules, name: &str) -> u16 {
+    rules
+        .topology
+        .point(name)
+        .unwrap_or_else(|| panic!("no point {name}"))
+}
+
+/// Random games through the API and through the machine in lock-step: the
+/// same legal moves (packed one to one), outcomes and position keys.
+fn lockstep(rules: Arc<Rules>, games: u64, plies: usize) -> usize {
+    let any = AnyMachine::new(rules.clone()).expect("fits");
+    let game = Game::new(rules).expect("fits");
+    let mut compared = 0;
+    with_machine!(&any, m => {
+        for g in 0..games {
+            let mut rng = SmallRng::seed_from_u64(0xA91 + g);
+            let mut s = m.initial();
+            let mut gs = game.start();
+            for ply in 0..plies {
+                let at = format!("game {g} ply {ply}");
+                let mut packed = Vec::new();
+                let outcome = m.legal_moves(&s, &mut packed);
+                assert_eq!(gs.hash(), s.pos.hash, "{at}: position key");
+                assert_eq!(gs.to_move(), s.pos.to_move, "{at}: player to move");
+                match gs.legal_moves() {
+                    Err(o) => {
+                        assert_eq!(Some(o), outcome, "{at}: outcome");
+                        break;
+                    }
+                    Ok(moves) => {
+                        assert_eq!(outcome, None, "{at}: outcome");
+                        let back: Vec<_> = moves.iter().map(|mv| mv.packed()).collect();
+                        assert_eq!(back, packed, "{at}: legal moves");
+                        for (&mv, &p) in moves.iter().zip(&packed) {
+                            assert_eq!(Move::from(p), mv, "{at}: {p:?} unpacks");
+                        }
+                        compared += moves.len();
+                        if moves.is_empty() {
+                            break;
+                        }
+                        let i = rng.random_range(0..moves.len());
+                        gs.apply(moves[i]).unwrap_or_else(|e| panic!("{at}: {e:?}"));
+                        m.apply(&mut s, packed[i]);
+                    }
+                }
+            }
+        }
+    });
+    compared
+}
+
+#[test]
+fn the_api_plays_the_machines_games_at_every_width() {
+    // 24, 81, 169, 361 and 625 points: machine widths 1, 2, 4, 6 and 10.
+    type Case = (&'static str, Option<(u32, u32)>, u64, usize);
+    let cases: [Case; 5] = [
+        ("nine-mens-morris", None, 20, 300),
+        ("tromp-taylor", Some((9, 9)), 4, 120),
+        ("tromp-taylor", Some((13, 13)), 2, 80),
+        ("jk-final", Some((19, 19)), 1, 60),
+        ("tromp-taylor", Some((25, 25)), 1, 30),
+    ];
+    for (name, size, games, plies) in cases {
+        let compared = lockstep(load(name, size), games, plies);
+        assert!(compared > 0, "{name} {size:?}: no move compared");
+    }
+}
+
+#[test]
+fn apply_refuses_an_illegal_move_and_leaves_the_state_as_it_was() {
+    let rules = load("nine-mens-morris", None);
+    let game = Game::new(rules.clone()).unwrap();
+    let mut gs = game.start();
+    let d1 = point(&rules, "d1");
+    gs.apply(Move::Place { to: d1 })
+        .expect("the first placement is legal");
+    let before = (gs.hash(), gs.ply(), gs.in_hand(), gs.to_move());
+    // Placing on an occupied point (the rule every Morris placement reads).
+    assert_eq!(gs.apply(Move::Place { to: d1 }), Err(Illegal::Occupied));
+    // Nothing is owed, so a removal is no move now.
+    assert_eq!(
+        gs.apply(Move::Remove { at: d1 }),
+        Err(Illegal::NothingToRemove)
+    );
+    // A point beyond the board.
+    assert_eq!(gs.apply(Move::Place { to: 24 }), Err(Illegal::NoSuchMove));
+    assert_eq!((gs.hash(), gs.ply(), gs.in_hand(), gs.to_move()), before);
+    assert_eq!(gs.owner(d1), Some(Owner::Player(0)));
+    assert_eq!(gs.pieces(0), vec![d1]);
+}
+
+#[test]
+fn a_mill_owes_a_removal_and_only_removals_are_legal() {
+    // Nine Men's Morris: a completed line earns one removal (RULES.md, "Mills").
+    let rules = load("nine-mens-morris", None);
+    let game = Game::new(rules.clone()).unwrap();
+    let mut gs = game.start();
+    for name in ["a1", "b2", "d1", "b4", "g1"] {
+        gs.apply(Move::Place {
+            to: point(&rules, name),
+        })
+        .unwrap_or_else(|e| panic!("{name}: {e:?}"));
+    }
+    assert_eq!(gs.pending_removals(), 1, "a1 d1 g1 is a mill");
+    assert_eq!(gs.to_move(), 0, "the mover removes");
+    let moves = gs.legal_moves().expect("ongoing");
+    assert!(moves.iter().all(|m| matches!(m, Move::Remove { .. })));
+    assert_eq!(moves.len(), 2, "either black piece");
+    assert_eq!(
+        gs.apply(Move::Place {
+            to: point(&rules, "d7")
+        }),
+        Err(Illegal::RemovalOwed)
+    );
+    gs.apply(Move::Remove {
+        at: point(&rules, "b2"),
+    })
+    .unwrap();
+    assert_eq!(gs.on_board(), [3, 1]);
+    assert_eq!(gs.to_move(), 1);
+}
+
+#[test]
+fn a_set_up_is_checked_once_into_a_position() {
+    let rules = load("nine-mens-morris", None);
+    let game = Game::new(rules.clone()).unwrap();
+    let [a1, d1, g7] = ["a1", "d1", "g7"].map(|p| point(&rules, p));
+    let gs = game
+        .set_up(&Setup {
+            pieces: [vec![a1, d1], vec![g7]],
+            in_hand: Some([2, 3]),
+            to_move: Some(1),
+        })
+        .expect("a position of the game");
+    assert_eq!(gs.to_move(), 1);
+    assert_eq!(gs.in_hand(), [2, 3]);
+    assert_eq!(gs.on_board(), [2, 1]);
+    assert_eq!(gs.owner(g7), Some(Owner::Player(1)));
+    assert_eq!(gs.owner(point(&rules, "d7")), None);
+
+    let twice = game.set_up(&Setup {
+        pieces: [vec![a1], vec![a1]],
+        ..Setup::default()
+    });
+    assert_eq!(
+        twice.unwrap_err(),
+        SetupError::PointTwice {
+            point: a1,
+            name: "a1".into()
+        }
+    );
+    let off_board = game.set_up(&Setup {
+        pieces: [vec![99], vec![]],
+        ..Setup::default()
+    });
+    assert!(matches!(
+        off_board,
+        Err(SetupError::NoSuchPoint {
+            point: 99,
+            points: 24
+        })
+    ));
+    let player = game.set_up(&Setup {
+        to_move: Some(2),
+        ..Setup::default()
+    });
+    assert_eq!(player.unwrap_err(), SetupError::NoSuchPlayer { player: 2 });
+    // Nine pieces a player: two on the board and eight in hand is eleven.
+    let too_many = game
+        .set_up(&Setup {
+            pieces: [vec![a1, d1], vec![]],
+            in_hand: Some([8, 0]),
+            to_move: None,
+        })
+        .unwrap_err();
+    assert_eq!(
+        too_many.to_string(),
+        "impossible board: white has 10 pieces (2 on the board, 8 in hand), but `nine-mens-morris` gives each player 9"
+    );
+    assert_eq!(
+        too_many.to_diagnostic().expected.as_deref(),
+        Some("at most 9 pieces for white")
+    );
+    // Without hands the ruleset's start hands are taken: 9 + 2 > 9.
+    let default_hands = game.set_up(&Setup {
+        pieces: [vec![a1, d1], vec![]],
+        ..Setup::default()
+    });
+    assert!(matches!(
+        default_hands,
+        Err(SetupError::TooManyPieces { total: 11, .. })
+    ));
+}
+
+#[test]
+fn go_set_up_stones_are_unlimited_and_the_position_plays_on() {
+    // A Go supply is unlimited: any number of set-up stones is a position.
+    let rules = load("tromp-taylor", Some((5, 5)));
+    let game = Game::new(rules.clone()).unwrap();
+    let black: Vec<u16> = (0..10).collect();
+    let gs = game
+        .set_up(&Setup {
+            pieces: [black.clone(), vec![]],
+            in_hand: None,
+            to_move: Some(1),
+        })
+        .expect("a Go position");
+    assert_eq!(gs.pieces(0), black);
+    let moves = gs.legal_moves().expect("ongoing");
+    assert!(moves.contains(&Move::Pass { kind: 0 }));
+    assert!(moves.iter().all(|m| m.to_point().is_none_or(|p| p >= 10)));
+    assert!(moves
+        .iter()
+        .any(|m| matches!(m, Move::Play { at } if *at == 24)));
+}
+
+#[test]
+fn a_delayed_removal_leaves_a_mark_the_api_names() {
+    // Da San Qi removes at the end of placing (`delay`): a mill while
+    // placing marks the taken piece's point (rulesets/morris/RULES.md).
+    let rules = load("da-san-qi", None);
+    let game = Game::new(rules.clone()).unwrap();
+    let mut marked = 0;
+    for g in 0..40u64 {
+        let mut rng = SmallRng::seed_from_u64(g);
+        let mut gs: GameState = game.start();
+        while let Ok(moves) = gs.legal_moves() {
+            if moves.is_empty() || gs.ply() > 60 {
+                break;
+            }
+            gs.apply_unchecked(moves[rng.random_range(0..moves.len())]);
+            let marks = (0..rules.topology.len() as u16)
+                .filter(|&p| gs.owner(p) == Some(Owner::Mark))
+                .count();
+            if marks > 0 {
+                marked += 1;
+                // A marked point takes no piece.
+                let p = (0..rules.topology.len() as u16)
+                    .find(|&p| gs.owner(p) == Some(Owner::Mark))
+                    .unwrap();
+                let listed = gs.legal_moves().unwrap_or_default();
+                assert!(!listed
+                    .iter()
+                    .any(|m| m.to_point() == Some(p) && matches!(m, Move::Place { .. })));
+            }
+        }
+    }
+    assert!(marked > 0, "no game left a mark");
+}
+
+#[test]
+fn an_outcome_says_what_decided_it() {
+    let rule = Outcome {
+        winner: Some(1),
+        rule: 3,
+    };
+    assert_eq!(rule.decided_by(), DecidedBy::Rule(3));
+    let resigned = Outcome {
+        winner: Some(0),
+        rule: Outcome::RESIGNATION,
+    };
+    assert_eq!(resigned.decided_by(), DecidedBy::Resignation);
+    let agreed = Outcome {
+        winner: None,
+        rule: Outcome::AGREEMENT,
+    };
+    assert_eq!(agreed.decided_by(), DecidedBy::Agreement);
+}
