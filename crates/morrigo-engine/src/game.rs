@@ -18,7 +18,13 @@ use crate::notation::Intent;
 use crate::{AnyMachine, Bits, Refusal};
 use morrigo_diag::Diagnostic;
 use morrigo_rules::Rules;
+use std::any::Any;
 use std::sync::Arc;
+
+/// The state in `slot` (an `Option<State<_>>`) if it is a `State<V>`.
+fn take_as<const V: usize>(slot: &mut dyn Any) -> Option<State<V>> {
+    slot.downcast_mut::<Option<State<V>>>()?.take()
+}
 
 /// What stands on a point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -348,6 +354,39 @@ pub struct GameState {
 }
 
 impl GameState {
+    /// The state as code generic over the width holds it, with its
+    /// machine (`None` when the game has another width): the bridge for
+    /// front ends that still run width-generic code on a kept state.
+    pub fn parts<const W: usize>(&self) -> Option<(&Machine<W>, &State<W>)> {
+        let (m, s): (&dyn Any, &dyn Any) = match (&*self.game.machine, &self.state) {
+            (AnyMachine::W1(m), AnyState::W1(s)) => (m, s),
+            (AnyMachine::W2(m), AnyState::W2(s)) => (m, s),
+            (AnyMachine::W4(m), AnyState::W4(s)) => (m, s),
+            (AnyMachine::W6(m), AnyState::W6(s)) => (m, s),
+            (AnyMachine::W10(m), AnyState::W10(s)) => (m, s),
+            _ => unreachable!("a game state has its game's width"),
+        };
+        Some((m.downcast_ref()?, s.downcast_ref()?))
+    }
+
+    /// A state of `game` that width-generic code built (`None` when the
+    /// game has another width).
+    pub fn from_parts<const W: usize>(game: &Game, state: State<W>) -> Option<GameState> {
+        let mut slot = Some(state);
+        let any: &mut dyn Any = &mut slot;
+        let state = match &*game.machine {
+            AnyMachine::W1(_) => AnyState::W1(take_as::<1>(any)?),
+            AnyMachine::W2(_) => AnyState::W2(take_as::<2>(any)?),
+            AnyMachine::W4(_) => AnyState::W4(take_as::<4>(any)?),
+            AnyMachine::W6(_) => AnyState::W6(take_as::<6>(any)?),
+            AnyMachine::W10(_) => AnyState::W10(take_as::<10>(any)?),
+        };
+        Some(GameState {
+            game: game.clone(),
+            state,
+        })
+    }
+
     /// The game this is a position of.
     pub fn game(&self) -> &Game {
         &self.game

@@ -22,7 +22,7 @@ mod scenario;
 pub mod scenario_file;
 mod transcript;
 
-pub use replay::{render_board, replay, replay_from, ReplayError, MAX_RECORD_TOKENS};
+pub use replay::{render_board, replay, replay_from, replay_more, ReplayError, MAX_RECORD_TOKENS};
 pub use scenario::{
     run_file, run_path, run_text, Check, FileReport, PathReport, ScenarioOutcome, ScenarioResult,
 };

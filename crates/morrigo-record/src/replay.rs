@@ -44,12 +44,27 @@ pub fn replay(
 /// from which the record's tokens are searched for (for error locations).
 pub fn replay_from<const W: usize>(
     m: &Machine<W>,
+    state: State<W>,
+    record: &str,
+    source: &SourceFile,
+    start: usize,
+) -> Result<(Transcript, State<W>), ReplayError> {
+    replay_more(m, empty_transcript(&m.rules), state, record, source, start)
+}
+
+/// Play `record` on after a game already replayed (`t` and `state` from
+/// [`replay_from`]), as if it were appended to that game's record: plies
+/// are numbered on and the result is the whole game's. A game the players
+/// ended (a resignation or an agreement, which a transcript does not
+/// carry) must be replayed whole instead: here it would play on.
+pub fn replay_more<const W: usize>(
+    m: &Machine<W>,
+    mut t: Transcript,
     mut state: State<W>,
     record: &str,
     source: &SourceFile,
     start: usize,
 ) -> Result<(Transcript, State<W>), ReplayError> {
-    let mut t = empty_transcript(&m.rules);
     let mut ended = None;
     let result = play(m, &mut state, record, source, start, &mut t, &mut ended);
     finish(m, &state, ended, &mut t);

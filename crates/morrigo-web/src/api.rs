@@ -171,7 +171,7 @@ pub async fn position_route(State(state): St, ApiJson(body): ApiJson<GameBody>) 
     blocking(move || {
         let any = body.ruleset.load(&state)?;
         with_machine!(&*any, m => {
-            let (t, s) = replay(m, &body.record)?;
+            let (t, s) = replay(&state, &any, m, &body.record)?;
             Ok(Json(state.position(m, &t, &s)))
         })
     })
@@ -183,12 +183,13 @@ pub async fn undo(State(state): St, ApiJson(body): ApiJson<GameBody>) -> ApiResu
     blocking(move || {
         let any = body.ruleset.load(&state)?;
         with_machine!(&*any, m => {
-            let (t, _) = replay(m, &body.record)?;
+            let (t, _) = replay(&state, &any, m, &body.record)?;
             if t.plies.is_empty() {
                 return Err(ApiError::bad("nothing to undo: the record is empty"));
             }
+            // The shorter record was usually the position before: kept.
             let shorter: Vec<&str> = t.plies[..t.plies.len() - 1].iter().map(|p| p.mv.as_str()).collect();
-            let (t, s) = replay(m, &shorter.join(" "))?;
+            let (t, s) = replay(&state, &any, m, &shorter.join(" "))?;
             Ok(Json(state.position(m, &t, &s)))
         })
     })
@@ -214,9 +215,8 @@ pub async fn apply(State(state): St, ApiJson(body): ApiJson<MoveBody>) -> ApiRes
     blocking(move || {
         let any = body.ruleset.load(&state)?;
         with_machine!(&*any, m => {
-            let (t0, s0) = replay(m, &body.record)?;
-            let full = format!("{} {}", game::record_of(&t0), body.mv.trim());
-            match morrigo_record::replay_from(m, m.initial(), &full, &morrigo_diag::SourceFile::new("record", full.as_str()), 0) {
+            let (t0, s0) = replay(&state, &any, m, &body.record)?;
+            match game::play_on(&state, &any, m, (&t0, &s0), body.mv.trim()) {
                 Ok((t, s)) => Ok(Json(json!({ "accepted": true, "position": state.position(m, &t, &s) }))),
                 Err(e) if e.ply > t0.plies.len() => Ok(Json(json!({
                     "accepted": false,
@@ -237,7 +237,7 @@ pub async fn explain(State(state): St, ApiJson(body): ApiJson<MoveBody>) -> ApiR
     blocking(move || {
         let any = body.ruleset.load(&state)?;
         with_machine!(&*any, m => {
-            let (_, s) = replay(m, &body.record)?;
+            let (_, s) = replay(&state, &any, m, &body.record)?;
             let intents = morrigo_engine::notation::parse_token_in(&m.rules, body.mv.trim(), None)?;
             let [intent] = intents.as_slice() else {
                 return Err(ApiError::bad("explain takes one ply (`g1`, `xd2`), not a move with its removals"));
@@ -357,17 +357,20 @@ pub async fn agent(State(state): St, ApiJson(body): ApiJson<AgentBody>) -> ApiRe
         morrigo_play::prepare_agents(any.rules(), &[spec], morrigo_play::ON_THE_FLY_MEMORY)
             .map_err(ApiError::bad)?;
         with_machine!(&*any, m => {
-            let (t0, mut s) = replay(m, &body.record)?;
+            let (t0, mut s) = replay(&state, &any, m, &body.record)?;
             let mut moves = Vec::new();
             if m.legal_moves(&s, &mut moves).is_some() || moves.is_empty() || t0.result.status == morrigo_record::Status::Over {
                 return Err(ApiError::bad("the game is over: the agent has no move to make"));
             }
             let mut rng = morrigo_play::game_rng(body.seed, t0.plies.len() as u64);
             let mut player = Player::new(spec);
+            // The search plays and takes back on `s`; the move is played on
+            // the replayed state itself.
+            let before = s.clone();
             let mv = player.choose(m, &mut s, &moves, &mut rng);
             let text = morrigo_engine::notation::format_move_in(&m.rules, &mv);
-            let full = format!("{} {text}", game::record_of(&t0));
-            let (t, s) = replay(m, &full)?;
+            let (t, s) = game::play_on(&state, &any, m, (&t0, &before), &text)
+                .map_err(|e| ApiError::diag(&e.diagnostic))?;
             Ok(Json(json!({ "move": text, "agent": spec.to_string(), "position": state.position(m, &t, &s) })))
         })
     })
@@ -379,7 +382,7 @@ pub async fn sgf_export(State(state): St, ApiJson(body): ApiJson<GameBody>) -> A
     blocking(move || {
         let any = body.ruleset.load(&state)?;
         with_machine!(&*any, m => {
-            let (t, s) = replay(m, &body.record)?;
+            let (t, s) = replay(&state, &any, m, &body.record)?;
             let sgf = morrigo_sgf::transcript::export_transcript(m, &s, &t)?;
             Ok(Json(json!({ "sgf": sgf })))
         })
@@ -411,7 +414,7 @@ pub async fn sgf_import(State(state): St, ApiJson(body): ApiJson<SgfBody>) -> Ap
         let record = record.join(" ");
         let warnings: Vec<Value> = game.warnings.iter().map(diagnostic_json).collect();
         with_machine!(&*any, m => {
-            let (t, s) = replay(m, &record)?;
+            let (t, s) = replay(&state, &any, m, &record)?;
             Ok(Json(json!({ "record": record, "warnings": warnings, "position": state.position(m, &t, &s) })))
         })
     })
@@ -447,6 +450,7 @@ pub async fn save(State(state): St, ApiJson(body): ApiJson<SaveBody>) -> ApiResu
             other => ApiError::internal(format!("cannot save `{}`: {other}", body.file)),
         })?;
         state.machines.clear();
+        state.positions.clear();
         let r = RulesetRef {
             file: Some(body.file.clone()),
             ..RulesetRef::default()
@@ -480,5 +484,5 @@ pub async fn no_route() -> ApiError {
 
 /// The ruleset a compare row runs, compiled.
 pub fn compare_machine(state: &AppState, r: &RulesetRef) -> Result<Arc<AnyMachine>, ApiError> {
-    r.load(state)
+    r.load(state).map(|l| l.machine)
 }

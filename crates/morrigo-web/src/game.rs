@@ -3,12 +3,16 @@
 //! as clickable data and the passes with the rule refusing each.
 
 use crate::error::{ApiError, ApiResult};
+use crate::ruleset::Loaded;
+use crate::AppState;
 use morrigo_diag::{Diagnostic, SourceFile};
 use morrigo_engine::notation::{self, format_move_in};
-use morrigo_engine::{explain, Machine, MoveKind, State, NO_POINT};
-use morrigo_record::{replay_from, Transcript};
+use morrigo_engine::{explain, Game, GameState, Machine, MoveKind, State, NO_POINT};
+use morrigo_record::{replay_from, replay_more, ReplayError, Transcript};
 use morrigo_rules::Rules;
 use serde_json::{json, Value};
+use std::collections::VecDeque;
+use std::sync::Mutex;
 
 /// The most moves (tokens) a record may have in one request
 /// (MAX_RECORD_MOVES): every request replays its record from the start.
@@ -17,8 +21,12 @@ pub const MAX_RECORD_MOVES: usize = 5000;
 /// The source name record errors are located in.
 const RECORD: &str = "record";
 
-/// Replay `record` from the start.
+/// Replay `record` from the start, or take the position from the cache
+/// when a request left it there (the page sends back the record it was
+/// given, so a click replays nothing).
 pub fn replay<const W: usize>(
+    app: &AppState,
+    rules: &Loaded,
     m: &Machine<W>,
     record: &str,
 ) -> Result<(Transcript, State<W>), ApiError> {
@@ -29,8 +37,106 @@ pub fn replay<const W: usize>(
         ))
         .expected("a shorter record (`morrigo replay` takes longer ones)"));
     }
+    if let Some(kept) = app.positions.get(rules.key, record.trim()) {
+        return Ok(kept);
+    }
     let file = SourceFile::new(RECORD, record);
-    replay_from(m, m.initial(), record, &file, 0).map_err(|e| ApiError::diag(&e.diagnostic))
+    let (t, s) =
+        replay_from(m, m.initial(), record, &file, 0).map_err(|e| ApiError::diag(&e.diagnostic))?;
+    app.positions.put(rules, &t, &s);
+    Ok((t, s))
+}
+
+/// Play `more` (a move or a few) after the replayed game `t`, `s`: only
+/// the new moves are played. A game the players ended is replayed whole
+/// (a transcript does not carry a resignation), so its refusal is the
+/// replay's.
+pub fn play_on<const W: usize>(
+    app: &AppState,
+    rules: &Loaded,
+    m: &Machine<W>,
+    (t, s): (&Transcript, &State<W>),
+    more: &str,
+) -> Result<(Transcript, State<W>), ReplayError> {
+    let played = if t.result.status == morrigo_record::Status::Over {
+        let full = format!("{} {more}", record_of(t));
+        replay_from(
+            m,
+            m.initial(),
+            &full,
+            &SourceFile::new(RECORD, full.as_str()),
+            0,
+        )
+    } else {
+        replay_more(
+            m,
+            t.clone(),
+            s.clone(),
+            more,
+            &SourceFile::new(RECORD, more),
+            0,
+        )
+    }?;
+    app.positions.put(rules, &played.0, &played.1);
+    Ok(played)
+}
+
+/// The most replayed positions kept (POSITION_CACHE), the oldest dropped
+/// first: each holds a transcript and a state of at most
+/// MAX_RECORD_MOVES plies (about a megabyte at most), so the cache stays
+/// within some 16 MB whatever the requests.
+pub const POSITION_CACHE: usize = 16;
+
+/// Positions the last requests replayed, by ruleset key and canonical
+/// record, newest last.
+#[derive(Default)]
+pub struct Positions(Mutex<VecDeque<Kept>>);
+
+struct Kept {
+    key: u64,
+    record: String,
+    transcript: Transcript,
+    state: GameState,
+}
+
+impl Positions {
+    fn get<const W: usize>(&self, key: u64, record: &str) -> Option<(Transcript, State<W>)> {
+        let mut kept = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let i = kept
+            .iter()
+            .position(|k| k.key == key && k.record == record)?;
+        let hit = kept.remove(i)?;
+        let found = hit
+            .state
+            .parts::<W>()
+            .map(|(_, s)| (hit.transcript.clone(), s.clone()));
+        kept.push_back(hit);
+        found
+    }
+
+    fn put<const W: usize>(&self, rules: &Loaded, t: &Transcript, s: &State<W>) {
+        let game = Game::from(rules.machine.clone());
+        let Some(state) = GameState::from_parts(&game, s.clone()) else {
+            return;
+        };
+        let record = record_of(t);
+        let mut kept = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        kept.retain(|k| !(k.key == rules.key && k.record == record));
+        if kept.len() >= POSITION_CACHE {
+            kept.pop_front();
+        }
+        kept.push_back(Kept {
+            key: rules.key,
+            record,
+            transcript: t.clone(),
+            state,
+        });
+    }
+
+    /// Forget everything (the rules a key names may have changed).
+    pub fn clear(&self) {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).clear();
+    }
 }
 
 /// The canonical record of a transcript: one ply per token.

@@ -5,7 +5,9 @@
 //!
 //! Requests are stateless: each one carries its ruleset (text, a built-in
 //! name or a file of the ruleset directory) and the move record, which the
-//! server replays; compiled rulesets are cached. Every request is bounded
+//! server replays; compiled rulesets and the positions of the last requests
+//! are cached (a bounded cache, no sessions), so a click that sends back the
+//! record it was given plays one move on the kept position. Every request is bounded
 //! (see the `MAX_*` constants); heavy work runs on the blocking pool, at
 //! most [`HEAVY_SLOTS`] at a time, so the server keeps answering.
 
@@ -76,6 +78,8 @@ pub struct AppState {
     pub ruleset_dir: Option<PathBuf>,
     /// Compiled rulesets, kept for the next request.
     pub machines: ruleset::MachineCache,
+    /// Positions replayed for the last requests, so a click plays one move.
+    pub positions: game::Positions,
     /// Permits for searches and compares: HEAVY_SLOTS of them.
     pub heavy: Arc<Semaphore>,
     /// Compares running or kept for polling.
@@ -101,6 +105,7 @@ impl AppState {
         AppState {
             ruleset_dir: ruleset_dir.map(|d| d.canonicalize().unwrap_or(d)),
             machines: ruleset::MachineCache::default(),
+            positions: game::Positions::default(),
             heavy: Arc::new(Semaphore::new(HEAVY_SLOTS)),
             jobs: Mutex::default(),
             database: None,

@@ -129,7 +129,7 @@ impl RulesetRef {
 
     /// The compiled machine, from the cache when these rules were compiled
     /// before. A ruleset with errors is `Err` with every diagnostic.
-    pub fn machine(&self, state: &AppState) -> Result<Arc<AnyMachine>, Compiled> {
+    pub fn machine(&self, state: &AppState) -> Result<Loaded, Compiled> {
         let overrides = self.overrides().map_err(Compiled::Refused)?;
         let source = self.source(state).map_err(Compiled::Refused)?;
         let key = {
@@ -143,8 +143,8 @@ impl RulesetRef {
             overrides.komi.map(f64::to_bits).hash(&mut h);
             h.finish()
         };
-        if let Some(m) = state.machines.get(key) {
-            return Ok(m);
+        if let Some(machine) = state.machines.get(key) {
+            return Ok(Loaded { key, machine });
         }
         let loaded = match &source {
             Source::Text { path, text, root } => load::load_text_within(path, text, root),
@@ -157,15 +157,32 @@ impl RulesetRef {
         let any = AnyMachine::new(Arc::new(rules)).map_err(|d| Compiled::Errors(vec![d]))?;
         let any = Arc::new(any);
         state.machines.put(key, any.clone());
-        Ok(any)
+        Ok(Loaded { key, machine: any })
     }
 
     /// [`Self::machine`] for routes that need good rules: errors are 400s.
-    pub fn load(&self, state: &AppState) -> Result<Arc<AnyMachine>, ApiError> {
+    pub fn load(&self, state: &AppState) -> Result<Loaded, ApiError> {
         self.machine(state).map_err(|c| match c {
             Compiled::Refused(e) => e,
             Compiled::Errors(ds) => ApiError::diags(&ds),
         })
+    }
+}
+
+/// A compiled ruleset and the key its request is cached by (positions
+/// replayed on it are kept under the same key).
+#[derive(Clone)]
+pub struct Loaded {
+    /// The hash of the ruleset's source and overrides.
+    pub key: u64,
+    /// The compiled machine.
+    pub machine: Arc<AnyMachine>,
+}
+
+impl std::ops::Deref for Loaded {
+    type Target = AnyMachine;
+    fn deref(&self) -> &AnyMachine {
+        &self.machine
     }
 }
 

@@ -418,6 +418,53 @@ async fn apply_plays_a_move_or_refuses_it_quoting_the_rule() {
     );
 }
 
+/// A game played click by click (each click plays one move on the kept
+/// position) shows, at every ply, exactly what replaying its whole record
+/// on a fresh server shows: board, legal moves, passes, transcript, result.
+#[tokio::test]
+async fn a_game_played_click_by_click_equals_its_record_replayed_whole() {
+    for ruleset in [nmm(), jk5()] {
+        let clicks = app();
+        let mut record = String::new();
+        let mut mid = 0;
+        for ply in 0..60usize {
+            let (_, pos) = post(
+                &clicks,
+                "/api/position",
+                json!({ "ruleset": ruleset, "record": record }),
+            )
+            .await;
+            let legal = pos["legal"].as_array().cloned().unwrap_or_default();
+            if legal.is_empty() {
+                break;
+            }
+            // A fixed but varied choice, so the game reaches captures and passes.
+            let mv = legal[(ply * 7 + 3) % legal.len()]["text"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            let (status, r) = post(
+                &clicks,
+                "/api/apply",
+                json!({ "ruleset": ruleset, "record": record, "move": mv }),
+            )
+            .await;
+            assert_eq!(status, StatusCode::OK, "{r}");
+            assert_eq!(r["accepted"], true, "ply {ply}: {mv}: {r}");
+            record = r["position"]["record"].as_str().unwrap().to_string();
+            let (_, whole) = post(
+                &app(),
+                "/api/position",
+                json!({ "ruleset": ruleset, "record": record }),
+            )
+            .await;
+            assert_eq!(r["position"], whole, "{ruleset} after `{record}`");
+            mid = ply;
+        }
+        assert!(mid > 20, "{ruleset}: the game ended after {mid} plies");
+    }
+}
+
 #[tokio::test]
 async fn undo_takes_back_one_ply() {
     let app = app();

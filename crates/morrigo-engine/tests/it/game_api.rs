@@ -287,3 +287,23 @@ fn an_outcome_says_what_decided_it() {
     };
     assert_eq!(agreed.decided_by(), DecidedBy::Agreement);
 }
+
+#[test]
+fn a_state_crosses_to_width_generic_code_and_back_only_at_its_width() {
+    let rules = load("tromp-taylor", Some((9, 9)));
+    let game = Game::new(rules.clone()).unwrap();
+    let mut gs = game.start();
+    gs.apply(Move::Play { at: 40 }).unwrap();
+    // 81 points: a machine of width 2, not 1.
+    assert!(gs.parts::<1>().is_none());
+    let (m, s) = gs.parts::<2>().expect("width 2");
+    let mut s = s.clone();
+    m.apply(&mut s, Move::Play { at: 41 }.packed());
+    let back = GameState::from_parts(&game, s.clone()).expect("the game's width");
+    assert_eq!(back.hash(), s.pos.hash);
+    assert_eq!(back.pieces(1), vec![41]);
+    // A state of another width is not a state of this game.
+    let morris = Game::new(load("nine-mens-morris", None)).unwrap().start();
+    let (_, narrow) = morris.parts::<1>().expect("24 points: width 1");
+    assert!(GameState::from_parts(&game, narrow.clone()).is_none());
+}
