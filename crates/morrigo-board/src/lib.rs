@@ -30,13 +30,22 @@ mod topology;
 
 pub use error::{BoardError, Usage};
 pub use naming::{column_label, point_name, MAX_ALGEBRAIC_SIZE, MAX_GTP_SIZE};
-pub use svg::MARK;
 pub use topology::{LineDirection, Topology, SQUARE_CELL_STEPS};
 
 use morrigo_diag::Location;
 
 /// Index of a point in a [`Topology`]'s tables.
 pub type PointId = u16;
+
+/// What stands on a point of a board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Owner {
+    /// A piece or stone of this player (0 = first).
+    Player(u8),
+    /// The mark a delayed removal leaves (`lines.removal: delayed`): no
+    /// piece, and no placement until it is cleared.
+    Mark,
+}
 
 /// Largest `rings` a [`BoardSpec::NestedSquares`] may have (a 25x25 grid).
 pub const MAX_RINGS: u32 = 12;

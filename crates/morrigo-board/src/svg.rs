@@ -9,7 +9,7 @@
 
 use std::fmt::Write;
 
-use crate::{PointId, Topology};
+use crate::{Owner, PointId, Topology};
 
 /// Pixels per coordinate unit, and around the drawing.
 const UNIT: f64 = 48.0;
@@ -25,15 +25,11 @@ const NAMED_COLOURS: [&str; 8] = [
     "black", "white", "red", "blue", "green", "yellow", "orange", "purple",
 ];
 
-/// The seat `owner` gives for a point blocked by the mark of a delayed
-/// removal: drawn as a cross.
-pub const MARK: usize = usize::MAX;
-
 impl Topology {
-    /// An SVG drawing of the board; `owner(p)` is the seat (0 or 1) of the
-    /// piece on `p`, if any, and `players` the seats' names (for colours
-    /// and hover titles).
-    pub fn svg(&self, owner: impl Fn(PointId) -> Option<usize>, players: &[String]) -> String {
+    /// An SVG drawing of the board; `owner(p)` is what stands on `p` (a
+    /// mark is drawn as a cross), and `players` the seats' names (for
+    /// colours and hover titles).
+    pub fn svg(&self, owner: impl Fn(PointId) -> Option<Owner>, players: &[String]) -> String {
         let at = self.svg_positions();
         let (w, h) = at.iter().fold((0.0f64, 0.0f64), |(w, h), &(x, y)| {
             (w.max(x + MARGIN), h.max(y + MARGIN))
@@ -76,8 +72,8 @@ impl Topology {
             );
         }
         for (p, &(x, y)) in self.points().zip(&at) {
-            let Some(seat) = owner(p) else { continue };
-            if seat == MARK {
+            let Some(owner) = owner(p) else { continue };
+            let Owner::Player(seat) = owner else {
                 let d = PIECE_RADIUS * 0.7;
                 let _ = writeln!(
                     out,
@@ -93,13 +89,13 @@ impl Topology {
                     escape(self.name(p))
                 );
                 continue;
-            }
-            let player = players.get(seat).map_or("?", String::as_str);
+            };
+            let player = players.get(usize::from(seat)).map_or("?", String::as_str);
             let fill = NAMED_COLOURS
                 .iter()
                 .find(|c| c.eq_ignore_ascii_case(player))
                 .copied()
-                .unwrap_or(SEAT_COLOURS[seat.min(1)]);
+                .unwrap_or(SEAT_COLOURS[usize::from(seat.min(1))]);
             let _ = writeln!(
                 out,
                 r##"<circle cx="{x:.1}" cy="{y:.1}" r="{PIECE_RADIUS}" fill="{fill}" stroke="#000000" stroke-width="1.5"><title>{}: {}</title></circle>"##,

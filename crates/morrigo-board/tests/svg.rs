@@ -2,7 +2,7 @@
 //! their player's colour; coordinates from the board, a √3 stretch for
 //! triangular lattices, a circle for boards without coordinates.
 
-use morrigo_board::{build, BoardSpec, Diagonals, Named, Naming, Topology};
+use morrigo_board::{build, BoardSpec, Diagonals, Named, Naming, Owner, Topology};
 
 fn board(spec: BoardSpec) -> Topology {
     build(&spec).unwrap_or_else(|e| panic!("{spec:?} should build: {e}"))
@@ -47,8 +47,8 @@ fn go_5x5_svg_draws_stones_in_their_players_colours() {
     let t = board(BoardSpec::go(5));
     let (c3, d3, b2) = (t.point("C3"), t.point("D3"), t.point("B2"));
     let owner = |p| match Some(p) {
-        x if x == c3 || x == b2 => Some(0),
-        x if x == d3 => Some(1),
+        x if x == c3 || x == b2 => Some(Owner::Player(0)),
+        x if x == d3 => Some(Owner::Player(1)),
         _ => None,
     };
     let svg = t.svg(owner, &players("black", "white"));
@@ -63,7 +63,7 @@ fn go_5x5_svg_draws_stones_in_their_players_colours() {
 fn players_without_a_colour_name_get_a_dark_and_a_light_piece() {
     let t = board(BoardSpec::three_mens_morris());
     let svg = t.svg(
-        |p| (p < 2).then_some(usize::from(p)),
+        |p| (p < 2).then_some(Owner::Player(p as u8)),
         &players("sun", "moon"),
     );
     assert!(svg.contains("fill=\"#222222\"") && svg.contains("fill=\"#f4f4f4\""));

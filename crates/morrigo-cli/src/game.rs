@@ -102,18 +102,14 @@ pub fn draw_empty(rules: &Rules) -> String {
     rules.topology.render(|_| '.')
 }
 
-/// Writes the board as SVG to `path`, with the pieces `owner` gives
-/// (`u8::MAX`: the mark of a delayed removal, drawn as a cross).
+/// Writes the board as SVG to `path`, with what `owner` says stands on
+/// each point (a mark of a delayed removal is drawn as a cross).
 pub fn write_svg(
     rules: &Rules,
-    owner: impl Fn(morrigo_board::PointId) -> Option<u8>,
+    owner: impl Fn(morrigo_board::PointId) -> Option<morrigo_engine::Owner>,
     path: &str,
 ) -> Result<(), Failure> {
-    let seat = |o: u8| match o {
-        u8::MAX => morrigo_board::MARK,
-        o => usize::from(o),
-    };
-    let text = rules.topology.svg(|p| owner(p).map(seat), &rules.players);
+    let text = rules.topology.svg(owner, &rules.players);
     std::fs::write(path, text)
         .map_err(|e| Failure::game(Diagnostic::new(format!("cannot write `{path}`: {e}"))))
 }

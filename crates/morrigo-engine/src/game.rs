@@ -26,15 +26,8 @@ fn take_as<const V: usize>(slot: &mut dyn Any) -> Option<State<V>> {
     slot.downcast_mut::<Option<State<V>>>()?.take()
 }
 
-/// What stands on a point.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Owner {
-    /// A piece or stone of this player (0 = first).
-    Player(u8),
-    /// The mark a delayed removal leaves (`lines.removal: delayed`): no
-    /// piece, and no placement until it is cleared.
-    Mark,
-}
+/// What stands on a point (a board concept: the SVG drawing takes it too).
+pub use morrigo_board::Owner;
 
 /// One ply, each kind with exactly the points it needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -283,6 +276,18 @@ impl Game {
 }
 
 impl<const W: usize> Machine<W> {
+    /// What stands on point `p` of `s`: a piece, or the mark of a delayed
+    /// removal (which [`State::owner`] does not name: marks are kept apart).
+    pub fn occupant(&self, s: &State<W>, p: Point) -> Option<Owner> {
+        match s.owner(p) {
+            Some(pl) => Some(Owner::Player(pl)),
+            None if usize::from(p) < self.points() && self.marked(s).has(usize::from(p)) => {
+                Some(Owner::Mark)
+            }
+            None => None,
+        }
+    }
+
     /// The position a [`Setup`] describes, once it is checked to be one of
     /// this game: every point on the board and named once, players 0 and 1,
     /// no player with more pieces (on the board and in hand) than the
@@ -439,13 +444,7 @@ impl GameState {
 
     /// What stands on point `p` (`None`: empty, or not a point of the board).
     pub fn owner(&self, p: Point) -> Option<Owner> {
-        dispatch!(self, m, s => match s.owner(p) {
-            Some(pl) => Some(Owner::Player(pl)),
-            None if usize::from(p) < m.points() && m.marked(s).has(usize::from(p)) => {
-                Some(Owner::Mark)
-            }
-            None => None,
-        })
+        dispatch!(self, m, s => m.occupant(s, p))
     }
 
     /// The points of a player's pieces, in point order.

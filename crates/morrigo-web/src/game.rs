@@ -7,7 +7,7 @@ use crate::ruleset::Loaded;
 use crate::AppState;
 use morrigo_diag::{Diagnostic, SourceFile};
 use morrigo_engine::notation::{self, format_move_in};
-use morrigo_engine::{explain, Game, GameState, Machine, MoveKind, State, NO_POINT};
+use morrigo_engine::{explain, Game, GameState, Machine, MoveKind, Owner, State, NO_POINT};
 use morrigo_record::{replay_from, replay_more, ReplayError, Transcript};
 use morrigo_rules::Rules;
 use serde_json::{json, Value};
@@ -152,14 +152,11 @@ pub fn record_of(t: &Transcript) -> String {
 pub fn position<const W: usize>(m: &Machine<W>, t: &Transcript, s: &State<W>) -> Value {
     let rules = &m.rules;
     let topo = &rules.topology;
-    // Marks of delayed removals are kept apart from the pieces (`owner`
-    // never names them), so they are asked for on their own.
-    let marked = m.marked(s);
     let board: Vec<Value> = topo
         .points()
-        .map(|p| match s.owner(p) {
-            Some(o) => json!(o),
-            None if marked.has(usize::from(p)) => json!("mark"),
+        .map(|p| match m.occupant(s, p) {
+            Some(Owner::Player(o)) => json!(o),
+            Some(Owner::Mark) => json!("mark"),
             None => Value::Null,
         })
         .collect();

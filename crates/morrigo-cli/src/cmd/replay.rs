@@ -152,9 +152,7 @@ pub fn run(args: ReplayArgs) -> Outcome {
                 .svg
                 .as_ref()
                 .map(|path| {
-                    let marked = m.marked(&s);
-                    let owner = |p: u16| s.owner(p).or(marked.has(p as usize).then_some(u8::MAX));
-                    game::write_svg(&m.rules, owner, path)
+                    game::write_svg(&m.rules, |p| m.occupant(&s, p), path)
                 });
             (t, out, svg)
         })

@@ -68,7 +68,7 @@ pub fn run(args: ShowArgs) -> Outcome {
         Some(record) => with_machine!(&any, m => {
             let start = game::start(m, Some(record))?;
             if let Some(path) = &args.svg {
-                game::write_svg(&rules, |p| start.state.owner(p), path)?;
+                game::write_svg(&rules, |p| m.occupant(&start.state, p), path)?;
             }
             position_report(m, &start)
         }),

@@ -120,6 +120,21 @@ fn da_san_qi_transcript_and_svg_show_the_mark() {
     let svg = std::fs::read_to_string(d.join("board.svg")).expect("svg written");
     assert!(svg.contains("<title>a4: marked</title>"), "{svg}");
     assert_eq!(svg.matches(": marked</title>").count(), 1, "{svg}");
+    // `show --position` draws the same board, mark included.
+    let o = run_in(
+        &d,
+        &[
+            "show",
+            "da-san-qi",
+            "--position",
+            "a1 a4 d1 b4 g1xa4",
+            "--svg",
+            "shown.svg",
+        ],
+    );
+    assert_code(&o, 0);
+    let shown = std::fs::read_to_string(d.join("shown.svg")).expect("svg written");
+    assert_eq!(shown, svg, "show and replay draw the same board");
 }
 
 /// A Dooz game: a mill while placing takes from Black's hand, so the game
