@@ -173,21 +173,11 @@ pub fn outcome_text(rules: &Rules, o: &Outcome) -> String {
     )
 }
 
-/// Whether the game was decided by counting (a `score` end rule or an
-/// agreement).
-pub fn is_scored(rules: &Rules, o: &Outcome) -> bool {
-    o.rule == Outcome::AGREEMENT
-        || rules
-            .end
-            .get(o.rule as usize)
-            .is_some_and(|e| e.verdict == Verdict::Score)
-}
-
 /// "score: black 12, white 13.5 (komi 7.5)" for a counted game (no dead
 /// stones), `None` for other endings.
 pub fn score_text<const W: usize>(m: &Machine<W>, s: &State<W>, o: &Outcome) -> Option<String> {
     let scoring = m.rules.scoring.as_ref()?;
-    if !is_scored(&m.rules, o) {
+    if !o.is_counted(&m.rules) {
         return None;
     }
     let score = m.score(s, &Bits::EMPTY);

@@ -128,6 +128,19 @@ impl Outcome {
             r => DecidedBy::Rule(usize::from(r)),
         }
     }
+
+    /// Whether the game was decided by a count: a `score` end rule, or the
+    /// players' agreement (which is counted).
+    pub fn is_counted(&self, rules: &Rules) -> bool {
+        match self.decided_by() {
+            DecidedBy::Agreement => true,
+            DecidedBy::Resignation => false,
+            DecidedBy::Rule(r) => rules
+                .end
+                .get(r)
+                .is_some_and(|e| e.verdict == morrigo_rules::Verdict::Score),
+        }
+    }
 }
 
 /// A position to start from, in points and counts: checked once by

@@ -2,7 +2,9 @@
 //! change the board size (and so the machine's width) between games.
 
 use morrigo_engine::notation::{self, Intent};
-use morrigo_engine::{with_machine, AnyMachine, Bits, Machine, Move, MoveKind, Outcome, State};
+use morrigo_engine::{
+    with_machine, AnyMachine, Bits, DecidedBy, Machine, Move, MoveKind, Outcome, State,
+};
 use morrigo_play::Player;
 use morrigo_rules::Rules;
 use morrigo_sgf::GameResult;
@@ -228,9 +230,11 @@ pub fn outcome_words(rules: &Rules, o: &Outcome) -> String {
         None if o.is_no_result(rules) => "no result".to_string(),
         None => "draw".to_string(),
     };
-    match o.rule {
-        Outcome::RESIGNATION | Outcome::AGREEMENT => format!("{head} by {}", o.rule_name(rules)),
-        _ => format!("{head} by end rule `{}`", o.rule_name(rules)),
+    match o.decided_by() {
+        DecidedBy::Rule(_) => format!("{head} by end rule `{}`", o.rule_name(rules)),
+        DecidedBy::Resignation | DecidedBy::Agreement => {
+            format!("{head} by {}", o.rule_name(rules))
+        }
     }
 }
 

@@ -5,7 +5,8 @@ use morrigo_board::Named;
 use morrigo_diag::{Diagnostic, Location, SourceFile};
 use morrigo_engine::notation::{self, Intent};
 use morrigo_engine::{
-    explain, with_machine, AnyMachine, Bits, Machine, Move, MoveKind, Outcome, Position, State,
+    explain, with_machine, AnyMachine, Bits, DecidedBy, Machine, Move, MoveKind, Outcome, Position,
+    State,
 };
 use morrigo_rules::{Rules, Verdict};
 
@@ -480,8 +481,8 @@ impl<const W: usize> Replayer<'_, W> {
 
 /// A token after a resignation or an agreement: the game is over.
 fn after_the_end(rules: &Rules, end: &SessionEnd, n: usize, text: &str) -> Diagnostic {
-    let how = match end.outcome.rule {
-        Outcome::RESIGNATION => format!(
+    let how = match end.outcome.decided_by() {
+        DecidedBy::Resignation => format!(
             "{} resigned at ply {}",
             rules.players[(end.outcome.winner.unwrap_or(0) ^ 1) as usize],
             end.ply

@@ -45,8 +45,8 @@ pub mod scan;
 pub mod transcript;
 
 use morrigo_diag::{Diagnostic, Location, SourceFile};
-use morrigo_engine::{Bits, Machine, Move, MoveKind, Outcome, State};
-use morrigo_rules::{Rules, Verdict};
+use morrigo_engine::{Bits, DecidedBy, Machine, Move, MoveKind, Outcome, State};
+use morrigo_rules::Rules;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -151,16 +151,12 @@ pub fn result_of<const W: usize>(
     let Some(o) = outcome else {
         return GameResult::Ongoing;
     };
-    let scored = o.rule == Outcome::AGREEMENT
-        || m.rules
-            .end
-            .get(o.rule as usize)
-            .is_some_and(|e| e.verdict == Verdict::Score);
+    let scored = o.is_counted(&m.rules);
     match o.winner {
         None if o.is_no_result(&m.rules) => GameResult::Void,
         None => GameResult::Draw,
         Some(player) => {
-            let margin = if o.rule == Outcome::RESIGNATION {
+            let margin = if o.decided_by() == DecidedBy::Resignation {
                 Margin::Resign
             } else if scored && m.rules.scoring.is_some() {
                 let score = m.score(s, &Bits::EMPTY);

@@ -518,7 +518,7 @@ impl Session {
                 if let Some(score) = game::score_text(m, s, o) {
                     writeln!(out, "{score}")?;
                 }
-                if o.rule == morrigo_engine::Outcome::RESIGNATION {
+                if o.decided_by() == morrigo_engine::DecidedBy::Resignation {
                     GameResult::Win {
                         player: self.human ^ 1,
                         margin: Margin::Resign,
