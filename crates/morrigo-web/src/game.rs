@@ -7,7 +7,7 @@ use crate::ruleset::Loaded;
 use crate::AppState;
 use morrigo_diag::{Diagnostic, SourceFile};
 use morrigo_engine::notation::{self, format_move_in};
-use morrigo_engine::{explain, Game, GameState, Machine, MoveKind, Owner, State, NO_POINT};
+use morrigo_engine::{explain, Game, GameState, Machine, Owner, State};
 use morrigo_record::{replay_from, replay_more, ReplayError, Transcript};
 use morrigo_rules::Rules;
 use serde_json::{json, Value};
@@ -166,16 +166,16 @@ pub fn position<const W: usize>(m: &Machine<W>, t: &Transcript, s: &State<W>) ->
     if over {
         moves.clear();
     }
-    let name = |p: u16| (p != NO_POINT).then(|| topo.name(p).to_string());
+    let name = |p: u16| topo.name(p).to_string();
     let legal: Vec<Value> = moves
         .iter()
-        .map(|mv| {
-            let pass = mv.kind == MoveKind::Pass;
+        .map(|packed| {
+            let mv = morrigo_engine::game::Move::from(*packed);
             json!({
-                "text": format_move_in(rules, mv),
-                "kind": mv.kind.name(),
-                "from": if pass { None } else { name(mv.from) },
-                "to": if pass { None } else { name(mv.to) },
+                "text": format_move_in(rules, packed),
+                "kind": mv.kind_name(),
+                "from": mv.from_point().map(name),
+                "to": mv.to_point().map(name),
             })
         })
         .collect();
