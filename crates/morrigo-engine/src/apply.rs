@@ -1,15 +1,10 @@
 //! Transitions: apply a move (placement, slide, fly, removal, board play,
 //! pass), the removals a completed line owes, the end of a turn, and undo.
 
-use crate::eval::Ctx;
-use crate::machine::{Machine, Move, MoveKind, Point, Position, State, Undo};
+use crate::eval::{Ctx, REPETITION_SCAN};
+use crate::machine::{Machine, Position, State, Undo};
+use crate::moves::{Move, MoveKind, Point};
 use crate::records::NO_D;
-
-/// The longest reversible stretch of the history that [`Machine::repetitions`]
-/// scans: short stretches (random playouts) are scanned, which costs less
-/// than keeping a count table; past this length the counts are kept so a
-/// long game stays linear.
-pub(crate) const REPETITION_SCAN: usize = 64;
 
 impl<const W: usize> Machine<W> {
     /// Take one piece from a limited hand (nothing to do with an unlimited one).
@@ -276,6 +271,8 @@ impl<const W: usize> Machine<W> {
         true
     }
 
+    /// Take back the move `apply` returned `u` for: `s` is exactly as it
+    /// was before it (position, histories and logs).
     pub fn undo(&self, s: &mut State<W>, u: Undo<W>) {
         if u.recorded {
             self.unrecord_move(s);

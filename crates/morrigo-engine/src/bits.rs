@@ -2,6 +2,7 @@
 //! engine is compiled once per width so a 24-point Morris board costs one
 //! `u64` per set and a 19×19 Go board six.
 
+/// A set of points: bit `i % 64` of word `i / 64` holds point `i`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Bits<const W: usize>(pub [u64; W]);
 
@@ -12,6 +13,7 @@ impl<const W: usize> Default for Bits<W> {
 }
 
 impl<const W: usize> Bits<W> {
+    /// No point.
     pub const EMPTY: Self = Bits([0; W]);
 
     /// The first `n` points.
@@ -23,31 +25,37 @@ impl<const W: usize> Bits<W> {
         b
     }
 
+    /// Add point `i`.
     #[inline(always)]
     pub fn set(&mut self, i: usize) {
         self.0[i >> 6] |= 1 << (i & 63);
     }
 
+    /// Remove point `i`.
     #[inline(always)]
     pub fn clear(&mut self, i: usize) {
         self.0[i >> 6] &= !(1 << (i & 63));
     }
 
+    /// Whether point `i` is in the set.
     #[inline(always)]
     pub fn has(&self, i: usize) -> bool {
         self.0[i >> 6] >> (i & 63) & 1 != 0
     }
 
+    /// How many points the set holds.
     #[inline(always)]
     pub fn count(&self) -> u32 {
         self.0.iter().map(|w| w.count_ones()).sum()
     }
 
+    /// Whether the set holds no point.
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
         self.0.iter().all(|&w| w == 0)
     }
 
+    /// The points in both sets.
     #[inline(always)]
     pub fn and(self, o: Self) -> Self {
         let mut r = self;
@@ -57,6 +65,7 @@ impl<const W: usize> Bits<W> {
         r
     }
 
+    /// The points in either set.
     #[inline(always)]
     pub fn or(self, o: Self) -> Self {
         let mut r = self;
@@ -66,6 +75,7 @@ impl<const W: usize> Bits<W> {
         r
     }
 
+    /// The points of `self` not in `o`.
     #[inline(always)]
     pub fn without(self, o: Self) -> Self {
         let mut r = self;
@@ -124,6 +134,7 @@ impl<const W: usize> Bits<W> {
         r
     }
 
+    /// The points in the set, in increasing order.
     #[inline(always)]
     pub fn iter(&self) -> BitsIter<W> {
         BitsIter {

@@ -4,73 +4,10 @@
 //! tests bits; a ruleset without captures pays one emptiness check.
 
 use crate::bits::Bits;
-use crate::compiled::{lower, Op};
 use crate::eval::Ctx;
-use crate::machine::{Machine, Point, State};
-use morrigo_rules::{CaptureKind, Rules};
-
-/// Bits (as in [`Machine::armed_captures`]) of the leap rules.
-pub(crate) fn leap_rules(rules: &Rules) -> u64 {
-    rules
-        .captures
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| c.kind == CaptureKind::Leap)
-        .fold(0, |mask, (i, _)| mask | 1 << i)
-}
-
-/// One capture rule as tables.
-#[derive(Debug)]
-pub(crate) struct CompiledCapture {
-    pub(crate) kind: CaptureKind,
-    pub(crate) when: Op,
-    /// For each point `p`, `pairs[start[p]..start[p + 1]]`: custodian and
-    /// leap — (the middle point, the far end) of each triple with an end at
-    /// `p`; intervention — the two ends of each triple centred on `p`.
-    pub(crate) start: Vec<u32>,
-    pub(crate) pairs: Vec<(Point, Point)>,
-}
-
-/// The triples of consecutive points of the lines in the rule's directions
-/// (a line longer than three has several).
-pub(crate) fn compile(rules: &Rules) -> Vec<CompiledCapture> {
-    let t = &rules.topology;
-    rules
-        .captures
-        .iter()
-        .map(|rule| {
-            let mut per_point: Vec<Vec<(Point, Point)>> = vec![Vec::new(); t.len()];
-            let triples = t
-                .lines
-                .iter()
-                .zip(&t.line_directions)
-                .filter(|(_, d)| rule.directions.contains(d))
-                .flat_map(|(line, _)| line.windows(3));
-            for w in triples {
-                let (a, b, c) = (w[0], w[1], w[2]);
-                match rule.kind {
-                    CaptureKind::Custodian | CaptureKind::Leap => {
-                        per_point[usize::from(a)].push((b, c));
-                        per_point[usize::from(c)].push((b, a));
-                    }
-                    CaptureKind::Intervention => per_point[usize::from(b)].push((a, c)),
-                }
-            }
-            let mut start = vec![0u32];
-            let mut pairs = Vec::new();
-            for p in per_point {
-                pairs.extend(p);
-                start.push(pairs.len() as u32);
-            }
-            CompiledCapture {
-                kind: rule.kind,
-                when: lower(&rule.when.expr),
-                start,
-                pairs,
-            }
-        })
-        .collect()
-}
+use crate::machine::{Machine, State};
+use crate::moves::{Move, MoveKind, Point};
+use morrigo_rules::CaptureKind;
 
 impl<const W: usize> Machine<W> {
     /// Which capture rules apply to the player to move's next move (bit i:
@@ -142,9 +79,9 @@ impl<const W: usize> Machine<W> {
     /// move): a leap takes what it jumps, then every armed custodian and
     /// intervention rule taking at once takes around `m.to`.
     #[inline(never)]
-    pub(crate) fn take_move_captures(&self, s: &mut State<W>, armed: u64, m: crate::machine::Move) {
+    pub(crate) fn take_move_captures(&self, s: &mut State<W>, armed: u64, m: Move) {
         let me = s.pos.to_move as usize;
-        if m.kind == crate::machine::MoveKind::Leap {
+        if m.kind == MoveKind::Leap {
             let over = self.leaped(s, m.from as usize, m.to, armed & self.leap_rules);
             self.take_pieces(s, me ^ 1, over);
         }
@@ -198,7 +135,7 @@ impl<const W: usize> Machine<W> {
     /// How many opposing pieces the capture rules would take if the player
     /// to move played `m` (a placement, slide, fly or leap) now.
     #[inline(never)]
-    pub(crate) fn rule_captures(&self, s: &State<W>, m: crate::machine::Move) -> u32 {
+    pub(crate) fn rule_captures(&self, s: &State<W>, m: Move) -> u32 {
         if self.captures.is_empty() {
             return 0;
         }
@@ -210,10 +147,10 @@ impl<const W: usize> Machine<W> {
         let mut mine = s.pos.occ[me];
         let mut theirs = s.pos.occ[me ^ 1];
         let mut count = 0;
-        if m.kind != crate::machine::MoveKind::Place {
+        if m.kind != MoveKind::Place {
             mine.clear(m.from as usize);
         }
-        if m.kind == crate::machine::MoveKind::Leap {
+        if m.kind == MoveKind::Leap {
             let over = self.leaped(s, m.from as usize, m.to, armed & self.leap_rules);
             count += over.count();
             theirs = theirs.without(over);
@@ -235,9 +172,8 @@ impl<const W: usize> Machine<W> {
         slide: bool,
         fly: bool,
         leaps: u64,
-        out: &mut Vec<crate::machine::Move>,
+        out: &mut Vec<Move>,
     ) {
-        use crate::machine::{Move, MoveKind};
         let me = s.pos.to_move as usize;
         let empty = self.empty(s);
         for from in s.pos.occ[me].iter() {

@@ -2,7 +2,8 @@
 //! test, all on bitsets.
 
 use crate::bits::Bits;
-use crate::machine::{Machine, Point, State};
+use crate::machine::{Machine, State};
+use crate::moves::Point;
 use crate::records::NO_D;
 use morrigo_rules::{SuicideEffect, CLASS_KO_CAPTURE, CLASS_NORMAL};
 

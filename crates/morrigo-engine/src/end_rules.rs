@@ -2,7 +2,8 @@
 
 use crate::bits::Bits;
 use crate::eval::Ctx;
-use crate::machine::{Machine, Outcome, State};
+use crate::machine::{Machine, State};
+use crate::moves::Outcome;
 use morrigo_rules::Verdict;
 
 impl<const W: usize> Machine<W> {

@@ -3,9 +3,16 @@
 //! read (the phase and the repetition count).
 
 use crate::compiled::{Counter, Op, Who};
-use crate::machine::{Machine, Move, MoveKind, Point, State, NO_POINT};
+use crate::machine::{Machine, State};
+use crate::moves::{Move, MoveKind, Point, NO_POINT};
 use morrigo_dsl::BinOp;
 use morrigo_rules::Prim;
+
+/// The longest reversible stretch of the history that [`Machine::repetitions`]
+/// scans: short stretches (random playouts) are scanned, which costs less
+/// than keeping a count table; past this length the counts are kept (by
+/// `apply`) so a long game stays linear.
+pub(crate) const REPETITION_SCAN: usize = 64;
 
 /// `Ctx::phase` when the phase is not known yet: reading it finds it.
 pub(crate) const NO_PHASE: u8 = u8::MAX;
@@ -62,7 +69,7 @@ impl<const W: usize> Machine<W> {
     #[inline(never)]
     pub fn repetitions(&self, s: &State<W>) -> u32 {
         let from = (s.pos.reversible_from as usize).min(s.history.len());
-        if s.history.len() - from > crate::apply::REPETITION_SCAN {
+        if s.history.len() - from > REPETITION_SCAN {
             // `end_turn` keeps the whole history counted on a long stretch.
             // Keys from before `from` cannot match: a placement or removal
             // changed the pieces in hand or on the board for good.

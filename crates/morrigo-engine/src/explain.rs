@@ -2,7 +2,8 @@
 //! the ruleset source, so a rule author sees which line of their file decided.
 
 use crate::legality::Illegal;
-use crate::machine::{Machine, Move, MoveKind, Outcome, State};
+use crate::machine::{Machine, State};
+use crate::moves::{Move, MoveKind, Outcome};
 use crate::notation::Intent;
 use morrigo_rules::{ActionKind, Cond, ForbidRule, ImmediateReading, LineRule};
 use std::fmt;
@@ -10,6 +11,7 @@ use std::fmt;
 /// A refused move: what is wrong, and the rule (text and place) that says so.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refusal {
+    /// What is wrong with the move, in words.
     pub reason: String,
     /// The rule text and `file:line:col` where it is written.
     pub rule: Option<(String, Option<String>)>,

@@ -13,7 +13,8 @@
 //! refusal) or, for moves the engine listed, unchecked (`apply_unchecked`).
 
 use crate::legality::Illegal;
-use crate::machine::{Machine, MoveKind, Outcome, Point, State, NO_POINT};
+use crate::machine::{Machine, State};
+use crate::moves::{MoveKind, Outcome, Point, NO_POINT};
 use crate::notation::Intent;
 use crate::{AnyMachine, Bits, Refusal};
 use morrigo_diag::Diagnostic;
@@ -33,19 +34,46 @@ pub use morrigo_board::Owner;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Move {
     /// A piece from the hand onto an empty point.
-    Place { to: Point },
+    Place {
+        /// The empty point.
+        to: Point,
+    },
     /// A piece along an edge of the board.
-    Slide { from: Point, to: Point },
+    Slide {
+        /// The piece's point.
+        from: Point,
+        /// The adjacent empty point.
+        to: Point,
+    },
     /// A piece to any empty point (flying).
-    Fly { from: Point, to: Point },
+    Fly {
+        /// The piece's point.
+        from: Point,
+        /// The empty point.
+        to: Point,
+    },
     /// A capture rule's leap over the opposing piece between `from` and `to`.
-    Leap { from: Point, to: Point },
-    /// The opposing piece on `at` taken off (a step of the same turn).
-    Remove { at: Point },
-    /// A board play on `at` (a stone from an unlimited supply, then captures).
-    Play { at: Point },
-    /// A pass of the kind with this index in `Rules::passes`.
-    Pass { kind: u8 },
+    Leap {
+        /// The leaping piece's point.
+        from: Point,
+        /// The empty point beyond the jumped piece.
+        to: Point,
+    },
+    /// An opposing piece taken off (a step of the same turn).
+    Remove {
+        /// The piece's point.
+        at: Point,
+    },
+    /// A board play (a stone from an unlimited supply, then captures).
+    Play {
+        /// The empty point played.
+        at: Point,
+    },
+    /// A pass.
+    Pass {
+        /// The pass kind's index in `Rules::passes`.
+        kind: u8,
+    },
 }
 
 impl Move {
@@ -161,22 +189,42 @@ pub struct Setup {
 pub enum SetupError {
     /// A point index beyond the board.
     #[error("impossible board: point {point} is not on the board of {points} points")]
-    NoSuchPoint { point: Point, points: usize },
+    NoSuchPoint {
+        /// The index given.
+        point: Point,
+        /// The board's number of points.
+        points: usize,
+    },
     /// A point named twice (for one player or for both).
     #[error("impossible board: point `{name}` is used twice")]
-    PointTwice { point: Point, name: String },
+    PointTwice {
+        /// The point.
+        point: Point,
+        /// Its name on the board.
+        name: String,
+    },
     /// A player number other than 0 or 1.
     #[error("impossible board: there is no player {player} (players are 0 and 1)")]
-    NoSuchPlayer { player: u8 },
+    NoSuchPlayer {
+        /// The number given.
+        player: u8,
+    },
     /// More pieces on the board and in hand than the ruleset gives a player.
     #[error("impossible board: {name} has {total} pieces ({on_board} on the board, {in_hand} in hand), but `{ruleset}` gives each player {limit}")]
     TooManyPieces {
+        /// The player (0 = first).
         player: u8,
+        /// The player's name.
         name: String,
+        /// Pieces set on the board.
         on_board: u32,
+        /// Pieces given in hand.
         in_hand: u32,
+        /// Both together.
         total: u32,
+        /// The pieces the ruleset gives each player.
         limit: u32,
+        /// The ruleset's name.
         ruleset: String,
     },
 }

@@ -2,7 +2,8 @@
 //! generates exactly the moves [`Machine::check_move`] accepts (a test
 //! checks it on random games), and `explain` words its [`Illegal`].
 
-use crate::machine::{Machine, Move, MoveKind, Outcome, Point, State};
+use crate::machine::{Machine, State};
+use crate::moves::{Move, MoveKind, Outcome, Point};
 use morrigo_rules::{ActionKind, SuicideEffect};
 
 /// Why a move is not legal.
@@ -24,11 +25,24 @@ pub enum Illegal {
     /// not one it allows.
     NotCaptureTarget,
     /// The phase's `remove` action does not allow removing this piece now.
-    RemoveGuardFails { phase: usize },
+    RemoveGuardFails {
+        /// The mover's phase (index into `Rules::phases`).
+        phase: usize,
+    },
     /// The phase (index into `Rules::phases`) has no such action.
-    NotInPhase { phase: usize, kind: ActionKind },
+    NotInPhase {
+        /// The mover's phase (index into `Rules::phases`).
+        phase: usize,
+        /// The action the move is.
+        kind: ActionKind,
+    },
     /// The phase's condition for the action does not hold.
-    GuardFails { phase: usize, kind: ActionKind },
+    GuardFails {
+        /// The mover's phase (index into `Rules::phases`).
+        phase: usize,
+        /// The action whose condition fails.
+        kind: ActionKind,
+    },
     /// The forbid rule with this index (into `Rules::forbid`) holds.
     Forbidden(usize),
     /// A placement or board play with a limited hand that is empty.

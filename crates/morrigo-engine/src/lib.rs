@@ -5,10 +5,17 @@
 //! width-generic code runs on it through [`with_machine!`]. Front ends use
 //! the width-erased API of [`game`] ([`Game`], [`GameState`], [`Setup`],
 //! [`game::Move`]); the machine itself is for the hot loops.
+//!
+//! The modules form layers (plain data and rule tables, the machine's
+//! types, its behaviour by concern, building it from a ruleset); the doc
+//! of `machine.rs` describes them.
+
+#![warn(missing_docs)]
 
 mod apply;
 mod benson;
 mod bits;
+mod build;
 mod captures;
 mod chains;
 mod choose;
@@ -27,6 +34,7 @@ pub mod memory;
 mod mills;
 mod move_values;
 mod movegen;
+mod moves;
 pub mod notation;
 mod perft;
 mod phase_lines;
@@ -34,6 +42,7 @@ mod ply_log;
 mod records;
 mod scoring;
 mod states;
+mod tables;
 mod turns;
 
 pub use benson::Life;
@@ -43,9 +52,8 @@ pub use estimate::{estimate_leaves, ESTIMATE_PATHS};
 pub use explain::{explain, refusal, Refusal};
 pub use game::{DecidedBy, Game, GameState, Owner, Setup, SetupError};
 pub use legality::Illegal;
-pub use machine::{
-    Machine, Move, MoveKind, Outcome, Point, Position, Sample, State, Undo, NO_POINT,
-};
+pub use machine::{Machine, Position, State, Undo};
+pub use moves::{Move, MoveKind, Outcome, Point, Sample, NO_POINT};
 pub use perft::{perft, perft_divide, perft_to_end, GameEnds, Unit};
 pub use scoring::winner;
 pub use states::{
@@ -59,10 +67,15 @@ use std::sync::Arc;
 /// A machine of the width the board needs.
 #[derive(Debug)]
 pub enum AnyMachine {
+    /// Up to 64 points (Morris boards, 8×8).
     W1(Machine<1>),
+    /// Up to 128 points (9×9 Go).
     W2(Machine<2>),
+    /// Up to 256 points (13×13 Go).
     W4(Machine<4>),
+    /// Up to 384 points (19×19 Go).
     W6(Machine<6>),
+    /// Up to [`MAX_POINTS`] points (25×25 Go).
     W10(Machine<10>),
 }
 
@@ -70,6 +83,8 @@ pub enum AnyMachine {
 pub use morrigo_rules::MAX_POINTS;
 
 impl AnyMachine {
+    /// Compile `rules` into a machine of the narrowest width that holds its
+    /// board; a board of more than [`MAX_POINTS`] points is refused.
     pub fn new(rules: Arc<Rules>) -> Result<Self, morrigo_diag::Diagnostic> {
         let n = rules.topology.len();
         Ok(match n {
@@ -87,6 +102,7 @@ impl AnyMachine {
         })
     }
 
+    /// The ruleset the machine was compiled from.
     pub fn rules(&self) -> &Arc<Rules> {
         with_machine!(self, m => &m.rules)
     }

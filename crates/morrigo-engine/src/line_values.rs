@@ -7,7 +7,8 @@
 use crate::bits::Bits;
 use crate::compiled::Op;
 use crate::eval::Ctx;
-use crate::machine::{Machine, Move, MoveKind, State};
+use crate::machine::{Machine, State};
+use crate::moves::{Move, MoveKind};
 use morrigo_rules::vocab::{direction_value, NO_DIRECTION};
 use morrigo_rules::Prim;
 

@@ -1,161 +1,75 @@
-//! The compiled machine: rules turned into flat tables and bitsets, its
-//! state types, and building a state. Nothing here parses text or hashes
-//! strings; the only growing buffers are the histories a rule needs.
+//! The compiled machine and its state: [`Machine`], a ruleset turned into
+//! flat tables and bitsets; [`State`], a game's position and the histories
+//! the rules read; [`Position`], the part of it that is `Copy`; and
+//! [`Undo`]. Beside them, the few methods every layer reads (hash keys,
+//! lines, empty points). Nothing here parses text or hashes strings; the
+//! only growing buffers are the histories a rule needs.
 //!
-//! The machine's behaviour is split by concern, each module an `impl` block
-//! over these types that imports only from here and from the leaf modules
-//! (`bits`, `compiled`, `records`, `grid`), never from each other's
-//! internals: `eval` (expressions), `movegen` (legal moves), `legality`
-//! (why a move is not legal), `chains` (board plays and captures),
-//! `history` (repetition and the move-class history), `end_rules`,
-//! `apply` (apply and undo), `scoring`.
+//! The engine's modules form layers, each importing only from the layers
+//! below it, so no two modules import each other (morrigo-cli's
+//! `tests/it/architecture.rs` checks it):
+//!
+//! 1. Plain data, importing nothing above it: `bits`, `moves` (points,
+//!    moves, outcomes), `compiled` (expressions lowered for evaluation),
+//!    `records` and `ply_log` (what histories and logs hold), `grid`, and
+//!    `tables`: per concern, the tables a machine holds and the logs a
+//!    state keeps for the rules beyond the plain ones (`tables::captures`,
+//!    `choose`, `mills`, `move_values`, `phase_lines`, `turns`).
+//! 2. This module: the types built from them.
+//! 3. The behaviour, each module an `impl Machine` block by concern:
+//!    `eval` (expressions), `movegen` (legal moves), `legality` (why a move
+//!    is not legal), `chains` (board plays and their captures), `captures`,
+//!    `choose`, `mills`, `phase_lines`, `move_values` and `turns` (the
+//!    rules of the tables of the same name), `history` (repetition and the
+//!    move-class history), `end_rules`, `scoring`, `line_values`, `benson`,
+//!    `apply` (apply and undo). They import from layers 1 and 2, and of
+//!    each other only `eval` (its `Ctx`), `legality` (`Illegal`) and
+//!    `scoring` (`winner`), which import no behaviour module. Their methods
+//!    call each other freely: methods of one type need no import.
+//! 4. `build`: a ruleset compiled into a machine, and the states a game
+//!    starts from.
+//! 5. The rest, for front ends: `perft`, `estimate` and `states`
+//!    (counting), `explain` (refusals in words), `notation` (move text);
+//!    and `lib.rs`, which shows the public API.
 
 use crate::bits::Bits;
-use crate::compiled::{lower, Op};
+use crate::compiled::Op;
+use crate::grid::GridShifts;
+use crate::moves::{Point, NO_POINT};
 use crate::records::{KeyCounts, MoveRecord, NO_D};
-use morrigo_board::Topology;
-use morrigo_dsl::{BinOp, Expr};
-use morrigo_rules::{
-    reads_piece_counts_only, ActionKind, ForbidRule, MoveClass, PhaseRule, Prim, Rules, Verdict,
-};
+use crate::tables::captures::CompiledCapture;
+use crate::tables::choose::{ChoiceLog, ChooseRules};
+use crate::tables::mills::{LineHistory, Marks, MillExtras};
+use crate::tables::move_values::MoveJudge;
+use crate::tables::phase_lines::PhaseLines;
+use crate::tables::turns::TurnOrder;
+use morrigo_rules::{ActionKind, MoveClass, Rules, Verdict};
 use std::sync::Arc;
-
-pub type Point = u16;
-pub const NO_POINT: Point = Point::MAX;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MoveKind {
-    Place,
-    Slide,
-    Fly,
-    /// Remove the opposing piece on `to` (a step of the same turn).
-    Remove,
-    /// A board play on `to` (stone from an unlimited supply, then captures).
-    Play,
-    /// A pass; `to` is the index of the pass kind in `Rules::passes`.
-    Pass,
-    /// A capture rule's leap: the piece on `from` jumps over the opposing
-    /// piece between it and `to` (the middle of three consecutive points of
-    /// a line) and takes it.
-    Leap,
-}
-
-impl MoveKind {
-    /// The kind's name in JSON output (the Python and web APIs).
-    pub fn name(self) -> &'static str {
-        match self {
-            MoveKind::Place => "place",
-            MoveKind::Slide => "slide",
-            MoveKind::Fly => "fly",
-            MoveKind::Remove => "remove",
-            MoveKind::Play => "play",
-            MoveKind::Pass => "pass",
-            MoveKind::Leap => "leap",
-        }
-    }
-}
-
-/// One ply. `from` is [`NO_POINT`] except for slides and flies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Move {
-    pub kind: MoveKind,
-    pub from: Point,
-    pub to: Point,
-}
-
-impl Move {
-    pub fn place(to: Point) -> Self {
-        Move {
-            kind: MoveKind::Place,
-            from: NO_POINT,
-            to,
-        }
-    }
-    pub fn remove(at: Point) -> Self {
-        Move {
-            kind: MoveKind::Remove,
-            from: NO_POINT,
-            to: at,
-        }
-    }
-    pub fn play(at: Point) -> Self {
-        Move {
-            kind: MoveKind::Play,
-            from: NO_POINT,
-            to: at,
-        }
-    }
-    pub fn pass(kind: u8) -> Self {
-        Move {
-            kind: MoveKind::Pass,
-            from: NO_POINT,
-            to: kind as Point,
-        }
-    }
-    /// Whether two moves have the same effect (slide and fly to the same point do).
-    pub fn same_effect(&self, o: &Move) -> bool {
-        let moving = |k| matches!(k, MoveKind::Slide | MoveKind::Fly);
-        // A leap is not the same move as a fly between the same points: it
-        // takes the jumped piece (and a fly there is never listed, see
-        // `turn_moves_with`).
-        self.from == o.from
-            && self.to == o.to
-            && (self.kind == o.kind || moving(self.kind) && moving(o.kind))
-    }
-}
-
-/// How a game ended, and which end rule decided it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Outcome {
-    /// `None` for a draw.
-    pub winner: Option<u8>,
-    /// Index into `Rules::end`, or [`Outcome::RESIGNATION`] / [`Outcome::AGREEMENT`].
-    pub rule: u16,
-}
-
-impl Outcome {
-    /// A player resigned (a session action, not an end rule).
-    pub const RESIGNATION: u16 = u16::MAX;
-    /// The players agreed on the end and the dead stones; the game was counted.
-    pub const AGREEMENT: u16 = u16::MAX - 1;
-
-    /// The game ended with no result (an end rule with `no_result:`):
-    /// neither a win nor a draw.
-    pub fn is_no_result(&self, rules: &Rules) -> bool {
-        rules
-            .end
-            .get(self.rule as usize)
-            .is_some_and(|e| e.verdict == Verdict::NoResult)
-    }
-
-    /// The name of what decided the game.
-    pub fn rule_name<'r>(&self, rules: &'r Rules) -> &'r str {
-        match self.rule {
-            Outcome::RESIGNATION => "resignation",
-            Outcome::AGREEMENT => "agreement",
-            r => rules
-                .end
-                .get(r as usize)
-                .map_or("unknown", |e| e.name.as_str()),
-        }
-    }
-}
 
 /// Everything about a position except its histories: `Copy`, so undo is a copy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Position<const W: usize> {
+    /// The points each player's pieces stand on.
     pub occ: [Bits<W>; 2],
     /// Pieces on the board per player (kept so rules read it without a popcount).
     pub on_board: [u32; 2],
+    /// Pieces each player still has to place (unused with an unlimited hand).
     pub in_hand: [u32; 2],
+    /// Pieces each player has lost: removed, captured, or taken from the hand.
     pub lost: [u32; 2],
+    /// The player whose move it is (0 or 1).
     pub to_move: u8,
     /// Removals the player to move still owes this turn (u16 holds more
     /// than a board's pieces, so the owed count is never cut short).
     pub pending: u16,
+    /// Turns completed (a turn is a move and the removals it owes).
     pub turn: u32,
+    /// Moves applied, removals included (the logs outside the position
+    /// are tagged with it).
     pub ply: u32,
+    /// Turns since a piece left the board or a hand (`turns_without_removal`).
     pub turns_without_removal: u32,
+    /// Turns since one completed a line (`turns_without_line`).
     pub turns_without_line: u32,
     /// Turns since one placed or removed a piece (`quiet_turns`).
     pub quiet_turns: u32,
@@ -180,7 +94,7 @@ pub struct Position<const W: usize> {
     pub(crate) turn_class: u8,
     pub(crate) turn_d_start: u32,
     /// The phase this turn began in, kept only when a rule reads it
-    /// ([`crate::turns::TurnOrder::track_phase`]).
+    /// ([`TurnOrder::track_phase`]).
     pub(crate) turn_phase: u8,
     /// History index from which the position can repeat (after the last
     /// placement or removal nothing earlier can match).
@@ -194,6 +108,7 @@ pub struct Position<const W: usize> {
 /// A game state: the position plus the histories the rules read.
 #[derive(Clone, Debug)]
 pub struct State<const W: usize> {
+    /// The board, hands, counters and player to move.
     pub pos: Position<W>,
     /// Keys of every turn-start position (for `repetitions`).
     pub(crate) history: Vec<u64>,
@@ -213,21 +128,24 @@ pub struct State<const W: usize> {
     /// The board before the first move (simple ko looks back to it).
     pub(crate) start_board_key: u64,
     /// Per-line history (empty unless a rule reads it).
-    pub(crate) lines: crate::mills::LineHistory,
+    pub(crate) lines: LineHistory,
     /// Marks of delayed removals, kept outside [`Position`] (with their own
     /// undo log) so the position every undo copies stays small.
-    pub(crate) marks: crate::mills::Marks<W>,
+    pub(crate) marks: Marks<W>,
     /// `lines_formed_in` counts (empty unless a rule reads them).
-    pub(crate) phase_lines: crate::phase_lines::PhaseLines,
+    pub(crate) phase_lines: PhaseLines,
     /// Removals a capture by removal owes (`captures.*.take`), with its log.
-    pub(crate) choice: crate::choose::ChoiceLog<W>,
+    pub(crate) choice: ChoiceLog<W>,
 }
 
 impl<const W: usize> State<W> {
+    /// The player whose piece stands on `p`, if any.
     pub fn owner(&self, p: Point) -> Option<u8> {
         (0..2u8).find(|&pl| self.pos.occ[pl as usize].has(p as usize))
     }
 
+    /// The keys of the turn-start positions, oldest first: the start, and
+    /// every later one when a rule reads `repetitions`.
     pub fn history(&self) -> &[u64] {
         &self.history
     }
@@ -300,12 +218,13 @@ pub(crate) struct CompiledPhase {
 /// Rules compiled for boards of up to `64 * W` points.
 #[derive(Debug)]
 pub struct Machine<const W: usize> {
+    /// The ruleset the machine was compiled from.
     pub rules: Arc<Rules>,
     pub(crate) n: usize,
     pub(crate) all: Bits<W>,
     pub(crate) neighbours: Vec<Bits<W>>,
     /// Shift-based dilation when the board is a plain grid.
-    pub(crate) grid: Option<crate::grid::GridShifts<W>>,
+    pub(crate) grid: Option<GridShifts<W>>,
     pub(crate) line_masks: Vec<Bits<W>>,
     /// Lines through each point: `lines_through[start[p]..start[p + 1]]`.
     pub(crate) lines_through: Vec<u16>,
@@ -316,9 +235,9 @@ pub struct Machine<const W: usize> {
     /// Forbid rules in ruleset order.
     pub(crate) forbid: Vec<CompiledForbid>,
     /// Forbid rules judged per move, and what their values need.
-    pub(crate) judge: crate::move_values::MoveJudge,
+    pub(crate) judge: MoveJudge,
     /// Captures moves make by themselves (`captures:`), as tables.
-    pub(crate) captures: Vec<crate::captures::CompiledCapture>,
+    pub(crate) captures: Vec<CompiledCapture>,
     /// Bits of `captures` that are leap rules (moves of their own).
     pub(crate) leap_rules: u64,
     pub(crate) z_piece: [Vec<u64>; 2],
@@ -330,15 +249,15 @@ pub struct Machine<const W: usize> {
     /// What some rule reads, so the engine tracks or computes it.
     pub(crate) reads: Reads,
     /// Extra turns, the first player of a phase, removal moves.
-    pub(crate) turns: crate::turns::TurnOrder,
+    pub(crate) turns: TurnOrder,
     /// Line-rule extras (counting lines, removals from hand, marks).
-    pub(crate) mills: Option<crate::mills::MillExtras>,
+    pub(crate) mills: Option<MillExtras>,
     /// Some rule beyond the plain ones is in play (turn order, capture
     /// rules, line-rule extras, forbid rules judged per move): `apply` and
     /// move generation run a copy with these checks only when it is set.
     pub(crate) extras: bool,
     /// Capture rules taking by removals the player chooses.
-    pub(crate) choose: Option<crate::choose::ChooseRules>,
+    pub(crate) choose: Option<ChooseRules>,
     /// Some state outside `Position` keeps an undo log (line extras, choices).
     pub(crate) logs: bool,
     /// The eight points around each point (`NO_POINT` off the board) when
@@ -374,306 +293,10 @@ pub(crate) struct Reads {
     pub(crate) no_legal_move: bool,
 }
 
-impl Reads {
-    fn of(rules: &Rules) -> Self {
-        let mut reads = Reads {
-            repetitions: false,
-            board_repetitions: false,
-            no_legal_move: false,
-        };
-        for c in rules.conds() {
-            c.expr.for_each_symbol(&mut |p| match p {
-                Prim::Repetitions => reads.repetitions = true,
-                Prim::BoardRepetitions => reads.board_repetitions = true,
-                Prim::NoLegalMove => reads.no_legal_move = true,
-                _ => {}
-            });
-        }
-        reads
-    }
-}
-
-/// Fixed-seed SplitMix64: the same keys on every run, so hashes are stable.
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// The bitset of the points `pts`.
-fn mask<const W: usize>(pts: &[u16]) -> Bits<W> {
-    let mut b = Bits::EMPTY;
-    pts.iter().for_each(|&p| b.set(p as usize));
-    b
-}
-
-/// The lines through each point, flattened: the lines through `p` are
-/// `lines[start[p]..start[p + 1]]`.
-fn lines_through_table(t: &Topology) -> (Vec<u16>, Vec<u32>) {
-    let mut lines_through = Vec::new();
-    let mut lines_through_start = vec![0u32];
-    for p in 0..t.len() {
-        lines_through.extend(t.lines_through[p].iter().copied());
-        lines_through_start.push(lines_through.len() as u32);
-    }
-    (lines_through, lines_through_start)
-}
-
-/// A phase's actions sorted by their guards: never (dropped), always, or
-/// when the guard holds.
-fn compile_phase(p: &PhaseRule) -> CompiledPhase {
-    let mut always = [false; 5];
-    let mut guarded = Vec::new();
-    for a in &p.actions {
-        let op = lower(&a.guard.expr);
-        match op.constant() {
-            Some(0) => {}
-            Some(_) => always[a.kind as usize] = true,
-            None => guarded.push((a.kind, op)),
-        }
-    }
-    CompiledPhase {
-        when: p.when.as_ref().map(|c| lower(&c.expr)),
-        always,
-        guarded,
-    }
-}
-
-/// A forbid rule's condition lowered, with what it reads and the part of
-/// it judged from the piece counts alone.
-fn compile_forbid(f: &ForbidRule) -> CompiledForbid {
-    let mut blocked = false;
-    f.when
-        .expr
-        .for_each_symbol(&mut |p| blocked |= *p == Prim::NoLegalMove);
-    let by_counts = f
-        .when
-        .expr
-        .conjuncts()
-        .into_iter()
-        .filter(|c| c.as_const().is_none() && reads_piece_counts_only(c))
-        .cloned()
-        .reduce(|a, b| Expr::Bin(BinOp::And, Box::new(a), Box::new(b)));
-    CompiledForbid {
-        classes: f.moves.clone(),
-        when: lower(&f.when.expr),
-        blocked,
-        reads_move: f.reads_move(),
-        by_counts: by_counts.map(|e| lower(&e)),
-    }
-}
-
-/// The hash keys, and the rule extras that hold keys of their own, drawn
-/// in this order from one fixed seed: the order is part of every key.
-struct Keys {
-    z_piece: [Vec<u64>; 2],
-    z_hand: [u64; 2],
-    z_side: u64,
-    mills: Option<crate::mills::MillExtras>,
-    choose: Option<crate::choose::ChooseRules>,
-}
-
-impl Keys {
-    fn draw(rules: &Rules, n: usize) -> Self {
-        let mut seed = 0x6D6F_7272_6967_6F21; // "morrigo!"
-        let z_piece = [(); 2].map(|_| (0..n).map(|_| splitmix(&mut seed)).collect());
-        let z_hand = [(); 2].map(|_| splitmix(&mut seed));
-        let z_side = splitmix(&mut seed);
-        let mills = crate::mills::MillExtras::of(rules, n, &mut || splitmix(&mut seed));
-        let choose = crate::choose::ChooseRules::of(rules, n, &mut || splitmix(&mut seed));
-        Keys {
-            z_piece,
-            z_hand,
-            z_side,
-            mills,
-            choose,
-        }
-    }
-}
-
-/// The eight points around each point when the ruleset has playout
-/// shapes; empty otherwise.
-fn shape_cells(rules: &Rules) -> Vec<[Point; 8]> {
-    // `check` refuses shapes on a board that is not a square grid.
-    match (&rules.shapes, rules.topology.square_cells()) {
-        (Some(_), Some(cells)) => cells
-            .iter()
-            .map(|c| c.map(|q| q.unwrap_or(NO_POINT)))
-            .collect(),
-        _ => Vec::new(),
-    }
-}
-
-/// The result of asking for one random legal move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Sample {
-    Move(Move),
-    Over(Outcome),
-    /// No legal move and no end rule decides: the rules leave the game stuck.
-    Stuck,
-}
-
 impl<const W: usize> Machine<W> {
-    /// Build the tables. Panics only if the board has more than `64 * W`
-    /// points, which [`crate::AnyMachine::new`] rules out.
-    pub fn new(rules: Arc<Rules>) -> Self {
-        let t = &rules.topology;
-        let n = t.len();
-        assert!(n <= 64 * W, "board of {n} points needs a wider machine");
-        let neighbours: Vec<Bits<W>> = t.neighbours.iter().map(|ns| mask(ns)).collect();
-        let grid = crate::grid::GridShifts::detect(t.width, &neighbours);
-        let line_masks = t.lines.iter().map(|l| mask(l)).collect();
-        let (lines_through, lines_through_start) = lines_through_table(t);
-        let phases = rules.phases.iter().map(compile_phase).collect();
-        let removals = rules
-            .line_rule
-            .as_ref()
-            .map(|l| (lower(&l.removals.expr), lower(&l.removable.expr)));
-        let end = rules
-            .end
-            .iter()
-            .map(|e| (e.verdict, lower(&e.when.expr)))
-            .collect();
-        let forbid = rules.forbid.iter().map(compile_forbid).collect();
-        let keys = Keys::draw(&rules, n);
-        let logs = keys.mills.is_some() || keys.choose.is_some();
-        let cells = shape_cells(&rules);
-        let record_moves = rules.play.is_some() || !rules.passes.kinds.is_empty();
-        let reads = Reads::of(&rules);
-        let turns = crate::turns::TurnOrder::of(&rules);
-        let captures = crate::captures::compile(&rules);
-        let leap_rules = crate::captures::leap_rules(&rules);
-        let judge = crate::move_values::MoveJudge::of(&rules);
-        let extras = turns.track_phase
-            || turns.order
-            || turns.has_remove
-            || !captures.is_empty()
-            || leap_rules != 0
-            || keys.mills.is_some()
-            || judge.any;
-        Machine {
-            n,
-            all: Bits::first(n),
-            neighbours,
-            grid,
-            cells,
-            line_masks,
-            lines_through,
-            lines_through_start,
-            phases,
-            removals,
-            end,
-            forbid,
-            judge,
-            captures,
-            leap_rules,
-            z_piece: keys.z_piece,
-            z_hand: keys.z_hand,
-            z_side: keys.z_side,
-            record_moves,
-            reads,
-            turns,
-            mills: keys.mills,
-            extras,
-            choose: keys.choose,
-            logs,
-            rules,
-        }
-    }
-
+    /// The number of points on the board.
     pub fn points(&self) -> usize {
         self.n
-    }
-
-    /// The start of a game: the ruleset's set-up stones (none by default)
-    /// and the player it names to move first.
-    pub fn initial(&self) -> State<W> {
-        let in_hand = [self.rules.in_hand; 2];
-        let start = &self.rules.start;
-        let [first, second] = [0, 1].map(|pl| {
-            let mut b = Bits::EMPTY;
-            start.stones[pl].iter().for_each(|&p| b.set(p as usize));
-            b
-        });
-        self.state_from(first, second, in_hand, start.to_move)
-    }
-
-    /// A position built from parts, unchecked (hot loops that rebuild a
-    /// state they already hold; a set-up from outside goes through
-    /// [`Machine::set_up`]). Counters start at zero.
-    pub fn state_from(
-        &self,
-        first: Bits<W>,
-        second: Bits<W>,
-        in_hand: [u32; 2],
-        to_move: u8,
-    ) -> State<W> {
-        let occ = [first, second];
-        let lost = [0, 1].map(|p| {
-            let placed = occ[p].count() + in_hand[p];
-            if self.rules.unlimited_hand {
-                0
-            } else {
-                self.rules.in_hand.saturating_sub(placed)
-            }
-        });
-        let mut pos = Position {
-            occ,
-            on_board: [occ[0].count(), occ[1].count()],
-            in_hand,
-            lost,
-            to_move,
-            pending: 0,
-            turn: 0,
-            ply: 0,
-            turns_without_removal: 0,
-            turns_without_line: 0,
-            quiet_turns: 0,
-            lines_formed: 0,
-            captured: [0; 2],
-            pass_stones: [0; 2],
-            last_suicide: false,
-            last_immediate_repetition: false,
-            last_board_repetitions: 0,
-            removed_this_turn: false,
-            line_this_turn: false,
-            turn_class: 0,
-            turn_d_start: NO_D,
-            turn_phase: 0,
-            reversible_from: 0,
-            board_key: 0,
-            hash: 0,
-        };
-        pos.board_key = self.board_key(&occ);
-        pos.hash = self.full_hash(&pos);
-        let mut s = State {
-            pos,
-            history: vec![pos.hash],
-            history_counts: KeyCounts::default(),
-            history_counted: 0,
-            moves: Vec::new(),
-            placed_at: vec![u32::MAX; self.n],
-            play_keys: KeyCounts::default(),
-            seen_keys: KeyCounts::default(),
-            start_board_key: pos.board_key,
-            lines: match &self.mills {
-                Some(x) if x.history => crate::mills::LineHistory::new(self.line_masks.len()),
-                _ => Default::default(),
-            },
-            marks: crate::mills::Marks::default(),
-            phase_lines: match &self.mills {
-                Some(x) if x.phase_lines => crate::phase_lines::PhaseLines::new(self.phases.len()),
-                _ => Default::default(),
-            },
-            choice: Default::default(),
-        };
-        if self.rules.repetition.superko != morrigo_rules::Superko::None {
-            let key = self.superko_key(pos.board_key, to_move);
-            s.seen_keys.add(key);
-        }
-        s
     }
 
     pub(crate) fn board_key(&self, occ: &[Bits<W>; 2]) -> u64 {
@@ -753,6 +376,7 @@ impl<const W: usize> Machine<W> {
             .fold(Bits::EMPTY, |acc, m| acc.or(*m))
     }
 
+    /// The points a piece may be put on: neither occupied nor marked.
     pub fn empty(&self, s: &State<W>) -> Bits<W> {
         self.all
             .without(s.pos.occ[0].or(s.pos.occ[1]).or(s.marks.now))

@@ -260,6 +260,7 @@ pub struct OutOfMemory {
     pub held: u64,
     /// Bytes kept free for what grows between checks ([`UNCHECKED`], [`ADDRESS_SLACK`]).
     pub kept: u64,
+    /// The limit, in bytes.
     pub limit: u64,
     /// Where the limit comes from (`--max-memory`, `ulimit -v`).
     pub source: &'static str,

@@ -4,31 +4,9 @@
 
 use crate::bits::Bits;
 use crate::eval::{Ctx, NO_PHASE};
-use crate::machine::{Machine, Move, MoveKind, Point, State};
-use morrigo_rules::move_values::LineSteps;
-use morrigo_rules::{MoveClass, Prim, Rules, SuicideEffect};
-
-/// What judging single moves needs, built once with the machine.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct MoveJudge {
-    /// Some forbid rule is judged per move.
-    pub(crate) any: bool,
-    /// The board's line directions, when a rule reads `run_length`.
-    pub(crate) steps: Option<LineSteps>,
-}
-
-impl MoveJudge {
-    pub(crate) fn of(rules: &Rules) -> Self {
-        let any = rules.forbid.iter().any(|f| f.per_move());
-        let steps = rules
-            .forbid
-            .iter()
-            .any(|f| f.when.uses(Prim::RunLength))
-            // `check` refuses a board whose lines are ambiguous for runs.
-            .then(|| LineSteps::of(&rules.topology).unwrap_or_default());
-        MoveJudge { any, steps }
-    }
-}
+use crate::machine::{Machine, State};
+use crate::moves::{Move, MoveKind, Point};
+use morrigo_rules::{MoveClass, Prim, SuicideEffect};
 
 /// The class a forbid rule names a move by.
 pub(crate) fn class_of(m: Move) -> MoveClass {

@@ -2,7 +2,8 @@
 //! legal moves of a turn (or the owed removals), and random sampling.
 
 use crate::eval::{Ctx, NO_PHASE};
-use crate::machine::{Machine, Move, MoveKind, Outcome, Point, Sample, State};
+use crate::machine::{Machine, State};
+use crate::moves::{Move, MoveKind, Outcome, Point, Sample};
 use morrigo_rules::{ActionKind, MoveClass};
 use std::cell::RefCell;
 

@@ -4,7 +4,7 @@
 //! `D4` a board play (GTP names), `pass` where the ruleset has one pass kind,
 //! `pass:E` where it has several.
 
-use crate::machine::{Move, MoveKind};
+use crate::moves::{Move, MoveKind};
 use morrigo_board::{Named, Topology};
 use morrigo_diag::{Diagnostic, Location};
 use morrigo_rules::Rules;
@@ -14,7 +14,9 @@ use morrigo_rules::Rules;
 pub enum Intent {
     /// A piece or stone onto a point (a placement or a board play).
     Place(u16),
+    /// A piece from the first point to the second (a slide, fly or leap).
     Move(u16, u16),
+    /// The removal of the piece on a point.
     Remove(u16),
     /// A pass of the kind with this index in `Rules::passes`.
     Pass(u8),
@@ -94,6 +96,7 @@ pub fn pass_text(rules: &Rules, kind: u8) -> String {
 /// A token of a move record and where it stands in the record text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Token {
+    /// The token as written.
     pub text: String,
     /// Byte offset in the record.
     pub offset: usize,
@@ -197,6 +200,8 @@ impl Intent {
         }
     }
 
+    /// The intent as a token, with the board's point names (a pass as
+    /// `pass:<index>`).
     pub fn format(&self, t: &Topology) -> String {
         match *self {
             Intent::Place(p) => t.name(p).to_string(),

@@ -1,6 +1,7 @@
 //! Move-tree counting.
 
-use crate::machine::{Machine, Move, State};
+use crate::machine::{Machine, State};
+use crate::moves::Move;
 
 /// What one level of the tree is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,44 +4,14 @@
 //! number fixed at the phase change (El Filja: the removals each side makes
 //! when placing ends follow the mills each made while placing).
 //!
-//! Kept only when a rule reads it (then [`crate::mills::MillExtras`] exists
+//! Kept only when a rule reads it (then [`crate::tables::mills::MillExtras`] exists
 //! and the turn's phase is tracked), in [`State`] with a log tagged by the
 //! ply that made each change, like the per-line history: undo restores the
 //! ply first and takes back exactly the later changes, and `Position`, which
 //! every undo copies, does not grow.
 
 use crate::machine::{Machine, State};
-
-/// Per phase and player: lines completed. (ply of the change, index, old value).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct PhaseLines {
-    counts: Vec<u32>,
-    log: Vec<(u32, u32, u32)>,
-}
-
-impl PhaseLines {
-    pub(crate) fn new(phases: usize) -> Self {
-        PhaseLines {
-            counts: vec![0; 2 * phases],
-            log: Vec::new(),
-        }
-    }
-
-    fn index(phase: usize, player: usize) -> usize {
-        2 * phase + player
-    }
-
-    /// Undo the changes made by plies after `ply`.
-    pub(crate) fn undo_after(&mut self, ply: u32) {
-        while let Some(&(at, i, old)) = self.log.last() {
-            if at <= ply {
-                break;
-            }
-            self.counts[i as usize] = old;
-            self.log.pop();
-        }
-    }
-}
+use crate::tables::phase_lines::PhaseLines;
 
 impl<const W: usize> Machine<W> {
     /// Count `lines` counting lines just completed by `me` in a turn begun

@@ -4,7 +4,8 @@
 //! komi to the second player.
 
 use crate::bits::Bits;
-use crate::machine::{Machine, Outcome, State};
+use crate::machine::{Machine, State};
+use crate::moves::Outcome;
 use morrigo_rules::{ScoringMethod, Seki};
 
 /// The higher score wins; equal scores draw.

@@ -10,7 +10,9 @@ use std::collections::{HashSet, VecDeque};
 /// depend on) a search reached.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StateCount {
+    /// Distinct boards reached.
     pub boards: u64,
+    /// Distinct positions reached.
     pub positions: u64,
     /// False when the search stopped at its limit.
     pub complete: bool,

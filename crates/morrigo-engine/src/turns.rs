@@ -2,70 +2,16 @@
 //! `extra_turn` (the mover moves again), its `first` (who moves when the
 //! game enters it) and its `remove` and `remove_own` actions (the move is
 //! the removal of an opposing piece, or of one of the mover's own). All are
-//! read only by rulesets that use them: the flags of [`TurnOrder`] are
-//! decided when the machine is built.
+//! read only by rulesets that use them: the flags of
+//! [`TurnOrder`](crate::tables::turns::TurnOrder) are decided when the
+//! machine is built.
 
-use crate::compiled::{lower, Op};
+use crate::compiled::Op;
 use crate::eval::{Ctx, NO_PHASE};
 use crate::legality::Illegal;
-use crate::machine::{Machine, Move, Point, State};
-use morrigo_rules::{ActionKind, Prim, Rules};
-
-/// The compiled turn-order rules, per phase.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct TurnOrder {
-    extra: Vec<Option<Op>>,
-    first: Vec<Option<Op>>,
-    /// The `remove` action's condition and whether it reads `no_legal_move`.
-    remove: Vec<Option<(Op, bool)>>,
-    /// The same for `remove_own`.
-    remove_own: Vec<Option<(Op, bool)>>,
-    /// Some phase has `extra_turn` or `first`: the next player is decided
-    /// by rules, so players need not alternate.
-    pub(crate) order: bool,
-    /// Some phase names who moves `first`.
-    has_first: bool,
-    /// Some phase has a `remove` or `remove_own` action.
-    pub(crate) has_remove: bool,
-    /// Some phase has a `remove_own` action: a removal may take the
-    /// mover's own piece.
-    pub(crate) has_remove_own: bool,
-    /// Keep the phase each turn began in (`Position::turn_phase`): the
-    /// turn-order rules read it, and so does a line rule reading `phase`.
-    pub(crate) track_phase: bool,
-}
-
-impl TurnOrder {
-    pub(crate) fn of(rules: &Rules) -> Self {
-        let op = |c: &Option<morrigo_rules::Cond>| c.as_ref().map(|c| lower(&c.expr));
-        let extra: Vec<_> = rules.phases.iter().map(|p| op(&p.extra_turn)).collect();
-        let first: Vec<_> = rules.phases.iter().map(|p| op(&p.first)).collect();
-        let guard = |c: &Option<morrigo_rules::Cond>| {
-            c.as_ref()
-                .map(|c| (lower(&c.expr), c.uses(Prim::NoLegalMove)))
-        };
-        let remove: Vec<_> = rules.phases.iter().map(|p| guard(&p.remove)).collect();
-        let remove_own: Vec<_> = rules.phases.iter().map(|p| guard(&p.remove_own)).collect();
-        let order = extra.iter().chain(&first).any(Option::is_some);
-        let line_reads_phase = rules
-            .line_rule
-            .as_ref()
-            .is_some_and(|l| l.removals.uses(Prim::Phase) || l.removable.uses(Prim::Phase));
-        let has_remove_own = remove_own.iter().any(Option::is_some);
-        TurnOrder {
-            has_first: first.iter().any(Option::is_some),
-            has_remove: has_remove_own || remove.iter().any(Option::is_some),
-            has_remove_own,
-            extra,
-            first,
-            remove,
-            remove_own,
-            order,
-            // `lines_formed_in` counts by the phase the turn began in.
-            track_phase: order || line_reads_phase || rules.uses(Prim::LinesFormedIn),
-        }
-    }
-}
+use crate::machine::{Machine, State};
+use crate::moves::{Move, Point};
+use morrigo_rules::ActionKind;
 
 impl<const W: usize> Machine<W> {
     /// The phase a rule read during a turn sees: the one the turn began in

@@ -8,6 +8,7 @@ mod common;
 
 mod agent_seats;
 mod agents;
+mod architecture;
 mod boards;
 mod capture_choice;
 mod cli;
