@@ -11,6 +11,9 @@
 //! of `machine.rs` describes them.
 
 #![warn(missing_docs)]
+// Unsafe code only where an item allows it (FFI, an allocator, atomics
+// over a buffer), each with its reason.
+#![deny(unsafe_code)]
 
 mod apply;
 mod benson;

@@ -306,6 +306,8 @@ impl Client {
         self.kill();
     }
 
+    // kill(2) on a process group: one of the crate's libc calls.
+    #[allow(unsafe_code)]
     fn kill(&mut self) {
         self.stdin = None;
         if let Ok(None) = self.child.try_wait() {
@@ -375,6 +377,7 @@ mod engines {
         }
     }
 
+    #[allow(unsafe_code)]
     extern "C" fn on_signal(signal: libc::c_int) {
         for slot in &GROUPS {
             let pid = slot.load(Ordering::SeqCst);
@@ -393,6 +396,7 @@ mod engines {
         }
     }
 
+    #[allow(unsafe_code)]
     pub fn install() {
         static ONCE: Once = Once::new();
         ONCE.call_once(|| {

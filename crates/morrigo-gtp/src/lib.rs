@@ -10,6 +10,9 @@
 //!   ([`client`] runs each one, with a deadline on every answer).
 
 #![warn(missing_docs)]
+// Unsafe code only where an item allows it (FFI, an allocator, atomics
+// over a buffer), each with its reason.
+#![deny(unsafe_code)]
 
 pub mod client;
 pub mod engine;

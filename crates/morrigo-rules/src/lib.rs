@@ -5,6 +5,9 @@
 //! `Rules`: plain data with no text left to parse, ready for the engine.
 
 #![warn(missing_docs)]
+// Unsafe code only where an item allows it (FFI, an allocator, atomics
+// over a buffer), each with its reason.
+#![deny(unsafe_code)]
 
 pub mod builtin;
 mod compile;

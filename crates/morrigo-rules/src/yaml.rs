@@ -584,6 +584,9 @@ struct Parser<'a> {
     _input: &'a [u8],
 }
 
+// libyaml is C (through unsafe-libyaml): its calls are the crate's only
+// unsafe code.
+#[allow(unsafe_code)]
 impl<'a> Parser<'a> {
     fn new(input: &'a [u8]) -> Self {
         let mut boxed = Box::new(MaybeUninit::<unsafe_libyaml::yaml_parser_t>::uninit());
@@ -663,6 +666,7 @@ impl<'a> Parser<'a> {
     }
 }
 
+#[allow(unsafe_code)]
 impl Drop for Parser<'_> {
     fn drop(&mut self) {
         // SAFETY: initialised in `new`.
@@ -671,6 +675,7 @@ impl Drop for Parser<'_> {
 }
 
 /// libyaml's problem and where it is.
+#[allow(unsafe_code)]
 unsafe fn parse_error(p: *mut unsafe_libyaml::yaml_parser_t) -> (String, usize) {
     let text = |ptr: *const std::ffi::c_char| {
         (!ptr.is_null()).then(|| CStr::from_ptr(ptr).to_string_lossy().into_owned())

@@ -17,6 +17,9 @@
 //! sector solver and the Go search.
 
 #![warn(missing_docs)]
+// Unsafe code only where an item allows it (FFI, an allocator, atomics
+// over a buffer), each with its reason.
+#![deny(unsafe_code)]
 
 mod applies;
 pub mod go;

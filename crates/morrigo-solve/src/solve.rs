@@ -224,6 +224,8 @@ pub(crate) fn loss(d: u32) -> u16 {
     (2 * d + 2) as u16
 }
 
+// The crate's only unsafe code (`AtomicU32::from_mut_slice` is unstable).
+#[allow(unsafe_code)]
 fn atomics_u32(v: &mut [u32]) -> &[AtomicU32] {
     // SAFETY: AtomicU32 has the same size and alignment as u32, and the
     // exclusive borrow guarantees no other access while the atomics live.

@@ -84,6 +84,33 @@ fn no_function_over_the_length_limit() {
 /// The import reader follows the rules above, on a made-up crate: `use`
 /// groups, names in macros, `super` from a child file and from an inline
 /// test module, a re-export, a parent naming its child, and a circle.
+/// Every crate root forbids unsafe code, or denies it so that only the
+/// items that allow it (FFI, an allocator) may have any.
+#[test]
+fn every_crate_keeps_unsafe_code_out_or_fenced() {
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut open = Vec::new();
+    for entry in std::fs::read_dir(&crates).expect("crates/") {
+        let src = entry.expect("a crate").path().join("src");
+        for root in ["lib.rs", "main.rs"] {
+            let Ok(text) = std::fs::read_to_string(src.join(root)) else {
+                continue;
+            };
+            let fenced = text.lines().any(|l| {
+                let l = l.trim();
+                l == "#![forbid(unsafe_code)]" || l == "#![deny(unsafe_code)]"
+            });
+            if !fenced {
+                open.push(file_under_crates(&src.join(root)));
+            }
+        }
+    }
+    assert!(
+        open.is_empty(),
+        "crate roots without #![forbid(unsafe_code)] or #![deny(unsafe_code)]: {open:?}"
+    );
+}
+
 #[test]
 fn import_reader_follows_the_rules() {
     let module = |path: &str, source: &str| {
