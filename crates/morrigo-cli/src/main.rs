@@ -1,6 +1,7 @@
 //! `morrigo`: the command-line front end of the Morrigo rules engine.
 
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 mod budget;
 mod cmd;

@@ -73,14 +73,7 @@ impl<const W: usize> Machine<W> {
         let mut class = 0u8;
         let mut d_start = NO_D;
         match m.kind {
-            MoveKind::Place => {
-                self.take_from_hand(&mut s.pos, me);
-                let pos = &mut s.pos;
-                pos.hash ^= self.z_piece[me][m.to as usize];
-                pos.board_key ^= self.z_piece[me][m.to as usize];
-                pos.occ[me].set(m.to as usize);
-                pos.on_board[me] += 1;
-            }
+            MoveKind::Place => self.place_piece(&mut s.pos, me, m.to),
             MoveKind::Slide | MoveKind::Fly | MoveKind::Leap => {
                 self.move_piece(s, me, m.from, m.to)
             }
@@ -93,27 +86,7 @@ impl<const W: usize> Machine<W> {
                 // The removals complete the turn of the move that owed them.
                 class = s.pos.turn_class;
                 d_start = s.pos.turn_d_start;
-                if EXTRAS && self.mills.is_some() && self.removal_marks(s) {
-                    self.set_mark(s, m.to);
-                }
-                let pos = &mut s.pos;
-                pos.occ[opp].clear(m.to as usize);
-                pos.on_board[opp] -= 1;
-                pos.hash ^= self.z_piece[opp][m.to as usize];
-                pos.board_key ^= self.z_piece[opp][m.to as usize];
-                pos.lost[opp] += 1;
-                if pos.pending > 0 {
-                    pos.pending -= 1;
-                } else {
-                    // A removal made as a move (a `remove` action) forms no line.
-                    pos.lines_formed = 0;
-                }
-                pos.removed_this_turn = true;
-                if let Some(x) = &self.choose {
-                    if s.choice.now.active() {
-                        self.chose(x, s, m.to);
-                    }
-                }
+                self.remove_opposing::<EXTRAS>(s, opp, m.to);
             }
             MoveKind::Play => {
                 undo.placed = Some((m.to, s.placed_at[m.to as usize]));
@@ -162,6 +135,44 @@ impl<const W: usize> Machine<W> {
             self.end_turn::<EXTRAS>(s, m);
         }
         undo
+    }
+
+    /// A piece from `me`'s hand onto `to`. Inlined into `apply_as` (split
+    /// out for reading only: the transition stays one function).
+    #[inline(always)]
+    fn place_piece(&self, pos: &mut Position<W>, me: usize, to: Point) {
+        self.take_from_hand(pos, me);
+        pos.hash ^= self.z_piece[me][to as usize];
+        pos.board_key ^= self.z_piece[me][to as usize];
+        pos.occ[me].set(to as usize);
+        pos.on_board[me] += 1;
+    }
+
+    /// The opposing piece on `at` taken off: an owed removal paid (or a
+    /// `remove` action, which forms no line), a mark left where the rules
+    /// delay removals, a capture by removal's choice advanced.
+    #[inline(always)]
+    fn remove_opposing<const EXTRAS: bool>(&self, s: &mut State<W>, opp: usize, at: Point) {
+        if EXTRAS && self.mills.is_some() && self.removal_marks(s) {
+            self.set_mark(s, at);
+        }
+        let pos = &mut s.pos;
+        pos.occ[opp].clear(at as usize);
+        pos.on_board[opp] -= 1;
+        pos.hash ^= self.z_piece[opp][at as usize];
+        pos.board_key ^= self.z_piece[opp][at as usize];
+        pos.lost[opp] += 1;
+        if pos.pending > 0 {
+            pos.pending -= 1;
+        } else {
+            pos.lines_formed = 0;
+        }
+        pos.removed_this_turn = true;
+        if let Some(x) = &self.choose {
+            if s.choice.now.active() {
+                self.chose(x, s, at);
+            }
+        }
     }
 
     #[inline(always)]

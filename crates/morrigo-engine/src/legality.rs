@@ -78,131 +78,161 @@ impl<const W: usize> Machine<W> {
     /// `Ok` iff `legal_moves` would list `m`; otherwise the first reason,
     /// in the order: game over / owed removal, the action, the point.
     pub fn check_move(&self, s: &State<W>, m: Move) -> Result<(), Illegal> {
-        let on_board = |p: Point| (p as usize) < self.n;
         if s.pos.pending > 0 {
-            if m.kind != MoveKind::Remove {
-                return Err(Illegal::RemovalOwed);
-            }
-            if !on_board(m.to) {
-                return Err(Illegal::NoSuchMove);
-            }
-            return match s.owner(m.to) {
-                None => Err(Illegal::RemoveEmpty),
-                Some(o) if o == s.pos.to_move => Err(Illegal::RemoveOwn),
-                Some(_) if self.choose.is_some() && s.choice.now.active() => {
-                    let mut targets = Vec::new();
-                    self.choice_targets(s, &mut targets);
-                    if targets.contains(&m) {
-                        self.judged(s, m)
-                    } else {
-                        Err(Illegal::NotCaptureTarget)
-                    }
-                }
-                Some(_) if !self.removable(s, m.to as usize) => Err(Illegal::NotRemovable),
-                Some(_) => self.judged(s, m),
-            };
+            return self.owed_removal_refusal(s, m);
         }
         if let Some(o) = self.outcome(s) {
             return Err(Illegal::GameOver(o));
         }
         let phase = self.phase(s);
-        let me = s.pos.to_move;
         match m.kind {
             MoveKind::Remove => self.removal_move_refusal(s, phase, m.to),
-            MoveKind::Pass => {
-                if m.to as usize >= self.rules.passes.kinds.len() {
-                    return Err(Illegal::NoSuchMove);
-                }
-                self.action_refusal(s, phase, ActionKind::Pass)?;
-                match self.pass_forbidden_by(s, m.to as usize) {
-                    Some(i) => Err(Illegal::Forbidden(i)),
-                    None => Ok(()),
-                }
-            }
-            MoveKind::Place | MoveKind::Play => {
-                let kind = if m.kind == MoveKind::Place {
-                    ActionKind::Place
-                } else {
-                    ActionKind::Play
-                };
-                if !on_board(m.to) {
-                    return Err(Illegal::NoSuchMove);
-                }
-                self.action_refusal(s, phase, kind)?;
-                if s.owner(m.to).is_some() {
-                    return Err(Illegal::Occupied);
-                }
-                if s.marks.now.has(m.to as usize) {
-                    return Err(Illegal::Marked);
-                }
-                match self.play_refusal(s, m.to) {
-                    Some(why) if kind == ActionKind::Play => Err(why),
-                    _ if kind == ActionKind::Play => Ok(()),
-                    _ => self.judged(s, m),
-                }
-            }
-            MoveKind::Leap => {
-                if !on_board(m.from) || !on_board(m.to) {
-                    return Err(Illegal::NoSuchMove);
-                }
-                let leaps = self.armed_leaps(s);
-                if leaps == 0 {
-                    return Err(Illegal::NoLeap);
-                }
-                if s.owner(m.from) != Some(me) {
-                    return Err(Illegal::NotOwnPiece);
-                }
-                if s.owner(m.to).is_some() {
-                    return Err(Illegal::Occupied);
-                }
-                if self
-                    .leap_targets(s, m.from as usize, leaps)
-                    .has(m.to as usize)
-                {
+            MoveKind::Pass => self.pass_refusal(s, phase, m.to),
+            MoveKind::Place | MoveKind::Play => self.placement_refusal(s, phase, m),
+            MoveKind::Leap => self.leap_refusal(s, m),
+            MoveKind::Slide | MoveKind::Fly => self.step_refusal(s, phase, m),
+        }
+    }
+
+    #[inline]
+    fn on_board(&self, p: Point) -> bool {
+        (p as usize) < self.n
+    }
+
+    /// While a removal is owed only removals of removable opposing pieces
+    /// (the capture's targets, when a capture by removal is owed) are legal.
+    #[inline]
+    fn owed_removal_refusal(&self, s: &State<W>, m: Move) -> Result<(), Illegal> {
+        if m.kind != MoveKind::Remove {
+            return Err(Illegal::RemovalOwed);
+        }
+        if !self.on_board(m.to) {
+            return Err(Illegal::NoSuchMove);
+        }
+        match s.owner(m.to) {
+            None => Err(Illegal::RemoveEmpty),
+            Some(o) if o == s.pos.to_move => Err(Illegal::RemoveOwn),
+            Some(_) if self.choose.is_some() && s.choice.now.active() => {
+                let mut targets = Vec::new();
+                self.choice_targets(s, &mut targets);
+                if targets.contains(&m) {
                     self.judged(s, m)
                 } else {
-                    Err(Illegal::NoLeap)
+                    Err(Illegal::NotCaptureTarget)
                 }
             }
-            MoveKind::Slide | MoveKind::Fly => {
-                if !on_board(m.from) || !on_board(m.to) {
-                    return Err(Illegal::NoSuchMove);
-                }
-                let leaps = self.armed_leaps(s);
-                if leaps != 0
-                    && s.owner(m.from) == Some(me)
-                    && s.owner(m.to).is_none()
-                    && self
-                        .leap_targets(s, m.from as usize, leaps)
-                        .has(m.to as usize)
-                {
-                    return Err(Illegal::IsALeap);
-                }
-                let slide = self.action_refusal(s, phase, ActionKind::Slide);
-                let fly = self.action_refusal(s, phase, ActionKind::Fly);
-                if let (Err(why), Err(_)) = (slide, fly) {
-                    return Err(why);
-                }
-                if s.owner(m.from) != Some(me) {
-                    return Err(Illegal::NotOwnPiece);
-                }
-                if s.owner(m.to).is_some() {
-                    return Err(Illegal::Occupied);
-                }
-                if s.marks.now.has(m.to as usize) {
-                    return Err(Illegal::Marked);
-                }
-                let adjacent = self.neighbours[m.from as usize].has(m.to as usize);
-                match (m.kind, adjacent) {
-                    (MoveKind::Slide, true) => slide.or(fly),
-                    (MoveKind::Slide, false) => Err(Illegal::NotAdjacent),
-                    (_, true) if slide.is_ok() => Err(Illegal::IsASlide),
-                    (_, _) if fly.is_err() && !adjacent => Err(Illegal::NotAdjacent),
-                    (_, _) => fly,
-                }
-                .and_then(|()| self.judged(s, m))
-            }
+            Some(_) if !self.removable(s, m.to as usize) => Err(Illegal::NotRemovable),
+            Some(_) => self.judged(s, m),
         }
+    }
+
+    /// A pass of kind `kind`: the phase must allow passing, and no forbid
+    /// rule may hold for it.
+    #[inline]
+    fn pass_refusal(&self, s: &State<W>, phase: usize, kind: Point) -> Result<(), Illegal> {
+        if kind as usize >= self.rules.passes.kinds.len() {
+            return Err(Illegal::NoSuchMove);
+        }
+        self.action_refusal(s, phase, ActionKind::Pass)?;
+        match self.pass_forbidden_by(s, kind as usize) {
+            Some(i) => Err(Illegal::Forbidden(i)),
+            None => Ok(()),
+        }
+    }
+
+    /// A placement or a board play onto `m.to`.
+    #[inline]
+    fn placement_refusal(&self, s: &State<W>, phase: usize, m: Move) -> Result<(), Illegal> {
+        let kind = if m.kind == MoveKind::Place {
+            ActionKind::Place
+        } else {
+            ActionKind::Play
+        };
+        if !self.on_board(m.to) {
+            return Err(Illegal::NoSuchMove);
+        }
+        self.action_refusal(s, phase, kind)?;
+        if s.owner(m.to).is_some() {
+            return Err(Illegal::Occupied);
+        }
+        if s.marks.now.has(m.to as usize) {
+            return Err(Illegal::Marked);
+        }
+        match self.play_refusal(s, m.to) {
+            Some(why) if kind == ActionKind::Play => Err(why),
+            _ if kind == ActionKind::Play => Ok(()),
+            _ => self.judged(s, m),
+        }
+    }
+
+    /// A leap: an armed leap rule, the mover's piece, an empty landing
+    /// point with an opposing piece between.
+    #[inline]
+    fn leap_refusal(&self, s: &State<W>, m: Move) -> Result<(), Illegal> {
+        if !self.on_board(m.from) || !self.on_board(m.to) {
+            return Err(Illegal::NoSuchMove);
+        }
+        let leaps = self.armed_leaps(s);
+        if leaps == 0 {
+            return Err(Illegal::NoLeap);
+        }
+        if s.owner(m.from) != Some(s.pos.to_move) {
+            return Err(Illegal::NotOwnPiece);
+        }
+        if s.owner(m.to).is_some() {
+            return Err(Illegal::Occupied);
+        }
+        if self
+            .leap_targets(s, m.from as usize, leaps)
+            .has(m.to as usize)
+        {
+            self.judged(s, m)
+        } else {
+            Err(Illegal::NoLeap)
+        }
+    }
+
+    /// A slide or a fly: which of the two the move is depends on the
+    /// points (adjacent or not) and on what the phase allows.
+    #[inline]
+    fn step_refusal(&self, s: &State<W>, phase: usize, m: Move) -> Result<(), Illegal> {
+        if !self.on_board(m.from) || !self.on_board(m.to) {
+            return Err(Illegal::NoSuchMove);
+        }
+        let me = s.pos.to_move;
+        let leaps = self.armed_leaps(s);
+        if leaps != 0
+            && s.owner(m.from) == Some(me)
+            && s.owner(m.to).is_none()
+            && self
+                .leap_targets(s, m.from as usize, leaps)
+                .has(m.to as usize)
+        {
+            return Err(Illegal::IsALeap);
+        }
+        let slide = self.action_refusal(s, phase, ActionKind::Slide);
+        let fly = self.action_refusal(s, phase, ActionKind::Fly);
+        if let (Err(why), Err(_)) = (slide, fly) {
+            return Err(why);
+        }
+        if s.owner(m.from) != Some(me) {
+            return Err(Illegal::NotOwnPiece);
+        }
+        if s.owner(m.to).is_some() {
+            return Err(Illegal::Occupied);
+        }
+        if s.marks.now.has(m.to as usize) {
+            return Err(Illegal::Marked);
+        }
+        let adjacent = self.neighbours[m.from as usize].has(m.to as usize);
+        match (m.kind, adjacent) {
+            (MoveKind::Slide, true) => slide.or(fly),
+            (MoveKind::Slide, false) => Err(Illegal::NotAdjacent),
+            (_, true) if slide.is_ok() => Err(Illegal::IsASlide),
+            (_, _) if fly.is_err() && !adjacent => Err(Illegal::NotAdjacent),
+            (_, _) => fly,
+        }
+        .and_then(|()| self.judged(s, m))
     }
 
     /// Why the phase does not allow an action of `kind` now, if it does not:

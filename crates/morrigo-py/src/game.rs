@@ -1,90 +1,38 @@
-//! `Game`: a compiled ruleset, and loading one.
+//! `Game`'s Python methods (the type, with loading, is in `compiled.rs`)
+//! and :func:`morrigo.rulesets`.
 
-use crate::history::HistoryLayout;
-use crate::layout::Layout;
-use crate::state::{AnyState, Core, PyState};
-use morrigo_diag::Diagnostics;
-use morrigo_engine::{with_machine, AnyMachine, Unit};
-use morrigo_rules::load::{self, Overrides};
+use crate::compiled::{bounded_perft, parse_unit, PyGame, DEFAULT_MAX_NODES};
+use crate::observation::PLANE_NAMES;
+use crate::position::{AnyState, Core};
+use crate::state::PyState;
+use morrigo_engine::with_machine;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use std::sync::Arc;
+use pyo3::types::PyDict;
 
-/// What every state of a game shares: the machine and the action layout.
-#[derive(Debug)]
-pub struct GameCore {
-    pub machine: AnyMachine,
-    pub layout: Layout,
-    /// Number of observation planes (see [`crate::state::planes`]).
-    pub planes: usize,
-    /// The recent turns an observation shows.
-    pub history: HistoryLayout,
-}
-
-impl GameCore {
-    pub fn new(machine: AnyMachine) -> Self {
-        let rules = machine.rules();
-        let layout = Layout::of(rules);
-        let planes = crate::state::FIXED_PLANES + rules.phases.len();
-        let history = HistoryLayout::of(rules, &layout);
-        GameCore {
-            machine,
-            layout,
-            planes,
-            history,
-        }
-    }
-
-    pub fn rules(&self) -> &morrigo_rules::Rules {
-        self.machine.rules()
-    }
-}
-
-/// The board size a caller gives: `9`, `"7x5"` or `(7, 5)`.
-pub fn size_of(size: Option<&Bound<'_, PyAny>>) -> PyResult<Option<(u32, u32)>> {
-    let Some(obj) = size else { return Ok(None) };
-    if obj.is_none() {
-        return Ok(None);
-    }
-    let text = if let Ok(n) = obj.extract::<i64>() {
-        n.to_string()
-    } else if let Ok((w, h)) = obj.extract::<(i64, i64)>() {
-        format!("{w}x{h}")
-    } else if let Ok(t) = obj.extract::<String>() {
-        t
-    } else {
-        return Err(PyValueError::new_err(
-            "size must be an int (9), a string (\"7x5\") or a (columns, rows) tuple",
-        ));
-    };
-    Overrides::parse_size(&text)
-        .map(Some)
-        .map_err(PyValueError::new_err)
-}
-
-/// Load and compile a ruleset: a path, a built-in name, or YAML text.
-pub fn load_core(spec: &str, overrides: &Overrides) -> Result<GameCore, Diagnostics> {
-    let is_named =
-        std::path::Path::new(spec).exists() || morrigo_rules::builtin::find(spec).is_some();
-    // Text with a line break or a `key:` is a ruleset, not a name.
-    let is_text = !is_named && (spec.contains('\n') || spec.contains(": "));
-    let rules = if is_text {
-        let loaded = load::with_overrides(load::load_text("<ruleset text>", spec)?, overrides)?;
-        morrigo_rules::compile(&loaded)?
-    } else {
-        morrigo_rules::load_rules_with(spec, overrides)?
-    };
-    let machine = AnyMachine::new(Arc::new(rules))?;
-    Ok(GameCore::new(machine))
-}
-
-/// A compiled ruleset: its board, players, action space, and states.
-///
-/// Made by :func:`morrigo.load`. A game is immutable and may be shared
-/// between threads; each :class:`State` belongs to the game that made it.
-#[pyclass(name = "Game", module = "morrigo", frozen)]
-pub struct PyGame {
-    pub core: Arc<GameCore>,
+/// The built-in rulesets: dicts with ``name``, ``title``, ``family``
+/// (``morris`` or ``go``) and ``path`` (inside the repository).
+#[pyfunction]
+pub fn rulesets(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
+    morrigo_rules::builtin::all()
+        .iter()
+        .map(|b| {
+            let d = PyDict::new(py);
+            d.set_item("name", b.name)?;
+            let title = morrigo_rules::load_rules(b.name)
+                .map(|r| r.title)
+                .unwrap_or_default();
+            d.set_item("title", title)?;
+            let family = b
+                .path
+                .strip_prefix("rulesets/")
+                .and_then(|p| p.split_once('/'))
+                .map_or("", |(f, _)| f);
+            d.set_item("family", family)?;
+            d.set_item("path", b.path)?;
+            Ok(d)
+        })
+        .collect()
 }
 
 #[pymethods]
@@ -187,10 +135,7 @@ impl PyGame {
     /// The names of the observation planes, in order.
     #[getter]
     fn observation_planes(&self) -> Vec<String> {
-        let mut names: Vec<String> = crate::state::PLANE_NAMES
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
+        let mut names: Vec<String> = PLANE_NAMES.iter().map(|s| s.to_string()).collect();
         names.extend(
             self.core
                 .rules()
@@ -264,8 +209,8 @@ impl PyGame {
 
     /// Every built-in ruleset (see :func:`morrigo.rulesets`).
     #[staticmethod]
-    fn rulesets(py: Python<'_>) -> PyResult<Vec<Bound<'_, pyo3::types::PyDict>>> {
-        crate::rulesets(py)
+    fn rulesets(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
+        rulesets(py)
     }
 
     fn __repr__(&self) -> String {
@@ -276,36 +221,5 @@ impl PyGame {
             r.title,
             r.topology.len()
         )
-    }
-}
-
-/// The CLI's default `--max-nodes` of `perft`.
-pub const DEFAULT_MAX_NODES: u64 = 10_000_000_000;
-
-/// `perft`, refused when the tree is estimated at more than `max_nodes`
-/// leaves (the CLI's check: a count that would run for hours).
-pub fn bounded_perft<const W: usize>(
-    m: &morrigo_engine::Machine<W>,
-    s: &mut morrigo_engine::State<W>,
-    depth: u32,
-    unit: Unit,
-    max_nodes: u64,
-) -> Result<u64, String> {
-    let estimate = morrigo_engine::estimate_leaves(m, s, depth, unit);
-    if estimate > max_nodes as f64 {
-        return Err(format!(
-            "perft {depth}: the tree has an estimated {estimate:.1e} leaves, more than the limit of {max_nodes} (max_nodes)"
-        ));
-    }
-    Ok(morrigo_engine::perft(m, s, depth, unit))
-}
-
-pub fn parse_unit(unit: &str) -> PyResult<Unit> {
-    match unit {
-        "ply" => Ok(Unit::Ply),
-        "turn" => Ok(Unit::Turn),
-        other => Err(PyValueError::new_err(format!(
-            "unknown perft unit `{other}`: expected \"ply\" or \"turn\""
-        ))),
     }
 }

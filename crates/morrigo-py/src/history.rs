@@ -17,7 +17,7 @@
 //! reads, when every pattern's reach is bounded; else [`DEFAULT_TURNS`].
 
 use crate::layout::Layout;
-use crate::state::Core;
+use crate::position::Core;
 use morrigo_engine::MoveKind;
 use morrigo_rules::Rules;
 
@@ -40,6 +40,7 @@ fn block_of(kind: MoveKind) -> usize {
 /// The history array's shape and columns for one ruleset.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HistoryLayout {
+    /// Rows: the turns shown.
     pub turns: usize,
     /// Column of each block of [`KINDS`] the ruleset has.
     kind_cols: [Option<usize>; 4],
@@ -48,10 +49,12 @@ pub struct HistoryLayout {
     class_start: usize,
     /// Derived class letters, in columns after the plain ones.
     derived: Vec<u8>,
+    /// Columns: the features of a turn.
     pub width: usize,
 }
 
 impl HistoryLayout {
+    /// The layout for `rules`, whose action space is `layout`.
     pub fn of(rules: &Rules, layout: &Layout) -> Self {
         let reach: Option<Vec<usize>> = rules.patterns.iter().map(|p| p.max_len).collect();
         let turns = match reach {

@@ -19,18 +19,28 @@ use morrigo_engine::notation::Intent;
 use morrigo_engine::{Move, MoveKind};
 use morrigo_rules::{ActionKind, CaptureKind, Rules};
 
+/// A ruleset's action space: where each block starts (`None`: the ruleset
+/// has no such move) and how many actions there are.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
+    /// Number of points of the board.
     pub n: usize,
+    /// Start of the `drop` block (N actions).
     pub drop: Option<usize>,
+    /// Start of the `move` block (N × N actions).
     pub moves: Option<usize>,
+    /// Start of the `remove` block (N actions).
     pub remove: Option<usize>,
+    /// Start of the `pass` block (one action per pass kind).
     pub pass: Option<usize>,
+    /// Number of pass kinds.
     pub passes: usize,
+    /// Size of the whole action space.
     pub size: usize,
 }
 
 impl Layout {
+    /// The action space of `rules`.
     pub fn of(rules: &Rules) -> Self {
         let n = rules.topology.len();
         let has = |k: ActionKind| {

@@ -8,20 +8,25 @@
 //! the record flattening for pandas and the PettingZoo and Gymnasium
 //! environments.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod compiled;
 mod errors;
 mod game;
 mod history;
 mod layout;
+mod observation;
+mod position;
 mod sectors;
 mod sim;
 mod state;
 mod sweep;
 
+use compiled::{load_core, size_of, PyGame};
 use errors::{ruleset_error, IllegalMoveError, RulesetError, SolveError, SweepError};
-use game::{load_core, size_of, PyGame};
 use morrigo_rules::load::Overrides;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
 use std::sync::Arc;
 
 /// Load and compile a ruleset: a built-in name (``"nine-mens-morris"``), a
@@ -44,36 +49,11 @@ fn load(ruleset: &str, size: Option<&Bound<'_, PyAny>>, komi: Option<f64>) -> Py
     })
 }
 
-/// The built-in rulesets: dicts with ``name``, ``title``, ``family``
-/// (``morris`` or ``go``) and ``path`` (inside the repository).
-#[pyfunction]
-fn rulesets(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
-    morrigo_rules::builtin::all()
-        .iter()
-        .map(|b| {
-            let d = PyDict::new(py);
-            d.set_item("name", b.name)?;
-            let title = morrigo_rules::load_rules(b.name)
-                .map(|r| r.title)
-                .unwrap_or_default();
-            d.set_item("title", title)?;
-            let family = b
-                .path
-                .strip_prefix("rulesets/")
-                .and_then(|p| p.split_once('/'))
-                .map_or("", |(f, _)| f);
-            d.set_item("family", family)?;
-            d.set_item("path", b.path)?;
-            Ok(d)
-        })
-        .collect()
-}
-
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_function(wrap_pyfunction!(load, m)?)?;
-    m.add_function(wrap_pyfunction!(rulesets, m)?)?;
+    m.add_function(wrap_pyfunction!(game::rulesets, m)?)?;
     m.add_function(wrap_pyfunction!(sim::simulate, m)?)?;
     m.add_function(wrap_pyfunction!(sim::simulate_report_json, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sweep_plan, m)?)?;

@@ -1,9 +1,10 @@
 //! `simulate`, `compare` and `Agent`: morrigo-play's agents and playouts,
 //! run without the GIL.
 
+use crate::compiled::{load_core, size_of, GameCore, PyGame};
 use crate::errors::ruleset_error;
-use crate::game::{load_core, GameCore, PyGame};
-use crate::state::{with_core, PyMove, PyState};
+use crate::position::with_core;
+use crate::state::{PyMove, PyState};
 use morrigo_engine::{with_machine, Machine};
 use morrigo_play::{game_rng, playout_with, AgentSpec, GameRecord, Player, SimConfig};
 use morrigo_rules::load::Overrides;
@@ -91,7 +92,7 @@ fn machine_for(
         PyValueError::new_err("a ruleset is a morrigo.Game, a built-in name, a path or YAML text")
     })?;
     let overrides = Overrides {
-        size: crate::game::size_of(size)?,
+        size: size_of(size)?,
         komi,
     };
     load_core(&spec, &overrides)

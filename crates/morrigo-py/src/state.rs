@@ -1,111 +1,18 @@
 //! `State` and `Move`: a game position with its undo stack, driven through
 //! the engine's own apply, undo, legality and explanation.
 
+use crate::compiled::{bounded_perft, parse_unit, GameCore, PyGame, DEFAULT_MAX_NODES};
 use crate::errors::{illegal_move, refusal_parts, split_location, unreadable_move};
-use crate::game::{bounded_perft, parse_unit, GameCore, PyGame, DEFAULT_MAX_NODES};
+use crate::observation::planes;
+use crate::position::{with_core, AnyState, Core};
 use morrigo_diag::SourceFile;
 use morrigo_engine::notation::{self, Intent};
-use morrigo_engine::{explain, refusal, Bits, Machine, Move, MoveKind, Outcome, State, Undo};
+use morrigo_engine::{explain, refusal, Bits, Machine, Move, MoveKind, Outcome, State};
 use morrigo_rules::Verdict;
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use std::sync::Arc;
-
-/// A position, the moves that led to it (for undo), and scratch space for
-/// move generation (so no call allocates it anew).
-#[derive(Clone, Debug)]
-pub struct Core<const W: usize> {
-    pub s: State<W>,
-    pub stack: Vec<Ply<W>>,
-    pub scratch: Vec<Move>,
-}
-
-/// A ply played, with what undoes it and the turn it belongs to.
-#[derive(Clone, Debug)]
-pub struct Ply<const W: usize> {
-    pub mv: Move,
-    pub undo: Undo<W>,
-    /// The turn number and the seat that played it (the observation's history).
-    pub turn: u32,
-    pub mover: u8,
-}
-
-impl<const W: usize> Core<W> {
-    pub fn new(s: State<W>) -> Self {
-        Core {
-            s,
-            stack: Vec::new(),
-            scratch: Vec::with_capacity(64),
-        }
-    }
-
-    pub fn push(&mut self, m: &Machine<W>, mv: Move) {
-        let (turn, mover) = (self.s.pos.turn, self.s.pos.to_move);
-        let undo = m.apply(&mut self.s, mv);
-        self.stack.push(Ply {
-            mv,
-            undo,
-            turn,
-            mover,
-        });
-    }
-
-    /// Take back the last ply; `None` at the start.
-    pub fn pop(&mut self, m: &Machine<W>) -> Option<Move> {
-        let p = self.stack.pop()?;
-        m.undo(&mut self.s, p.undo);
-        Some(p.mv)
-    }
-}
-
-/// A [`Core`] of the width its game's machine has.
-#[derive(Clone, Debug)]
-pub enum AnyState {
-    W1(Core<1>),
-    W2(Core<2>),
-    W4(Core<4>),
-    W6(Core<6>),
-    W10(Core<10>),
-}
-
-macro_rules! from_core {
-    ($($w:literal => $v:ident),*) => {$(
-        impl From<Core<$w>> for AnyState {
-            fn from(c: Core<$w>) -> Self {
-                AnyState::$v(c)
-            }
-        }
-    )*};
-}
-from_core!(1 => W1, 2 => W2, 4 => W4, 6 => W6, 10 => W10);
-
-/// Run width-generic code on a game's machine and a state of it.
-macro_rules! with_core {
-    ($game:expr, $state:expr, $m:ident, $c:ident => $body:expr) => {
-        match (&$game.machine, $state) {
-            (morrigo_engine::AnyMachine::W1($m), $crate::state::AnyState::W1($c)) => $body,
-            (morrigo_engine::AnyMachine::W2($m), $crate::state::AnyState::W2($c)) => $body,
-            (morrigo_engine::AnyMachine::W4($m), $crate::state::AnyState::W4($c)) => $body,
-            (morrigo_engine::AnyMachine::W6($m), $crate::state::AnyState::W6($c)) => $body,
-            (morrigo_engine::AnyMachine::W10($m), $crate::state::AnyState::W10($c)) => $body,
-            _ => unreachable!("a state has the width of its game's machine"),
-        }
-    };
-}
-pub(crate) use with_core;
-
-/// Planes every observation has before the phase planes.
-pub const PLANE_NAMES: [&str; 7] = [
-    "own pieces",
-    "opponent pieces",
-    "empty",
-    "marked",
-    "removal owed",
-    "own hand",
-    "opponent hand",
-];
-pub const FIXED_PLANES: usize = PLANE_NAMES.len();
 
 /// One ply: its kind and points, its text and its action.
 ///
@@ -115,6 +22,7 @@ pub const FIXED_PLANES: usize = PLANE_NAMES.len();
 #[pyclass(name = "Move", module = "morrigo", frozen, eq, hash)]
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PyMove {
+    /// The engine's move.
     pub mv: Move,
     /// The move's notation.
     #[pyo3(get)]
@@ -137,6 +45,7 @@ pub struct PyMove {
 }
 
 impl PyMove {
+    /// The `Move` of an engine move of `game`.
     pub fn new(game: &GameCore, mv: Move) -> Self {
         let rules = game.rules();
         let t = &rules.topology;
@@ -193,7 +102,9 @@ pub enum Given {
 /// in place; :meth:`copy` gives an independent copy.
 #[pyclass(name = "State", module = "morrigo")]
 pub struct PyState {
+    /// The game it belongs to.
     pub game: Arc<GameCore>,
+    /// The position and its undo stack, at the width of the game's machine.
     pub inner: AnyState,
 }
 
@@ -293,49 +204,6 @@ fn apply_given<const W: usize>(
 /// The outcome of the position, if the game is over.
 fn outcome_of<const W: usize>(m: &Machine<W>, c: &mut Core<W>) -> Option<Outcome> {
     m.legal_moves(&c.s, &mut c.scratch)
-}
-
-/// The observation planes from `seat`'s view, row-major `(planes, points)`.
-pub fn planes<const W: usize>(
-    game: &GameCore,
-    m: &Machine<W>,
-    s: &State<W>,
-    seat: usize,
-) -> Vec<f32> {
-    let rules = game.rules();
-    let n = rules.topology.len();
-    let mut out = vec![0f32; game.planes * n];
-    let marked = if rules.line_rule.as_ref().is_some_and(|l| l.delay.is_some()) {
-        m.marked(s)
-    } else {
-        Bits::EMPTY
-    };
-    let me = seat & 1;
-    for p in 0..n {
-        let own = s.pos.occ[me].has(p);
-        let opp = s.pos.occ[me ^ 1].has(p);
-        out[p] = own as u8 as f32;
-        out[n + p] = opp as u8 as f32;
-        out[2 * n + p] = (!own && !opp) as u8 as f32;
-        out[3 * n + p] = marked.has(p) as u8 as f32;
-    }
-    let fill = |out: &mut [f32], plane: usize, v: f32| {
-        out[plane * n..(plane + 1) * n]
-            .iter_mut()
-            .for_each(|x| *x = v);
-    };
-    let owed = s.pos.pending > 0 && s.pos.to_move as usize == me;
-    fill(&mut out, 4, owed as u8 as f32);
-    if !rules.unlimited_hand && rules.in_hand > 0 {
-        let full = rules.in_hand as f32;
-        fill(&mut out, 5, (s.pos.in_hand[me] as f32 / full).min(1.0));
-        fill(&mut out, 6, (s.pos.in_hand[me ^ 1] as f32 / full).min(1.0));
-    }
-    let phase = m.phase(s);
-    if phase < rules.phases.len() {
-        fill(&mut out, FIXED_PLANES + phase, 1.0);
-    }
-    out
 }
 
 fn f32_bytes(v: &[f32]) -> Vec<u8> {
@@ -616,7 +484,7 @@ impl PyState {
         let game = self.game.clone();
         let shape = (game.planes, game.rules().topology.len());
         let v = with_core!(game, &self.inner, m, c => {
-            planes(&game, m, &c.s, seat.unwrap_or(c.s.pos.to_move as usize))
+            planes(m, &c.s, seat.unwrap_or(c.s.pos.to_move as usize))
         });
         numpy_array(py, &f32_bytes(&v), "float32", Some(shape))
     }

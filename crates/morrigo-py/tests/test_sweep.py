@@ -180,7 +180,8 @@ def _kill_group(proc):
 
 @pytest.fixture(scope="module")
 def ray_head(tmp_path_factory):
-    """A Ray head of two CPUs on loopback, as the README says to start one:
+    """A Ray head of two CPUs on loopback, as the book's Sweeps chapter
+    (docs/src/sweeps.md) says to start one:
     `ray start --head` with RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0 (Ray's
     single-machine mode: every address 127.0.0.1) and token authentication.
     Its own temp dir (short: Ray's socket paths have a length limit) and its

@@ -942,78 +942,29 @@ impl<'r> RefGame<'r> {
 
     /// Play a move. Panics if it is plainly not playable (it does not check
     /// the phase's action guards: pass moves from [`RefGame::legal_moves`]).
+    ///
+    /// In order: the piece moves (`place_from_hand`, `move_piece`,
+    /// `remove_piece`; a pass changes nothing), the armed capture rules take
+    /// what they take with the move (`capture`), the lines the move
+    /// completed are judged and what they owe is set (`judge_lines`),
+    /// captures by removal add their targets (`open_choice`); when nothing
+    /// (more) is owed or can be, the turn ends (`end_turn`).
     pub fn apply(&mut self, m: Move) {
-        let me = self.to_move;
-        let opp = 1 - me;
-        let to = m.to as usize;
         if self.pending == 0 {
             self.turn_phase = Some(self.phase());
         }
         // Capture rules are judged for the mover before the move.
-        let armed = if matches!(m.kind, MoveKind::Remove | MoveKind::Pass) {
-            Vec::new()
-        } else {
+        let moves_a_piece = !matches!(m.kind, MoveKind::Remove | MoveKind::Pass);
+        let armed = if moves_a_piece {
             self.armed(self.phase(), None)
+        } else {
+            Vec::new()
         };
         let board_before = self.board.clone();
-        let line_rule = self.rules.line_rule.as_ref();
         match m.kind {
-            MoveKind::Place => {
-                assert_eq!(self.pending, 0, "{m:?}: a removal is owed");
-                assert!(self.in_hand[me as usize] > 0, "{m:?}: nothing in hand");
-                assert!(self.free(to), "{m:?}: point taken");
-                self.in_hand[me as usize] -= 1;
-                self.board[to] = Some(me);
-                self.placed_this_turn = true;
-            }
-            MoveKind::Slide | MoveKind::Fly | MoveKind::Leap => {
-                assert_eq!(self.pending, 0, "{m:?}: a removal is owed");
-                if m.kind == MoveKind::Leap {
-                    // Take every opposing piece jumped under an armed leap rule.
-                    let (from, to) = (m.from as usize, m.to as usize);
-                    let mut over = Vec::new();
-                    for rule in armed.iter().filter(|r| r.kind == CaptureKind::Leap) {
-                        for [a, b, c] in self.triples(rule) {
-                            let joins = (a, c) == (from, to) || (c, a) == (from, to);
-                            if joins && self.board[b] == Some(opp) && !over.contains(&b) {
-                                over.push(b);
-                            }
-                        }
-                    }
-                    assert!(!over.is_empty(), "{m:?}: nothing to jump");
-                    for b in over {
-                        self.board[b] = None;
-                        self.lost[opp as usize] += 1;
-                        self.removed_this_turn = true;
-                    }
-                }
-                assert_ne!(m.from, NO_POINT);
-                assert_eq!(self.board[m.from as usize], Some(me), "{m:?}: not own");
-                assert!(self.free(to), "{m:?}: point taken");
-                self.board[m.from as usize] = None;
-                self.board[to] = Some(me);
-            }
-            MoveKind::Remove => {
-                // An own piece only by a `remove_own` action (nothing owed).
-                let owner = self.board[to].expect("a removal takes a piece");
-                assert!(
-                    owner == opp || self.pending == 0,
-                    "{m:?}: an owed removal takes an opposing piece"
-                );
-                if self.holds(line_rule.and_then(|l| l.delay.as_ref())) {
-                    self.marked[to] = true;
-                }
-                self.board[to] = None;
-                self.lost[owner as usize] += 1;
-                if self.pending > 0 {
-                    self.pending -= 1;
-                } else {
-                    // A removal made as a move: the phase's `remove` action.
-                    self.lines_formed = 0;
-                }
-                self.removed_this_turn = true;
-                self.chose(to);
-            }
+            MoveKind::Place => self.place_from_hand(m),
+            MoveKind::Slide | MoveKind::Fly | MoveKind::Leap => self.move_piece(m, &armed),
+            MoveKind::Remove => self.remove_piece(m),
             MoveKind::Pass => {
                 // A pass ends the turn and changes nothing on the board.
                 assert_eq!(self.pending, 0, "{m:?}: a removal is owed");
@@ -1023,109 +974,222 @@ impl<'r> RefGame<'r> {
         }
         self.capture(&armed, m.to);
         self.ply += 1;
-        if !matches!(m.kind, MoveKind::Remove | MoveKind::Pass) {
-            let complete: Vec<usize> = (0..self.rules.topology.lines.len())
-                .filter(|&l| {
-                    let line = &self.rules.topology.lines[l];
-                    line.contains(&m.to) && self.owns_line(me, line)
-                })
-                .collect();
-            let counts = line_rule.and_then(|l| l.counts.as_ref());
-            let counting = complete
-                .iter()
-                .filter(|&&l| match counts {
-                    None => true,
-                    Some(c) => {
-                        let ctx = Ctx {
-                            lines_formed: None,
-                            line: Some(l),
-                            ..self.removal_ctx(None)
-                        };
-                        self.eval(&c.expr, ctx) != 0
-                    }
-                })
-                .count() as u32;
-            for &l in &complete {
-                self.line_events.push(LineEvent {
-                    player: me,
-                    line: l,
-                    turn: self.turn,
-                    traded: false,
-                });
-            }
-            if m.from != NO_POINT && !complete.is_empty() {
-                for (l, line) in self.rules.topology.lines.iter().enumerate() {
-                    let was_complete = line.iter().all(|&p| board_before[p as usize] == Some(me));
-                    if line.contains(&m.from) && was_complete {
-                        self.line_events.push(LineEvent {
-                            player: me,
-                            line: l,
-                            turn: self.turn,
-                            traded: true,
-                        });
-                    }
-                }
-            }
-            self.lines_formed = counting;
-            if counting > 0 {
-                let phase = self.turn_phase.expect("a turn has begun");
-                self.formed_in.push((me, phase, counting));
-            }
-            if !complete.is_empty() {
-                self.line_this_turn = true;
-            }
-            if counting > 0 {
-                if let Some(lr) = line_rule {
-                    let c = self.removal_ctx(None);
-                    self.pending = self.eval(&lr.removals.expr, c).max(0) as u32;
-                    if self.pending > 0 && self.holds(lr.from_hand.as_ref()) {
-                        let taken = self.pending.min(self.in_hand[opp as usize]);
-                        self.in_hand[opp as usize] -= taken;
-                        self.lost[opp as usize] += taken;
-                        self.pending -= taken;
-                        if taken > 0 {
-                            self.removed_this_turn = true;
-                        }
-                    }
-                }
-            }
-        }
-        if !matches!(m.kind, MoveKind::Remove | MoveKind::Pass) {
+        if moves_a_piece {
+            self.judge_lines(m, &board_before);
             self.open_choice(&armed, m.to as usize);
         }
         if self.pending > 0 && self.removal_targets().is_empty() {
             self.pending = 0;
         }
         if self.pending == 0 {
-            self.choice = None;
-            self.turns_without_removal = if self.removed_this_turn {
-                0
-            } else {
-                self.turns_without_removal + 1
-            };
-            self.quiet_turns = if self.removed_this_turn || self.placed_this_turn {
-                0
-            } else {
-                self.quiet_turns + 1
-            };
-            self.placed_this_turn = false;
-            self.turns_without_line = if self.line_this_turn {
-                0
-            } else {
-                self.turns_without_line + 1
-            };
-            self.removed_this_turn = false;
-            self.line_this_turn = false;
-            self.turn += 1;
-            self.to_move = self.next_player();
-            self.lines_formed = 0;
-            self.turn_phase = None;
-            let delay = line_rule.and_then(|l| l.delay.as_ref());
-            if self.marked.contains(&true) && !self.holds(delay) {
-                self.marked = vec![false; self.board.len()];
-            }
-            self.previous.push(self.key());
+            self.end_turn();
         }
+    }
+
+    /// A piece from the mover's hand onto the empty point `m.to`.
+    fn place_from_hand(&mut self, m: Move) {
+        let me = self.to_move;
+        let to = m.to as usize;
+        assert_eq!(self.pending, 0, "{m:?}: a removal is owed");
+        assert!(self.in_hand[me as usize] > 0, "{m:?}: nothing in hand");
+        assert!(self.free(to), "{m:?}: point taken");
+        self.in_hand[me as usize] -= 1;
+        self.board[to] = Some(me);
+        self.placed_this_turn = true;
+    }
+
+    /// A slide, fly or leap: an own piece from `m.from` to the empty point
+    /// `m.to`; a leap first takes every opposing piece it jumps under an
+    /// armed leap rule.
+    fn move_piece(&mut self, m: Move, armed: &[&CaptureRule]) {
+        let me = self.to_move;
+        let to = m.to as usize;
+        assert_eq!(self.pending, 0, "{m:?}: a removal is owed");
+        if m.kind == MoveKind::Leap {
+            self.take_jumped(m, armed);
+        }
+        assert_ne!(m.from, NO_POINT);
+        assert_eq!(self.board[m.from as usize], Some(me), "{m:?}: not own");
+        assert!(self.free(to), "{m:?}: point taken");
+        self.board[m.from as usize] = None;
+        self.board[to] = Some(me);
+    }
+
+    /// Take every opposing piece the leap `m` jumps under an armed leap
+    /// rule (the middle of a rule's three points whose ends are the leap's
+    /// `from` and `to`); a leap must jump something.
+    fn take_jumped(&mut self, m: Move, armed: &[&CaptureRule]) {
+        let opp = 1 - self.to_move;
+        let (from, to) = (m.from as usize, m.to as usize);
+        let mut over = Vec::new();
+        for rule in armed.iter().filter(|r| r.kind == CaptureKind::Leap) {
+            for [a, b, c] in self.triples(rule) {
+                let joins = (a, c) == (from, to) || (c, a) == (from, to);
+                if joins && self.board[b] == Some(opp) && !over.contains(&b) {
+                    over.push(b);
+                }
+            }
+        }
+        assert!(!over.is_empty(), "{m:?}: nothing to jump");
+        for b in over {
+            self.board[b] = None;
+            self.lost[opp as usize] += 1;
+            self.removed_this_turn = true;
+        }
+    }
+
+    /// A removal of the piece on `m.to`: an owed one (an opposing piece),
+    /// or one made as a move (the phase's `remove` or `remove_own` action,
+    /// nothing owed). Marks the point while the line rule's `delay` holds.
+    fn remove_piece(&mut self, m: Move) {
+        let opp = 1 - self.to_move;
+        let to = m.to as usize;
+        // An own piece only by a `remove_own` action (nothing owed).
+        let owner = self.board[to].expect("a removal takes a piece");
+        assert!(
+            owner == opp || self.pending == 0,
+            "{m:?}: an owed removal takes an opposing piece"
+        );
+        let delay = self.rules.line_rule.as_ref().and_then(|l| l.delay.as_ref());
+        if self.holds(delay) {
+            self.marked[to] = true;
+        }
+        self.board[to] = None;
+        self.lost[owner as usize] += 1;
+        if self.pending > 0 {
+            self.pending -= 1;
+        } else {
+            // A removal made as a move: the phase's `remove` action.
+            self.lines_formed = 0;
+        }
+        self.removed_this_turn = true;
+        self.chose(to);
+    }
+
+    /// After the mover's piece arrived on `m.to`: the complete own lines
+    /// through it are written down as formed (and, if it completed any,
+    /// the own lines through `m.from` that were complete in `board_before`
+    /// as traded); `lines_formed` is the number that count (the line
+    /// rule's `counts`), and counting lines owe the line rule's removals.
+    fn judge_lines(&mut self, m: Move, board_before: &[Option<u8>]) {
+        let me = self.to_move;
+        let complete: Vec<usize> = (0..self.rules.topology.lines.len())
+            .filter(|&l| {
+                let line = &self.rules.topology.lines[l];
+                line.contains(&m.to) && self.owns_line(me, line)
+            })
+            .collect();
+        // Judged before this move's lines are written down (`counts` may
+        // read the lines formed before).
+        let counting = complete.iter().filter(|&&l| self.counts(l)).count() as u32;
+        for &l in &complete {
+            self.line_events.push(LineEvent {
+                player: me,
+                line: l,
+                turn: self.turn,
+                traded: false,
+            });
+        }
+        if m.from != NO_POINT && !complete.is_empty() {
+            for (l, line) in self.rules.topology.lines.iter().enumerate() {
+                let was_complete = line.iter().all(|&p| board_before[p as usize] == Some(me));
+                if line.contains(&m.from) && was_complete {
+                    self.line_events.push(LineEvent {
+                        player: me,
+                        line: l,
+                        turn: self.turn,
+                        traded: true,
+                    });
+                }
+            }
+        }
+        self.lines_formed = counting;
+        if counting > 0 {
+            let phase = self.turn_phase.expect("a turn has begun");
+            self.formed_in.push((me, phase, counting));
+        }
+        if !complete.is_empty() {
+            self.line_this_turn = true;
+        }
+        if counting > 0 {
+            self.owe_line_removals();
+        }
+    }
+
+    /// Whether the complete line `l` counts: the line rule's `counts` with
+    /// `line` set to it (every line counts without one).
+    fn counts(&self, l: usize) -> bool {
+        let counts = self
+            .rules
+            .line_rule
+            .as_ref()
+            .and_then(|lr| lr.counts.as_ref());
+        match counts {
+            None => true,
+            Some(c) => {
+                let ctx = Ctx {
+                    lines_formed: None,
+                    line: Some(l),
+                    ..self.removal_ctx(None)
+                };
+                self.eval(&c.expr, ctx) != 0
+            }
+        }
+    }
+
+    /// The removals the line rule owes for this move's counting lines
+    /// (none without a line rule); while its `from_hand` holds they are
+    /// taken from the opponent's hand first.
+    fn owe_line_removals(&mut self) {
+        let Some(lr) = self.rules.line_rule.as_ref() else {
+            return;
+        };
+        let opp = 1 - self.to_move;
+        let c = self.removal_ctx(None);
+        self.pending = self.eval(&lr.removals.expr, c).max(0) as u32;
+        if self.pending > 0 && self.holds(lr.from_hand.as_ref()) {
+            let taken = self.pending.min(self.in_hand[opp as usize]);
+            self.in_hand[opp as usize] -= taken;
+            self.lost[opp as usize] += taken;
+            self.pending -= taken;
+            if taken > 0 {
+                self.removed_this_turn = true;
+            }
+        }
+    }
+
+    /// The turn is over (nothing owed): the counters of quiet turns, the
+    /// next player (`next_player`), the marks (gone unless the
+    /// line rule's `delay` still holds), and the new turn-start position.
+    fn end_turn(&mut self) {
+        self.choice = None;
+        self.turns_without_removal = if self.removed_this_turn {
+            0
+        } else {
+            self.turns_without_removal + 1
+        };
+        self.quiet_turns = if self.removed_this_turn || self.placed_this_turn {
+            0
+        } else {
+            self.quiet_turns + 1
+        };
+        self.placed_this_turn = false;
+        self.turns_without_line = if self.line_this_turn {
+            0
+        } else {
+            self.turns_without_line + 1
+        };
+        self.removed_this_turn = false;
+        self.line_this_turn = false;
+        self.turn += 1;
+        self.to_move = self.next_player();
+        self.lines_formed = 0;
+        self.turn_phase = None;
+        let delay = self.rules.line_rule.as_ref().and_then(|l| l.delay.as_ref());
+        if self.marked.contains(&true) && !self.holds(delay) {
+            self.marked = vec![false; self.board.len()];
+        }
+        self.previous.push(self.key());
     }
 
     /// The captures the mover's piece arriving on `to` makes: for every

@@ -242,7 +242,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     p = argparse.ArgumentParser(
         prog="python -m morrigo.solve_sectors",
         description="Solve the moving-phase sectors of a Morris-family ruleset as Ray tasks, "
-        "one per sector (README: the sector solver on Ray).",
+        "one per sector (the book's Solving Morris games chapter, docs/src/morris-solving.md: "
+        "on Ray).",
     )
     p.add_argument("ruleset", help="a built-in ruleset name or a YAML file")
     p.add_argument("--db", required=True,

@@ -131,7 +131,7 @@ def _attach(ray, address: str, timeout: float) -> None:
                 f"error: cannot reach the Ray cluster at `{address}` ({why} after "
                 f"{time.monotonic() - start:.1f}s; limit {timeout:g}s): expected the GCS "
                 "address of a running head, as `ray start --head --port PORT` printed it "
-                "(README: Sweeps, attaching to a running cluster)"
+                "(the book's Sweeps chapter, docs/src/sweeps.md: attaching to a running cluster)"
             ) from None
     # outcome["attached"] is set once, under the lock: True by the thread if
     # it attached first, False by the caller if it gave up first.
@@ -161,7 +161,8 @@ def _attach(ray, address: str, timeout: float) -> None:
             f"error: the Ray cluster at `{address}` did not answer within {timeout:g}s "
             "(the attach limit): something listens there but it is not a Ray head's "
             "GCS port, or the head is on loopback without "
-            f"{_LOOPBACK_ENV}=0 (README: Sweeps, attaching to a running cluster)"
+            f"{_LOOPBACK_ENV}=0 (the book's Sweeps chapter, docs/src/sweeps.md: attaching to a "
+            "running cluster)"
         )
     error = outcome.get("error")
     if error is None:
@@ -319,20 +320,21 @@ def sweep(
 ) -> Dict[str, Any]:
     """Run a sweep as Ray tasks and return its merged results.
 
-    ``spec`` is a sweep spec file (README: Sweeps); or give its keys as
-    arguments (``rulesets=[...]``, ``params={name: [values]}``,
-    ``agents=[...]``, ``games=``, ``seed=``, ``shard_games=``,
-    ``max_plies=``), written as ``spec.yaml`` in the results directory.
+    ``spec`` is a sweep spec file (the book's Sweeps chapter,
+    docs/src/sweeps.md); or give its keys as arguments
+    (``rulesets=[...]``, ``params={name: [values]}``, ``agents=[...]``,
+    ``games=``, ``seed=``, ``shard_games=``, ``max_plies=``), written as
+    ``spec.yaml`` in the results directory.
     ``results`` defaults to ``<name>.results``. ``address`` is a running
     Ray cluster's GCS address, as ``ray start --head --port PORT`` printed
     it (``"10.0.0.1:6379"``, ``"127.0.0.1:6379"``, ``"auto"``); attaching
     may take ``timeout`` seconds (default :data:`ATTACH_TIMEOUT`, 60), then
     :class:`SweepError` names the address. A loopback address attaches in
     Ray's single-machine mode (the head must be started with
-    ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0``: README). Without ``address`` a
-    new local Ray on loopback is started (``num_cpus`` workers). A shard
-    whose worker dies is retried up to ``max_retries`` times; shards
-    already in the directory are not played.
+    ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0``: the book's Sweeps chapter).
+    Without ``address`` a new local Ray on loopback is started
+    (``num_cpus`` workers). A shard whose worker dies is retried up to
+    ``max_retries`` times; shards already in the directory are not played.
 
     Returns a dict: ``records`` (one flat row per ruleset × params ×
     pairing, as :func:`morrigo.compare` returns, for
@@ -398,7 +400,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     """``python -m morrigo.sweep SPEC [--address ADDR] [--results DIR] [--timeout SECS]``."""
     p = argparse.ArgumentParser(
         prog="python -m morrigo.sweep",
-        description="Run a Morrigo sweep spec as Ray tasks (README: Sweeps).",
+        description="Run a Morrigo sweep spec as Ray tasks (the book's Sweeps chapter, "
+        "docs/src/sweeps.md).",
     )
     p.add_argument("spec", help="the sweep spec (YAML)")
     p.add_argument("--address", help="a Ray cluster's address (default: a local Ray)")
