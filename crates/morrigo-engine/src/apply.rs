@@ -148,6 +148,16 @@ impl<const W: usize> Machine<W> {
         pos.on_board[me] += 1;
     }
 
+    /// `player`'s piece on `at` off the board, lost (keys updated).
+    #[inline(always)]
+    pub(crate) fn take_off(&self, pos: &mut Position<W>, player: usize, at: Point) {
+        pos.occ[player].clear(at as usize);
+        pos.on_board[player] -= 1;
+        pos.hash ^= self.z_piece[player][at as usize];
+        pos.board_key ^= self.z_piece[player][at as usize];
+        pos.lost[player] += 1;
+    }
+
     /// The opposing piece on `at` taken off: an owed removal paid (or a
     /// `remove` action, which forms no line), a mark left where the rules
     /// delay removals, a capture by removal's choice advanced.
@@ -157,11 +167,7 @@ impl<const W: usize> Machine<W> {
             self.set_mark(s, at);
         }
         let pos = &mut s.pos;
-        pos.occ[opp].clear(at as usize);
-        pos.on_board[opp] -= 1;
-        pos.hash ^= self.z_piece[opp][at as usize];
-        pos.board_key ^= self.z_piece[opp][at as usize];
-        pos.lost[opp] += 1;
+        self.take_off(pos, opp, at);
         if pos.pending > 0 {
             pos.pending -= 1;
         } else {

@@ -98,11 +98,7 @@ impl<const W: usize> Machine<W> {
             self.set_mark(s, at);
         }
         let pos = &mut s.pos;
-        pos.occ[me].clear(at as usize);
-        pos.on_board[me] -= 1;
-        pos.hash ^= self.z_piece[me][at as usize];
-        pos.board_key ^= self.z_piece[me][at as usize];
-        pos.lost[me] += 1;
+        self.take_off(pos, me, at);
         pos.lines_formed = 0;
         pos.removed_this_turn = true;
     }
