@@ -85,6 +85,27 @@ fn no_function_over_the_length_limit() {
 /// items that allow it (FFI, an allocator) may have any.
 #[test]
 fn every_crate_keeps_unsafe_code_out_or_fenced() {
+    let open = crate_roots_without(&["#![forbid(unsafe_code)]", "#![deny(unsafe_code)]"]);
+    assert!(
+        open.is_empty(),
+        "crate roots without #![forbid(unsafe_code)] or #![deny(unsafe_code)]: {open:?}"
+    );
+}
+
+/// Every crate root asks for its public items to be documented (clippy
+/// runs with `-D warnings`, so an undocumented item fails the lint step).
+#[test]
+fn every_crate_documents_its_public_items() {
+    let open = crate_roots_without(&["#![warn(missing_docs)]", "#![deny(missing_docs)]"]);
+    assert!(
+        open.is_empty(),
+        "crate roots without #![warn(missing_docs)]: {open:?}"
+    );
+}
+
+/// The crate roots (`crates/*/src/lib.rs`, `main.rs`) with none of these
+/// inner attributes on a line of their own.
+fn crate_roots_without(attributes: &[&str]) -> Vec<String> {
     let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut open = Vec::new();
     for entry in std::fs::read_dir(&crates).expect("crates/") {
@@ -93,19 +114,13 @@ fn every_crate_keeps_unsafe_code_out_or_fenced() {
             let Ok(text) = std::fs::read_to_string(src.join(root)) else {
                 continue;
             };
-            let fenced = text.lines().any(|l| {
-                let l = l.trim();
-                l == "#![forbid(unsafe_code)]" || l == "#![deny(unsafe_code)]"
-            });
-            if !fenced {
+            if !text.lines().any(|l| attributes.contains(&l.trim())) {
                 open.push(file_under_crates(&src.join(root)));
             }
         }
     }
-    assert!(
-        open.is_empty(),
-        "crate roots without #![forbid(unsafe_code)] or #![deny(unsafe_code)]: {open:?}"
-    );
+    open.sort();
+    open
 }
 
 #[test]
