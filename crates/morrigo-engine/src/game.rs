@@ -8,9 +8,11 @@
 //! are monomorphised per width. This API pays one `match` per call to hide
 //! the width, which is nothing beside parsing a move or rendering a board,
 //! and spares every front end a generic parameter. The model is shakmaty's
-//! `Setup` → `Position`: a position can only be built through a check, and
-//! a move is applied either checked (`apply`, an [`Illegal`] reason on
-//! refusal) or, for moves the engine listed, unchecked (`apply_unchecked`).
+//! `Setup` → `Position`: a position from outside is built through a check
+//! (`set_up`; `from_parts` takes back a state that width-generic code
+//! played to, for front ends not yet moved onto this API), and a move is
+//! applied either checked (`apply`, an [`Illegal`] reason on refusal) or,
+//! for moves the engine listed, unchecked (`apply_unchecked`).
 
 use crate::legality::Illegal;
 use crate::machine::{Machine, State};
