@@ -138,41 +138,6 @@ impl From<crate::Move> for Move {
     }
 }
 
-/// What decided a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DecidedBy {
-    /// The end rule with this index into `Rules::end`.
-    Rule(usize),
-    /// A player resigned.
-    Resignation,
-    /// The players agreed on the end and the dead stones.
-    Agreement,
-}
-
-impl Outcome {
-    /// What decided the game, without the sentinel rule numbers.
-    pub fn decided_by(&self) -> DecidedBy {
-        match self.rule {
-            Outcome::RESIGNATION => DecidedBy::Resignation,
-            Outcome::AGREEMENT => DecidedBy::Agreement,
-            r => DecidedBy::Rule(usize::from(r)),
-        }
-    }
-
-    /// Whether the game was decided by a count: a `score` end rule, or the
-    /// players' agreement (which is counted).
-    pub fn is_counted(&self, rules: &Rules) -> bool {
-        match self.decided_by() {
-            DecidedBy::Agreement => true,
-            DecidedBy::Resignation => false,
-            DecidedBy::Rule(r) => rules
-                .end
-                .get(r)
-                .is_some_and(|e| e.verdict == morrigo_rules::Verdict::Score),
-        }
-    }
-}
-
 /// A position to start from, in points and counts: checked once by
 /// [`Game::set_up`] into a [`GameState`] (counters and histories start
 /// empty).

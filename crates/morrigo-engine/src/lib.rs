@@ -53,10 +53,10 @@ pub use bits::Bits;
 pub use chains::PlayEffect;
 pub use estimate::{estimate_leaves, ESTIMATE_PATHS};
 pub use explain::{explain, refusal, Refusal};
-pub use game::{DecidedBy, Game, GameState, Owner, Setup, SetupError};
+pub use game::{Game, GameState, Owner, Setup, SetupError};
 pub use legality::Illegal;
 pub use machine::{Machine, Position, State, Undo};
-pub use moves::{Move, MoveKind, Outcome, Point, Sample, NO_POINT};
+pub use moves::{DecidedBy, Move, MoveKind, Outcome, Point, Sample, NO_POINT};
 pub use perft::{perft, perft_divide, perft_to_end, GameEnds, Unit};
 pub use scoring::winner;
 pub use states::{
