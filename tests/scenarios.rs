@@ -35,14 +35,14 @@ fn generated_record(
     quiet: impl Fn(&Counts) -> bool,
     stop: impl Fn(&Counts) -> bool,
     keep: impl Fn(&Counts) -> bool,
-) -> (morrigo_engine::AnyMachine, Vec<String>) {
-    use morrigo_engine::{notation::format_move, with_machine, AnyMachine};
+) -> (morrigo_engine::Game, Vec<String>) {
+    use morrigo_engine::{notation::format_move, with_machine, Game};
     use rand::{rngs::SmallRng, Rng, SeedableRng};
     use std::sync::Arc;
 
     let rules = Arc::new(morrigo_rules::load_rules(ruleset).expect("built-in"));
-    let any = AnyMachine::new(rules).expect("fits");
-    let record: Vec<String> = with_machine!(&any, m => {
+    let game = Game::new(rules).expect("fits");
+    let record: Vec<String> = with_machine!(game.machine().as_ref(), m => {
         let counts = |s: &morrigo_engine::State<_>| Counts {
             in_hand: s.pos.in_hand,
             quiet_turns: s.pos.quiet_turns,
@@ -79,18 +79,18 @@ fn generated_record(
             })
             .expect("a generated record exists")
     });
-    (any, record)
+    (game, record)
 }
 
 /// The record's game after its first `n` plies.
 fn replay_prefix(
-    any: &morrigo_engine::AnyMachine,
+    game: &morrigo_engine::Game,
     record: &[String],
     n: usize,
 ) -> morrigo_record::Transcript {
     use morrigo_diag::SourceFile;
     let text = record[..n].join(" ");
-    morrigo_record::replay(any, &text, &SourceFile::new("--moves", text.clone()))
+    morrigo_record::replay(game, &text, &SourceFile::new("--moves", text.clone()))
         .unwrap_or_else(|e| panic!("{e}"))
 }
 

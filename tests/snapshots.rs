@@ -4,7 +4,7 @@
 //! input of every kind a user can write.
 
 use morrigo_diag::SourceFile;
-use morrigo_engine::{notation::format_move, with_machine, AnyMachine};
+use morrigo_engine::{notation::format_move, with_machine, Game};
 use rand::{rngs::SmallRng, Rng, SeedableRng};
 use std::sync::Arc;
 
@@ -20,9 +20,9 @@ macro_rules! snap {
     };
 }
 
-fn machine(name: &str) -> AnyMachine {
+fn machine(name: &str) -> Game {
     let rules = morrigo_rules::load_rules(name).unwrap_or_else(|e| panic!("{e}"));
-    AnyMachine::new(Arc::new(rules)).expect("fits")
+    Game::new(Arc::new(rules)).expect("fits")
 }
 
 #[test]
@@ -42,8 +42,8 @@ fn builtin_boards_rendered() {
 }
 
 /// A random game with a fixed seed, played on the engine directly, as a record.
-fn random_record(any: &AnyMachine, seed: u64) -> String {
-    with_machine!(any, m => {
+fn random_record(game: &Game, seed: u64) -> String {
+    with_machine!(game.machine().as_ref(), m => {
         let mut rng = SmallRng::seed_from_u64(seed);
         let mut s = m.initial();
         let mut moves = Vec::new();
@@ -319,13 +319,13 @@ fn transcript_json_shape() {
 
 // ----- Go family --------------------------------------------------------------
 
-fn go_machine(name: &str, size: u32) -> AnyMachine {
+fn go_machine(name: &str, size: u32) -> Game {
     let overrides = morrigo_rules::load::Overrides {
         size: Some((size, size)),
         komi: None,
     };
     let rules = morrigo_rules::load_rules_with(name, &overrides).unwrap_or_else(|e| panic!("{e}"));
-    AnyMachine::new(Arc::new(rules)).expect("fits")
+    Game::new(Arc::new(rules)).expect("fits")
 }
 
 fn go_game(name: &str, size: u32, record: &str) -> String {

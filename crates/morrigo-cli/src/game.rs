@@ -5,7 +5,8 @@ use crate::fail::Failure;
 use clap::Args;
 use morrigo_diag::{Diagnostic, SourceFile};
 use morrigo_engine::notation;
-use morrigo_engine::{AnyMachine, Bits, Machine, Move, Outcome, State};
+use morrigo_engine::{AnyMachine, Bits, Game, GameState, Machine, Move, Outcome, State};
+use morrigo_record::{ReplayError, Transcript};
 use morrigo_rules::load::{self, Overrides};
 use morrigo_rules::{compile, Rules, Verdict};
 use std::sync::Arc;
@@ -94,7 +95,35 @@ pub fn piece_letters(rules: &Rules) -> [char; 2] {
 /// The board with the pieces of `s` drawn as letters and empty points as `.`.
 /// (morrigo-record's rendering, the same as in transcripts).
 pub fn draw<const W: usize>(m: &Machine<W>, s: &State<W>) -> String {
-    morrigo_record::render_board(m, s)
+    morrigo_record::render_board(&m.rules, |p| m.occupant(s, p))
+}
+
+/// Replay `record` (located in `source`) on `s` with morrigo-record's
+/// width-erased replay, for the commands that hold `m` rather than a
+/// [`Game`]: the game is compiled again from `m`'s rules (the same game:
+/// its hash keys come from one fixed seed).
+pub fn replay_on<const W: usize>(
+    m: &Machine<W>,
+    s: State<W>,
+    record: &str,
+    source: &SourceFile,
+) -> Result<(Transcript, State<W>), ReplayError> {
+    let game = Game::new(Arc::clone(&m.rules)).expect("the rules compiled once already");
+    replay_in(&game, s, record, source)
+}
+
+/// Replay `record` on `s`, a state of `game` held at its width.
+pub fn replay_in<const W: usize>(
+    game: &Game,
+    s: State<W>,
+    record: &str,
+    source: &SourceFile,
+) -> Result<(Transcript, State<W>), ReplayError> {
+    let start = GameState::from_parts(game, s).expect("the state has the game's width");
+    morrigo_record::replay_from(start, record, source, 0).map(|(t, end)| {
+        let (_, s) = end.parts::<W>().expect("the state has the game's width");
+        (t, s.clone())
+    })
 }
 
 /// The empty board.
@@ -222,8 +251,7 @@ pub fn start<const W: usize>(
         None => (m.initial(), None),
         Some(record) => {
             let file = SourceFile::new("--position", record);
-            let (t, s) = morrigo_record::replay_from(m, m.initial(), record, &file, 0)
-                .map_err(|e| *e.diagnostic)?;
+            let (t, s) = replay_on(m, m.initial(), record, &file).map_err(|e| *e.diagnostic)?;
             (s, Some(t))
         }
     };
@@ -276,7 +304,7 @@ pub fn play_token<const W: usize>(
     token: &str,
 ) -> Result<Vec<Move>, Diagnostic> {
     let file = SourceFile::new("input", token);
-    match morrigo_record::replay_from(m, s.clone(), token, &file, 0) {
+    match replay_on(m, s.clone(), token, &file) {
         Ok((t, next)) => {
             let plies = moves_of(&m.rules, &t)?;
             *s = next;

@@ -22,6 +22,7 @@ use crate::{AnyMachine, Bits, Refusal};
 use morrigo_diag::Diagnostic;
 use morrigo_rules::Rules;
 use std::any::Any;
+use std::cell::RefCell;
 use std::sync::Arc;
 
 /// The state in `slot` (an `Option<State<_>>`) if it is a `State<V>`.
@@ -495,12 +496,29 @@ impl GameState {
 
     /// The legal moves, or how the game ended (no move is legal then).
     pub fn legal_moves(&self) -> Result<Vec<Move>, Outcome> {
-        dispatch!(self, m, s => {
-            let mut packed = Vec::new();
-            match m.legal_moves(s, &mut packed) {
-                Some(outcome) => Err(outcome),
-                None => Ok(packed.into_iter().map(Move::from).collect()),
-            }
+        let mut moves = Vec::new();
+        match self.legal_moves_into(&mut moves) {
+            Some(outcome) => Err(outcome),
+            None => Ok(moves),
+        }
+    }
+
+    /// Fill `out` with the legal moves, reusing its room (for loops that
+    /// ask at every ply: a replay allocates nothing here once warm); when
+    /// the game is over, leave it empty and return how it ended.
+    pub fn legal_moves_into(&self, out: &mut Vec<Move>) -> Option<Outcome> {
+        thread_local! {
+            static PACKED: RefCell<Vec<crate::Move>> = const { RefCell::new(Vec::new()) };
+        }
+        PACKED.with(|cell| {
+            // Taken out, not borrowed: the cell stays usable whatever runs
+            // while the moves are generated.
+            let mut packed = cell.take();
+            let outcome = dispatch!(self, m, s => m.legal_moves(s, &mut packed));
+            out.clear();
+            out.extend(packed.iter().map(|&mv| Move::from(mv)));
+            cell.replace(packed);
+            outcome
         })
     }
 
@@ -535,4 +553,87 @@ impl GameState {
     pub fn score(&self) -> [f64; 2] {
         dispatch!(self, m, s => m.score(s, &Bits::EMPTY))
     }
+
+    /// Each player's count with the stones on `dead` taken off as
+    /// prisoners (an agreement's count); points off the board are ignored.
+    pub fn score_with_dead(&self, dead: &[Point]) -> [f64; 2] {
+        dispatch!(self, m, s => m.score(s, &points_in(m, dead)))
+    }
+
+    /// The end the players agree on, with `dead` stones: the game counted
+    /// as [`GameState::score_with_dead`] counts it.
+    pub fn agree(&self, dead: &[Point]) -> Outcome {
+        dispatch!(self, m, s => m.agree(s, &points_in(m, dead)))
+    }
+
+    /// The end if the player to move resigns.
+    pub fn resign(&self) -> Outcome {
+        dispatch!(self, m, s => m.resign(s.pos.to_move))
+    }
+
+    /// Fill `out` with the points of a player's pieces, in point order,
+    /// reusing its room (see [`GameState::pieces`]).
+    pub fn pieces_into(&self, player: u8, out: &mut Vec<Point>) {
+        out.clear();
+        dispatch!(self, _m, s => out.extend(s.pos.occ[usize::from(player & 1)]
+            .iter()
+            .map(|p| p as Point)))
+    }
+
+    /// Lines completed by the last move other than a removal (removals of
+    /// the same turn keep the count).
+    pub fn lines_formed(&self) -> u16 {
+        dispatch!(self, _m, s => s.pos.lines_formed)
+    }
+
+    /// Complete lines of `player`'s pieces through point `p` (whether or
+    /// not the rules let them count).
+    pub fn lines_at(&self, player: u8, p: Point) -> u32 {
+        dispatch!(self, m, s => m.lines_at(&s.pos.occ[usize::from(player & 1)], usize::from(p)))
+    }
+
+    /// The last move was a board play leaving its own chain without liberty.
+    pub fn last_suicide(&self) -> bool {
+        dispatch!(self, _m, s => s.pos.last_suicide)
+    }
+
+    /// The class letter of the last move (`N`, `C`, `P`, `E`), for a
+    /// ruleset with board plays or passes (which keeps the history).
+    pub fn last_class(&self) -> Option<u8> {
+        dispatch!(self, _m, s => s.last_class())
+    }
+
+    /// Whether a D ends at the last move (see [`State::last_ends_d`]).
+    pub fn last_ends_d(&self) -> bool {
+        dispatch!(self, _m, s => s.last_ends_d())
+    }
+
+    /// Whether the removals owed now are a capture by removal's (its
+    /// choice still open or made).
+    pub fn capture_owed(&self) -> bool {
+        dispatch!(self, m, s => m.capture_owed(s))
+    }
+
+    /// Whether the open choice of a capture by removal also lets the
+    /// line's removals be taken.
+    pub fn capture_owed_lines(&self) -> bool {
+        dispatch!(self, m, s => m.capture_owed_lines(s))
+    }
+
+    /// The pieces a capture by removal has made removable now, in point
+    /// order (empty when none is owed).
+    pub fn capture_targets(&self) -> Vec<Point> {
+        dispatch!(self, m, s => m.capture_targets(s).iter().map(|p| p as Point).collect())
+    }
+}
+
+/// The points of `points` on `m`'s board as a bitset.
+fn points_in<const W: usize>(m: &Machine<W>, points: &[Point]) -> Bits<W> {
+    let mut set = Bits::EMPTY;
+    for &p in points {
+        if usize::from(p) < m.points() {
+            set.set(usize::from(p));
+        }
+    }
+    set
 }

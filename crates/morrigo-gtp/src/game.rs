@@ -356,7 +356,7 @@ impl<const W: usize> Game for GameW<W> {
         }
         format!(
             "\n{}\n{status}",
-            morrigo_record::render_board(&self.m, &self.s)
+            morrigo_record::render_board(&self.m.rules, |p| self.m.occupant(&self.s, p))
         )
     }
 

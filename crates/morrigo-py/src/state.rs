@@ -422,20 +422,22 @@ impl PyState {
     fn to_json(&self) -> PyResult<String> {
         let game = self.game.clone();
         let rules = game.rules();
-        with_core!(game, &self.inner, m, c => {
-            let record: Vec<String> = c
-                .stack
-                .iter()
-                .map(|p| notation::format_move_in(rules, &p.mv))
-                .collect();
-            let record = record.join(" ");
-            let source = SourceFile::new("state", record.as_str());
-            match morrigo_record::replay_from(m, m.initial(), &record, &source, 0) {
-                Ok((t, _)) => serde_json::to_string(&t.to_json())
-                    .map_err(|e| PyValueError::new_err(e.to_string())),
-                Err(e) => Err(PyValueError::new_err(e.diagnostic.to_string())),
-            }
-        })
+        let record: Vec<String> = with_core!(game, &self.inner, _m, c => c
+            .stack
+            .iter()
+            .map(|p| notation::format_move_in(rules, &p.mv))
+            .collect());
+        let record = record.join(" ");
+        let source = SourceFile::new("state", record.as_str());
+        // The game compiled again for morrigo-record's width-erased replay
+        // (the same game: its hash keys come from one fixed seed).
+        let replayed = morrigo_engine::Game::new(Arc::clone(game.machine.rules()))
+            .map_err(|d| PyValueError::new_err(d.to_string()))?;
+        match morrigo_record::replay(&replayed, &record, &source) {
+            Ok(t) => serde_json::to_string(&t.to_json())
+                .map_err(|e| PyValueError::new_err(e.to_string())),
+            Err(e) => Err(PyValueError::new_err(e.diagnostic.to_string())),
+        }
     }
 
     /// An independent copy (the moves played included, so it can undo).
@@ -657,7 +659,9 @@ impl PyState {
     /// The board drawn as text (``morrigo show``'s drawing).
     fn __str__(&self) -> String {
         let game = self.game.clone();
-        with_core!(game, &self.inner, m, c => morrigo_record::render_board(m, &c.s))
+        with_core!(game, &self.inner, m, c => {
+            morrigo_record::render_board(&m.rules, |p| m.occupant(&c.s, p))
+        })
     }
 
     fn __repr__(&self) -> String {

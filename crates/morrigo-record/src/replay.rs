@@ -3,12 +3,11 @@
 use crate::transcript::{GoPly, PlyRecord, ResultRecord, Score, Status, Transcript};
 use morrigo_board::Named;
 use morrigo_diag::{Diagnostic, Location, SourceFile};
+use morrigo_engine::game::Move;
 use morrigo_engine::notation::{self, Intent};
-use morrigo_engine::{
-    explain, with_machine, AnyMachine, Bits, DecidedBy, Machine, Move, MoveKind, Outcome, Position,
-    State,
-};
+use morrigo_engine::{DecidedBy, Game, GameState, Outcome, Owner, Point};
 use morrigo_rules::{Rules, Verdict};
+use std::sync::Arc;
 
 /// A record that could not be replayed to the end: the located error, and
 /// everything that was played before it (work is never lost).
@@ -29,28 +28,21 @@ pub struct ReplayError {
 /// `SourceFile::new("--moves", record)` for a command-line record, or the
 /// file the record was read from (the record may be the file's whole text
 /// or a part of it; each token is located by searching the file in order).
-pub fn replay(
-    any: &AnyMachine,
-    record: &str,
-    source: &SourceFile,
-) -> Result<Transcript, ReplayError> {
-    with_machine!(any, m => {
-        let state = m.initial();
-        replay_from(m, state, record, source, 0).map(|(t, _)| t)
-    })
+pub fn replay(game: &Game, record: &str, source: &SourceFile) -> Result<Transcript, ReplayError> {
+    replay_from(game.start(), record, source, 0).map(|(t, _)| t)
 }
 
 /// Replay `record` from a given state (a scenario set-up); returns the
 /// transcript and the final state. `start` is the byte offset in `source`
 /// from which the record's tokens are searched for (for error locations).
-pub fn replay_from<const W: usize>(
-    m: &Machine<W>,
-    state: State<W>,
+pub fn replay_from(
+    state: GameState,
     record: &str,
     source: &SourceFile,
     start: usize,
-) -> Result<(Transcript, State<W>), ReplayError> {
-    replay_more(m, empty_transcript(&m.rules), state, record, source, start)
+) -> Result<(Transcript, GameState), ReplayError> {
+    let t = empty_transcript(state.rules());
+    replay_more(t, state, record, source, start)
 }
 
 /// Play `record` on after a game already replayed (`t` and `state` from
@@ -58,17 +50,16 @@ pub fn replay_from<const W: usize>(
 /// are numbered on and the result is the whole game's. A game the players
 /// ended (a resignation or an agreement, which a transcript does not
 /// carry) must be replayed whole instead: here it would play on.
-pub fn replay_more<const W: usize>(
-    m: &Machine<W>,
+pub fn replay_more(
     mut t: Transcript,
-    mut state: State<W>,
+    mut state: GameState,
     record: &str,
     source: &SourceFile,
     start: usize,
-) -> Result<(Transcript, State<W>), ReplayError> {
+) -> Result<(Transcript, GameState), ReplayError> {
     let mut ended = None;
-    let result = play(m, &mut state, record, source, start, &mut t, &mut ended);
-    finish(m, &state, ended, &mut t);
+    let result = play(&mut state, record, source, start, &mut t, &mut ended);
+    finish(&state, ended, &mut t);
     match result {
         Ok(()) => Ok((t, state)),
         Err(diagnostic) => {
@@ -213,20 +204,28 @@ fn record_tokens(record: &str) -> Vec<notation::Token> {
 }
 
 /// Class, D mark and the next player's legal passes after a move.
-fn go_ply<const W: usize>(m: &Machine<W>, s: &State<W>, moves: &mut Vec<Move>) -> GoPly {
-    let rules = &m.rules;
-    m.legal_moves(s, moves);
-    let legal_passes = moves
-        .iter()
-        .filter(|mv| mv.kind == MoveKind::Pass)
-        .filter_map(|mv| rules.passes.kinds.get(mv.to as usize))
-        .map(|k| (*k as char).to_string())
-        .collect();
+fn go_ply(s: &GameState, moves: &mut Vec<Move>) -> GoPly {
+    s.legal_moves_into(moves);
     GoPly {
         class: s.last_class().map(char::from),
         d: s.last_ends_d(),
-        legal_passes,
+        legal_passes: pass_letters(s.rules(), moves.iter()),
     }
+}
+
+/// The letters of the passes among `moves` (`E`, `P`…), in their order.
+pub(crate) fn pass_letters<'a>(
+    rules: &Rules,
+    moves: impl IntoIterator<Item = &'a Move>,
+) -> Vec<String> {
+    moves
+        .into_iter()
+        .filter_map(|mv| match *mv {
+            Move::Pass { kind } => rules.passes.kinds.get(usize::from(kind)),
+            _ => None,
+        })
+        .map(|k| (*k as char).to_string())
+        .collect()
 }
 
 /// Does this ruleset keep a move-class history (board plays or passes)?
@@ -234,9 +233,8 @@ pub(crate) fn records_classes(rules: &Rules) -> bool {
     rules.play.is_some() || !rules.passes.kinds.is_empty()
 }
 
-fn play<const W: usize>(
-    m: &Machine<W>,
-    s: &mut State<W>,
+fn play(
+    s: &mut GameState,
     record: &str,
     source: &SourceFile,
     start: usize,
@@ -246,14 +244,16 @@ fn play<const W: usize>(
     let toks = record_tokens(record);
     let offsets = token_offsets(record, &toks, source, start);
     refuse_long_record(&toks, &offsets, source)?;
+    let rules = Arc::clone(s.rules());
     let mut replayer = Replayer {
-        m,
+        go: records_classes(&rules),
+        rules,
         source,
-        go: records_classes(&m.rules),
         s,
         t,
         ended,
         moves: Vec::new(),
+        pieces: Vec::new(),
     };
     for (tok, &offset) in toks.iter().zip(&offsets) {
         replayer.play_token(tok, offset)?;
@@ -282,23 +282,26 @@ fn refuse_long_record(
 
 /// A record being played: the game so far, and what each token is played
 /// with.
-struct Replayer<'a, const W: usize> {
-    m: &'a Machine<W>,
+struct Replayer<'a> {
+    /// The game's ruleset (held apart from the state it is played on).
+    rules: Arc<Rules>,
     source: &'a SourceFile,
     /// Does each ply get a Go record (see [`records_classes`])?
     go: bool,
-    s: &'a mut State<W>,
+    s: &'a mut GameState,
     t: &'a mut Transcript,
     /// Set once the players end the game (resignation or agreement).
     ended: &'a mut Option<SessionEnd>,
     /// Room for the legal moves, reused from ply to ply.
     moves: Vec<Move>,
+    /// Room for the opponent's pieces before a move, reused likewise.
+    pieces: Vec<Point>,
 }
 
-impl<const W: usize> Replayer<'_, W> {
+impl Replayer<'_> {
     /// Play one token of the record, at `offset` in the source.
     fn play_token(&mut self, tok: &notation::Token, offset: usize) -> Result<(), Diagnostic> {
-        let (rules, source) = (&self.m.rules, self.source);
+        let (rules, source) = (&*self.rules, self.source);
         // Locations are computed only for messages: finding a line and
         // column is a pass over the text, and doing it for every token
         // would make long records quadratic.
@@ -322,26 +325,24 @@ impl<const W: usize> Replayer<'_, W> {
     /// A resignation or an agreement: recorded as a ply of its own, after
     /// which the record must end.
     fn end_session(&mut self, step: Step, n: usize, offset: usize) -> Result<(), Diagnostic> {
-        let (m, source) = (self.m, self.source);
-        let rules = &m.rules;
+        let (rules, source) = (Arc::clone(&self.rules), self.source);
         let loc = || source.location(offset);
-        let me = self.s.pos.to_move as usize;
-        let player = rules.players[me].clone();
-        if let Some(o) = m.legal_moves(self.s, &mut self.moves) {
+        let player = rules.players[usize::from(self.s.to_move())].clone();
+        if let Some(o) = self.s.legal_moves_into(&mut self.moves) {
             let what = if matches!(step, Step::Resign) {
                 "resign"
             } else {
                 "agree on the end"
             };
-            return Err(decided_by_rule(rules, o, n, &player, what, loc()));
+            return Err(decided_by_rule(&rules, o, n, &player, what, loc()));
         }
-        let phase = rules.phases[m.phase(self.s)].name.clone();
+        let phase = rules.phases[self.s.phase()].name.clone();
         let (mv, note, end) = match step {
             Step::Resign => (
                 "resign".to_string(),
                 format!("{player} resigns"),
                 SessionEnd {
-                    outcome: m.resign(me as u8),
+                    outcome: self.s.resign(),
                     score: None,
                     ply: n,
                 },
@@ -373,10 +374,8 @@ impl<const W: usize> Replayer<'_, W> {
         n: usize,
         at: &Location,
     ) -> Result<(String, String, SessionEnd), Diagnostic> {
-        let (m, s) = (self.m, &*self.s);
-        let rules = &m.rules;
-        let (dead, canonical) =
-            dead_stones(m, s, names, at).map_err(|d| d.with_message_prefix(n))?;
+        let (rules, s) = (&*self.rules, &*self.s);
+        let (dead, canonical) = dead_stones(s, names, at).map_err(|d| d.with_message_prefix(n))?;
         if rules.scoring.is_none() {
             return Err(Diagnostic::new(format!(
                 "ply {n}: ruleset `{}` has no scoring, so an agreement cannot be counted",
@@ -399,8 +398,8 @@ impl<const W: usize> Replayer<'_, W> {
             )
         };
         let end = SessionEnd {
-            outcome: m.agree(s, &dead),
-            score: Some(m.score(s, &dead)),
+            outcome: s.agree(&dead),
+            score: Some(s.score_with_dead(&dead)),
             ply: n,
         };
         Ok((mv, note, end))
@@ -414,24 +413,22 @@ impl<const W: usize> Replayer<'_, W> {
         offset: usize,
         intents: &[Intent],
     ) -> Result<(), Diagnostic> {
-        let rules = &self.m.rules;
+        let lines = self.rules.line_rule.is_some();
         // Each removal is located at its own `x` (`g1xd2xb4`).
         let xs: Vec<usize> = text.match_indices(['x', 'X']).map(|(i, _)| i).collect();
         let lead = usize::from(!text.starts_with(['x', 'X']));
         for (i, intent) in intents.iter().enumerate() {
             let part_offset = match xs.get(i.wrapping_sub(lead)) {
-                Some(x) if rules.line_rule.is_some() && matches!(intent, Intent::Remove(_)) => {
-                    offset + x
-                }
+                Some(x) if lines && matches!(intent, Intent::Remove(_)) => offset + x,
                 _ => offset,
             };
             let n = self.t.plies.len() + 1;
-            if i > 0 && matches!(intent, Intent::Remove(_)) && self.s.pos.pending == 0 {
+            if i > 0 && matches!(intent, Intent::Remove(_)) && self.s.pending_removals() == 0 {
                 return Err(no_removal_owed(
-                    rules,
+                    &self.rules,
                     &intents[..i],
                     *intent,
-                    self.s.pos.lines_formed,
+                    self.s.lines_formed(),
                     n,
                 )
                 .at(self.source.location(part_offset)));
@@ -443,34 +440,32 @@ impl<const W: usize> Replayer<'_, W> {
 
     /// Play ply `n` (`intent`, written at `offset`) and record it.
     fn play_ply(&mut self, intent: Intent, n: usize, offset: usize) -> Result<(), Diagnostic> {
-        let m = self.m;
-        let rules = &m.rules;
-        let me = self.s.pos.to_move as usize;
-        let player = rules.players[me].clone();
-        let outcome = m.legal_moves(self.s, &mut self.moves);
-        let Some(mv) = self.moves.iter().copied().find(|mv| intent.matches(mv)) else {
-            return Err(
-                refused(m, self.s, intent, n, &self.moves, outcome.is_some())
-                    .at(self.source.location(offset)),
-            );
+        let rules = &*self.rules;
+        let me = self.s.to_move();
+        let player = rules.players[usize::from(me)].clone();
+        let outcome = self.s.legal_moves_into(&mut self.moves);
+        let Some(mv) = self
+            .moves
+            .iter()
+            .copied()
+            .find(|mv| intent.matches(&mv.packed()))
+        else {
+            return Err(refused(self.s, intent, n, &self.moves, outcome.is_some())
+                .at(self.source.location(offset)));
         };
-        let phase = if self.s.pos.pending > 0 {
+        let phase = if self.s.pending_removals() > 0 {
             "remove".to_string()
         } else {
-            rules.phases[m.phase(self.s)].name.clone()
+            rules.phases[self.s.phase()].name.clone()
         };
-        let ply = Applied {
-            mv,
-            me,
-            before: self.s.pos,
-        };
-        m.apply(self.s, mv);
-        let notes = ply_notes(m, self.s, &ply);
-        let go = self.go.then(|| go_ply(m, self.s, &mut self.moves));
+        let ply = Applied::before(self.s, mv, &mut self.pieces);
+        self.s.apply_unchecked(mv);
+        let notes = ply_notes(self.s, &ply);
+        let go = self.go.then(|| go_ply(self.s, &mut self.moves));
         self.t.plies.push(PlyRecord {
             n,
             player,
-            mv: notation::format_move_in(rules, &mv),
+            mv: notation::format_move_in(rules, &mv.packed()),
             phase,
             note: (!notes.is_empty()).then(|| notes.join("; ")),
             go,
@@ -519,49 +514,84 @@ fn decided_by_rule(
     d
 }
 
-/// A move just applied, with the position before it (what its notes
-/// compare against).
-struct Applied<const W: usize> {
+/// A move about to be applied, with what its notes compare against in the
+/// position before it.
+struct Applied<'a> {
     mv: Move,
     /// The mover.
-    me: usize,
-    before: Position<W>,
+    me: u8,
+    /// The opponent's pieces before the move, for a move that can take
+    /// some by itself (a placement, slide, fly or leap); empty otherwise.
+    theirs: &'a [Point],
+    /// A removal of one of the mover's own pieces (a `remove_own` action).
+    removes_own: bool,
+    /// Prisoners each player had taken.
+    captured: [u32; 2],
+    /// Pieces each player had in hand.
+    in_hand: [u32; 2],
+}
+
+impl<'a> Applied<'a> {
+    /// `mv`, about to be played on `s` (`room` holds the opponent's pieces).
+    fn before(s: &GameState, mv: Move, room: &'a mut Vec<Point>) -> Self {
+        let me = s.to_move();
+        room.clear();
+        if matches!(
+            mv,
+            Move::Place { .. } | Move::Slide { .. } | Move::Fly { .. } | Move::Leap { .. }
+        ) {
+            s.pieces_into(me ^ 1, room);
+        }
+        let removes_own = match mv {
+            Move::Remove { at } => s.owner(at) == Some(Owner::Player(me)),
+            _ => false,
+        };
+        Applied {
+            mv,
+            me,
+            theirs: room,
+            removes_own,
+            captured: s.captured(),
+            in_hand: s.in_hand(),
+        }
+    }
 }
 
 /// The note of a ply, part by part: what the move did beyond moving
 /// (`s` is the state after it).
-fn ply_notes<const W: usize>(m: &Machine<W>, s: &State<W>, ply: &Applied<W>) -> Vec<String> {
-    let (mv, me) = (ply.mv, ply.me);
+fn ply_notes(s: &GameState, ply: &Applied) -> Vec<String> {
+    let (mv, me) = (ply.mv, usize::from(ply.me));
     let mut notes = Vec::new();
-    if mv.kind == MoveKind::Fly {
+    if matches!(mv, Move::Fly { .. }) {
         notes.push("flies".to_string());
     }
-    if mv.kind == MoveKind::Leap {
+    if matches!(mv, Move::Leap { .. }) {
         notes.push("leaps".to_string());
     }
-    let by_removal = capture_notes(m, s, ply, &mut notes);
-    line_notes(m, s, ply, by_removal, &mut notes);
-    // A `remove_own` action: the mover took one of its own pieces.
-    if mv.kind == MoveKind::Remove && ply.before.occ[me].has(mv.to as usize) {
+    let by_removal = capture_notes(s, ply, &mut notes);
+    line_notes(s, ply, by_removal, &mut notes);
+    if ply.removes_own {
         notes.push("removes own piece".to_string());
     }
-    if mv.kind == MoveKind::Remove && s.pos.pending > 0 {
-        notes.push(format!("{} more to remove", s.pos.pending));
+    let pending = s.pending_removals();
+    if matches!(mv, Move::Remove { .. }) && pending > 0 {
+        notes.push(format!("{pending} more to remove"));
     }
     // The turn ended and the ruleset gave the same player the next
     // one (an `extra_turn`, or `first` on entering a phase).
-    if s.pos.pending == 0 && s.pos.to_move as usize == me {
+    if pending == 0 && s.to_move() == ply.me {
         notes.push("moves again".to_string());
     }
-    if mv.kind == MoveKind::Play {
-        let took = s.pos.captured[me] - ply.before.captured[me];
+    if matches!(mv, Move::Play { .. }) {
+        let captured = s.captured();
+        let took = captured[me] - ply.captured[me];
         if took > 0 {
             notes.push(format!("captures {took}"));
         }
-        let lost = s.pos.captured[me ^ 1] - ply.before.captured[me ^ 1];
+        let lost = captured[me ^ 1] - ply.captured[me ^ 1];
         if lost > 0 {
             notes.push(format!("suicide: removes {lost} own"));
-        } else if s.pos.last_suicide {
+        } else if s.last_suicide() {
             notes.push("suicide".to_string());
         }
     }
@@ -570,35 +600,27 @@ fn ply_notes<const W: usize>(m: &Machine<W>, s: &State<W>, ply: &Applied<W>) -> 
 
 /// Notes of the captures a move made or owes; whether it owes a capture by
 /// removal (the line notes say which removals it chooses between).
-fn capture_notes<const W: usize>(
-    m: &Machine<W>,
-    s: &State<W>,
-    ply: &Applied<W>,
-    notes: &mut Vec<String>,
-) -> bool {
-    let (rules, mv, me) = (&m.rules, ply.mv, ply.me);
+fn capture_notes(s: &GameState, ply: &Applied, notes: &mut Vec<String>) -> bool {
+    let (rules, mv) = (s.rules(), ply.mv);
     // Captures of `captures:` rules (a leap's, a custodian's...):
     // opposing pieces gone after a move that is not a removal.
-    if matches!(
-        mv.kind,
-        MoveKind::Place | MoveKind::Slide | MoveKind::Fly | MoveKind::Leap
-    ) {
-        let taken = ply.before.occ[me ^ 1].without(s.pos.occ[me ^ 1]);
-        if !taken.is_empty() {
-            let names: Vec<&str> = taken
-                .iter()
-                .map(|p| rules.topology.name(p as u16))
-                .collect();
-            notes.push(format!("takes {}", names.join(", ")));
-        }
+    let theirs = Owner::Player(ply.me ^ 1);
+    let taken: Vec<&str> = ply
+        .theirs
+        .iter()
+        .filter(|&&p| s.owner(p) != Some(theirs))
+        .map(|&p| rules.topology.name(p))
+        .collect();
+    if !taken.is_empty() {
+        notes.push(format!("takes {}", taken.join(", ")));
     }
     // A capture by removal (`take: choose`): what it made removable.
-    let by_removal = mv.kind != MoveKind::Remove && m.capture_owed(s);
+    let by_removal = !matches!(mv, Move::Remove { .. }) && s.capture_owed();
     if by_removal {
-        let names: Vec<&str> = m
-            .capture_targets(s)
-            .iter()
-            .map(|p| rules.topology.name(p as u16))
+        let names: Vec<&str> = s
+            .capture_targets()
+            .into_iter()
+            .map(|p| rules.topology.name(p))
             .collect();
         notes.push(format!("captures by removal: {}", names.join(", ")));
     }
@@ -607,30 +629,25 @@ fn capture_notes<const W: usize>(
 
 /// Notes of the lines a move completed: what they owe, and those that do
 /// not count.
-fn line_notes<const W: usize>(
-    m: &Machine<W>,
-    s: &State<W>,
-    ply: &Applied<W>,
-    by_removal: bool,
-    notes: &mut Vec<String>,
-) {
-    let (rules, mv, me) = (&m.rules, ply.mv, ply.me);
-    if mv.kind != MoveKind::Remove && s.pos.lines_formed > 0 {
-        let lines = match s.pos.lines_formed {
+fn line_notes(s: &GameState, ply: &Applied, by_removal: bool, notes: &mut Vec<String>) {
+    let (rules, mv, me) = (s.rules(), ply.mv, usize::from(ply.me));
+    let lines_formed = s.lines_formed();
+    if !matches!(mv, Move::Remove { .. }) && lines_formed > 0 {
+        let lines = match lines_formed {
             1 => "completes a line".to_string(),
             k => format!("completes {k} lines"),
         };
         if by_removal {
-            notes.push(if m.capture_owed_lines(s) {
+            notes.push(if s.capture_owed_lines() {
                 format!("{lines}: its removals or the capture, the first removal chooses")
             } else {
                 format!("{lines}: no removal")
             });
         } else {
             // `from_hand` removals: the opponent's hand shrank.
-            let taken = ply.before.in_hand[me ^ 1] - s.pos.in_hand[me ^ 1];
+            let taken = ply.in_hand[me ^ 1] - s.in_hand()[me ^ 1];
             let opp = &rules.players[me ^ 1];
-            notes.push(match (&rules.line_rule, taken, s.pos.pending) {
+            notes.push(match (&rules.line_rule, taken, s.pending_removals()) {
                 (None, _, _) => lines,
                 (Some(_), 0, 0) => format!("{lines}: no removal"),
                 (Some(_), 0, k) => format!("{lines}: removes {k}"),
@@ -642,13 +659,13 @@ fn line_notes<const W: usize>(
         }
     }
     let on_board = matches!(
-        mv.kind,
-        MoveKind::Place | MoveKind::Slide | MoveKind::Fly | MoveKind::Play
+        mv,
+        Move::Place { .. } | Move::Slide { .. } | Move::Fly { .. } | Move::Play { .. }
     );
-    if on_board && rules.line_rule.is_some() {
+    if let (true, Some(to), Some(_)) = (on_board, mv.to_point(), &rules.line_rule) {
         // Lines `on_line_formed.counts` did not let count.
-        let complete = m.lines_at(&s.pos.occ[me], mv.to as usize);
-        match complete.saturating_sub(u32::from(s.pos.lines_formed)) {
+        let complete = s.lines_at(ply.me, to);
+        match complete.saturating_sub(u32::from(lines_formed)) {
             0 => {}
             1 => notes.push("completes a line that does not count".to_string()),
             k => notes.push(format!("completes {k} lines that do not count")),
@@ -692,46 +709,38 @@ impl Prefixed for Diagnostic {
 
 /// The dead stones of an agreement, resolved and checked (each must hold a
 /// stone), with their canonical names.
-fn dead_stones<const W: usize>(
-    m: &Machine<W>,
-    s: &State<W>,
+fn dead_stones(
+    s: &GameState,
     names: &[(String, usize)],
     at: &Location,
-) -> Result<(Bits<W>, Vec<String>), Diagnostic> {
-    let topo = &m.rules.topology;
-    let mut dead = Bits::EMPTY;
+) -> Result<(Vec<Point>, Vec<String>), Diagnostic> {
+    let topo = &s.rules().topology;
+    let mut dead: Vec<Point> = Vec::new();
     let mut canonical = Vec::new();
     for (name, offset) in names {
         let mut here = at.clone();
         here.col += offset;
         let named = Named::located(name.clone(), here.clone());
         let p = topo.resolve(&named).map_err(|e| e.to_diagnostic())?;
-        if s.owner(p).is_none() {
+        if !matches!(s.owner(p), Some(Owner::Player(_))) {
             return Err(
                 Diagnostic::new(format!("dead stone `{name}`: {} is empty", topo.name(p)))
                     .at(here)
                     .expected("points holding stones"),
             );
         }
-        if !dead.has(p as usize) {
-            dead.set(p as usize);
+        if !dead.contains(&p) {
+            dead.push(p);
             canonical.push(topo.name(p).to_string());
         }
     }
     Ok((dead, canonical))
 }
 
-fn refused<const W: usize>(
-    m: &Machine<W>,
-    s: &State<W>,
-    intent: Intent,
-    n: usize,
-    legal: &[morrigo_engine::Move],
-    over: bool,
-) -> Diagnostic {
-    let rules = &m.rules;
-    let who = &rules.players[s.pos.to_move as usize];
-    let refusal = explain(m, s, intent);
+fn refused(s: &GameState, intent: Intent, n: usize, legal: &[Move], over: bool) -> Diagnostic {
+    let rules = s.rules();
+    let who = &rules.players[usize::from(s.to_move())];
+    let refusal = s.explain(intent);
     let mut d = Diagnostic::new(format!(
         "ply {n}: {who} cannot play `{}`: {}",
         intent_text(rules, intent),
@@ -747,7 +756,7 @@ fn refused<const W: usize>(
         const SHOWN: usize = 12;
         let mut names: Vec<String> = legal
             .iter()
-            .map(|mv| notation::format_move_in(rules, mv))
+            .map(|mv| notation::format_move_in(rules, &mv.packed()))
             .collect();
         names.sort();
         let more = names.len().saturating_sub(SHOWN);
@@ -770,25 +779,19 @@ pub(crate) fn intent_text(rules: &Rules, intent: Intent) -> String {
 }
 
 /// Fill in the result and the final board.
-fn finish<const W: usize>(
-    m: &Machine<W>,
-    s: &State<W>,
-    ended: Option<SessionEnd>,
-    t: &mut Transcript,
-) {
-    let rules = &m.rules;
-    let mut moves = Vec::new();
+fn finish(s: &GameState, ended: Option<SessionEnd>, t: &mut Transcript) {
+    let rules = s.rules();
     let (outcome, score) = match ended {
         Some(end) => (Some(end.outcome), end.score),
         None => {
-            let o = m.legal_moves(s, &mut moves);
+            let o = s.legal_moves().err();
             let counted = o
                 .and_then(|o| rules.end.get(o.rule as usize))
                 .is_some_and(|r| r.verdict == Verdict::Score);
-            (o, counted.then(|| m.score(s, &Bits::EMPTY)))
+            (o, counted.then(|| s.score()))
         }
     };
-    let to_move = rules.players[s.pos.to_move as usize].clone();
+    let to_move = rules.players[usize::from(s.to_move())].clone();
     t.result = match outcome {
         None => ResultRecord {
             status: Status::Ongoing,
@@ -816,18 +819,18 @@ fn finish<const W: usize>(
             }
         }
     };
-    t.board = render_board(m, s);
+    t.board = render_board(rules, |p| s.owner(p));
 }
 
 /// The board with one letter per player (initials upper-cased, or `X`/`O`
 /// when the initials clash), `.` for an empty point and `#` for a point
-/// blocked by the mark of a delayed removal.
-pub fn render_board<const W: usize>(m: &Machine<W>, s: &State<W>) -> String {
-    let marks = piece_marks(&m.rules.players);
-    let marked = m.marked(s);
-    m.rules.topology.render(|p| match s.owner(p) {
-        Some(o) => marks[o as usize],
-        None if marked.has(p as usize) => '#',
+/// blocked by the mark of a delayed removal; `owner` says what stands on
+/// each point (`|p| state.owner(p)` for a [`GameState`]).
+pub fn render_board(rules: &Rules, owner: impl Fn(Point) -> Option<Owner>) -> String {
+    let marks = piece_marks(&rules.players);
+    rules.topology.render(|p| match owner(p) {
+        Some(Owner::Player(pl)) => marks[usize::from(pl & 1)],
+        Some(Owner::Mark) => '#',
         None => '.',
     })
 }

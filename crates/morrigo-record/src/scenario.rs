@@ -1,15 +1,15 @@
 //! Running scenario files (format: [`crate::scenario_file`]).
 
-use crate::replay::{intent_text, records_classes, replay_from};
+use crate::replay::{intent_text, pass_letters, records_classes, replay_from};
 use crate::scenario_file::{self, Expect, Scenario, ScenarioFile, Setup, Spanned};
 use crate::transcript::Transcript;
 use morrigo_board::Named;
 use morrigo_diag::{did_you_mean, Diagnostic, Location};
+use morrigo_engine::game::Move;
 use morrigo_engine::notation::{self, Intent};
-use morrigo_engine::{
-    explain, with_machine, AnyMachine, Machine, Move, MoveKind, SetupError, State,
-};
+use morrigo_engine::{Game, GameState, SetupError};
 use morrigo_rules::load::Overrides;
+use morrigo_rules::Rules;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -223,10 +223,7 @@ fn is_ruleset_file(path: &Path) -> bool {
 }
 
 /// Load the file's ruleset, at a board size when one is given.
-fn load_machine(
-    file: &ScenarioFile,
-    size: Option<&Spanned<String>>,
-) -> Result<AnyMachine, Diagnostic> {
+fn load_game(file: &ScenarioFile, size: Option<&Spanned<String>>) -> Result<Game, Diagnostic> {
     let spec = file.ruleset_spec();
     let at = file.location(file.ruleset.offset);
     let overrides = match size {
@@ -255,31 +252,31 @@ fn load_machine(
             n => d.note(format!("and {n} more error(s) in ruleset `{spec}`")),
         }
     })?;
-    AnyMachine::new(Arc::new(rules)).map_err(|d| d.at_opt(Some(at)))
+    Game::new(Arc::new(rules)).map_err(|d| d.at_opt(Some(at)))
 }
 
 /// Run a parsed scenario file.
 pub(crate) fn run_parsed(file: &ScenarioFile) -> Result<FileReport, Diagnostic> {
-    let any = load_machine(file, file.size.as_ref())?;
-    // Scenarios with a size of their own get a machine per size.
-    let mut sized: Vec<(String, Result<AnyMachine, Diagnostic>)> = Vec::new();
+    let game = load_game(file, file.size.as_ref())?;
+    // Scenarios with a size of their own get a game per size.
+    let mut sized: Vec<(String, Result<Game, Diagnostic>)> = Vec::new();
     let mut results = Vec::new();
     for sc in &file.scenarios {
-        let machine = match &sc.size {
-            None => Ok(&any),
+        let sc_game = match &sc.size {
+            None => Ok(&game),
             Some(sz) => {
                 if !sized.iter().any(|(k, _)| *k == sz.value) {
-                    sized.push((sz.value.clone(), load_machine(file, Some(sz))));
+                    sized.push((sz.value.clone(), load_game(file, Some(sz))));
                 }
-                let (_, m) = sized
+                let (_, g) = sized
                     .iter()
                     .find(|(k, _)| *k == sz.value)
                     .expect("just inserted");
-                m.as_ref().map_err(Clone::clone)
+                g.as_ref().map_err(Clone::clone)
             }
         };
-        results.push(match machine {
-            Ok(machine) => with_machine!(machine, m => run_scenario(m, file, sc)),
+        results.push(match sc_game {
+            Ok(g) => run_scenario(g, file, sc),
             Err(d) => ScenarioResult {
                 name: sc.name.value.clone(),
                 rule: sc.rule.clone(),
@@ -290,28 +287,24 @@ pub(crate) fn run_parsed(file: &ScenarioFile) -> Result<FileReport, Diagnostic> 
     }
     Ok(FileReport {
         path: file.source.name.to_string(),
-        ruleset: any.rules().name.clone(),
+        ruleset: game.rules().name.clone(),
         results,
     })
 }
 
-fn run_scenario<const W: usize>(
-    m: &Machine<W>,
-    file: &ScenarioFile,
-    sc: &Scenario,
-) -> ScenarioResult {
+fn run_scenario(game: &Game, file: &ScenarioFile, sc: &Scenario) -> ScenarioResult {
     let mut transcript = None;
     let outcome = (|| {
         let state = match &sc.setup {
-            Some(setup) => set_up(m, file, setup)?,
-            None => m.initial(),
+            Some(setup) => set_up(game, file, setup)?,
+            None => game.start(),
         };
-        let (t, state) = replay_from(m, state, &sc.moves.value, &file.source, sc.moves.offset)
+        let (t, state) = replay_from(state, &sc.moves.value, &file.source, sc.moves.offset)
             .map_err(|e| {
                 transcript = Some(*e.transcript);
                 *e.diagnostic
             })?;
-        let checks = check(m, file, sc, &state, &t)?;
+        let checks = check(file, sc, &state, &t)?;
         transcript = Some(t);
         Ok::<_, Diagnostic>(checks)
     })();
@@ -327,16 +320,16 @@ fn run_scenario<const W: usize>(
     }
 }
 
-fn player_index<const W: usize>(
-    m: &Machine<W>,
+fn player_index(
+    rules: &Rules,
     file: &ScenarioFile,
     p: &Spanned<String>,
 ) -> Result<usize, Diagnostic> {
-    let players = &m.rules.players;
+    let players = &rules.players;
     players.iter().position(|n| *n == p.value).ok_or_else(|| {
         let d = Diagnostic::new(format!(
             "unknown player `{}` in ruleset `{}`",
-            p.value, m.rules.name
+            p.value, rules.name
         ))
         .at(file.location(p.offset))
         .expected(format!("one of: {}", players.join(", ")));
@@ -348,19 +341,16 @@ fn player_index<const W: usize>(
 }
 
 /// Build a set-up position: names resolved here (where each is written),
-/// the board checked by the engine ([`Machine::set_up`]), its refusal
+/// the board checked by the engine ([`Game::set_up`]), its refusal
 /// located at the entry that makes the board impossible.
-fn set_up<const W: usize>(
-    m: &Machine<W>,
-    file: &ScenarioFile,
-    setup: &Setup,
-) -> Result<State<W>, Diagnostic> {
-    let topo = &m.rules.topology;
+fn set_up(game: &Game, file: &ScenarioFile, setup: &Setup) -> Result<GameState, Diagnostic> {
+    let rules = game.rules();
+    let topo = &rules.topology;
     let mut checked = morrigo_engine::Setup::default();
     // Where each point is named, in order, to locate a point used twice.
     let mut named_at: Vec<(u16, usize)> = Vec::new();
     for (player, points) in &setup.pieces {
-        let pl = player_index(m, file, player)?;
+        let pl = player_index(rules, file, player)?;
         for p in points {
             let named = Named::located(p.value.clone(), file.location(p.offset));
             let id = topo.resolve(&named).map_err(|e| {
@@ -374,15 +364,15 @@ fn set_up<const W: usize>(
     }
     let mut in_hand = [0u32; 2];
     for (player, n) in &setup.in_hand {
-        in_hand[player_index(m, file, player)?] = *n;
+        in_hand[player_index(rules, file, player)?] = *n;
     }
     checked.in_hand = Some(in_hand);
     checked.to_move = match &setup.to_move {
-        Some(p) => Some(player_index(m, file, p)? as u8),
+        Some(p) => Some(player_index(rules, file, p)? as u8),
         // The ruleset's first to move (`setup.to_move`), the first player by default.
         None => None,
     };
-    m.set_up(&checked).map_err(|e| {
+    game.set_up(&checked).map_err(|e| {
         let d = e.to_diagnostic();
         match e {
             SetupError::PointTwice { point, .. } => {
@@ -408,14 +398,14 @@ fn set_up<const W: usize>(
 }
 
 /// One expected move text, read and written back canonically.
-fn expected_move<const W: usize>(
-    m: &Machine<W>,
+fn expected_move(
+    rules: &Rules,
     file: &ScenarioFile,
     mv: &Spanned<String>,
 ) -> Result<String, Diagnostic> {
-    let intents = notation::parse_token_in(&m.rules, &mv.value, Some(file.location(mv.offset)))?;
+    let intents = notation::parse_token_in(rules, &mv.value, Some(file.location(mv.offset)))?;
     match intents.as_slice() {
-        [one] => Ok(intent_text(&m.rules, *one)),
+        [one] => Ok(intent_text(rules, *one)),
         _ => Err(Diagnostic::new(format!(
             "`{}` is two plies; a list of legal moves names single plies",
             mv.value
@@ -425,13 +415,13 @@ fn expected_move<const W: usize>(
     }
 }
 
-fn expected_moves<const W: usize>(
-    m: &Machine<W>,
+fn expected_moves(
+    rules: &Rules,
     file: &ScenarioFile,
     list: &[Spanned<String>],
 ) -> Result<Vec<(String, usize)>, Diagnostic> {
     list.iter()
-        .map(|mv| Ok((expected_move(m, file, mv)?, mv.offset)))
+        .map(|mv| Ok((expected_move(rules, file, mv)?, mv.offset)))
         .collect()
 }
 
@@ -457,14 +447,13 @@ fn normalize_board(b: &str) -> String {
 /// did not hold, or an error for one that cannot be read (an unknown player,
 /// phase, end rule…). Expectations are checked in the order of `Expect`'s
 /// fields, so the first unreadable one is the error.
-fn check<const W: usize>(
-    m: &Machine<W>,
+fn check(
     file: &ScenarioFile,
     sc: &Scenario,
-    s: &State<W>,
+    s: &GameState,
     t: &Transcript,
 ) -> Result<Vec<Check>, Diagnostic> {
-    let mut c = Checker::new(m, file, &sc.expect, s, t);
+    let mut c = Checker::new(file, &sc.expect, s, t);
     c.check_to_move()?;
     c.check_phase()?;
     c.check_legal()?;
@@ -483,12 +472,13 @@ fn check<const W: usize>(
 
 /// What a scenario's expectations are checked against, and the checks that
 /// failed so far.
-struct Checker<'a, const W: usize> {
-    m: &'a Machine<W>,
+struct Checker<'a> {
+    /// The ruleset.
+    rules: &'a Rules,
     file: &'a ScenarioFile,
     e: &'a Expect,
     /// The final state.
-    s: &'a State<W>,
+    s: &'a GameState,
     t: &'a Transcript,
     /// The legal moves of the final state (none once the players ended the game).
     moves: Vec<Move>,
@@ -499,16 +489,10 @@ struct Checker<'a, const W: usize> {
     checks: Vec<Check>,
 }
 
-impl<'a, const W: usize> Checker<'a, W> {
-    fn new(
-        m: &'a Machine<W>,
-        file: &'a ScenarioFile,
-        e: &'a Expect,
-        s: &'a State<W>,
-        t: &'a Transcript,
-    ) -> Self {
+impl<'a> Checker<'a> {
+    fn new(file: &'a ScenarioFile, e: &'a Expect, s: &'a GameState, t: &'a Transcript) -> Self {
         let mut moves = Vec::new();
-        let outcome = m.legal_moves(s, &mut moves);
+        let outcome = s.legal_moves_into(&mut moves);
         // A resignation or an agreement ends the game outside the engine.
         let session_end = outcome.is_none() && t.result.status == crate::Status::Over;
         if session_end {
@@ -516,10 +500,10 @@ impl<'a, const W: usize> Checker<'a, W> {
         }
         let legal: BTreeSet<String> = moves
             .iter()
-            .map(|mv| notation::format_move_in(&m.rules, mv))
+            .map(|mv| notation::format_move_in(s.rules(), &mv.packed()))
             .collect();
         Checker {
-            m,
+            rules: s.rules(),
             file,
             e,
             s,
@@ -545,7 +529,7 @@ impl<'a, const W: usize> Checker<'a, W> {
     fn unknown(&self, kind: &str, p: &Spanned<String>, names: &[&str]) -> Diagnostic {
         let d = Diagnostic::new(format!(
             "unknown {kind} `{}` in ruleset `{}`",
-            p.value, self.m.rules.name
+            p.value, self.rules.name
         ))
         .at(self.file.location(p.offset))
         .expected(format!("one of: {}", names.join(", ")));
@@ -559,8 +543,8 @@ impl<'a, const W: usize> Checker<'a, W> {
         let Some(p) = &self.e.to_move else {
             return Ok(());
         };
-        player_index(self.m, self.file, p)?;
-        let got = &self.m.rules.players[self.s.pos.to_move as usize];
+        player_index(self.rules, self.file, p)?;
+        let got = &self.rules.players[usize::from(self.s.to_move())];
         if *got != p.value {
             self.fail(p.offset, "player to move", p.value.clone(), got.clone());
         }
@@ -571,9 +555,8 @@ impl<'a, const W: usize> Checker<'a, W> {
         let Some(p) = &self.e.phase else {
             return Ok(());
         };
-        let (m, s) = (self.m, self.s);
-        let names: Vec<&str> = m
-            .rules
+        let (rules, s) = (self.rules, self.s);
+        let names: Vec<&str> = rules
             .phases
             .iter()
             .map(|ph| ph.name.as_str())
@@ -582,10 +565,10 @@ impl<'a, const W: usize> Checker<'a, W> {
         if !names.contains(&p.value.as_str()) {
             return Err(self.unknown("phase", p, &names));
         }
-        let got = if s.pos.pending > 0 {
+        let got = if s.pending_removals() > 0 {
             "remove"
         } else {
-            m.rules.phases[m.phase(s)].name.as_str()
+            rules.phases[s.phase()].name.as_str()
         };
         if got != p.value {
             self.fail(p.offset, "phase", p.value.clone(), got.to_string());
@@ -597,7 +580,7 @@ impl<'a, const W: usize> Checker<'a, W> {
         let Some(list) = &self.e.legal else {
             return Ok(());
         };
-        let want: BTreeSet<String> = expected_moves(self.m, self.file, list)?
+        let want: BTreeSet<String> = expected_moves(self.rules, self.file, list)?
             .into_iter()
             .map(|(mv, _)| mv)
             .collect();
@@ -617,7 +600,7 @@ impl<'a, const W: usize> Checker<'a, W> {
     }
 
     fn check_legal_includes(&mut self) -> Result<(), Diagnostic> {
-        for (mv, offset) in expected_moves(self.m, self.file, &self.e.legal_includes)? {
+        for (mv, offset) in expected_moves(self.rules, self.file, &self.e.legal_includes)? {
             if !self.legal.contains(&mv) {
                 let got = format!("it is not; legal: {}", show(&self.legal));
                 self.fail(
@@ -632,7 +615,7 @@ impl<'a, const W: usize> Checker<'a, W> {
     }
 
     fn check_legal_excludes(&mut self) -> Result<(), Diagnostic> {
-        for (mv, offset) in expected_moves(self.m, self.file, &self.e.legal_excludes)? {
+        for (mv, offset) in expected_moves(self.rules, self.file, &self.e.legal_excludes)? {
             if self.legal.contains(&mv) {
                 self.fail(
                     offset,
@@ -646,20 +629,17 @@ impl<'a, const W: usize> Checker<'a, W> {
     }
 
     fn check_illegal(&mut self) -> Result<(), Diagnostic> {
-        let (m, file, t) = (self.m, self.file, self.t);
+        let (rules, file, t) = (self.rules, self.file, self.t);
         for ill in &self.e.illegal {
-            let intents = notation::parse_token_in(
-                &m.rules,
-                &ill.mv.value,
-                Some(file.location(ill.mv.offset)),
-            )?;
+            let intents =
+                notation::parse_token_in(rules, &ill.mv.value, Some(file.location(ill.mv.offset)))?;
             let refused = if self.session_end {
                 Some(format!(
                     "the game is over: {}",
                     t.result.reason.as_deref().unwrap_or("ended")
                 ))
             } else {
-                refusal(m, self.s, &intents)
+                refusal(self.s, &intents)
             };
             match refused {
                 None => self.fail(
@@ -689,7 +669,7 @@ impl<'a, const W: usize> Checker<'a, W> {
         let Some(r) = &self.e.result else {
             return Ok(());
         };
-        let (rules, t) = (&self.m.rules, self.t);
+        let (rules, t) = (self.rules, self.t);
         let valid = r.value == "ongoing"
             || r.value == "draw"
             || r.value == "no result"
@@ -725,8 +705,7 @@ impl<'a, const W: usize> Checker<'a, W> {
         let Some(r) = &self.e.reason else {
             return Ok(());
         };
-        let m = self.m;
-        let names: Vec<&str> = m
+        let names: Vec<&str> = self
             .rules
             .end
             .iter()
@@ -772,10 +751,10 @@ impl<'a, const W: usize> Checker<'a, W> {
                 .map(|c| ("legal_passes", c.first().map_or(e.offset, |k| k.offset))),
         ];
         if let Some((key, offset)) = go_keys.iter().flatten().next() {
-            if !records_classes(&self.m.rules) {
+            if !records_classes(self.rules) {
                 return Err(Diagnostic::new(format!(
                     "`{key}` applies to rulesets with board plays or passes, and `{}` has neither",
-                    self.m.rules.name
+                    self.rules.name
                 ))
                 .at(self.file.location(*offset)));
             }
@@ -825,7 +804,7 @@ impl<'a, const W: usize> Checker<'a, W> {
         let Some(list) = &self.e.legal_passes else {
             return Ok(());
         };
-        let rules = &self.m.rules;
+        let rules = self.rules;
         let kinds: Vec<String> = rules.passes.names();
         for k in list {
             if !kinds.contains(&k.value) {
@@ -838,13 +817,7 @@ impl<'a, const W: usize> Checker<'a, W> {
             }
         }
         let want: BTreeSet<String> = list.iter().map(|k| k.value.clone()).collect();
-        let got: BTreeSet<String> = self
-            .moves
-            .iter()
-            .filter(|mv| mv.kind == MoveKind::Pass)
-            .filter_map(|mv| rules.passes.kinds.get(mv.to as usize))
-            .map(|k| (*k as char).to_string())
-            .collect();
+        let got: BTreeSet<String> = pass_letters(rules, &self.moves).into_iter().collect();
         if want != got {
             let offset = list.first().map_or(self.e.offset, |k| k.offset);
             self.fail(offset, "legal passes", show(&want), show(&got));
@@ -856,11 +829,10 @@ impl<'a, const W: usize> Checker<'a, W> {
         let Some(sc) = &self.e.score else {
             return Ok(());
         };
-        let (m, file) = (self.m, self.file);
-        let rules = &m.rules;
+        let (rules, file) = (self.rules, self.file);
         for (player, _) in &sc.value {
             player_index(
-                m,
+                rules,
                 file,
                 &Spanned {
                     value: player.clone(),
@@ -896,16 +868,14 @@ impl<'a, const W: usize> Checker<'a, W> {
 
 /// Play `intents` from `s`; the refusal text of the first that is not
 /// legal, or `None` when all are.
-fn refusal<const W: usize>(m: &Machine<W>, s: &State<W>, intents: &[Intent]) -> Option<String> {
+fn refusal(s: &GameState, intents: &[Intent]) -> Option<String> {
     let mut s = s.clone();
     let mut moves = Vec::new();
     for intent in intents {
-        m.legal_moves(&s, &mut moves);
-        match moves.iter().find(|mv| intent.matches(mv)) {
-            Some(mv) => {
-                m.apply(&mut s, *mv);
-            }
-            None => return Some(explain(m, &s, *intent).to_string()),
+        s.legal_moves_into(&mut moves);
+        match moves.iter().find(|mv| intent.matches(&mv.packed())) {
+            Some(mv) => s.apply_unchecked(*mv),
+            None => return Some(s.explain(*intent).to_string()),
         }
     }
     None

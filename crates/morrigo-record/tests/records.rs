@@ -2,19 +2,19 @@
 //! a move, and `run_path` on directories with rulesets and link loops.
 
 use morrigo_diag::SourceFile;
-use morrigo_engine::AnyMachine;
+use morrigo_engine::Game;
 use morrigo_record::{replay, run_path, MAX_RECORD_TOKENS};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-fn machine(name: &str) -> AnyMachine {
+fn game(name: &str) -> Game {
     let rules = morrigo_rules::load_rules(name).unwrap_or_else(|e| panic!("{name}: {e}"));
-    AnyMachine::new(Arc::new(rules)).unwrap()
+    Game::new(Arc::new(rules)).unwrap()
 }
 
 fn replay_text(name: &str, record: &str) -> Result<morrigo_record::Transcript, String> {
-    let any = machine(name);
-    replay(&any, record, &SourceFile::new("--moves", record)).map_err(|e| e.diagnostic.to_string())
+    let game = game(name);
+    replay(&game, record, &SourceFile::new("--moves", record)).map_err(|e| e.diagnostic.to_string())
 }
 
 /// A record longer than the limit is refused before it is played, at the

@@ -41,10 +41,24 @@ pub fn replay<const W: usize>(
         return Ok(kept);
     }
     let file = SourceFile::new(RECORD, record);
-    let (t, s) =
-        replay_from(m, m.initial(), record, &file, 0).map_err(|e| ApiError::diag(&e.diagnostic))?;
+    let game = Game::from(rules.machine.clone());
+    let (t, s) = replay_from(state_of(&game, m.initial()), record, &file, 0)
+        .map_err(|e| ApiError::diag(&e.diagnostic))?;
+    let s = at_width(&s);
     app.positions.put(rules, &t, &s);
     Ok((t, s))
+}
+
+/// `s` as a state of `game` (whose machine has the state's width), for
+/// morrigo-record's width-erased replay.
+fn state_of<const W: usize>(game: &Game, s: State<W>) -> GameState {
+    GameState::from_parts(game, s).expect("the state has the game's width")
+}
+
+/// A replayed state back at the width the page's code holds it.
+fn at_width<const W: usize>(s: &GameState) -> State<W> {
+    let (_, s) = s.parts::<W>().expect("the state has the game's width");
+    s.clone()
 }
 
 /// Play `more` (a move or a few) after the replayed game `t`, `s`: only
@@ -58,27 +72,27 @@ pub fn play_on<const W: usize>(
     (t, s): (&Transcript, &State<W>),
     more: &str,
 ) -> Result<(Transcript, State<W>), ReplayError> {
-    let played = if t.result.status == morrigo_record::Status::Over {
+    let game = Game::from(rules.machine.clone());
+    let (t, s) = if t.result.status == morrigo_record::Status::Over {
         let full = format!("{} {more}", record_of(t));
         replay_from(
-            m,
-            m.initial(),
+            state_of(&game, m.initial()),
             &full,
             &SourceFile::new(RECORD, full.as_str()),
             0,
         )
     } else {
         replay_more(
-            m,
             t.clone(),
-            s.clone(),
+            state_of(&game, s.clone()),
             more,
             &SourceFile::new(RECORD, more),
             0,
         )
     }?;
-    app.positions.put(rules, &played.0, &played.1);
-    Ok(played)
+    let s = at_width(&s);
+    app.positions.put(rules, &t, &s);
+    Ok((t, s))
 }
 
 /// The most replayed positions kept (POSITION_CACHE), the oldest dropped

@@ -2,8 +2,8 @@ use crate::fail::{Failure, Outcome};
 use crate::game::{self, RulesetOptions};
 use clap::Args;
 use morrigo_diag::{Diagnostic, SourceFile};
-use morrigo_engine::{with_machine, Machine, State};
-use morrigo_record::{replay_from, ReplayError, Status, Transcript};
+use morrigo_engine::{with_machine, Game, Machine, State};
+use morrigo_record::{ReplayError, Status, Transcript};
 use morrigo_rules::Rules;
 use morrigo_sgf::{GameResult, Margin, SgfGame, SgfMove};
 use std::io::Write;
@@ -127,7 +127,7 @@ pub fn run(args: ReplayArgs) -> Outcome {
         // Refuse before replaying: a Morris board has no SGF coordinates.
         morrigo_sgf::export(&rules, &[], &GameResult::Ongoing)?;
     }
-    let any = game::machine_of(rules)?;
+    let played = Game::from(game::machine_of(rules)?);
     let render = |t: &Transcript| {
         if args.json {
             format!("{:#}\n", t.to_json())
@@ -135,14 +135,14 @@ pub fn run(args: ReplayArgs) -> Outcome {
             t.to_text()
         }
     };
-    let replayed = with_machine!(&any, m => {
+    let replayed = with_machine!(played.machine().as_ref(), m => {
         let start = match &sgf {
             Some((_, g)) => sgf_start(m, g)?,
             None => m.initial(),
         };
-        replay_from(m, start, &source.text, &source, 0).map(|(mut t, mut s)| {
+        game::replay_in(&played, start, &source.text, &source).map(|(mut t, mut s)| {
             if let Some((_, g)) = &sgf {
-                apply_sgf_result(m, &mut t, &mut s, g);
+                apply_sgf_result(&played, m, &mut t, &mut s, g);
             }
             let out = args
                 .to_sgf
@@ -282,6 +282,7 @@ fn sgf_start<const W: usize>(m: &Machine<W>, g: &SgfGame) -> Result<State<W>, Fa
 /// or a count ends the game as the record says; a result the ruleset's own
 /// count or end rules disagree with is reported as a warning.
 fn apply_sgf_result<const W: usize>(
+    played: &Game,
     m: &Machine<W>,
     t: &mut Transcript,
     s: &mut State<W>,
@@ -332,7 +333,7 @@ fn apply_sgf_result<const W: usize>(
             }
         };
         let here = SourceFile::new("RE", token);
-        match replay_from(m, s.clone(), token, &here, 0) {
+        match game::replay_in(played, s.clone(), token, &here) {
             Ok((end, next)) => {
                 for mut p in end.plies {
                     p.n = t.plies.len() + 1;

@@ -5,8 +5,8 @@
 
 use morrigo_engine::game::Move;
 use morrigo_engine::{
-    with_machine, AnyMachine, DecidedBy, Game, GameState, Illegal, Outcome, Owner, Setup,
-    SetupError,
+    with_machine, AnyMachine, Bits, DecidedBy, Game, GameState, Illegal, Machine, Outcome, Owner,
+    Setup, SetupError, State,
 };
 use morrigo_rules::load::Overrides;
 use morrigo_rules::Rules;
@@ -43,6 +43,7 @@ fn lockstep(rules: Arc<Rules>, games: u64, plies: usize) -> usize {
                 let outcome = m.legal_moves(&s, &mut packed);
                 assert_eq!(gs.hash(), s.pos.hash, "{at}: position key");
                 assert_eq!(gs.to_move(), s.pos.to_move, "{at}: player to move");
+                same_readings(m, &s, &gs, &at);
                 match gs.legal_moves() {
                     Err(o) => {
                         assert_eq!(Some(o), outcome, "{at}: outcome");
@@ -68,6 +69,50 @@ fn lockstep(rules: Arc<Rules>, games: u64, plies: usize) -> usize {
         }
     });
     compared
+}
+
+/// What a replay reads of a position through the API (the legal moves
+/// into a reused buffer, the last move's line count, suicide, class and D,
+/// the pieces, lines through a point, an owed capture, the ends the players
+/// make) is what the machine says.
+fn same_readings<const W: usize>(m: &Machine<W>, s: &State<W>, gs: &GameState, at: &str) {
+    let mut room = vec![Move::Pass { kind: 0 }];
+    let outcome = gs.legal_moves_into(&mut room);
+    match gs.legal_moves() {
+        Ok(moves) => assert_eq!((outcome, room), (None, moves), "{at}: moves into"),
+        Err(o) => assert_eq!((outcome, room), (Some(o), Vec::new()), "{at}: over"),
+    }
+    assert_eq!(gs.lines_formed(), s.pos.lines_formed, "{at}: lines formed");
+    assert_eq!(gs.last_suicide(), s.pos.last_suicide, "{at}: suicide");
+    assert_eq!(gs.last_class(), s.last_class(), "{at}: class");
+    assert_eq!(gs.last_ends_d(), s.last_ends_d(), "{at}: D");
+    assert_eq!(gs.capture_owed(), m.capture_owed(s), "{at}: capture owed");
+    assert_eq!(
+        gs.capture_owed_lines(),
+        m.capture_owed_lines(s),
+        "{at}: and lines"
+    );
+    let targets: Vec<u16> = m.capture_targets(s).iter().map(|p| p as u16).collect();
+    assert_eq!(gs.capture_targets(), targets, "{at}: capture targets");
+    assert_eq!(gs.resign(), m.resign(s.pos.to_move), "{at}: resignation");
+    let mut dead = Bits::<W>::EMPTY;
+    for player in 0..2u8 {
+        let mut pieces = vec![u16::MAX];
+        gs.pieces_into(player, &mut pieces);
+        assert_eq!(pieces, gs.pieces(player), "{at}: pieces of {player}");
+        if let Some(&p) = pieces.first() {
+            let occ = &s.pos.occ[usize::from(player)];
+            assert_eq!(
+                gs.lines_at(player, p),
+                m.lines_at(occ, usize::from(p)),
+                "{at}"
+            );
+            dead.set(usize::from(p));
+        }
+    }
+    let named: Vec<u16> = dead.iter().map(|p| p as u16).collect();
+    assert_eq!(gs.score_with_dead(&named), m.score(s, &dead), "{at}: count");
+    assert_eq!(gs.agree(&named), m.agree(s, &dead), "{at}: agreement");
 }
 
 #[test]
