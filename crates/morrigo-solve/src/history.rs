@@ -151,6 +151,11 @@ pub struct HistorySolution {
     /// Per move: `None` if its value does not depend on the cut lines, else
     /// its value with cut lines lost and won by the first player.
     pub move_bounds: Vec<Option<(f64, f64)>>,
+    /// A value-only solve (`go::TtOptions::every_first_move` off): `moves`
+    /// holds the best move alone, and this many other first moves were
+    /// proved no better than it, without values of their own. `None`:
+    /// every first move is in `moves`.
+    pub refuted: Option<usize>,
     /// Lines cut at the ply cap in the first search (counted as draws).
     pub cut_lines: u64,
     /// The ply cap of the search reported (the first of 16, 20, 25, 31, …
@@ -396,6 +401,7 @@ pub(crate) fn solution<const W: usize>(
         estimate,
         elapsed,
         tt: None,
+        refuted: None,
     }
 }
 

@@ -471,3 +471,107 @@ fn chinese_superko_4x2_is_van_der_werfs_black_by_8() {
         [-8.0, 8.0, 8.0, -8.0, -8.0, 8.0, 8.0, -8.0, -8.0]
     );
 }
+
+/// A value-only root (`every_first_move` off) is one alpha-beta node: on
+/// every Go built-in and tiny board it gives the full search's value and
+/// bounds, reports one best move whose full-search value is the game's,
+/// counts the others as refuted, and on chinese-superko 3x2 searches a
+/// fraction of the nodes (the root's move order differs, so a tiny board
+/// may take a node or two more).
+#[test]
+fn value_only_root_keeps_the_value_and_best_move() {
+    let limits = Limits {
+        max_plies: 64,
+        ..Limits::default()
+    };
+    let value_only = TtOptions {
+        every_first_move: false,
+        ..TtOptions::default()
+    };
+    let mut cases: Vec<(String, Rules)> = Vec::new();
+    for name in go_builtins() {
+        for size in [(2, 1), (3, 1), (2, 2)] {
+            let r = try_rules(name, size, Some(0.0))
+                .or_else(|_| try_rules(name, size, None))
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            cases.push((format!("{name} {}x{}", size.0, size.1), r));
+        }
+    }
+    cases.push((
+        "chinese-superko 3x2".into(),
+        rules("chinese-superko", (3, 2), 0.0),
+    ));
+    for (what, r) in cases {
+        let spec = KeySpec::of(&r).expect("a Go key");
+        let any = AnyMachine::new(Arc::new(r)).expect("small board");
+        let (full, only) = with_machine!(&any, m => {
+            let full = solve_tt(m, spec, &[], &limits).expect("solves");
+            let only = solve_tt_with(m, spec, &[], &limits, value_only, &mut |_| {}).expect("solves");
+            (full, only)
+        });
+        assert_eq!(
+            (only.value, only.bounds),
+            (full.value, full.bounds),
+            "{what}: value"
+        );
+        assert_eq!(full.refuted, None, "{what}");
+        if full.moves.is_empty() {
+            assert!(only.moves.is_empty(), "{what}");
+            continue;
+        }
+        let [(best, v)] = only.moves[..] else {
+            panic!("{what}: one best move, got {:?}", only.moves);
+        };
+        assert_eq!(v, only.value, "{what}: the best move's value is the game's");
+        if full.all_exact() {
+            let (_, full_v) = full
+                .moves
+                .iter()
+                .find(|(mv, _)| *mv == best)
+                .expect("a legal first move");
+            assert_eq!(
+                *full_v, full.value,
+                "{what}: {best:?} is a best move of the full search"
+            );
+        }
+        assert_eq!(only.refuted, Some(full.moves.len() - 1), "{what}: refuted");
+        if what == "chinese-superko 3x2" {
+            assert!(
+                only.nodes * 3 < full.nodes,
+                "{what}: {} nodes against {}",
+                only.nodes,
+                full.nodes
+            );
+        }
+    }
+}
+
+/// Van der Werf's values past 3x2 with a value-only root (documented
+/// runs, release: 3x3 8.3M nodes / 9 s, 5x2 14.8M nodes / 47 s):
+/// chinese-superko 3x3 is B+9 with the centre, 5x2 B+10 with a centre
+/// point. `cargo test --release -p morrigo-solve --test transpositions --
+/// --ignored`.
+#[test]
+#[ignore = "minutes in a debug build; run with --release --ignored"]
+fn chinese_superko_3x3_and_5x2_by_value_only_root() {
+    let value_only = TtOptions {
+        every_first_move: false,
+        ..TtOptions::default()
+    };
+    for (size, value, best) in [((3, 3), 9.0, "B2"), ((5, 2), 10.0, "C1")] {
+        let r = rules("chinese-superko", size, 0.0);
+        let spec = KeySpec::of(&r).expect("a Go key");
+        let any = AnyMachine::new(Arc::new(r.clone())).expect("small board");
+        let sol = with_machine!(&any, m => {
+            solve_tt_with(m, spec, &[], &Limits::default(), value_only, &mut |_| {}).expect("solves")
+        });
+        assert!(sol.exact(), "{size:?}");
+        assert_eq!(sol.value, value, "{size:?}");
+        let moves: Vec<String> = sol
+            .moves
+            .iter()
+            .map(|(mv, _)| morrigo_engine::notation::format_move_in(&r, mv))
+            .collect();
+        assert_eq!(moves, [best], "{size:?}");
+    }
+}

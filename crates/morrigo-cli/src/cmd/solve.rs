@@ -1,4 +1,5 @@
 use super::solve_args::SolveArgs;
+use super::solve_history::HistorySearch;
 use super::solve_text::{line_text, move_value_text, value_text};
 use crate::budget::{self};
 use crate::fail::{Failure, Outcome};
@@ -39,12 +40,20 @@ pub fn run(args: SolveArgs) -> Outcome {
             max_plies: args.max_plies,
             ..Limits::default()
         };
-        return super::solve_history::run(
-            &any,
-            args.position.as_deref(),
-            &limits,
-            !args.no_transpositions,
-        );
+        let how = if args.no_transpositions {
+            HistorySearch::Plain
+        } else {
+            HistorySearch::Table {
+                every_first_move: !args.value_only,
+            }
+        };
+        return super::solve_history::run(&any, args.position.as_deref(), &limits, how);
+    }
+    if args.value_only {
+        return Err(Failure::usage(format!(
+            "`--value-only` narrows the full-history search, and {} is solved by retrograde analysis, which values every first move anyway",
+            rules.name
+        )));
     }
     let left_out: Vec<String> = morrigo_solve::history_draw_rules(&rules)
         .into_iter()

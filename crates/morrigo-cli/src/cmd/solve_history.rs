@@ -21,9 +21,9 @@ pub fn run(
     any: &AnyMachine,
     position: Option<&str>,
     limits: &Limits,
-    transpositions: bool,
+    how: HistorySearch,
 ) -> Outcome {
-    let text = with_machine!(any, m => solve_text(m, position, limits, transpositions))?;
+    let text = with_machine!(any, m => solve_text(m, position, limits, how))?;
     write!(std::io::stdout().lock(), "{text}")?;
     Ok(())
 }
@@ -32,7 +32,7 @@ fn solve_text<const W: usize>(
     m: &Machine<W>,
     position: Option<&str>,
     limits: &Limits,
-    transpositions: bool,
+    how: HistorySearch,
 ) -> Result<String, Failure> {
     let start = game::start(m, position)?;
     let bar = spinner();
@@ -41,7 +41,7 @@ fn solve_text<const W: usize>(
             b.set_message(format!("{nodes} nodes searched"));
         }
     };
-    let (solved, plain_why) = solve(m, &start, limits, transpositions, &mut tick);
+    let (solved, plain_why) = solve(m, &start, limits, how, &mut tick);
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
@@ -54,22 +54,40 @@ fn solve_text<const W: usize>(
     ))
 }
 
+/// How `solve` searches a ruleset that reads the history.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HistorySearch {
+    /// The plain reference search (`--no-transpositions`).
+    Plain,
+    /// The transposition-table search where the rules give a key; every
+    /// first move valued unless `--value-only`.
+    Table {
+        /// Value each first move, not only the best.
+        every_first_move: bool,
+    },
+}
+
 /// Solve from `start`: with the transposition table when the rules give a
-/// key and `transpositions` is on, else by the plain search; with why the
-/// plain search was used, when it was not asked for.
+/// key and `how` asks for it, else by the plain search (which values
+/// every first move); with why the plain search was used, when it was not
+/// asked for.
 pub(crate) fn solve<const W: usize>(
     m: &Machine<W>,
     start: &game::Start<W>,
     limits: &Limits,
-    transpositions: bool,
+    how: HistorySearch,
     progress: &mut dyn FnMut(u64),
 ) -> (Result<HistorySolution, SolveError>, Option<String>) {
-    if !transpositions {
+    let HistorySearch::Table { every_first_move } = how else {
         return (solve_history_with(m, &start.state, limits, progress), None);
-    }
+    };
+    let options = TtOptions {
+        every_first_move,
+        ..TtOptions::default()
+    };
     match (KeySpec::of(&m.rules), &start.moves) {
         (Ok(spec), Some(moves)) => (
-            solve_tt_with(m, spec, moves, limits, TtOptions::default(), progress),
+            solve_tt_with(m, spec, moves, limits, options, progress),
             None,
         ),
         (Err(why), _) => (
@@ -304,6 +322,14 @@ fn move_lines(rules: &Rules, r: &HistorySolution) -> String {
     if r.moves.is_empty() {
         return String::new();
     }
+    if let (Some(n), [(best, v)]) = (r.refuted, r.moves.as_slice()) {
+        // --value-only: the best move's value is the game's.
+        return format!(
+            "moves:\n  {}  {} (the best)\n  the other {n} first moves were proved no better, without values of their own (--value-only)\n",
+            format_move_in(rules, best),
+            value_text(rules, *v)
+        );
+    }
     let mut out = "moves:\n".to_string();
     let width = r
         .moves
@@ -426,7 +452,7 @@ pub fn compare_table(
                     b.set_message(format!("solving {} on {}x{}", m.rules.name, size.0, size.1));
                 }
                 let rules = &m.rules;
-                let (solved, _) = solve(m, &start, limits, true, &mut |_| {});
+                let (solved, _) = solve(m, &start, limits, HistorySearch::Table { every_first_move: true }, &mut |_| {});
                 let (value, moves, nodes) = match solved {
                     Ok(r) => {
                         let exact = if r.exact() { "" } else { " if cut lines count as draws" };

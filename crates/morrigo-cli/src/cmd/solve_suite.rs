@@ -7,7 +7,7 @@
 //! under a rule set is that rule set with the board, stones and komi laid
 //! over it (`extends`), so the rules are the built-in's own.
 
-use super::solve_history::{self, short_value};
+use super::solve_history::{self, short_value, HistorySearch};
 use crate::fail::{Failure, Outcome};
 use crate::game;
 use morrigo_diag::{Diagnostic, Diagnostics, Location};
@@ -164,7 +164,7 @@ fn solve_cell(
             Err(d) => return Ok(("-".to_string(), format!("does not apply: {}", d.message))),
         };
         let clock = std::time::Instant::now();
-        let (solved, _) = solve_history::solve(m, &start, limits, true, &mut |_| {});
+        let (solved, _) = solve_history::solve(m, &start, limits, HistorySearch::Table { every_first_move: true }, &mut |_| {});
         let rules = &m.rules;
         // Progress on stderr: a suite can take minutes, and the table
         // comes at the end.

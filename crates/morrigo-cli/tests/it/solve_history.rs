@@ -340,3 +340,52 @@ fn suite_with_an_unknown_key_is_refused() {
     );
     assert!(err.contains("bord"), "{err}");
 }
+
+/// `--value-only`: the value and the best first move, the others counted
+/// as proved no better; refused (exit 2) where it would change nothing
+/// (retrograde analysis) or cannot apply (the plain search).
+#[test]
+fn value_only_reports_the_best_move_and_is_refused_elsewhere() {
+    let full = report(&["solve", "chinese-superko", "--size", "3x2", "--komi", "0"]);
+    let only = report(&[
+        "solve",
+        "chinese-superko",
+        "--size",
+        "3x2",
+        "--komi",
+        "0",
+        "--value-only",
+    ]);
+    let value = |t: &str| {
+        t.lines()
+            .find(|l| l.starts_with("value: "))
+            .map(str::to_string)
+    };
+    assert_eq!(value(&only), value(&full), "{only}");
+    assert!(
+        value(&full).expect("a value line").contains("draw"),
+        "{full}"
+    );
+    assert!(
+        only.contains("the other 6 first moves were proved no better, without values of their own (--value-only)"),
+        "{only}"
+    );
+    assert!(only.contains("(the best)"), "{only}");
+
+    let o = morrigo(&["solve", "three-mens-morris", "--value-only"]);
+    assert_code(&o, 2);
+    assert!(
+        stderr(&o).contains("solved by retrograde analysis"),
+        "{}",
+        stderr(&o)
+    );
+    let o = morrigo(&[
+        "solve",
+        "jk-final",
+        "--size",
+        "2x1",
+        "--value-only",
+        "--no-transpositions",
+    ]);
+    assert_code(&o, 2);
+}

@@ -33,6 +33,12 @@ pub struct TtOptions {
     /// Lines end on settled boards where the rules allow it
     /// ([`settled_boards_end_lines`]).
     pub settled: bool,
+    /// Every first move gets its own value (a full window each). Off: the
+    /// root is one alpha-beta node, so the position's value and its best
+    /// move are exact and the other first moves are only proved no better
+    /// ([`HistorySolution::refuted`]), which is far cheaper on boards past
+    /// 3x3, where most first moves lose by a margin nobody asked for.
+    pub every_first_move: bool,
 }
 
 impl Default for TtOptions {
@@ -40,6 +46,7 @@ impl Default for TtOptions {
         TtOptions {
             symmetry: true,
             settled: true,
+            every_first_move: true,
         }
     }
 }
@@ -108,6 +115,9 @@ pub fn solve_tt_with<const W: usize>(
         path,
         progress,
         settled: options.settled && settled_boards_end_lines(&m.rules).is_ok(),
+        refuted: 0,
+        every_first_move: options.every_first_move,
+        root_hint: None,
         limits: *limits,
         nodes: 0,
         cut: 0,
@@ -130,6 +140,9 @@ pub fn solve_tt_with<const W: usize>(
         bytes: search.table.bytes(),
         ..search.stats
     });
+    if !options.every_first_move {
+        solved.refuted = Some(search.refuted);
+    }
     Ok(solved)
 }
 
@@ -157,6 +170,12 @@ struct Search<'m, 'p, const W: usize> {
     progress: &'p mut dyn FnMut(u64),
     /// End lines on settled boards, at their count.
     settled: bool,
+    /// Value every root move (see [`TtOptions::every_first_move`]).
+    every_first_move: bool,
+    /// The best root move of the last pass, tried first in the next.
+    root_hint: Option<Move>,
+    /// Root moves the last value-only pass proved no better than the best.
+    refuted: usize,
     limits: Limits,
     nodes: u64,
     cut: u64,
@@ -216,7 +235,9 @@ impl<const W: usize> Search<'_, '_, W> {
         }
         let low_line = self.line(s)?;
         let (high, high_moves, _) = self.root(s, WIN)?;
-        let exact = low == high && low_moves == high_moves;
+        // Value only: the passes may pick different best moves of the
+        // same value, and only the value is claimed.
+        let exact = low == high && (low_moves == high_moves || !self.every_first_move);
         let (mut cut, mut stuck) = (cut, stuck);
         let (value, moves, line) = if exact {
             (low, low_moves.clone(), low_line)
@@ -227,8 +248,12 @@ impl<const W: usize> Search<'_, '_, W> {
             (cut, stuck) = (self.cut, self.stuck);
             (value, moves, self.line(s)?)
         };
-        let (bounds, move_bounds) =
+        let (bounds, mut move_bounds) =
             bounds_of(value, &moves, (low, &low_moves), (high, &high_moves));
+        if !self.every_first_move {
+            // The one move reported is the best: its value is the game's.
+            move_bounds = vec![bounds; moves.len()];
+        }
         Ok(Iteration {
             value,
             moves,
@@ -264,6 +289,9 @@ impl<const W: usize> Search<'_, '_, W> {
             self.pv[0].clear();
             return Ok((0.0, Vec::new(), false));
         }
+        if !self.every_first_move {
+            return self.root_value_only(s, &moves);
+        }
         let maximising = s.pos.to_move == 0;
         let mut best = if maximising {
             f64::NEG_INFINITY
@@ -285,6 +313,23 @@ impl<const W: usize> Search<'_, '_, W> {
             }
         }
         Ok((best, values, cut_any))
+    }
+
+    /// The root as one alpha-beta node over its ranked moves (the last
+    /// pass's best first): the value and the best move, exact; the other
+    /// moves only proved no better ([`TtOptions::every_first_move`] off).
+    #[allow(clippy::type_complexity)]
+    fn root_value_only(
+        &mut self,
+        s: &mut State<W>,
+        moves: &[Move],
+    ) -> Result<(f64, Vec<(Move, f64)>, bool), SolveError> {
+        self.rank_moves(s, 0, moves, self.root_hint);
+        let (f, best) = self.children(s, 0, f64::NEG_INFINITY, f64::INFINITY, usize::MAX)?;
+        let best = best.expect("a node with moves has a best move");
+        self.root_hint = Some(best);
+        self.refuted = moves.len() - 1;
+        Ok((f.value, vec![(best, f.value)], f.cut))
     }
 
     /// Search the position after `mv` at `depth`.
