@@ -3,7 +3,7 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use morrigo_diag::SourceFile;
-use morrigo_engine::AnyMachine;
+use morrigo_engine::Game;
 use morrigo_rules::load::Overrides;
 use std::sync::{Arc, OnceLock};
 
@@ -20,15 +20,15 @@ const RULESETS: &[(&str, Option<(u32, u32)>)] = &[
     ("tromp-taylor", Some((3, 3))),
 ];
 
-fn machines() -> &'static Vec<AnyMachine> {
-    static MACHINES: OnceLock<Vec<AnyMachine>> = OnceLock::new();
-    MACHINES.get_or_init(|| {
+fn games() -> &'static Vec<Game> {
+    static GAMES: OnceLock<Vec<Game>> = OnceLock::new();
+    GAMES.get_or_init(|| {
         RULESETS
             .iter()
             .map(|&(name, size)| {
                 let overrides = Overrides { size, komi: None };
                 let rules = morrigo_rules::load_rules_with(name, &overrides).expect("built-in");
-                AnyMachine::new(Arc::new(rules)).expect("built-in")
+                Game::new(Arc::new(rules)).expect("built-in")
             })
             .collect()
     })
@@ -41,9 +41,9 @@ fuzz_target!(|data: &[u8]| {
     let Ok(record) = std::str::from_utf8(rest) else {
         return;
     };
-    let machine = &machines()[pick as usize % RULESETS.len()];
+    let game = &games()[pick as usize % RULESETS.len()];
     let source = SourceFile::new("--moves", record);
-    match morrigo_record::replay(machine, record, &source) {
+    match morrigo_record::replay(game, record, &source) {
         Ok(transcript) => {
             let _ = transcript.to_text();
             let _ = transcript.to_json().to_string();
