@@ -34,7 +34,10 @@ pub mod unmove;
 
 pub use game::GameTable;
 pub use index::{Binomial, SectorIndex};
-pub use solver::{sector_plan, solve_sectors, PlannedSector, SectorError, SectorStats, Solver};
+pub use solver::{
+    sector_plan, solve_sectors, solve_units, unit_plan, PlannedSector, SectorError, SectorStats,
+    Solver,
+};
 pub use symmetry::{colour_blind, symmetries, Symmetry};
 pub use unmove::{supported, Board, Moves, Sector};
 

@@ -1543,6 +1543,63 @@ pub fn solve_sectors(
     Ok(s.log)
 }
 
+/// Every unit with at most `max` pieces a side on the board and in hand
+/// together (and at least `min`), both sides to move: the moving-phase
+/// sectors of [`sector_plan`] and the units with pieces in hand, in the
+/// order [`solve_units`] solves them. Pieces leave a side only by removal,
+/// so the units of at most `max` a side are closed under the rules' turns:
+/// they hold every position of a game once both sides are down to `max`,
+/// whether or not turns may move while pieces wait in hand (Lasker
+/// Morris). Lowest totals first; within one pair of totals the units with
+/// more on the board first, since a placement leads there.
+pub fn unit_plan(m: &Machine<1>, min: u32, max: u32) -> Vec<Sector> {
+    let n = m.points() as u32;
+    let max = max.min(m.rules.in_hand);
+    let mut plan = Vec::new();
+    for total in 2 * min..=2 * max {
+        for w_total in min..=max {
+            let Some(b_total) = total
+                .checked_sub(w_total)
+                .filter(|b| (min..=max).contains(b))
+            else {
+                continue;
+            };
+            let mut units: Vec<Sector> = (0..=w_total)
+                .flat_map(|w| (0..=b_total).map(move |b| (w, b)))
+                .filter(|&(w, b)| w + b <= n)
+                .map(|(w, b)| Sector {
+                    on_board: [w, b],
+                    in_hand: [w_total - w, b_total - b],
+                })
+                .collect();
+            units.sort_by_key(|c| std::cmp::Reverse((c.on_board[0] + c.on_board[1], c.on_board)));
+            plan.extend(units);
+        }
+    }
+    plan
+}
+
+/// Solve every unit of [`unit_plan`] (both halves), or read it back from
+/// `dir`; returns the log of units solved or loaded.
+pub fn solve_units(
+    m: &Machine<1>,
+    dir: Option<&Path>,
+    min: u32,
+    max: u32,
+    mut each: impl FnMut(&SectorStats) + Sync,
+) -> Result<Vec<SectorStats>, SectorError> {
+    let mut s = Solver::new(m, dir)?;
+    s.on_unit(|st| each(st));
+    let pieces = |c: &Sector| c.on_board[0] + c.on_board[1] + c.in_hand[0] + c.in_hand[1];
+    for unit in unit_plan(m, min, max) {
+        // A turn removes at most one piece here, or reads the unit back.
+        let total = pieces(&unit);
+        s.evict(|c| pieces(&c) + 1 < total);
+        s.solve_sector(unit, BOTH)?;
+    }
+    Ok(s.log)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

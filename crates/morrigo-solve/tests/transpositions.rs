@@ -546,13 +546,54 @@ fn value_only_root_keeps_the_value_and_best_move() {
     }
 }
 
-/// Van der Werf's values past 3x2 with a value-only root (documented
-/// runs, release: 3x3 8.3M nodes / 9 s, 5x2 14.8M nodes / 47 s):
-/// chinese-superko 3x3 is B+9 with the centre, 5x2 B+10 with a centre
-/// point. `cargo test --release -p morrigo-solve --test transpositions --
-/// --ignored`.
+/// Where settled boards end lines, a line cut at the ply cap counts the
+/// points each player holds for good (Benson) in the passes that bound the
+/// game's value, instead of a loss or a win: at every cap the bounds lie
+/// inside those of the search that counts cut lines lost and won, still
+/// hold the game's value, and they meet at a lower cap.
 #[test]
-#[ignore = "minutes in a debug build; run with --release --ignored"]
+fn cut_lines_count_the_points_held_for_good() {
+    let off = TtOptions {
+        settled: false,
+        ..TtOptions::default()
+    };
+    let (name, size) = ("chinese-superko", (3, 2));
+    let r = rules(name, size, 0.0);
+    let spec = KeySpec::of(&r).expect("a Go key");
+    let any = AnyMachine::new(Arc::new(r)).expect("small board");
+    let solve = |max_plies: u32, options: TtOptions| {
+        let limits = Limits {
+            max_plies,
+            ..Limits::default()
+        };
+        with_machine!(&any, m => {
+            solve_tt_with(m, spec, &[], &limits, options, &mut |_| {}).expect("solves")
+        })
+    };
+    let game = solve(64, TtOptions::default());
+    assert!(game.exact(), "{name}");
+    // Both are exact at 23 plies; only the held points make 21 enough.
+    for cap in [8, 12, 16, 21] {
+        let (on, plain) = (solve(cap, TtOptions::default()), solve(cap, off));
+        let within = |sol: &morrigo_solve::history::HistorySolution| {
+            sol.bounds.unwrap_or((sol.value, sol.value))
+        };
+        let ((lo, hi), (plain_lo, plain_hi)) = (within(&on), within(&plain));
+        assert!(
+            plain_lo <= lo && lo <= game.value && game.value <= hi && hi <= plain_hi,
+            "{name} at {cap} plies: {lo}..{hi} against {plain_lo}..{plain_hi}, game {}",
+            game.value
+        );
+        if cap == 21 {
+            assert!(on.exact() && !plain.exact(), "{name} at {cap} plies");
+        }
+    }
+}
+
+/// Van der Werf's values past 3x2 with a value-only root (release: 3x3
+/// 1.2M nodes / 1.3 s, 5x2 4.6M nodes / 4.4 s): chinese-superko 3x3 is B+9
+/// with the centre, 5x2 B+10 with a centre point.
+#[test]
 fn chinese_superko_3x3_and_5x2_by_value_only_root() {
     let value_only = TtOptions {
         every_first_move: false,

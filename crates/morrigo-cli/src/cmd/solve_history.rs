@@ -387,16 +387,30 @@ fn cut_lines_text(rules: &Rules, r: &HistorySolution) -> String {
         "lines cut at {} plies: {} (counted as draws)",
         r.max_plies, r.cut_lines
     );
+    // The table search bounds a cut line by the points each player
+    // already holds for good where settled boards end lines, not by a
+    // loss or a win.
+    let held = r.tt.is_some() && settled_boards_end_lines(rules).is_ok();
+    let (first, second) = (game::player_name(rules, 0), game::player_name(rules, 1));
+    let counted = if held {
+        format!("counted by the points {first} or {second} already holds for good there")
+    } else {
+        "lost or won".to_string()
+    };
     out += &match r.bounds {
         None if r.all_exact() => {
-            "; no value changes if they are lost or won, so all are exact\n".into()
+            format!("; no value changes if they are {counted}, so all are exact\n")
         }
-        None => "; the game's value is the same if they are lost or won, so it is exact\n".into(),
+        None => format!("; the game's value is the same if they are {counted}, so it is exact\n"),
+        Some((lo, hi)) if held => format!(
+            "; the value depends on them: at least {}, at most {} if they are {counted}\n",
+            bound_text(rules, lo),
+            bound_text(rules, hi),
+        ),
         Some((lo, hi)) => format!(
             "; the value depends on them: {} if {first} loses them, {} if {first} wins them\n",
             bound_text(rules, lo),
             bound_text(rules, hi),
-            first = game::player_name(rules, 0),
         ),
     };
     out

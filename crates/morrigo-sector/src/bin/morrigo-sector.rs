@@ -34,7 +34,8 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Solve (or resume) every moving-phase sector with at most N pieces a
-    /// side, lower sectors first, printing each sector's counts.
+    /// side, lower sectors first, printing each sector's counts; with
+    /// `--hands`, every unit with pieces in hand too.
     SolveSectors {
         /// A ruleset name or YAML file.
         ruleset: String,
@@ -48,6 +49,13 @@ enum Command {
         /// are solved when a removal reaches them).
         #[arg(long, default_value_t = 0)]
         min_pieces: u32,
+        /// Also every unit with pieces in hand, counting a side's pieces on
+        /// the board and in hand together: every position of a game once
+        /// both sides are down to N (where turns may move while pieces
+        /// wait in hand, as in Lasker Morris, the game's start needs them
+        /// all).
+        #[arg(long)]
+        hands: bool,
     },
     /// Check a database directory: every unit file is read back (its seal,
     /// rules and counts checked) and random positions of each are checked
@@ -399,6 +407,7 @@ fn run(command: Command) -> Result<(), String> {
             db,
             max_pieces,
             min_pieces,
+            hands,
         } => {
             let m = machine(&ruleset)?;
             let colours = if morrigo_sector::colour_blind(&m.rules, m.plain_turns()) {
@@ -414,12 +423,17 @@ fn run(command: Command) -> Result<(), String> {
             );
             println!("{HEADING}");
             let mut solved_positions = 0u64;
-            let log = morrigo_sector::solve_sectors(&m, Some(&db), min_pieces, max_pieces, |s| {
+            let each = |s: &morrigo_sector::SectorStats| {
                 if !s.loaded {
                     solved_positions += s.positions;
                 }
                 print_unit(s);
-            })
+            };
+            let log = if hands {
+                morrigo_sector::solve_units(&m, Some(&db), min_pieces, max_pieces, each)
+            } else {
+                morrigo_sector::solve_sectors(&m, Some(&db), min_pieces, max_pieces, each)
+            }
             .map_err(|e| e.to_string())?;
             let secs = secs();
             println!(

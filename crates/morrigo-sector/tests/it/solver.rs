@@ -251,3 +251,48 @@ fn a_rule_naming_a_colour_keeps_the_colours_apart() {
     let dsq = rules("da-san-qi");
     assert!(!morrigo_sector::colour_blind(&dsq, plain(&dsq)));
 }
+
+/// `solve-sectors --hands`: every unit with at most N pieces a side on the
+/// board and in hand, both sides to move. On Three Men's Morris played
+/// Lasker's way (slides while pieces wait in hand) with N = 3 that is
+/// the whole game: each unit the game solves in full has the same counts
+/// and digest, the start is the game's first-player win in 11, and the
+/// plan lists every unit once, lowest totals first.
+#[test]
+fn units_with_hands_up_to_n_a_side_equal_the_whole_game() {
+    let m = crate::common::test_machine("three-mens-lasker");
+    let plan = morrigo_sector::unit_plan(&m, 0, 3);
+    let pieces = |c: &Sector| c.on_board[0] + c.on_board[1] + c.in_hand[0] + c.in_hand[1];
+    // Totals (w + x, b + y) of 0..=3 each, every split of each total between
+    // board and hand (a board of 9 points holds them all).
+    let want: u32 = (0..=3u32)
+        .flat_map(|w| (0..=3u32).map(move |b| (w + 1) * (b + 1)))
+        .sum();
+    assert_eq!(plan.len(), want as usize);
+    assert!(plan.windows(2).all(|p| pieces(&p[0]) <= pieces(&p[1])));
+    let units = morrigo_sector::solve_units(&m, None, 0, 3, |_| {}).unwrap();
+    assert_eq!(units.len(), plan.len());
+    let mut whole = Vec::new();
+    let game = morrigo_sector::GameTable::solve_with(&m, None, |st| whole.push(*st)).unwrap();
+    let same = |st: &morrigo_sector::SectorStats| morrigo_sector::SectorStats {
+        millis: 0,
+        loaded: false,
+        ..*st
+    };
+    let mut compared = 0;
+    for st in whole.iter().filter(|st| st.halves == BOTH) {
+        let mine = units
+            .iter()
+            .find(|u| (u.w, u.b, u.in_hand) == (st.w, st.b, st.in_hand))
+            .expect("the plan has every unit");
+        assert_eq!(same(mine), same(st), "{}-{} +{:?}", st.w, st.b, st.in_hand);
+        compared += 1;
+    }
+    assert!(compared >= 8, "{compared} units compared");
+    let start = units
+        .iter()
+        .find(|u| (u.w, u.b, u.in_hand) == (0, 0, [3, 3]))
+        .expect("the start's unit");
+    assert_eq!(game.start_value(), Value::Win(11));
+    assert_eq!((start.wins, start.positions, start.longest_win), (2, 2, 11));
+}

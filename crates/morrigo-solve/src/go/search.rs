@@ -444,24 +444,52 @@ impl<const W: usize> Search<'_, '_, W> {
         if !self.settled || self.cut_value == 0.0 {
             return None;
         }
-        let n = self.m.points() as f64;
-        let komi = self.m.rules.scoring.as_ref().map_or(0.0, |sc| sc.komi);
         // Cut lines lost for black: only an upper bound (white's points).
-        let player = usize::from(self.cut_value < 0.0);
-        if s.pos.occ[player].count() < 2 {
-            // A cheap skip that only loses bounds: a lone stone holds
-            // points for good on the smallest boards only.
-            return None;
-        }
-        let life = self.m.unconditional_life(&s.pos.occ, player);
-        let held = f64::from(life.alive.or(life.safe).count());
-        let bound = if player == 1 {
-            Some(n - 2.0 * held - komi).filter(|&upper| upper <= alpha)
-        } else {
-            Some(2.0 * held - n - komi).filter(|&lower| lower >= beta)
-        };
+        let bound = Some(self.count_bound(s, usize::from(self.cut_value < 0.0))).filter(|&b| {
+            if self.cut_value < 0.0 {
+                b <= alpha
+            } else {
+                b >= beta
+            }
+        });
         self.stats.settled += u64::from(bound.is_some());
         bound
+    }
+
+    /// The value of a line cut at the ply cap in the passes that bound the
+    /// game's: instead of a loss (a win) for black, the least (the most)
+    /// the count can give black from the points black (white) holds for
+    /// good there. Still at most (at least) the game's value below the
+    /// cut, so the pass still bounds the game's value, only more tightly:
+    /// a line cut where a player's life is already settled no longer
+    /// stops the two passes agreeing.
+    fn held_bound(&mut self, s: &State<W>) -> Option<f64> {
+        if !self.settled || self.cut_value == 0.0 {
+            return None;
+        }
+        // Lost for black: black's points give a lower bound.
+        Some(self.count_bound(s, usize::from(self.cut_value > 0.0)))
+    }
+
+    /// The bound of the count from the points `player` holds for good
+    /// (alive stones and their safe regions): a lower bound of the value
+    /// for black (player 0), an upper bound for white.
+    fn count_bound(&self, s: &State<W>, player: usize) -> f64 {
+        // A lone stone holds points for good on the smallest boards only:
+        // skipping the test there only loosens the bound.
+        let held = if s.pos.occ[player].count() < 2 {
+            0.0
+        } else {
+            let life = self.m.unconditional_life(&s.pos.occ, player);
+            f64::from(life.alive.or(life.safe).count())
+        };
+        let n = self.m.points() as f64;
+        let komi = self.m.rules.scoring.as_ref().map_or(0.0, |sc| sc.komi);
+        if player == 1 {
+            n - 2.0 * held - komi
+        } else {
+            2.0 * held - n - komi
+        }
     }
 
     fn search(
@@ -539,7 +567,8 @@ impl<const W: usize> Search<'_, '_, W> {
         }
         if depth >= self.cap as usize {
             self.cut += 1;
-            return Some(Found::leaf(self.cut_value, taint, true));
+            let value = self.held_bound(s).unwrap_or(self.cut_value);
+            return Some(Found::leaf(value, taint, true));
         }
         None
     }
