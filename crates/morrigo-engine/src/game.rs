@@ -231,6 +231,21 @@ enum AnyState {
     W10(State<10>),
 }
 
+/// How to take back one move played by [`GameState::apply_undoable`]
+/// (the machine's [`crate::Undo`] of the state's width): a take-back
+/// without keeping a clone of the whole state per move.
+#[derive(Clone, Copy, Debug)]
+pub struct Undo(AnyUndo);
+
+#[derive(Clone, Copy, Debug)]
+enum AnyUndo {
+    W1(crate::Undo<1>),
+    W2(crate::Undo<2>),
+    W4(crate::Undo<4>),
+    W6(crate::Undo<6>),
+    W10(crate::Undo<10>),
+}
+
 /// Run width-generic code on a game state's machine and state: both have
 /// the same width by construction (a state is only built by its game).
 macro_rules! dispatch {
@@ -380,7 +395,8 @@ impl From<AnyMachine> for Game {
 }
 
 /// A position of a [`Game`] with the histories its rules read. Clone it to
-/// keep a position (a take-back is a kept clone).
+/// keep a position; a move played by [`GameState::apply_undoable`] is
+/// taken back without one.
 #[derive(Clone, Debug)]
 pub struct GameState {
     game: Game,
@@ -625,6 +641,92 @@ impl GameState {
     pub fn capture_targets(&self) -> Vec<Point> {
         dispatch!(self, m, s => m.capture_targets(s).iter().map(|p| p as Point).collect())
     }
+
+    /// Play a move known to be legal, as [`GameState::apply_unchecked`],
+    /// keeping how to take it back (see [`GameState::undo`]).
+    pub fn apply_undoable(&mut self, mv: Move) -> Undo {
+        let mv = mv.packed();
+        Undo(match (&*self.game.machine, &mut self.state) {
+            (AnyMachine::W1(m), AnyState::W1(s)) => AnyUndo::W1(m.apply(s, mv)),
+            (AnyMachine::W2(m), AnyState::W2(s)) => AnyUndo::W2(m.apply(s, mv)),
+            (AnyMachine::W4(m), AnyState::W4(s)) => AnyUndo::W4(m.apply(s, mv)),
+            (AnyMachine::W6(m), AnyState::W6(s)) => AnyUndo::W6(m.apply(s, mv)),
+            (AnyMachine::W10(m), AnyState::W10(s)) => AnyUndo::W10(m.apply(s, mv)),
+            _ => unreachable!("a game state has its game's width"),
+        })
+    }
+
+    /// Take back the move [`GameState::apply_undoable`] returned `u` for,
+    /// the last one played: the state is exactly as it was before it.
+    /// Panics on the undo of a game of another width.
+    pub fn undo(&mut self, u: Undo) {
+        match (&*self.game.machine, &mut self.state, u.0) {
+            (AnyMachine::W1(m), AnyState::W1(s), AnyUndo::W1(u)) => m.undo(s, u),
+            (AnyMachine::W2(m), AnyState::W2(s), AnyUndo::W2(u)) => m.undo(s, u),
+            (AnyMachine::W4(m), AnyState::W4(s), AnyUndo::W4(u)) => m.undo(s, u),
+            (AnyMachine::W6(m), AnyState::W6(s), AnyUndo::W6(u)) => m.undo(s, u),
+            (AnyMachine::W10(m), AnyState::W10(s), AnyUndo::W10(u)) => m.undo(s, u),
+            _ => panic!("an undo of another game's width"),
+        }
+    }
+
+    /// Hand the turn to the other player without a move (see
+    /// [`Machine::hand_over`]); calling it again takes it back. False, and
+    /// nothing changes, while a removal is owed.
+    pub fn hand_over(&mut self) -> bool {
+        dispatch!(mut self, m, s => m.hand_over(s))
+    }
+
+    /// The board as it stands on a fresh history (no repetitions, move
+    /// classes or counters), prisoners and pass stones kept: where a game
+    /// resumed after its end plays on.
+    pub fn on_fresh_history(&self) -> GameState {
+        let state = match (&*self.game.machine, &self.state) {
+            (AnyMachine::W1(m), AnyState::W1(s)) => AnyState::W1(fresh(m, s)),
+            (AnyMachine::W2(m), AnyState::W2(s)) => AnyState::W2(fresh(m, s)),
+            (AnyMachine::W4(m), AnyState::W4(s)) => AnyState::W4(fresh(m, s)),
+            (AnyMachine::W6(m), AnyState::W6(s)) => AnyState::W6(fresh(m, s)),
+            (AnyMachine::W10(m), AnyState::W10(s)) => AnyState::W10(fresh(m, s)),
+            _ => unreachable!("a game state has its game's width"),
+        };
+        GameState {
+            game: self.game.clone(),
+            state,
+        }
+    }
+
+    /// The move-class history, oldest first (`N`, `C`, pass kind letters;
+    /// empty for a ruleset without board plays or passes).
+    pub fn classes(&self) -> Vec<u8> {
+        dispatch!(self, _m, s => s.classes().collect())
+    }
+
+    /// Whether the move with this index (0-based) ends a D.
+    pub fn ends_d(&self, index: usize) -> bool {
+        dispatch!(self, _m, s => s.ends_d(index))
+    }
+
+    /// The stones of the chains in seki, in point order, by the reading
+    /// `seki: nobody` scores with.
+    pub fn seki_stones(&self) -> Vec<Point> {
+        dispatch!(self, m, s => m.seki_stones(s).iter().map(|p| p as Point).collect())
+    }
+
+    /// The forbid rule (index into `Rules::forbid`) forbidding pass kind
+    /// `kind` now, if one does.
+    pub fn pass_forbidden_by(&self, kind: usize) -> Option<usize> {
+        dispatch!(self, m, s => m.pass_forbidden_by(s, kind))
+    }
+}
+
+/// `s`'s board on a fresh history, prisoners and pass stones kept (see
+/// [`GameState::on_fresh_history`]).
+fn fresh<const W: usize>(m: &Machine<W>, s: &State<W>) -> State<W> {
+    let pos = &s.pos;
+    let mut st = m.state_from(pos.occ[0], pos.occ[1], pos.in_hand, pos.to_move);
+    st.pos.captured = pos.captured;
+    st.pos.pass_stones = pos.pass_stones;
+    st
 }
 
 /// The points of `points` on `m`'s board as a bitset.

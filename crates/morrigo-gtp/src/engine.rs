@@ -21,8 +21,9 @@ use crate::game::{diag_line, new_game, outcome_words, Game};
 use crate::handicap;
 use crate::protocol::{parse_colour, parse_vertex, vertex_text, Command, Reply, MAX_LINE};
 use morrigo_diag::{read_line_limited, Diagnostic, LineRead};
+use morrigo_engine::game::Move;
 use morrigo_engine::notation::{self, Intent};
-use morrigo_engine::{AnyMachine, Move, MoveKind};
+use morrigo_engine::AnyMachine;
 use morrigo_play::{game_rng, AgentSpec, Player};
 use morrigo_rules::load::Overrides;
 use morrigo_rules::Rules;
@@ -97,7 +98,7 @@ pub struct Engine {
     /// The size and komi in force (the command line's, then `boardsize`
     /// and `komi`).
     overrides: Overrides,
-    game: Box<dyn Game>,
+    game: Game,
     player: Player,
     rng: SmallRng,
     /// Games started (`clear_board`, `boardsize`, `loadsgf`, the handicap
@@ -557,7 +558,7 @@ impl Engine {
     }
 
     fn move_text(&self, mv: &Move) -> String {
-        notation::format_move_in(self.rules(), mv)
+        notation::format_move_in(self.rules(), &mv.packed())
     }
 
     /// Under `dead_stones: agreement` a game a count ended plays on when a
@@ -602,8 +603,8 @@ impl Engine {
         {
             Some(mv) => {
                 self.game.play(colour, mv);
-                Ok(match mv.kind {
-                    MoveKind::Pass if plain => "pass".into(),
+                Ok(match mv {
+                    Move::Pass { .. } if plain => "pass".into(),
                     _ => self.move_text(&mv),
                 })
             }
@@ -777,17 +778,10 @@ impl Engine {
     }
 
     fn sgf(&self) -> Result<String, String> {
-        let (setup, first) = self.game.setup();
-        morrigo_sgf::export_played(
-            self.rules(),
-            setup,
-            first,
-            self.handicap,
-            self.game.played(),
-            &self.game.result(),
-        )
-        .map(|t| t.trim_end().to_string())
-        .map_err(|d| diag_line(&d))
+        self.game
+            .sgf(self.handicap, &self.game.result())
+            .map(|t| t.trim_end().to_string())
+            .map_err(|d| diag_line(&d))
     }
 }
 

@@ -41,8 +41,8 @@ use crate::engine::load;
 use crate::game::{diag_line, new_game, one_line, outcome_words, Game};
 use crate::handicap;
 use crate::protocol::{colour_letter, parse_vertex, vertex_text};
+use morrigo_engine::game::Move;
 use morrigo_engine::notation::{self, Intent};
-use morrigo_engine::{Move, MoveKind};
 use morrigo_rules::load::Overrides;
 use morrigo_rules::Rules;
 use morrigo_sgf::{GameResult, Margin};
@@ -275,7 +275,7 @@ pub fn dead_by_agreement(rules: &Rules) -> bool {
 
 /// The stones an answer to `final_status_list dead` names, sorted, or
 /// `None` when it is not a list of vertices holding stones.
-fn dead_list(rules: &Rules, game: &dyn Game, answer: &str) -> Option<Vec<u16>> {
+fn dead_list(rules: &Rules, game: &Game, answer: &str) -> Option<Vec<u16>> {
     let mut points = Vec::new();
     let mut stones = game.stones(0);
     stones.extend(game.stones(1));
@@ -620,7 +620,7 @@ fn play_one(cfg: &MatchConfig, rules: &Arc<Rules>, n: u32) -> GameRecord {
         Err(e) => return unplayable(cfg, n, names, e),
     };
     let mut dead: Option<DeadRecord> = None;
-    let stop = referee(cfg, rules, &names, game.as_mut(), &mut dead);
+    let stop = referee(cfg, rules, &names, &mut game, &mut dead);
     let removed: Vec<u16> = match &dead {
         Some(d) if d.how == "agreed" => d
             .removed
@@ -687,10 +687,9 @@ fn play_one(cfg: &MatchConfig, rules: &Arc<Rules>, n: u32) -> GameRecord {
         },
     };
     let scored = result_is_count(&result);
-    let (setup, first) = game.setup();
-    let mut sgf =
-        morrigo_sgf::export_played(rules, setup, first, cfg.handicap, game.played(), &result)
-            .unwrap_or_else(|d| format!("(;C[{}])\n", diag_line(&d)));
+    let mut sgf = game
+        .sgf(cfg.handicap, &result)
+        .unwrap_or_else(|d| format!("(;C[{}])\n", diag_line(&d)));
     if let Some(d) = &dead {
         // Properties of a node come in any order: the comment goes first.
         sgf = sgf.replacen("(;", &format!("(;C[{}]", sgf_text(&d.comment())), 1);
@@ -757,7 +756,7 @@ fn referee(
     cfg: &MatchConfig,
     rules: &Arc<Rules>,
     names: &[String; 2],
-    game: &mut dyn Game,
+    game: &mut Game,
     dead: &mut Option<DeadRecord>,
 ) -> Option<Stop> {
     let clients = match spawn_engines(cfg, rules, names) {
@@ -818,7 +817,7 @@ struct Referee<'a> {
 impl Referee<'_> {
     /// Play the game to its end; `Err` when it ends before the rules end
     /// it. Stopping the engines is the caller's.
-    fn run(&mut self, game: &mut dyn Game, dead: &mut Option<DeadRecord>) -> Result<(), Stop> {
+    fn run(&mut self, game: &mut Game, dead: &mut Option<DeadRecord>) -> Result<(), Stop> {
         self.set_up(game)?;
         let agreement = dead_by_agreement(self.rules);
         loop {
@@ -877,7 +876,7 @@ impl Referee<'_> {
 
     /// Board size, komi, an empty board and the handicap stones to each
     /// engine, and whether it takes typed passes: a fault loses the game.
-    fn set_up(&mut self, game: &dyn Game) -> Result<(), Stop> {
+    fn set_up(&mut self, game: &Game) -> Result<(), Stop> {
         let rules = self.rules;
         let size = rules.topology.width;
         let komi = rules.scoring.as_ref().map_or(0.0, |s| s.komi);
@@ -913,7 +912,7 @@ impl Referee<'_> {
     /// ends or the move limit. The move that ended the game comes back
     /// unsent with the seat to tell: that engine need not follow, unless
     /// it is asked for the dead stones.
-    fn play_moves(&mut self, game: &mut dyn Game) -> Result<Option<(u8, String)>, Stop> {
+    fn play_moves(&mut self, game: &mut Game) -> Result<Option<(u8, String)>, Stop> {
         while self.moves < self.cfg.max_moves {
             if game.legal().is_err() {
                 break;
@@ -943,7 +942,7 @@ impl Referee<'_> {
     /// The legal move the engine of `seat` answers (`kgs-genmove_cleanup`
     /// in a clean-up when it knows it, else `genmove`): resigning, a fault
     /// or a move the rules refuse loses the game.
-    fn ask_move(&mut self, game: &mut dyn Game, seat: u8) -> Result<Move, Stop> {
+    fn ask_move(&mut self, game: &mut Game, seat: u8) -> Result<Move, Stop> {
         let w = who(self.rules, seat, &self.clients[seat as usize].command);
         let colour = colour_letter(seat);
         let ask = match game.cleanup_from().is_some() && self.cleanup_move[seat as usize] {
@@ -974,7 +973,7 @@ impl Referee<'_> {
     /// Ask both engines for `final_status_list dead`: each answer as the
     /// record keeps it, and the stones it names (`None`: no list, which
     /// makes a disagreement).
-    fn ask_dead_stones(&mut self, game: &dyn Game) -> ([String; 2], [Option<Vec<u16>>; 2]) {
+    fn ask_dead_stones(&mut self, game: &Game) -> ([String; 2], [Option<Vec<u16>>; 2]) {
         let mut answers = [String::new(), String::new()];
         let mut lists = [None, None];
         for (seat, c) in self.clients.iter_mut().enumerate() {
@@ -1027,7 +1026,7 @@ fn handicap_check(
     w: &str,
     n: u32,
     rules: &Rules,
-    game: &dyn Game,
+    game: &Game,
 ) -> Option<Stop> {
     let command = format!("fixed_handicap {n}");
     let t = &rules.topology;
@@ -1092,7 +1091,7 @@ fn clip(s: &str) -> String {
 }
 
 /// The legal move an engine's answer names, or why it is none.
-fn read_move(rules: &Rules, game: &mut dyn Game, answer: &str) -> Result<Move, String> {
+fn read_move(rules: &Rules, game: &mut Game, answer: &str) -> Result<Move, String> {
     let lower = answer.to_ascii_lowercase();
     let intent = if lower == "pass" {
         Intent::Pass(game.plain_pass(game.to_move()))
@@ -1116,9 +1115,9 @@ fn read_move(rules: &Rules, game: &mut dyn Game, answer: &str) -> Result<Move, S
 /// A move as sent with `play`: passes typed for a Morrigo engine, plain
 /// `pass` for any other.
 fn move_for(rules: &Rules, mv: &Move, typed: bool) -> String {
-    match mv.kind {
-        MoveKind::Pass if !typed => "pass".to_string(),
-        _ => notation::format_move_in(rules, mv),
+    match mv {
+        Move::Pass { .. } if !typed => "pass".to_string(),
+        _ => notation::format_move_in(rules, &mv.packed()),
     }
 }
 

@@ -45,7 +45,7 @@ pub mod scan;
 pub mod transcript;
 
 use morrigo_diag::{Diagnostic, Location, SourceFile};
-use morrigo_engine::{Bits, DecidedBy, Machine, Move, MoveKind, Outcome, State};
+use morrigo_engine::{DecidedBy, GameState, Move, MoveKind, Outcome};
 use morrigo_rules::Rules;
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -143,23 +143,20 @@ impl GameResult {
 /// The result of a game in state `s` that ended with `outcome` (`None`:
 /// still going). Scored endings (an end rule with the `score` verdict, or
 /// an agreement) carry the margin, counted with no dead stones.
-pub fn result_of<const W: usize>(
-    m: &Machine<W>,
-    s: &State<W>,
-    outcome: Option<Outcome>,
-) -> GameResult {
+pub fn result_of(s: &GameState, outcome: Option<Outcome>) -> GameResult {
     let Some(o) = outcome else {
         return GameResult::Ongoing;
     };
-    let scored = o.is_counted(&m.rules);
+    let rules = s.rules();
+    let scored = o.is_counted(rules);
     match o.winner {
-        None if o.is_no_result(&m.rules) => GameResult::Void,
+        None if o.is_no_result(rules) => GameResult::Void,
         None => GameResult::Draw,
         Some(player) => {
             let margin = if o.decided_by() == DecidedBy::Resignation {
                 Margin::Resign
-            } else if scored && m.rules.scoring.is_some() {
-                let score = m.score(s, &Bits::EMPTY);
+            } else if scored && rules.scoring.is_some() {
+                let score = s.score();
                 Margin::Score((score[0] - score[1]).abs())
             } else {
                 Margin::Rule

@@ -5,28 +5,23 @@
 
 use crate::{GameResult, Margin};
 use morrigo_diag::Diagnostic;
-use morrigo_engine::{notation, Bits, Machine, State};
+use morrigo_engine::{notation, GameState};
 use morrigo_record::{Status, Transcript};
 
 /// The SGF text of a replayed game from the ruleset's start.
-pub fn export_transcript<const W: usize>(
-    m: &Machine<W>,
-    s: &State<W>,
-    t: &Transcript,
-) -> Result<String, Diagnostic> {
-    let start = &m.rules.start;
-    export_transcript_from(m, s, t, &start.stones, start.to_move)
+pub fn export_transcript(s: &GameState, t: &Transcript) -> Result<String, Diagnostic> {
+    let start = &s.rules().start;
+    export_transcript_from(s, t, &start.stones, start.to_move)
 }
 
 /// [`export_transcript`] of a game played from a set-up position.
-pub fn export_transcript_from<const W: usize>(
-    m: &Machine<W>,
-    s: &State<W>,
+pub fn export_transcript_from(
+    s: &GameState,
     t: &Transcript,
     setup: &[Vec<u16>; 2],
     first_player: u8,
 ) -> Result<String, Diagnostic> {
-    let rules = &m.rules;
+    let rules = s.rules();
     let mut moves = Vec::new();
     for p in &t.plies {
         if is_session_end(&p.mv) {
@@ -36,7 +31,7 @@ pub fn export_transcript_from<const W: usize>(
             moves.push(notation::intent_move(rules, intent));
         }
     }
-    let result = transcript_result(m, s, t)?;
+    let result = transcript_result(s, t)?;
     crate::export_game(rules, setup, first_player, &moves, &result)
 }
 
@@ -47,12 +42,8 @@ fn is_session_end(mv: &str) -> bool {
 
 /// The SGF result of a replayed game: resignations and agreements from
 /// the record, otherwise the engine's outcome.
-pub fn transcript_result<const W: usize>(
-    m: &Machine<W>,
-    s: &State<W>,
-    t: &Transcript,
-) -> Result<GameResult, Diagnostic> {
-    let rules = &m.rules;
+pub fn transcript_result(s: &GameState, t: &Transcript) -> Result<GameResult, Diagnostic> {
+    let rules = s.rules();
     if t.result.status == Status::Ongoing {
         return Ok(GameResult::Ongoing);
     }
@@ -73,19 +64,18 @@ pub fn transcript_result<const W: usize>(
             None => GameResult::Draw,
         }),
         Some(agree) if agree == "agree" || agree.starts_with("agree:") => {
-            let mut dead = Bits::EMPTY;
-            if let Some((_, list)) = agree.split_once(':') {
-                for name in list.split(',') {
-                    let p = rules
+            let dead: Vec<u16> = agree
+                .split_once(':')
+                .into_iter()
+                .flat_map(|(_, list)| list.split(','))
+                .filter_map(|name| {
+                    rules
                         .topology
                         .points()
-                        .find(|&p| rules.topology.name(p).eq_ignore_ascii_case(name));
-                    if let Some(p) = p {
-                        dead.set(p as usize);
-                    }
-                }
-            }
-            let score = m.score(s, &dead);
+                        .find(|&p| rules.topology.name(p).eq_ignore_ascii_case(name))
+                })
+                .collect();
+            let score = s.score_with_dead(&dead);
             Ok(match morrigo_engine::winner(score) {
                 Some(player) => GameResult::Win {
                     player,
@@ -94,10 +84,6 @@ pub fn transcript_result<const W: usize>(
                 None => GameResult::Draw,
             })
         }
-        _ => {
-            let mut buf = Vec::new();
-            let outcome = m.legal_moves(s, &mut buf);
-            Ok(crate::result_of(m, s, outcome))
-        }
+        _ => Ok(crate::result_of(s, s.legal_moves().err())),
     }
 }

@@ -1,5 +1,5 @@
 use morrigo_diag::SourceFile;
-use morrigo_engine::{notation, with_machine, AnyMachine, Machine, Move, Sample};
+use morrigo_engine::{notation, with_machine, Game, GameState, Machine, Move, Sample};
 use morrigo_rules::{load::Overrides, load_rules_with, Rules};
 use morrigo_sgf::{export, import, import_source, info, result_of, GameResult, Margin};
 use std::sync::Arc;
@@ -14,6 +14,7 @@ fn rules(name: &str, size: &str) -> Rules {
 
 /// A random game of at most `max` moves: its moves, tokens and result.
 fn random_game<const W: usize>(
+    game: &Game,
     m: &Machine<W>,
     seed: u64,
     max: usize,
@@ -46,7 +47,8 @@ fn random_game<const W: usize>(
         .iter()
         .map(|mv| notation::format_move_in(&m.rules, mv))
         .collect();
-    (moves, tokens, result_of(m, &s, outcome))
+    let end = GameState::from_parts(game, s).expect("the game's width");
+    (moves, tokens, result_of(&end, outcome))
 }
 
 #[test]
@@ -58,9 +60,10 @@ fn export_then_import_gives_the_same_moves() {
         ("jk-final", "3x6"),
     ] {
         let r = rules(name, size);
-        let any = AnyMachine::new(Arc::new(r.clone())).unwrap();
+        let game = Game::new(Arc::new(r.clone())).unwrap();
         for seed in 1..20 {
-            let (moves, tokens, result) = with_machine!(&any, m => random_game(m, seed, 300));
+            let (moves, tokens, result) =
+                with_machine!(game.machine().as_ref(), m => random_game(&game, m, seed, 300));
             let text = export(&r, &moves, &result).unwrap();
             assert!(text.starts_with("(;GM[1]FF[4]"), "{text}");
             assert!(text.contains(&format!("RU[{name}]")), "{text}");

@@ -8,7 +8,8 @@ use axum::extract::{Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::IntoResponse;
 use axum::Json;
-use morrigo_engine::{with_machine, AnyMachine};
+use morrigo_engine::game::Move;
+use morrigo_engine::{with_machine, AnyMachine, GameState};
 use morrigo_play::{AgentSpec, PerfectParams, Player};
 use morrigo_rules::builtin;
 use serde::Deserialize;
@@ -170,10 +171,8 @@ pub struct GameBody {
 pub async fn position_route(State(state): St, ApiJson(body): ApiJson<GameBody>) -> ApiResult {
     blocking(move || {
         let any = body.ruleset.load(&state)?;
-        with_machine!(&*any, m => {
-            let (t, s) = replay(&state, &any, m, &body.record)?;
-            Ok(Json(state.position(m, &t, &s)))
-        })
+        let (t, s) = replay(&state, &any, &body.record)?;
+        Ok(Json(state.position(&t, &s)))
     })
     .await
 }
@@ -182,16 +181,17 @@ pub async fn position_route(State(state): St, ApiJson(body): ApiJson<GameBody>) 
 pub async fn undo(State(state): St, ApiJson(body): ApiJson<GameBody>) -> ApiResult {
     blocking(move || {
         let any = body.ruleset.load(&state)?;
-        with_machine!(&*any, m => {
-            let (t, _) = replay(&state, &any, m, &body.record)?;
-            if t.plies.is_empty() {
-                return Err(ApiError::bad("nothing to undo: the record is empty"));
-            }
-            // The shorter record was usually the position before: kept.
-            let shorter: Vec<&str> = t.plies[..t.plies.len() - 1].iter().map(|p| p.mv.as_str()).collect();
-            let (t, s) = replay(&state, &any, m, &shorter.join(" "))?;
-            Ok(Json(state.position(m, &t, &s)))
-        })
+        let (t, _) = replay(&state, &any, &body.record)?;
+        if t.plies.is_empty() {
+            return Err(ApiError::bad("nothing to undo: the record is empty"));
+        }
+        // The shorter record was usually the position before: kept.
+        let shorter: Vec<&str> = t.plies[..t.plies.len() - 1]
+            .iter()
+            .map(|p| p.mv.as_str())
+            .collect();
+        let (t, s) = replay(&state, &any, &shorter.join(" "))?;
+        Ok(Json(state.position(&t, &s)))
     })
     .await
 }
@@ -214,18 +214,18 @@ pub async fn apply(State(state): St, ApiJson(body): ApiJson<MoveBody>) -> ApiRes
     one_move(&body.mv)?;
     blocking(move || {
         let any = body.ruleset.load(&state)?;
-        with_machine!(&*any, m => {
-            let (t0, s0) = replay(&state, &any, m, &body.record)?;
-            match game::play_on(&state, &any, m, (&t0, &s0), body.mv.trim()) {
-                Ok((t, s)) => Ok(Json(json!({ "accepted": true, "position": state.position(m, &t, &s) }))),
-                Err(e) if e.ply > t0.plies.len() => Ok(Json(json!({
-                    "accepted": false,
-                    "refusal": refusal_json(m, &s0, body.mv.trim(), &e.diagnostic),
-                    "position": state.position(m, &t0, &s0),
-                }))),
-                Err(e) => Err(ApiError::diag(&e.diagnostic)),
-            }
-        })
+        let (t0, s0) = replay(&state, &any, &body.record)?;
+        match game::play_on(&state, &any, (&t0, &s0), body.mv.trim()) {
+            Ok((t, s)) => Ok(Json(
+                json!({ "accepted": true, "position": state.position(&t, &s) }),
+            )),
+            Err(e) if e.ply > t0.plies.len() => Ok(Json(json!({
+                "accepted": false,
+                "refusal": refusal_json(&s0, body.mv.trim(), &e.diagnostic),
+                "position": state.position(&t0, &s0),
+            }))),
+            Err(e) => Err(ApiError::diag(&e.diagnostic)),
+        }
     })
     .await
 }
@@ -236,23 +236,24 @@ pub async fn explain(State(state): St, ApiJson(body): ApiJson<MoveBody>) -> ApiR
     one_move(&body.mv)?;
     blocking(move || {
         let any = body.ruleset.load(&state)?;
-        with_machine!(&*any, m => {
-            let (_, s) = replay(&state, &any, m, &body.record)?;
-            let intents = morrigo_engine::notation::parse_token_in(&m.rules, body.mv.trim(), None)?;
-            let [intent] = intents.as_slice() else {
-                return Err(ApiError::bad("explain takes one ply (`g1`, `xd2`), not a move with its removals"));
-            };
-            let mut moves = Vec::new();
-            m.legal_moves(&s, &mut moves);
-            let legal = moves.iter().any(|mv| intent.matches(mv));
-            let r = morrigo_engine::explain(m, &s, *intent);
-            Ok(Json(json!({
-                "move": body.mv.trim(),
-                "legal": legal,
-                "reason": r.reason,
-                "rule": r.rule.map(|(text, at)| game::rule_json(&m.rules, &text, at.as_deref())),
-            })))
-        })
+        let (_, s) = replay(&state, &any, &body.record)?;
+        let rules = s.rules();
+        let intents = morrigo_engine::notation::parse_token_in(rules, body.mv.trim(), None)?;
+        let [intent] = intents.as_slice() else {
+            return Err(ApiError::bad(
+                "explain takes one ply (`g1`, `xd2`), not a move with its removals",
+            ));
+        };
+        let mut moves = Vec::new();
+        s.legal_moves_into(&mut moves);
+        let legal = moves.iter().any(|mv| intent.matches(&mv.packed()));
+        let r = s.explain(*intent);
+        Ok(Json(json!({
+            "move": body.mv.trim(),
+            "legal": legal,
+            "reason": r.reason,
+            "rule": r.rule.map(|(text, at)| game::rule_json(rules, &text, at.as_deref())),
+        })))
     })
     .await
 }
@@ -356,36 +357,54 @@ pub async fn agent(State(state): St, ApiJson(body): ApiJson<AgentBody>) -> ApiRe
         check_perfect(any.rules(), &spec)?;
         morrigo_play::prepare_agents(any.rules(), &[spec], morrigo_play::ON_THE_FLY_MEMORY)
             .map_err(ApiError::bad)?;
-        with_machine!(&*any, m => {
-            let (t0, mut s) = replay(&state, &any, m, &body.record)?;
-            let mut moves = Vec::new();
-            if m.legal_moves(&s, &mut moves).is_some() || moves.is_empty() || t0.result.status == morrigo_record::Status::Over {
-                return Err(ApiError::bad("the game is over: the agent has no move to make"));
-            }
-            let mut rng = morrigo_play::game_rng(body.seed, t0.plies.len() as u64);
-            let mut player = Player::new(spec);
-            // The search plays and takes back on `s`; the move is played on
-            // the replayed state itself.
-            let before = s.clone();
-            let mv = player.choose(m, &mut s, &moves, &mut rng);
-            let text = morrigo_engine::notation::format_move_in(&m.rules, &mv);
-            let (t, s) = game::play_on(&state, &any, m, (&t0, &before), &text)
-                .map_err(|e| ApiError::diag(&e.diagnostic))?;
-            Ok(Json(json!({ "move": text, "agent": spec.to_string(), "position": state.position(m, &t, &s) })))
-        })
+        let (t0, s) = replay(&state, &any, &body.record)?;
+        let mut moves = Vec::new();
+        if s.legal_moves_into(&mut moves).is_some()
+            || moves.is_empty()
+            || t0.result.status == morrigo_record::Status::Over
+        {
+            return Err(ApiError::bad(
+                "the game is over: the agent has no move to make",
+            ));
+        }
+        let mut rng = morrigo_play::game_rng(body.seed, t0.plies.len() as u64);
+        let mut player = Player::new(spec);
+        let mv = agent_move(&mut player, &s, &moves, &mut rng);
+        let text = morrigo_engine::notation::format_move_in(any.rules(), &mv.packed());
+        let (t, s) = game::play_on(&state, &any, (&t0, &s), &text)
+            .map_err(|e| ApiError::diag(&e.diagnostic))?;
+        Ok(Json(
+            json!({ "move": text, "agent": spec.to_string(), "position": state.position(&t, &s) }),
+        ))
     })
     .await
+}
+
+/// The move `player` chooses among `moves` (the legal moves of `s`): the
+/// one crossing to width-generic code, as the agents are hot loops
+/// compiled per board width.
+fn agent_move(
+    player: &mut Player,
+    s: &GameState,
+    moves: &[Move],
+    rng: &mut rand::rngs::SmallRng,
+) -> Move {
+    let packed: Vec<_> = moves.iter().map(|mv| mv.packed()).collect();
+    with_machine!(s.game().machine().as_ref(), m => {
+        let (_, s) = s.parts().expect("a state has its game's width");
+        // The search plays and takes back on its own copy.
+        let mut s = s.clone();
+        Move::from(player.choose(m, &mut s, &packed, rng))
+    })
 }
 
 /// POST /api/sgf/export: the record as SGF (Go-style rulesets on grids).
 pub async fn sgf_export(State(state): St, ApiJson(body): ApiJson<GameBody>) -> ApiResult {
     blocking(move || {
         let any = body.ruleset.load(&state)?;
-        with_machine!(&*any, m => {
-            let (t, s) = replay(&state, &any, m, &body.record)?;
-            let sgf = morrigo_sgf::transcript::export_transcript(m, &s, &t)?;
-            Ok(Json(json!({ "sgf": sgf })))
-        })
+        let (t, s) = replay(&state, &any, &body.record)?;
+        let sgf = morrigo_sgf::transcript::export_transcript(&s, &t)?;
+        Ok(Json(json!({ "sgf": sgf })))
     })
     .await
 }
@@ -413,10 +432,10 @@ pub async fn sgf_import(State(state): St, ApiJson(body): ApiJson<SgfBody>) -> Ap
         let record: Vec<&str> = game.moves.iter().map(|mv| mv.token.as_str()).collect();
         let record = record.join(" ");
         let warnings: Vec<Value> = game.warnings.iter().map(diagnostic_json).collect();
-        with_machine!(&*any, m => {
-            let (t, s) = replay(&state, &any, m, &record)?;
-            Ok(Json(json!({ "record": record, "warnings": warnings, "position": state.position(m, &t, &s) })))
-        })
+        let (t, s) = replay(&state, &any, &record)?;
+        Ok(Json(
+            json!({ "record": record, "warnings": warnings, "position": state.position(&t, &s) }),
+        ))
     })
     .await
 }

@@ -6,8 +6,9 @@ use crate::error::{ApiError, ApiResult};
 use crate::ruleset::Loaded;
 use crate::AppState;
 use morrigo_diag::{Diagnostic, SourceFile};
+use morrigo_engine::game::Move;
 use morrigo_engine::notation::{self, format_move_in};
-use morrigo_engine::{explain, Game, GameState, Machine, Owner, State};
+use morrigo_engine::{GameState, Owner};
 use morrigo_record::{replay_from, replay_more, ReplayError, Transcript};
 use morrigo_rules::Rules;
 use serde_json::{json, Value};
@@ -24,12 +25,11 @@ const RECORD: &str = "record";
 /// Replay `record` from the start, or take the position from the cache
 /// when a request left it there (the page sends back the record it was
 /// given, so a click replays nothing).
-pub fn replay<const W: usize>(
+pub fn replay(
     app: &AppState,
     rules: &Loaded,
-    m: &Machine<W>,
     record: &str,
-) -> Result<(Transcript, State<W>), ApiError> {
+) -> Result<(Transcript, GameState), ApiError> {
     let count = notation::tokens(record).len();
     if count > MAX_RECORD_MOVES {
         return Err(ApiError::bad(format!(
@@ -41,42 +41,26 @@ pub fn replay<const W: usize>(
         return Ok(kept);
     }
     let file = SourceFile::new(RECORD, record);
-    let game = Game::from(rules.machine.clone());
-    let (t, s) = replay_from(state_of(&game, m.initial()), record, &file, 0)
+    let (t, s) = replay_from(rules.game().start(), record, &file, 0)
         .map_err(|e| ApiError::diag(&e.diagnostic))?;
-    let s = at_width(&s);
     app.positions.put(rules, &t, &s);
     Ok((t, s))
-}
-
-/// `s` as a state of `game` (whose machine has the state's width), for
-/// morrigo-record's width-erased replay.
-fn state_of<const W: usize>(game: &Game, s: State<W>) -> GameState {
-    GameState::from_parts(game, s).expect("the state has the game's width")
-}
-
-/// A replayed state back at the width the page's code holds it.
-fn at_width<const W: usize>(s: &GameState) -> State<W> {
-    let (_, s) = s.parts::<W>().expect("the state has the game's width");
-    s.clone()
 }
 
 /// Play `more` (a move or a few) after the replayed game `t`, `s`: only
 /// the new moves are played. A game the players ended is replayed whole
 /// (a transcript does not carry a resignation), so its refusal is the
 /// replay's.
-pub fn play_on<const W: usize>(
+pub fn play_on(
     app: &AppState,
     rules: &Loaded,
-    m: &Machine<W>,
-    (t, s): (&Transcript, &State<W>),
+    (t, s): (&Transcript, &GameState),
     more: &str,
-) -> Result<(Transcript, State<W>), ReplayError> {
-    let game = Game::from(rules.machine.clone());
+) -> Result<(Transcript, GameState), ReplayError> {
     let (t, s) = if t.result.status == morrigo_record::Status::Over {
         let full = format!("{} {more}", record_of(t));
         replay_from(
-            state_of(&game, m.initial()),
+            rules.game().start(),
             &full,
             &SourceFile::new(RECORD, full.as_str()),
             0,
@@ -84,13 +68,12 @@ pub fn play_on<const W: usize>(
     } else {
         replay_more(
             t.clone(),
-            state_of(&game, s.clone()),
+            s.clone(),
             more,
             &SourceFile::new(RECORD, more),
             0,
         )
     }?;
-    let s = at_width(&s);
     app.positions.put(rules, &t, &s);
     Ok((t, s))
 }
@@ -114,25 +97,18 @@ struct Kept {
 }
 
 impl Positions {
-    fn get<const W: usize>(&self, key: u64, record: &str) -> Option<(Transcript, State<W>)> {
+    fn get(&self, key: u64, record: &str) -> Option<(Transcript, GameState)> {
         let mut kept = self.0.lock().unwrap_or_else(|p| p.into_inner());
         let i = kept
             .iter()
             .position(|k| k.key == key && k.record == record)?;
         let hit = kept.remove(i)?;
-        let found = hit
-            .state
-            .parts::<W>()
-            .map(|(_, s)| (hit.transcript.clone(), s.clone()));
+        let found = (hit.transcript.clone(), hit.state.clone());
         kept.push_back(hit);
-        found
+        Some(found)
     }
 
-    fn put<const W: usize>(&self, rules: &Loaded, t: &Transcript, s: &State<W>) {
-        let game = Game::from(rules.machine.clone());
-        let Some(state) = GameState::from_parts(&game, s.clone()) else {
-            return;
-        };
+    fn put(&self, rules: &Loaded, t: &Transcript, s: &GameState) {
         let record = record_of(t);
         let mut kept = self.0.lock().unwrap_or_else(|p| p.into_inner());
         kept.retain(|k| !(k.key == rules.key && k.record == record));
@@ -143,7 +119,7 @@ impl Positions {
             key: rules.key,
             record,
             transcript: t.clone(),
-            state,
+            state: s.clone(),
         });
     }
 
@@ -163,19 +139,19 @@ pub fn record_of(t: &Transcript) -> String {
 }
 
 /// The position after a replayed record.
-pub fn position<const W: usize>(m: &Machine<W>, t: &Transcript, s: &State<W>) -> Value {
-    let rules = &m.rules;
+pub fn position(t: &Transcript, s: &GameState) -> Value {
+    let rules = s.rules();
     let topo = &rules.topology;
     let board: Vec<Value> = topo
         .points()
-        .map(|p| match m.occupant(s, p) {
+        .map(|p| match s.owner(p) {
             Some(Owner::Player(o)) => json!(o),
             Some(Owner::Mark) => json!("mark"),
             None => Value::Null,
         })
         .collect();
     let mut moves = Vec::new();
-    let ended = m.legal_moves(s, &mut moves);
+    let ended = s.legal_moves_into(&mut moves);
     let over = ended.is_some() || t.result.status == morrigo_record::Status::Over;
     if over {
         moves.clear();
@@ -183,10 +159,9 @@ pub fn position<const W: usize>(m: &Machine<W>, t: &Transcript, s: &State<W>) ->
     let name = |p: u16| topo.name(p).to_string();
     let legal: Vec<Value> = moves
         .iter()
-        .map(|packed| {
-            let mv = morrigo_engine::game::Move::from(*packed);
+        .map(|mv| {
             json!({
-                "text": format_move_in(rules, packed),
+                "text": format_move_in(rules, &mv.packed()),
                 "kind": mv.kind_name(),
                 "from": mv.from_point().map(name),
                 "to": mv.to_point().map(name),
@@ -196,21 +171,21 @@ pub fn position<const W: usize>(m: &Machine<W>, t: &Transcript, s: &State<W>) ->
     let passes: Vec<Value> = (0..rules.passes.kinds.len())
         .map(|k| {
             let text = notation::pass_text(rules, k as u8);
-            let allowed = moves.contains(&morrigo_engine::Move::pass(k as u8));
+            let allowed = moves.contains(&Move::Pass { kind: k as u8 });
             let by = (!allowed && !over)
-                .then(|| m.pass_forbidden_by(s, k))
+                .then(|| s.pass_forbidden_by(k))
                 .flatten()
                 .and_then(|i| rules.forbid.get(i))
                 .map(|f| f.name.clone());
             json!({ "text": text, "legal": allowed, "forbidden_by": by })
         })
         .collect();
-    let phase = if s.pos.pending > 0 {
+    let phase = if s.pending_removals() > 0 {
         "removing".to_string()
     } else {
         rules
             .phases
-            .get(m.phase(s))
+            .get(s.phase())
             .map_or_else(|| "?".to_string(), |p| p.name.clone())
     };
     json!({
@@ -226,13 +201,13 @@ pub fn position<const W: usize>(m: &Machine<W>, t: &Transcript, s: &State<W>) ->
             "doc": t.result.doc,
         },
         "over": over,
-        "to_move": s.pos.to_move,
+        "to_move": s.to_move(),
         "phase": phase,
-        "pending": s.pos.pending,
-        "in_hand": s.pos.in_hand,
-        "on_board": [s.pos.occ[0].count(), s.pos.occ[1].count()],
-        "captured": s.pos.captured,
-        "pass_stones": s.pos.pass_stones,
+        "pending": s.pending_removals(),
+        "in_hand": s.in_hand(),
+        "on_board": [s.pieces(0).len(), s.pieces(1).len()],
+        "captured": s.captured(),
+        "pass_stones": s.pass_stones(),
         "board": board,
         "legal": legal,
         "passes": passes,
@@ -241,12 +216,7 @@ pub fn position<const W: usize>(m: &Machine<W>, t: &Transcript, s: &State<W>) ->
 
 /// Why `token` is refused on `s`, with the rule that decides it and the
 /// line it is written on (for the page to quote).
-pub fn refusal_json<const W: usize>(
-    m: &Machine<W>,
-    s: &State<W>,
-    token: &str,
-    d: &Diagnostic,
-) -> Value {
+pub fn refusal_json(s: &GameState, token: &str, d: &Diagnostic) -> Value {
     let mut d = d.clone();
     // One move at a time: the ply number and the record's place say
     // nothing the player does not know (as `morrigo play` says it).
@@ -256,10 +226,11 @@ pub fn refusal_json<const W: usize>(
         }
     }
     d.location = None;
-    let rule = match notation::parse_token_in(&m.rules, token, None).as_deref() {
-        Ok([intent]) => explain(m, s, *intent)
+    let rule = match notation::parse_token_in(s.rules(), token, None).as_deref() {
+        Ok([intent]) => s
+            .explain(*intent)
             .rule
-            .map(|(text, at)| rule_json(&m.rules, &text, at.as_deref())),
+            .map(|(text, at)| rule_json(s.rules(), &text, at.as_deref())),
         _ => None,
     };
     json!({

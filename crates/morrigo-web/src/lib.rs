@@ -135,15 +135,14 @@ impl AppState {
 
     /// The JSON of the position `s` after `t`, with the database's values
     /// when the server has one.
-    pub fn position<const W: usize>(
+    pub fn position(
         &self,
-        m: &morrigo_engine::Machine<W>,
         t: &morrigo_record::Transcript,
-        s: &morrigo_engine::State<W>,
+        s: &morrigo_engine::GameState,
     ) -> serde_json::Value {
-        let mut pos = game::position(m, t, s);
+        let mut pos = game::position(t, s);
         if let Some(dir) = self.database {
-            db::add_values(&mut pos, m, s, dir);
+            db::add_values(&mut pos, s, dir);
         }
         pos
     }

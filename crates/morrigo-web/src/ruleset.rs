@@ -4,7 +4,7 @@
 use crate::error::ApiError;
 use crate::AppState;
 use morrigo_diag::{Diagnostic, Diagnostics};
-use morrigo_engine::AnyMachine;
+use morrigo_engine::{AnyMachine, Game};
 use morrigo_rules::load::{self, Overrides};
 use morrigo_rules::{builtin, compile};
 use serde::Deserialize;
@@ -177,6 +177,13 @@ pub struct Loaded {
     pub key: u64,
     /// The compiled machine.
     pub machine: Arc<AnyMachine>,
+}
+
+impl Loaded {
+    /// The compiled game (a clone of the shared machine's handle).
+    pub fn game(&self) -> Game {
+        Game::from(self.machine.clone())
+    }
 }
 
 impl std::ops::Deref for Loaded {

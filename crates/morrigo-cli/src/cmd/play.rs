@@ -3,7 +3,7 @@ use crate::fail::{Failure, Outcome};
 use crate::game;
 use clap::Args;
 use morrigo_diag::{Diagnostic, LineRead, MAX_LINE_BYTES};
-use morrigo_engine::{notation, with_machine, Machine, Move, State};
+use morrigo_engine::{notation, with_machine, Game, GameState, Machine, Move, State};
 use morrigo_play::{game_rng, AgentSpec, Player};
 use morrigo_rules::Rules;
 use morrigo_sgf::{GameResult, Margin};
@@ -110,7 +110,8 @@ pub fn run(args: PlayArgs) -> Outcome {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut out = std::io::stdout().lock();
-    with_machine!(&any, m => session.run(m, &mut input, &mut out))
+    let played = Game::from(any);
+    with_machine!(played.machine().as_ref(), m => session.run(&played, m, &mut input, &mut out))
 }
 
 /// Your seat and the agent's: `--as` and `--agent`, or the side
@@ -331,6 +332,7 @@ impl<'a, const W: usize> Table<'a, W> {
 impl Session {
     fn run<const W: usize>(
         &self,
+        played: &Game,
         m: &Machine<W>,
         input: &mut impl BufRead,
         out: &mut impl Write,
@@ -351,7 +353,7 @@ impl Session {
                 break end;
             }
         };
-        self.finish(&table, &end, out)
+        self.finish(played, &table, &end, out)
     }
 
     /// The title, who plays which side, and the seed (so the game can be
@@ -506,6 +508,7 @@ impl Session {
     /// when `--save-sgf` asks for one.
     fn finish<const W: usize>(
         &self,
+        played: &Game,
         table: &Table<'_, W>,
         end: &End,
         out: &mut impl Write,
@@ -524,7 +527,9 @@ impl Session {
                         margin: Margin::Resign,
                     }
                 } else {
-                    morrigo_sgf::result_of(m, s, Some(*o))
+                    let end = GameState::from_parts(played, s.clone())
+                        .expect("the state has the game's width");
+                    morrigo_sgf::result_of(&end, Some(*o))
                 }
             }
             End::Left => GameResult::Ongoing,

@@ -2,7 +2,7 @@ use crate::fail::{Failure, Outcome};
 use crate::game::{self, RulesetOptions};
 use clap::Args;
 use morrigo_diag::{Diagnostic, SourceFile};
-use morrigo_engine::{with_machine, Game, Machine, State};
+use morrigo_engine::{with_machine, Game, GameState, Machine, State};
 use morrigo_record::{ReplayError, Status, Transcript};
 use morrigo_rules::Rules;
 use morrigo_sgf::{GameResult, Margin, SgfGame, SgfMove};
@@ -147,7 +147,7 @@ pub fn run(args: ReplayArgs) -> Outcome {
             let out = args
                 .to_sgf
                 .as_ref()
-                .map(|_| sgf_of(m, &s, &t, sgf.as_ref().map(|(_, g)| g)));
+                .map(|_| sgf_of(&played, m, &s, &t, sgf.as_ref().map(|(_, g)| g)));
             let svg = args
                 .svg
                 .as_ref()
@@ -354,7 +354,8 @@ fn apply_sgf_result<const W: usize>(
         }
     }
     // The game is over: does the record agree with the ruleset?
-    let got = morrigo_sgf::transcript::transcript_result(m, s, t).unwrap_or(GameResult::Ongoing);
+    let end = GameState::from_parts(played, s.clone()).expect("the state has the game's width");
+    let got = morrigo_sgf::transcript::transcript_result(&end, t).unwrap_or(GameResult::Ongoing);
     let agree = match (&recorded, &got) {
         (
             GameResult::Win {
@@ -423,6 +424,7 @@ pub fn at_sgf_move(
 
 /// The SGF text of a replayed game (from the set-up of an imported game).
 fn sgf_of<const W: usize>(
+    played: &Game,
     m: &Machine<W>,
     s: &State<W>,
     t: &Transcript,
@@ -433,7 +435,8 @@ fn sgf_of<const W: usize>(
         Some(g) => (g.setup.clone(), g.first_player),
         None => (rules.start.stones.clone(), rules.start.to_move),
     };
+    let end = GameState::from_parts(played, s.clone()).expect("the state has the game's width");
     Ok(morrigo_sgf::transcript::export_transcript_from(
-        m, s, t, &setup, first,
+        &end, t, &setup, first,
     )?)
 }

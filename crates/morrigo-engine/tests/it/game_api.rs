@@ -61,6 +61,7 @@ fn lockstep(rules: Arc<Rules>, games: u64, plies: usize) -> usize {
                             break;
                         }
                         let i = rng.random_range(0..moves.len());
+                        same_take_back(&gs, moves[i], &at);
                         gs.apply(moves[i]).unwrap_or_else(|e| panic!("{at}: {e:?}"));
                         m.apply(&mut s, packed[i]);
                     }
@@ -69,6 +70,19 @@ fn lockstep(rules: Arc<Rules>, games: u64, plies: usize) -> usize {
         }
     });
     compared
+}
+
+/// A move played with its undo and taken back leaves the position, its
+/// histories (the legal moves and classes after) and its key as they were.
+fn same_take_back(gs: &GameState, mv: Move, at: &str) {
+    let mut back = gs.clone();
+    let u = back.apply_undoable(mv);
+    assert_eq!(back.ply(), gs.ply() + 1, "{at}: played");
+    back.undo(u);
+    assert_eq!(back.hash(), gs.hash(), "{at}: undo key");
+    assert_eq!(back.ply(), gs.ply(), "{at}: undo ply");
+    assert_eq!(back.classes(), gs.classes(), "{at}: undo classes");
+    assert_eq!(back.legal_moves(), gs.legal_moves(), "{at}: undo moves");
 }
 
 /// What a replay reads of a position through the API (the legal moves
@@ -113,6 +127,49 @@ fn same_readings<const W: usize>(m: &Machine<W>, s: &State<W>, gs: &GameState, a
     let named: Vec<u16> = dead.iter().map(|p| p as u16).collect();
     assert_eq!(gs.score_with_dead(&named), m.score(s, &dead), "{at}: count");
     assert_eq!(gs.agree(&named), m.agree(s, &dead), "{at}: agreement");
+    same_front_end_readings(m, s, gs, at);
+}
+
+/// What GTP and the playground read and do through the API (the class
+/// history and its D ends, seki, a pass's forbid rule, handing the turn
+/// over, the board on a fresh history) is what the machine says and does.
+fn same_front_end_readings<const W: usize>(m: &Machine<W>, s: &State<W>, gs: &GameState, at: &str) {
+    let classes: Vec<u8> = s.classes().collect();
+    assert_eq!(gs.classes(), classes, "{at}: classes");
+    for i in 0..=classes.len() {
+        assert_eq!(gs.ends_d(i), s.ends_d(i), "{at}: D at {i}");
+    }
+    let seki: Vec<u16> = m.seki_stones(s).iter().map(|p| p as u16).collect();
+    assert_eq!(gs.seki_stones(), seki, "{at}: seki");
+    for k in 0..gs.rules().passes.kinds.len() {
+        assert_eq!(
+            gs.pass_forbidden_by(k),
+            m.pass_forbidden_by(s, k),
+            "{at}: pass {k}"
+        );
+    }
+    let (mut handed, mut by_machine) = (gs.clone(), s.clone());
+    assert_eq!(
+        handed.hand_over(),
+        m.hand_over(&mut by_machine),
+        "{at}: hand over"
+    );
+    assert_eq!(handed.hash(), by_machine.pos.hash, "{at}: handed key");
+    assert_eq!(handed.to_move(), by_machine.pos.to_move, "{at}: handed");
+    let fresh = gs.on_fresh_history();
+    let pos = &s.pos;
+    let mut by_machine = m.state_from(pos.occ[0], pos.occ[1], pos.in_hand, pos.to_move);
+    by_machine.pos.captured = pos.captured;
+    by_machine.pos.pass_stones = pos.pass_stones;
+    let mut packed = Vec::new();
+    let outcome = m.legal_moves(&by_machine, &mut packed);
+    let moves = fresh
+        .legal_moves()
+        .map(|ms| ms.iter().map(|mv| mv.packed()).collect());
+    assert_eq!(moves, outcome.map_or(Ok(packed), Err), "{at}: fresh moves");
+    assert_eq!(fresh.hash(), by_machine.pos.hash, "{at}: fresh key");
+    assert_eq!(fresh.captured(), pos.captured, "{at}: fresh prisoners");
+    assert_eq!(fresh.classes(), Vec::<u8>::new(), "{at}: fresh history");
 }
 
 #[test]
