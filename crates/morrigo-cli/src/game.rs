@@ -5,8 +5,8 @@ use crate::fail::Failure;
 use clap::Args;
 use morrigo_diag::{Diagnostic, SourceFile};
 use morrigo_engine::notation;
-use morrigo_engine::{AnyMachine, Bits, Game, GameState, Machine, Move, Outcome, State};
-use morrigo_record::{ReplayError, Transcript};
+use morrigo_engine::{game, AnyMachine, Game, GameState, Move, Outcome};
+use morrigo_record::replay_from;
 use morrigo_rules::load::{self, Overrides};
 use morrigo_rules::{compile, Rules, Verdict};
 use std::sync::Arc;
@@ -64,6 +64,12 @@ pub fn loaded(spec: &str, opts: &RulesetOptions) -> Result<load::Loaded, Failure
     load::with_overrides(loaded, &opts.overrides()).map_err(Failure::Usage)
 }
 
+/// Load and compile the game of a ruleset path or built-in name, with
+/// `--size`/`--komi` applied: compiled once, then passed down.
+pub fn game(spec: &str, opts: &RulesetOptions) -> Result<Game, Failure> {
+    Ok(Game::from(machine(spec, opts)?))
+}
+
 /// Load, compile and build the machine for a ruleset path or built-in
 /// name, with `--size`/`--komi` applied.
 pub fn machine(spec: &str, opts: &RulesetOptions) -> Result<AnyMachine, Failure> {
@@ -94,36 +100,8 @@ pub fn piece_letters(rules: &Rules) -> [char; 2] {
 
 /// The board with the pieces of `s` drawn as letters and empty points as `.`.
 /// (morrigo-record's rendering, the same as in transcripts).
-pub fn draw<const W: usize>(m: &Machine<W>, s: &State<W>) -> String {
-    morrigo_record::render_board(&m.rules, |p| m.occupant(s, p))
-}
-
-/// Replay `record` (located in `source`) on `s` with morrigo-record's
-/// width-erased replay, for the commands that hold `m` rather than a
-/// [`Game`]: the game is compiled again from `m`'s rules (the same game:
-/// its hash keys come from one fixed seed).
-pub fn replay_on<const W: usize>(
-    m: &Machine<W>,
-    s: State<W>,
-    record: &str,
-    source: &SourceFile,
-) -> Result<(Transcript, State<W>), ReplayError> {
-    let game = Game::new(Arc::clone(&m.rules)).expect("the rules compiled once already");
-    replay_in(&game, s, record, source)
-}
-
-/// Replay `record` on `s`, a state of `game` held at its width.
-pub fn replay_in<const W: usize>(
-    game: &Game,
-    s: State<W>,
-    record: &str,
-    source: &SourceFile,
-) -> Result<(Transcript, State<W>), ReplayError> {
-    let start = GameState::from_parts(game, s).expect("the state has the game's width");
-    morrigo_record::replay_from(start, record, source, 0).map(|(t, end)| {
-        let (_, s) = end.parts::<W>().expect("the state has the game's width");
-        (t, s.clone())
-    })
+pub fn draw(s: &GameState) -> String {
+    morrigo_record::render_board(s.rules(), |p| s.owner(p))
 }
 
 /// The empty board.
@@ -153,13 +131,13 @@ pub fn turn_text(rules: &Rules, plies: &[Move]) -> String {
 
 /// Name of the phase the player to move is in (`removing` while a
 /// removal is owed).
-pub fn phase_name<const W: usize>(m: &Machine<W>, s: &State<W>) -> String {
-    if s.pos.pending > 0 {
+pub fn phase_name(s: &GameState) -> String {
+    if s.pending_removals() > 0 {
         "removing".to_string()
     } else {
-        m.rules
+        s.rules()
             .phases
-            .get(m.phase(s))
+            .get(s.phase())
             .map_or_else(|| "?".to_string(), |p| p.name.clone())
     }
 }
@@ -204,12 +182,13 @@ pub fn outcome_text(rules: &Rules, o: &Outcome) -> String {
 
 /// "score: black 12, white 13.5 (komi 7.5)" for a counted game (no dead
 /// stones), `None` for other endings.
-pub fn score_text<const W: usize>(m: &Machine<W>, s: &State<W>, o: &Outcome) -> Option<String> {
-    let scoring = m.rules.scoring.as_ref()?;
-    if !o.is_counted(&m.rules) {
+pub fn score_text(s: &GameState, o: &Outcome) -> Option<String> {
+    let rules = s.rules();
+    let scoring = rules.scoring.as_ref()?;
+    if !o.is_counted(rules) {
         return None;
     }
-    let score = m.score(s, &Bits::EMPTY);
+    let score = s.score();
     let komi = if scoring.komi != 0.0 {
         format!(" (komi {} included)", scoring.komi)
     } else {
@@ -217,17 +196,17 @@ pub fn score_text<const W: usize>(m: &Machine<W>, s: &State<W>, o: &Outcome) -> 
     };
     Some(format!(
         "score: {} {}, {} {}{komi}",
-        player_name(&m.rules, 0),
+        player_name(rules, 0),
         score[0],
-        player_name(&m.rules, 1),
+        player_name(rules, 1),
         score[1]
     ))
 }
 
 /// The position a command starts from: the start of the game, or the
 /// position after a `--position` record.
-pub struct Start<const W: usize> {
-    pub state: State<W>,
+pub struct Start {
+    pub state: GameState,
     /// Plies played from the start.
     pub plies: usize,
     /// Set when the game is over: why, as `show` says it ("black wins by
@@ -243,22 +222,20 @@ pub struct Start<const W: usize> {
 
 /// The starting position of `perft`, `show` and `states`: one code path, so
 /// a record that ends the game (`a1 resign`) is honoured by each of them.
-pub fn start<const W: usize>(
-    m: &Machine<W>,
-    position: Option<&str>,
-) -> Result<Start<W>, Diagnostic> {
+/// The hot loops take the state at their width with `state.parts()`.
+pub fn start(game: &Game, position: Option<&str>) -> Result<Start, Diagnostic> {
+    let rules = game.rules();
     let (state, t) = match position {
-        None => (m.initial(), None),
+        None => (game.start(), None),
         Some(record) => {
             let file = SourceFile::new("--position", record);
-            let (t, s) = replay_on(m, m.initial(), record, &file).map_err(|e| *e.diagnostic)?;
+            let (t, s) = replay_from(game.start(), record, &file, 0).map_err(|e| *e.diagnostic)?;
             (s, Some(t))
         }
     };
     let plies = t.as_ref().map_or(0, |t| t.plies.len());
-    let mut moves = Vec::new();
-    let (over, score) = match m.legal_moves(&state, &mut moves) {
-        Some(o) => (Some(outcome_text(&m.rules, &o)), score_text(m, &state, &o)),
+    let (over, score) = match state.legal_moves().err() {
+        Some(o) => (Some(outcome_text(rules, &o)), score_text(&state, &o)),
         None => match t.as_ref().map(|t| &t.result) {
             // Ended by the players: the record's last ply says how.
             Some(r) if r.status == morrigo_record::Status::Over => {
@@ -270,9 +247,9 @@ pub fn start<const W: usize>(
                 let score = r.score.map(|sc| {
                     format!(
                         "score: {} {}, {} {}",
-                        player_name(&m.rules, 0),
+                        player_name(rules, 0),
                         sc.0[0],
-                        player_name(&m.rules, 1),
+                        player_name(rules, 1),
                         sc.0[1]
                     )
                 });
@@ -283,7 +260,7 @@ pub fn start<const W: usize>(
     };
     let moves = match &t {
         None => Some(Vec::new()),
-        Some(t) => moves_of(&m.rules, t).ok(),
+        Some(t) => moves_of(rules, t).ok(),
     };
     Ok(Start {
         state,
@@ -298,15 +275,11 @@ pub fn start<const W: usize>(
 /// `s`, all or nothing, through morrigo-record (the same parsing and the
 /// same refusal messages, quoting the rule, as `replay`). Returns the plies
 /// played as engine moves.
-pub fn play_token<const W: usize>(
-    m: &Machine<W>,
-    s: &mut State<W>,
-    token: &str,
-) -> Result<Vec<Move>, Diagnostic> {
+pub fn play_token(s: &mut GameState, token: &str) -> Result<Vec<Move>, Diagnostic> {
     let file = SourceFile::new("input", token);
-    match replay_on(m, s.clone(), token, &file) {
+    match replay_from(s.clone(), token, &file, 0) {
         Ok((t, next)) => {
-            let plies = moves_of(&m.rules, &t)?;
+            let plies = moves_of(s.rules(), &t)?;
             *s = next;
             Ok(plies)
         }
@@ -339,10 +312,10 @@ fn moves_of(rules: &Rules, t: &morrigo_record::Transcript) -> Result<Vec<Move>, 
 pub use morrigo_engine::notation::intent_move;
 
 /// The legal moves as text, removals included (`d1 d2 …` or `xd2 xa4`).
-pub fn legal_text<const W: usize>(m: &Machine<W>, moves: &[Move]) -> String {
+pub fn legal_text(rules: &Rules, moves: &[game::Move]) -> String {
     moves
         .iter()
-        .map(|mv| notation::format_move_in(&m.rules, mv))
+        .map(|mv| notation::format_move_in(rules, &mv.packed()))
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -355,43 +328,46 @@ pub fn is_go(rules: &Rules) -> bool {
 /// The status line of a position: for Morris-style rulesets the phase and
 /// the pieces in hand and on the board; for Go-style rulesets the last
 /// move's class, the prisoners and pass stones.
-pub fn status<const W: usize>(m: &Machine<W>, s: &State<W>) -> String {
-    let rules = &m.rules;
+pub fn status(s: &GameState) -> String {
+    let rules = s.rules();
     let p = |i: u8| player_name(rules, i);
+    let to_move = s.to_move();
     if !is_go(rules) {
+        let (in_hand, on_board) = (s.in_hand(), s.on_board());
         return format!(
             "{} to move, phase {}; in hand: {} {}, {} {}; on board: {} {}, {} {}",
-            p(s.pos.to_move),
-            phase_name(m, s),
+            p(to_move),
+            phase_name(s),
             p(0),
-            s.pos.in_hand[0],
+            in_hand[0],
             p(1),
-            s.pos.in_hand[1],
+            in_hand[1],
             p(0),
-            s.pos.occ[0].count(),
+            on_board[0],
             p(1),
-            s.pos.occ[1].count(),
+            on_board[1],
         );
     }
     let letters = piece_letters(rules);
     let mut text = format!(
         "{} ({}) to move, move {}",
-        p(s.pos.to_move),
-        letters[s.pos.to_move as usize],
-        s.pos.turn + 1
+        p(to_move),
+        letters[to_move as usize],
+        s.turn() + 1
     );
     if let Some(c) = s.last_class() {
         let d = if s.last_ends_d() { ", ending a D" } else { "" };
         text += &format!("; last move class {}{d}", class_name(rules, c));
     }
+    let (captured, pass_stones) = (s.captured(), s.pass_stones());
     for pl in 0..2u8 {
         let i = pl as usize;
         text += &format!(
             "; {}: {} captured, {} pass stone{}",
             p(pl),
-            s.pos.captured[i],
-            s.pos.pass_stones[i],
-            if s.pos.pass_stones[i] == 1 { "" } else { "s" }
+            captured[i],
+            pass_stones[i],
+            if pass_stones[i] == 1 { "" } else { "s" }
         );
     }
     text
@@ -416,14 +392,14 @@ pub fn class_name(rules: &Rules, class: u8) -> String {
 /// The legal moves for a prompt: every move for Morris-style rulesets; for
 /// Go-style ones the number of board plays and the passes allowed, with the
 /// forbid rule that refuses each other pass kind.
-pub fn legal_summary<const W: usize>(m: &Machine<W>, s: &State<W>, moves: &[Move]) -> String {
-    let rules = &m.rules;
-    if !is_go(rules) || s.pos.pending > 0 {
-        return legal_text(m, moves);
+pub fn legal_summary(s: &GameState, moves: &[game::Move]) -> String {
+    let rules = s.rules();
+    if !is_go(rules) || s.pending_removals() > 0 {
+        return legal_text(rules, moves);
     }
     let plays = moves
         .iter()
-        .filter(|mv| mv.kind == morrigo_engine::MoveKind::Play)
+        .filter(|mv| matches!(mv, game::Move::Play { .. }))
         .count();
     let mut parts = vec![format!(
         "{plays} board play{}",
@@ -431,9 +407,9 @@ pub fn legal_summary<const W: usize>(m: &Machine<W>, s: &State<W>, moves: &[Move
     )];
     for (k, _) in rules.passes.kinds.iter().enumerate() {
         let text = notation::pass_text(rules, k as u8);
-        if moves.contains(&Move::pass(k as u8)) {
+        if moves.contains(&game::Move::Pass { kind: k as u8 }) {
             parts.push(text);
-        } else if let Some(f) = m.pass_forbidden_by(s, k).and_then(|i| rules.forbid.get(i)) {
+        } else if let Some(f) = s.pass_forbidden_by(k).and_then(|i| rules.forbid.get(i)) {
             parts.push(format!("no {text} (forbidden by `{}`)", f.name));
         }
     }

@@ -457,6 +457,12 @@ impl GameState {
         dispatch!(self, _m, s => s.pos.ply)
     }
 
+    /// Turns completed (a turn is a move and the removals it owes): a Go
+    /// front end numbers the next move with it.
+    pub fn turn(&self) -> u32 {
+        dispatch!(self, _m, s => s.pos.turn)
+    }
+
     /// Removals the player to move still owes this turn.
     pub fn pending_removals(&self) -> u16 {
         dispatch!(self, _m, s => s.pos.pending)

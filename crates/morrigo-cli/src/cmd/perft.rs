@@ -3,7 +3,7 @@ use crate::fail::{Failure, Outcome};
 use crate::game;
 use clap::{Args, ValueEnum};
 use morrigo_diag::Diagnostic;
-use morrigo_engine::{perft, perft_divide, perft_to_end, with_machine, Machine, State, Unit};
+use morrigo_engine::{perft, perft_divide, perft_to_end, with_machine, Game, Machine, State, Unit};
 use std::io::Write;
 use std::time::Instant;
 
@@ -78,13 +78,17 @@ impl From<UnitArg> for Unit {
 }
 
 pub fn run(args: PerftArgs) -> Outcome {
-    let any = game::machine(&args.file, &args.ruleset)?;
-    with_machine!(&any, m => run_on(m, &args))
+    let played = game::game(&args.file, &args.ruleset)?;
+    with_machine!(played.machine().as_ref(), m => run_on(&played, m, &args))
 }
 
-fn run_on<const W: usize>(m: &Machine<W>, args: &PerftArgs) -> Outcome {
-    let start = game::start(m, args.position.as_deref())?;
-    let mut s = start.state;
+fn run_on<const W: usize>(played: &Game, m: &Machine<W>, args: &PerftArgs) -> Outcome {
+    let start = game::start(played, args.position.as_deref())?;
+    let (_, s) = start
+        .state
+        .parts::<W>()
+        .expect("a state has its game's width");
+    let mut s = s.clone();
     let unit = Unit::from(args.unit);
     let mut out = std::io::stdout().lock();
     if start.over.is_none() {
@@ -328,13 +332,14 @@ mod tests {
     #[test]
     fn counting_in_steps_gives_the_engines_count() {
         let rules = morrigo_rules::load_rules("nine-mens-morris").unwrap();
-        let m: Machine<1> = Machine::new(Arc::new(rules));
-        let start = game::start(&m, Some("a1 b2 d1 f2")).unwrap();
+        let played = Game::new(Arc::new(rules)).unwrap();
+        let start = game::start(&played, Some("a1 b2 d1 f2")).unwrap();
+        let (m, s0) = start.state.parts::<1>().unwrap();
         for unit in [Unit::Ply, Unit::Turn] {
             for depth in 1..=4 {
-                let mut s = start.state.clone();
-                let expected = perft(&m, &mut s, depth, unit);
-                let got = perft_shown(&m, &mut s, depth, unit, String::new(), false);
+                let mut s = s0.clone();
+                let expected = perft(m, &mut s, depth, unit);
+                let got = perft_shown(m, &mut s, depth, unit, String::new(), false);
                 assert_eq!(got, expected, "{unit:?} depth {depth}");
             }
         }

@@ -3,10 +3,11 @@ use crate::fail::{Failure, Outcome};
 use crate::game;
 use clap::Args;
 use morrigo_diag::{Diagnostic, LineRead, MAX_LINE_BYTES};
-use morrigo_engine::{notation, with_machine, Game, GameState, Machine, Move, State};
+use morrigo_engine::{game as api, notation, with_machine, Game, GameState, Move};
 use morrigo_play::{game_rng, AgentSpec, Player};
 use morrigo_rules::Rules;
 use morrigo_sgf::{GameResult, Margin};
+use rand::rngs::SmallRng;
 use std::io::{BufRead, IsTerminal, Write};
 
 /// Play a game in the terminal against a built-in agent.
@@ -89,8 +90,8 @@ Commands: `board` redraws the board, `moves` lists the legal moves,
 this text, `quit` leaves the game.";
 
 pub fn run(args: PlayArgs) -> Outcome {
-    let any = game::machine(&args.file, &args.ruleset)?;
-    let rules = any.rules().clone();
+    let played = game::game(&args.file, &args.ruleset)?;
+    let rules = played.rules().clone();
     let (human, agent) = seats(&args, &rules)?;
     morrigo_play::prepare_agents(&rules, &[agent], morrigo_play::ON_THE_FLY_MEMORY)
         .map_err(|e| Failure::game(Diagnostic::new(e)))?;
@@ -110,8 +111,7 @@ pub fn run(args: PlayArgs) -> Outcome {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut out = std::io::stdout().lock();
-    let played = Game::from(any);
-    with_machine!(played.machine().as_ref(), m => session.run(&played, m, &mut input, &mut out))
+    session.run(&played, &mut input, &mut out)
 }
 
 /// Your seat and the agent's: `--as` and `--agent`, or the side
@@ -187,9 +187,9 @@ struct Session {
 
 /// What the perfect agent's table says before it moves: the position's
 /// value and the best moves' (the five best, then how many more).
-fn exact_text<const W: usize>(
+fn exact_text(
     rules: &Rules,
-    s: &State<W>,
+    to_move: u8,
     who: &str,
     mut values: Vec<(Move, morrigo_solve::Value)>,
 ) -> String {
@@ -214,9 +214,57 @@ fn exact_text<const W: usize>(
     };
     format!(
         "{who}'s table: {}; moves {}{more}",
-        super::solve_text::value_text(rules, s, best, false),
+        super::solve_text::value_text(rules, to_move, best, false),
         shown.join(", ")
     )
+}
+
+/// What `play` asks of morrigo-play, whose agents are hot loops compiled
+/// per board width.
+enum AgentCall<'a> {
+    /// The agent's choice among `moves` (the legal moves).
+    Choose {
+        player: &'a mut Player,
+        moves: &'a [api::Move],
+        rng: &'a mut SmallRng,
+    },
+    /// The perfect agent's value of each of `moves`.
+    Values {
+        player: &'a mut Player,
+        moves: &'a [api::Move],
+    },
+    /// The line the agent's last search expects, at most `max` plies.
+    Line { player: &'a Player, max: usize },
+}
+
+/// What an [`AgentCall`] answers.
+enum AgentAnswer {
+    Chosen(api::Move),
+    Values(Option<Vec<(Move, morrigo_solve::Value)>>),
+    Line(Vec<Move>),
+}
+
+/// The one crossing from the game API to width-generic code: `s` at its
+/// machine's width, for morrigo-play.
+fn at_width(s: &GameState, call: AgentCall) -> AgentAnswer {
+    with_machine!(s.game().machine().as_ref(), m => {
+        let (_, s) = s.parts().expect("a state has its game's width");
+        let packed = |moves: &[api::Move]| moves.iter().map(|mv| mv.packed()).collect::<Vec<_>>();
+        match call {
+            AgentCall::Choose { player, moves, rng } => {
+                // The agent probes moves with apply/undo on its own copy.
+                let mut s = s.clone();
+                AgentAnswer::Chosen(api::Move::from(player.choose(m, &mut s, &packed(moves), rng)))
+            }
+            AgentCall::Values { player, moves } => {
+                let mut s = s.clone();
+                AgentAnswer::Values(player.exact_values(m, &mut s, &packed(moves)))
+            }
+            AgentCall::Line { player, max } => {
+                AgentAnswer::Line(player.principal_variation(m, s, max))
+            }
+        }
+    })
 }
 
 /// How a session ended.
@@ -227,33 +275,33 @@ enum End {
 
 /// The game at the table: the position, what was played, and what `undo`
 /// takes back.
-struct Table<'a, const W: usize> {
-    m: &'a Machine<W>,
+struct Table<'a> {
+    game: &'a Game,
     /// Your name and the agent's (the players of the ruleset).
     you: &'a str,
     them: &'a str,
-    s: State<W>,
+    s: GameState,
     /// The turns played, as text.
     record: Vec<String>,
     /// Every ply played, for the SGF.
     plies: Vec<Move>,
     /// The plies of the turn under way (a removal may still be owed).
     turn: Vec<Move>,
-    /// The legal moves of `s`.
-    moves: Vec<Move>,
+    /// The legal moves of `s` (room reused from turn to turn).
+    moves: Vec<api::Move>,
     /// Before each of your turns: the state and the lengths of the records.
-    undo: Vec<(State<W>, usize, usize)>,
+    undo: Vec<(GameState, usize, usize)>,
     /// Whether to draw the board before the next prompt.
     show: bool,
 }
 
-impl<'a, const W: usize> Table<'a, W> {
-    fn new(m: &'a Machine<W>, human: u8) -> Self {
+impl<'a> Table<'a> {
+    fn new(game: &'a Game, human: u8) -> Self {
         Table {
-            m,
-            you: game::player_name(&m.rules, human),
-            them: game::player_name(&m.rules, human ^ 1),
-            s: m.initial(),
+            game,
+            you: game::player_name(game.rules(), human),
+            them: game::player_name(game.rules(), human ^ 1),
+            s: game.start(),
             record: Vec::new(),
             plies: Vec::new(),
             turn: Vec::new(),
@@ -267,15 +315,11 @@ impl<'a, const W: usize> Table<'a, W> {
     /// your prompt.
     fn prompt(&mut self, out: &mut impl Write) -> Outcome {
         if self.show {
-            writeln!(out, "\n{}", game::draw(self.m, &self.s))?;
-            writeln!(out, "{}", game::status(self.m, &self.s))?;
+            writeln!(out, "\n{}", game::draw(&self.s))?;
+            writeln!(out, "{}", game::status(&self.s))?;
             self.show = false;
         }
-        writeln!(
-            out,
-            "legal: {}",
-            game::legal_summary(self.m, &self.s, &self.moves)
-        )?;
+        writeln!(out, "legal: {}", game::legal_summary(&self.s, &self.moves))?;
         write!(out, "{}> ", self.you)?;
         out.flush()?;
         Ok(())
@@ -299,17 +343,18 @@ impl<'a, const W: usize> Table<'a, W> {
 
     /// Play the move you typed, or say (on stderr) why the rules refuse it.
     fn play_yours(&mut self, token: &str, out: &mut impl Write) -> Outcome {
-        let mover = self.s.pos.to_move;
+        let mover = self.s.to_move();
         let before = (self.s.clone(), self.record.len(), self.plies.len());
-        match game::play_token(self.m, &mut self.s, token) {
+        match game::play_token(&mut self.s, token) {
             Ok(played) => {
                 if self.turn.is_empty() {
                     self.undo.push(before);
                 }
                 self.turn.extend(played.iter().copied());
                 self.plies.extend(played);
-                if self.s.pos.to_move != mover {
-                    self.record.push(game::turn_text(&self.m.rules, &self.turn));
+                if self.s.to_move() != mover {
+                    self.record
+                        .push(game::turn_text(self.game.rules(), &self.turn));
                     self.turn.clear();
                 } else {
                     // A line was completed: the removal is still owed.
@@ -330,30 +375,31 @@ impl<'a, const W: usize> Table<'a, W> {
 }
 
 impl Session {
-    fn run<const W: usize>(
-        &self,
-        played: &Game,
-        m: &Machine<W>,
-        input: &mut impl BufRead,
-        out: &mut impl Write,
-    ) -> Outcome {
-        self.greet(&m.rules, out)?;
+    fn run(&self, played: &Game, input: &mut impl BufRead, out: &mut impl Write) -> Outcome {
+        self.greet(played.rules(), out)?;
         let mut rng = game_rng(self.seed, 0);
         let mut player = Player::new(self.agent);
-        let mut table = Table::new(m, self.human);
+        let mut table = Table::new(played, self.human);
         let end = loop {
-            if let Some(o) = m.legal_moves(&table.s, &mut table.moves) {
+            if let Some(o) = table.s.legal_moves_into(&mut table.moves) {
                 break End::Over(o);
             }
-            if table.s.pos.to_move != self.human {
-                self.show_table_values(&mut table, &mut player, out)?;
-                let mv = player.choose(m, &mut table.s, &table.moves, &mut rng);
+            if table.s.to_move() != self.human {
+                self.show_table_values(&table, &mut player, out)?;
+                let call = AgentCall::Choose {
+                    player: &mut player,
+                    moves: &table.moves,
+                    rng: &mut rng,
+                };
+                let AgentAnswer::Chosen(mv) = at_width(&table.s, call) else {
+                    unreachable!("a choice answers a move")
+                };
                 self.play_agent_move(&mut table, &player, mv, out)?;
             } else if let Some(end) = self.your_turn(&mut table, input, out)? {
                 break end;
             }
         };
-        self.finish(played, &table, &end, out)
+        self.finish(&table, &end, out)
     }
 
     /// The title, who plays which side, and the seed (so the game can be
@@ -389,15 +435,20 @@ impl Session {
 
     /// With `--show-search`, before the perfect agent moves: what its table
     /// says of the position and the moves.
-    fn show_table_values<const W: usize>(
+    fn show_table_values(
         &self,
-        table: &mut Table<'_, W>,
+        table: &Table<'_>,
         player: &mut Player,
         out: &mut impl Write,
     ) -> Outcome {
         if self.show_search {
-            if let Some(values) = player.exact_values(table.m, &mut table.s, &table.moves) {
-                let text = exact_text(&table.m.rules, &table.s, table.them, values);
+            let call = AgentCall::Values {
+                player,
+                moves: &table.moves,
+            };
+            if let AgentAnswer::Values(Some(values)) = at_width(&table.s, call) {
+                let (rules, to_move) = (table.game.rules(), table.s.to_move());
+                let text = exact_text(rules, to_move, table.them, values);
                 writeln!(out, "{text}")?;
             }
         }
@@ -406,22 +457,22 @@ impl Session {
 
     /// Play the move the agent chose, after what its search found
     /// (`--show-search`); its turn is announced once complete.
-    fn play_agent_move<const W: usize>(
+    fn play_agent_move(
         &self,
-        table: &mut Table<'_, W>,
+        table: &mut Table<'_>,
         player: &Player,
-        mv: Move,
+        mv: api::Move,
         out: &mut impl Write,
     ) -> Outcome {
         if self.show_search {
-            show_search(table, player, mv, out)?;
+            show_search(table, player, mv.packed(), out)?;
         }
-        let (m, rules) = (table.m, &table.m.rules);
-        let mover = table.s.pos.to_move;
-        m.apply(&mut table.s, mv);
-        table.turn.push(mv);
-        table.plies.push(mv);
-        if table.s.pos.to_move != mover {
+        let rules = table.game.rules();
+        let mover = table.s.to_move();
+        table.s.apply_unchecked(mv);
+        table.turn.push(mv.packed());
+        table.plies.push(mv.packed());
+        if table.s.to_move() != mover {
             let text = game::turn_text(rules, &table.turn);
             let class = match (game::is_go(rules), table.s.last_class()) {
                 (true, Some(c)) => format!(": class {}", game::class_name(rules, c)),
@@ -437,9 +488,9 @@ impl Session {
 
     /// Your turn: the prompt, one line of input and what it asks; `Some`
     /// when that ends the game.
-    fn your_turn<const W: usize>(
+    fn your_turn(
         &self,
-        table: &mut Table<'_, W>,
+        table: &mut Table<'_>,
         input: &mut impl BufRead,
         out: &mut impl Write,
     ) -> Result<Option<End>, Failure> {
@@ -471,9 +522,9 @@ impl Session {
 
     /// Do what one line of input asks: a command or a move; `Some` when
     /// that ends the game.
-    fn command<const W: usize>(
+    fn command(
         &self,
-        table: &mut Table<'_, W>,
+        table: &mut Table<'_>,
         toks: &[notation::Token],
         out: &mut impl Write,
     ) -> Result<Option<End>, Failure> {
@@ -485,10 +536,15 @@ impl Session {
             }
             Some("help" | "?") => writeln!(out, "{HELP}")?,
             Some("board") => table.show = true,
-            Some("moves") => writeln!(out, "{}", game::legal_text(table.m, &table.moves))?,
+            Some("moves") => writeln!(
+                out,
+                "{}",
+                game::legal_text(table.game.rules(), &table.moves)
+            )?,
             Some("resign") => {
                 writeln!(out, "{} resigns", table.you)?;
-                return Ok(Some(End::Over(table.m.resign(self.human))));
+                // Asked at your turn: you are the player to move.
+                return Ok(Some(End::Over(table.s.resign())));
             }
             Some("undo") => table.take_back(out)?,
             Some(_) if toks.len() > 1 => {
@@ -506,19 +562,13 @@ impl Session {
 
     /// The final board, how the game ended and its record; the SGF file
     /// when `--save-sgf` asks for one.
-    fn finish<const W: usize>(
-        &self,
-        played: &Game,
-        table: &Table<'_, W>,
-        end: &End,
-        out: &mut impl Write,
-    ) -> Outcome {
-        let (m, s, rules) = (table.m, &table.s, &table.m.rules);
-        writeln!(out, "\n{}", game::draw(m, s))?;
+    fn finish(&self, table: &Table<'_>, end: &End, out: &mut impl Write) -> Outcome {
+        let (s, rules) = (&table.s, table.game.rules());
+        writeln!(out, "\n{}", game::draw(s))?;
         let result = match end {
             End::Over(o) => {
                 writeln!(out, "game over: {}", game::outcome_text(rules, o))?;
-                if let Some(score) = game::score_text(m, s, o) {
+                if let Some(score) = game::score_text(s, o) {
                     writeln!(out, "{score}")?;
                 }
                 if o.decided_by() == morrigo_engine::DecidedBy::Resignation {
@@ -527,9 +577,7 @@ impl Session {
                         margin: Margin::Resign,
                     }
                 } else {
-                    let end = GameState::from_parts(played, s.clone())
-                        .expect("the state has the game's width");
-                    morrigo_sgf::result_of(&end, Some(*o))
+                    morrigo_sgf::result_of(s, Some(*o))
                 }
             }
             End::Left => GameResult::Ongoing,
@@ -550,17 +598,18 @@ impl Session {
 /// depth, score, nodes and expected line, or Monte Carlo's playouts and
 /// most visited moves. Call it before the move is played: the line starts
 /// from the position searched.
-fn show_search<const W: usize>(
-    table: &Table<'_, W>,
-    player: &Player,
-    mv: Move,
-    out: &mut impl Write,
-) -> Outcome {
+fn show_search(table: &Table<'_>, player: &Player, mv: Move, out: &mut impl Write) -> Outcome {
     let Some(info) = player.last_search() else {
         return Ok(());
     };
-    let (rules, them) = (&table.m.rules, table.them);
-    let line = player.principal_variation(table.m, &table.s, info.depth.max(1) as usize);
+    let (rules, them) = (table.game.rules(), table.them);
+    let call = AgentCall::Line {
+        player,
+        max: info.depth.max(1) as usize,
+    };
+    let AgentAnswer::Line(line) = at_width(&table.s, call) else {
+        unreachable!("a line answers moves")
+    };
     let line: Vec<String> = line
         .iter()
         .map(|p| notation::format_move_in(rules, p))

@@ -2,11 +2,12 @@ use crate::fail::{Failure, Outcome};
 use crate::game::{self, RulesetOptions};
 use clap::Args;
 use morrigo_diag::{Diagnostic, SourceFile};
-use morrigo_engine::{with_machine, Game, GameState, Machine, State};
+use morrigo_engine::{Game, GameState};
 use morrigo_record::{ReplayError, Status, Transcript};
 use morrigo_rules::Rules;
 use morrigo_sgf::{GameResult, Margin, SgfGame, SgfMove};
 use std::io::Write;
+use std::sync::Arc;
 
 /// Replay a move record and print the annotated transcript.
 ///
@@ -135,28 +136,25 @@ pub fn run(args: ReplayArgs) -> Outcome {
             t.to_text()
         }
     };
-    let replayed = with_machine!(played.machine().as_ref(), m => {
-        let start = match &sgf {
-            Some((_, g)) => sgf_start(m, g)?,
-            None => m.initial(),
-        };
-        game::replay_in(&played, start, &source.text, &source).map(|(mut t, mut s)| {
+    let start = match &sgf {
+        Some((_, g)) => sgf_start(&played, g)?,
+        None => played.start(),
+    };
+    let replayed =
+        morrigo_record::replay_from(start, &source.text, &source, 0).map(|(mut t, mut s)| {
             if let Some((_, g)) = &sgf {
-                apply_sgf_result(&played, m, &mut t, &mut s, g);
+                apply_sgf_result(&mut t, &mut s, g);
             }
             let out = args
                 .to_sgf
                 .as_ref()
-                .map(|_| sgf_of(&played, m, &s, &t, sgf.as_ref().map(|(_, g)| g)));
+                .map(|_| sgf_of(&s, &t, sgf.as_ref().map(|(_, g)| g)));
             let svg = args
                 .svg
                 .as_ref()
-                .map(|path| {
-                    game::write_svg(&m.rules, |p| m.occupant(&s, p), path)
-                });
+                .map(|path| game::write_svg(s.rules(), |p| s.owner(p), path));
             (t, out, svg)
-        })
-    });
+        });
     match replayed {
         Ok((t, sgf_text, svg)) => {
             svg.transpose()?;
@@ -266,28 +264,23 @@ pub fn load_sgf(
 
 /// The position an SGF game starts from: its set-up stones and first
 /// player, checked by the engine (a board it refuses is a game error).
-fn sgf_start<const W: usize>(m: &Machine<W>, g: &SgfGame) -> Result<State<W>, Failure> {
+fn sgf_start(played: &Game, g: &SgfGame) -> Result<GameState, Failure> {
     if g.setup.iter().all(Vec::is_empty) && g.first_player == 0 {
-        return Ok(m.initial());
+        return Ok(played.start());
     }
-    m.set_up(&morrigo_engine::Setup {
-        pieces: g.setup.clone(),
-        in_hand: None,
-        to_move: Some(g.first_player),
-    })
-    .map_err(|e| Failure::game(e.to_diagnostic()))
+    played
+        .set_up(&morrigo_engine::Setup {
+            pieces: g.setup.clone(),
+            in_hand: None,
+            to_move: Some(g.first_player),
+        })
+        .map_err(|e| Failure::game(e.to_diagnostic()))
 }
 
 /// Honour the game's recorded result (`RE`) after its moves: a resignation
 /// or a count ends the game as the record says; a result the ruleset's own
 /// count or end rules disagree with is reported as a warning.
-fn apply_sgf_result<const W: usize>(
-    played: &Game,
-    m: &Machine<W>,
-    t: &mut Transcript,
-    s: &mut State<W>,
-    g: &SgfGame,
-) {
+fn apply_sgf_result(t: &mut Transcript, s: &mut GameState, g: &SgfGame) {
     let info = &g.info;
     let (Some(text), at) = (&info.result, info.result_at.clone()) else {
         return;
@@ -295,7 +288,8 @@ fn apply_sgf_result<const W: usize>(
     let Ok(recorded) = morrigo_sgf::parse_result(text) else {
         return;
     };
-    let rules = &m.rules;
+    // Its own handle: `s` is replaced below.
+    let rules = &Arc::clone(s.rules());
     let warn_at = |msg: String| warn(&Diagnostic::new(msg).at_opt(at.clone()));
     if t.result.status == Status::Ongoing {
         let token = match &recorded {
@@ -304,13 +298,13 @@ fn apply_sgf_result<const W: usize>(
                 player,
                 margin: Margin::Resign,
             } => {
-                if s.pos.to_move == *player {
+                if s.to_move() == *player {
                     warn_at(format!(
                         "RE[{text}]: {} resigned after making the last move; the game is recorded as won by {} on resignation",
                         game::player_name(rules, player ^ 1),
                         game::player_name(rules, *player)
                     ));
-                    force_resignation(m, t, s, *player);
+                    force_resignation(t, s, *player);
                     return;
                 }
                 "resign"
@@ -333,7 +327,7 @@ fn apply_sgf_result<const W: usize>(
             }
         };
         let here = SourceFile::new("RE", token);
-        match game::replay_in(played, s.clone(), token, &here) {
+        match morrigo_record::replay_from(s.clone(), token, &here, 0) {
             Ok((end, next)) => {
                 for mut p in end.plies {
                     p.n = t.plies.len() + 1;
@@ -354,8 +348,7 @@ fn apply_sgf_result<const W: usize>(
         }
     }
     // The game is over: does the record agree with the ruleset?
-    let end = GameState::from_parts(played, s.clone()).expect("the state has the game's width");
-    let got = morrigo_sgf::transcript::transcript_result(&end, t).unwrap_or(GameResult::Ongoing);
+    let got = morrigo_sgf::transcript::transcript_result(s, t).unwrap_or(GameResult::Ongoing);
     let agree = match (&recorded, &got) {
         (
             GameResult::Win {
@@ -391,13 +384,17 @@ fn apply_sgf_result<const W: usize>(
 
 /// End the game by the resignation of `winner`'s opponent when the record
 /// says so but the resigning player is not the one to move.
-fn force_resignation<const W: usize>(m: &Machine<W>, t: &mut Transcript, s: &State<W>, winner: u8) {
-    let rules = &m.rules;
-    let o = m.resign(winner ^ 1);
+fn force_resignation(t: &mut Transcript, s: &GameState, winner: u8) {
+    let rules = s.rules();
+    // Not `s.resign()`: the player resigning is not the one to move.
+    let o = morrigo_engine::Outcome {
+        winner: Some(winner),
+        rule: morrigo_engine::Outcome::RESIGNATION,
+    };
     t.result.status = Status::Over;
     t.result.winner = o.winner.map(|w| rules.players[w as usize].clone());
     t.result.reason = Some(o.rule_name(rules).to_string());
-    t.result.to_move = rules.players[s.pos.to_move as usize].clone();
+    t.result.to_move = rules.players[s.to_move() as usize].clone();
 }
 
 /// Restate a replay error at the SGF move it is about: "move 17 (W[cd]): …",
@@ -423,20 +420,13 @@ pub fn at_sgf_move(
 }
 
 /// The SGF text of a replayed game (from the set-up of an imported game).
-fn sgf_of<const W: usize>(
-    played: &Game,
-    m: &Machine<W>,
-    s: &State<W>,
-    t: &Transcript,
-    from: Option<&SgfGame>,
-) -> Result<String, Failure> {
-    let rules = &m.rules;
+fn sgf_of(s: &GameState, t: &Transcript, from: Option<&SgfGame>) -> Result<String, Failure> {
+    let rules = s.rules();
     let (setup, first) = match from {
         Some(g) => (g.setup.clone(), g.first_player),
         None => (rules.start.stones.clone(), rules.start.to_move),
     };
-    let end = GameState::from_parts(played, s.clone()).expect("the state has the game's width");
     Ok(morrigo_sgf::transcript::export_transcript_from(
-        &end, t, &setup, first,
+        s, t, &setup, first,
     )?)
 }

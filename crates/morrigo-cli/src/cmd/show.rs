@@ -2,7 +2,6 @@ use crate::fail::{Failure, Outcome};
 use crate::game;
 use clap::Args;
 use morrigo_diag::Diagnostic;
-use morrigo_engine::with_machine;
 use std::io::Write;
 
 /// Show the compiled rules and the board.
@@ -52,8 +51,8 @@ pub fn run(args: ShowArgs) -> Outcome {
         write!(std::io::stdout().lock(), "{text}")?;
         return Ok(());
     }
-    let any = game::machine(&args.file, &args.ruleset)?;
-    let rules = any.rules().clone();
+    let played = game::game(&args.file, &args.ruleset)?;
+    let rules = played.rules().clone();
     let board = match &args.position {
         None => {
             if let Some(path) = &args.svg {
@@ -65,25 +64,22 @@ pub fn run(args: ShowArgs) -> Outcome {
                 game::draw_empty(&rules)
             )
         }
-        Some(record) => with_machine!(&any, m => {
-            let start = game::start(m, Some(record))?;
+        Some(record) => {
+            let start = game::start(&played, Some(record))?;
             if let Some(path) = &args.svg {
-                game::write_svg(&rules, |p| m.occupant(&start.state, p), path)?;
+                game::write_svg(&rules, |p| start.state.owner(p), path)?;
             }
-            position_report(m, &start)
-        }),
+            position_report(&start)
+        }
     };
     let mut out = std::io::stdout().lock();
     write!(out, "{rules}\n{board}")?;
     Ok(())
 }
 
-fn position_report<const W: usize>(
-    m: &morrigo_engine::Machine<W>,
-    start: &game::Start<W>,
-) -> String {
+fn position_report(start: &game::Start) -> String {
     let s = &start.state;
-    let mut text = format!("board after {} plies:\n{}\n", start.plies, game::draw(m, s));
+    let mut text = format!("board after {} plies:\n{}\n", start.plies, game::draw(s));
     match &start.over {
         Some(why) => {
             text += &format!("game over: {why}\n");
@@ -92,10 +88,9 @@ fn position_report<const W: usize>(
             }
         }
         None => {
-            let mut moves = Vec::new();
-            m.legal_moves(s, &mut moves);
-            text += &format!("{}\n", game::status(m, s));
-            text += &format!("legal: {}\n", game::legal_summary(m, s, &moves));
+            let moves = s.legal_moves().unwrap_or_default();
+            text += &format!("{}\n", game::status(s));
+            text += &format!("legal: {}\n", game::legal_summary(s, &moves));
         }
     }
     text

@@ -5,7 +5,7 @@ use crate::budget::{self};
 use crate::fail::{Failure, Outcome};
 use crate::game;
 use morrigo_diag::Diagnostic;
-use morrigo_engine::{with_machine, Machine, State};
+use morrigo_engine::{with_machine, Game, Machine, State};
 use morrigo_rules::Rules;
 use morrigo_solve::history::Limits;
 use morrigo_solve::{LineEnd, Observer, SolveError, Stage, Stats, Table};
@@ -32,7 +32,7 @@ pub fn run(args: SolveArgs) -> Outcome {
                 rules.name
             )));
         }
-        let any = game::machine_of(rules)?;
+        let played = Game::from(game::machine_of(rules)?);
         // The transposition table grows within half of --max-memory.
         args.budget.enforce();
         let limits = Limits {
@@ -47,7 +47,7 @@ pub fn run(args: SolveArgs) -> Outcome {
                 every_first_move: !args.value_only,
             }
         };
-        return super::solve_history::run(&any, args.position.as_deref(), &limits, how);
+        return super::solve_history::run(&played, args.position.as_deref(), &limits, how);
     }
     if args.value_only {
         return Err(Failure::usage(format!(
@@ -60,8 +60,8 @@ pub fn run(args: SolveArgs) -> Outcome {
         .map(str::to_string)
         .collect();
     let fingerprint = morrigo_solve::rules_fingerprint(&rules);
-    let any = game::machine_of(morrigo_solve::solver_rules(&rules))?;
-    with_machine!(&any, m => run_on(m, &args, &left_out, fingerprint))
+    let played = Game::from(game::machine_of(morrigo_solve::solver_rules(&rules))?);
+    with_machine!(played.machine().as_ref(), m => run_on(&played, m, &args, &left_out, fingerprint))
 }
 
 /// Progress bars, one per stage, and the counts printed once known.
@@ -133,6 +133,7 @@ fn counts(s: &Stats) -> String {
 }
 
 fn run_on<const W: usize>(
+    played: &Game,
     m: &Machine<W>,
     args: &SolveArgs,
     left_out: &[String],
@@ -140,9 +141,13 @@ fn run_on<const W: usize>(
 ) -> Outcome {
     let rules = &m.rules;
     let name = &rules.name;
-    let start = game::start(m, args.position.as_deref())?;
+    let start = game::start(played, args.position.as_deref())?;
     print_heading(rules, args, &start);
-    let s = start.state;
+    let (_, s) = start
+        .state
+        .parts::<W>()
+        .expect("a state has its game's width");
+    let s = s.clone();
     let limit = args.budget.enforce();
     let report = Report {
         asked: args.budget.progress,
@@ -161,7 +166,7 @@ fn run_on<const W: usize>(
     writeln!(
         out,
         "  value      {}",
-        value_text(rules, &s, value, args.position.is_none())
+        value_text(rules, s.pos.to_move, value, args.position.is_none())
     )?;
     write_line(&mut out, m, &table, &s)?;
     write_move_values(&mut out, m, &table, &s)?;
@@ -179,13 +184,13 @@ fn run_on<const W: usize>(
 }
 
 /// The ruleset and board, and where the solve starts when not at the start.
-fn print_heading<const W: usize>(rules: &Rules, args: &SolveArgs, start: &game::Start<W>) {
+fn print_heading(rules: &Rules, args: &SolveArgs, start: &game::Start) {
     println!("solve {} ({} points)", rules.name, rules.topology.len());
     if args.position.is_some() {
         println!(
             "  from       the position after {} plies, {} to move",
             start.plies,
-            game::player_name(rules, start.state.pos.to_move)
+            game::player_name(rules, start.state.to_move())
         );
     }
 }

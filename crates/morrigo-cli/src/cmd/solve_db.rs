@@ -78,7 +78,7 @@ pub fn run(args: &SolveArgs, dir: &Path) -> Outcome {
     writeln!(
         out,
         "  value      {}",
-        value_text(&m.rules, &s, value, whole_game)
+        value_text(&m.rules, s.pos.to_move, value, whole_game)
     )?;
     let mut moves = Vec::new();
     if m.legal_moves(&s, &mut moves).is_none() && !moves.is_empty() {

@@ -6,7 +6,7 @@ use crate::fail::{Failure, Outcome};
 use crate::game;
 use morrigo_diag::{Diagnostic, Diagnostics};
 use morrigo_engine::notation::format_move_in;
-use morrigo_engine::{with_machine, AnyMachine, Machine, Move};
+use morrigo_engine::{with_machine, Game, Machine, Move};
 use morrigo_rules::Rules;
 use morrigo_solve::go::{settled_boards_end_lines, solve_tt_with, KeySpec, TtOptions};
 use morrigo_solve::history::{
@@ -17,24 +17,20 @@ use std::io::Write;
 
 /// `morrigo solve` on a ruleset whose legal moves or wins read the history:
 /// a full-history alpha-beta search (see `morrigo solve --help`).
-pub fn run(
-    any: &AnyMachine,
-    position: Option<&str>,
-    limits: &Limits,
-    how: HistorySearch,
-) -> Outcome {
-    let text = with_machine!(any, m => solve_text(m, position, limits, how))?;
+pub fn run(played: &Game, position: Option<&str>, limits: &Limits, how: HistorySearch) -> Outcome {
+    let text = with_machine!(played.machine().as_ref(), m => solve_text(played, m, position, limits, how))?;
     write!(std::io::stdout().lock(), "{text}")?;
     Ok(())
 }
 
 fn solve_text<const W: usize>(
+    played: &Game,
     m: &Machine<W>,
     position: Option<&str>,
     limits: &Limits,
     how: HistorySearch,
 ) -> Result<String, Failure> {
-    let start = game::start(m, position)?;
+    let start = game::start(played, position)?;
     let bar = spinner();
     let mut tick = |nodes: u64| {
         if let Some(b) = &bar {
@@ -73,13 +69,17 @@ pub enum HistorySearch {
 /// asked for.
 pub(crate) fn solve<const W: usize>(
     m: &Machine<W>,
-    start: &game::Start<W>,
+    start: &game::Start,
     limits: &Limits,
     how: HistorySearch,
     progress: &mut dyn FnMut(u64),
 ) -> (Result<HistorySolution, SolveError>, Option<String>) {
+    let (_, state) = start
+        .state
+        .parts::<W>()
+        .expect("a state has its game's width");
     let HistorySearch::Table { every_first_move } = how else {
-        return (solve_history_with(m, &start.state, limits, progress), None);
+        return (solve_history_with(m, state, limits, progress), None);
     };
     let options = TtOptions {
         every_first_move,
@@ -90,12 +90,9 @@ pub(crate) fn solve<const W: usize>(
             solve_tt_with(m, spec, moves, limits, options, progress),
             None,
         ),
-        (Err(why), _) => (
-            solve_history_with(m, &start.state, limits, progress),
-            Some(why),
-        ),
+        (Err(why), _) => (solve_history_with(m, state, limits, progress), Some(why)),
         (_, None) => (
-            solve_history_with(m, &start.state, limits, progress),
+            solve_history_with(m, state, limits, progress),
             Some("the position's record holds a ply that is not a move".to_string()),
         ),
     }
@@ -458,9 +455,9 @@ pub fn compare_table(
         type Row = (String, String, String, Vec<(String, String)>, String);
         let mut rows: Vec<Row> = Vec::new();
         for spec in specs {
-            let any: AnyMachine = game::machine(spec, &opts)?;
-            let row = with_machine!(&any, m => {
-                let start = game::start(m, position)?;
+            let played = game::game(spec, &opts)?;
+            let row = with_machine!(played.machine().as_ref(), m => {
+                let start = game::start(&played, position)?;
                 let bar = spinner();
                 if let Some(b) = &bar {
                     b.set_message(format!("solving {} on {}x{}", m.rules.name, size.0, size.1));

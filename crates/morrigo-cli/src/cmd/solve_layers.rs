@@ -73,7 +73,7 @@ pub fn run(args: &SolveArgs, dir: &Path) -> Outcome {
     };
     let rules = layered.machine().rules();
     let value = with_machine!(layered.machine(), m => {
-        value_text(rules, &m.initial(), Value::decode(sum.start), true)
+        value_text(rules, m.initial().pos.to_move, Value::decode(sum.start), true)
     });
     writeln!(out, "solve {} by layers in {}", rules.name, dir.display())?;
     writeln!(out, "  value      {value}")?;

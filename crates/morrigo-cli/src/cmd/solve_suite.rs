@@ -12,7 +12,7 @@ use crate::fail::{Failure, Outcome};
 use crate::game;
 use morrigo_diag::{Diagnostic, Diagnostics, Location};
 use morrigo_engine::notation::format_move_in;
-use morrigo_engine::with_machine;
+use morrigo_engine::{with_machine, Game};
 use morrigo_rules::load::Overrides;
 use morrigo_solve::history::{Limits, SolveError, DEFAULT_MAX_PLIES};
 use serde::Deserialize;
@@ -154,12 +154,12 @@ fn solve_cell(
     limits: &Limits,
 ) -> Result<(String, String), Failure> {
     let rules = position_rules(path, ruleset, p)?;
-    let any = game::machine_of(rules)?;
-    with_machine!(&any, m => {
+    let played = Game::from(game::machine_of(rules)?);
+    with_machine!(played.machine().as_ref(), m => {
         let record = (!p.moves.trim().is_empty()).then_some(p.moves.as_str());
         // A record this rule set cannot play (a pass kind it lacks) makes
         // the position not apply; the lines say why.
-        let start = match game::start(m, record) {
+        let start = match game::start(&played, record) {
             Ok(s) => s,
             Err(d) => return Ok(("-".to_string(), format!("does not apply: {}", d.message))),
         };

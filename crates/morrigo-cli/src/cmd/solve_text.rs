@@ -2,20 +2,15 @@
 //! `solve`, `solve_db` and `solve_layers`.
 
 use crate::game;
-use morrigo_engine::{Move, MoveKind, State};
+use morrigo_engine::{Move, MoveKind};
 use morrigo_rules::Rules;
 use morrigo_solve::Value;
 
 /// The start's value in words: for the whole game, who wins; from a
-/// position, for the player to move.
-pub(crate) fn value_text<const W: usize>(
-    rules: &Rules,
-    s: &State<W>,
-    v: Value,
-    whole_game: bool,
-) -> String {
-    let me = game::player_name(rules, s.pos.to_move);
-    let other = game::player_name(rules, s.pos.to_move ^ 1);
+/// position, for the player to move (`to_move`).
+pub(crate) fn value_text(rules: &Rules, to_move: u8, v: Value, whole_game: bool) -> String {
+    let me = game::player_name(rules, to_move);
+    let other = game::player_name(rules, to_move ^ 1);
     let seat = |p: u8| {
         if p == 0 {
             "the first player wins"
@@ -25,10 +20,10 @@ pub(crate) fn value_text<const W: usize>(
     };
     match v {
         Value::Win(d) if whole_game => {
-            format!("{me} wins in {} ({})", plies(d), seat(s.pos.to_move))
+            format!("{me} wins in {} ({})", plies(d), seat(to_move))
         }
         Value::Loss(d) if whole_game => {
-            format!("{other} wins in {} ({})", plies(d), seat(s.pos.to_move ^ 1))
+            format!("{other} wins in {} ({})", plies(d), seat(to_move ^ 1))
         }
         Value::Draw if whole_game => "draw (neither side can force a win)".to_string(),
         Value::Win(d) => format!("{me} (to move) wins in {}", plies(d)),

@@ -3,7 +3,7 @@ use crate::fail::{Failure, Outcome};
 use crate::game;
 use clap::Args;
 use morrigo_diag::Diagnostic;
-use morrigo_engine::{count_states_within, with_machine, Machine, StateCount};
+use morrigo_engine::{count_states_within, with_machine, Game, Machine, StateCount};
 use std::io::Write;
 use std::time::Instant;
 
@@ -47,13 +47,17 @@ pub struct StatesArgs {
 }
 
 pub fn run(args: StatesArgs) -> Outcome {
-    let any = game::machine(&args.file, &args.ruleset)?;
-    with_machine!(&any, m => run_on(m, &args))
+    let played = game::game(&args.file, &args.ruleset)?;
+    with_machine!(played.machine().as_ref(), m => run_on(&played, m, &args))
 }
 
-fn run_on<const W: usize>(m: &Machine<W>, args: &StatesArgs) -> Outcome {
-    let start = game::start(m, args.position.as_deref())?;
-    let s = start.state;
+fn run_on<const W: usize>(played: &Game, m: &Machine<W>, args: &StatesArgs) -> Outcome {
+    let start = game::start(played, args.position.as_deref())?;
+    let (_, s) = start
+        .state
+        .parts::<W>()
+        .expect("a state has its game's width");
+    let s = s.clone();
     let t = &m.rules.topology;
     let started = Instant::now();
     let mut memory_stop = None;

@@ -97,6 +97,9 @@ fn same_readings<const W: usize>(m: &Machine<W>, s: &State<W>, gs: &GameState, a
         Err(o) => assert_eq!((outcome, room), (Some(o), Vec::new()), "{at}: over"),
     }
     assert_eq!(gs.lines_formed(), s.pos.lines_formed, "{at}: lines formed");
+    assert_eq!(gs.turn(), s.pos.turn, "{at}: turn");
+    let counts = [s.pos.occ[0].count(), s.pos.occ[1].count()];
+    assert_eq!(gs.on_board(), counts, "{at}: on board");
     assert_eq!(gs.last_suicide(), s.pos.last_suicide, "{at}: suicide");
     assert_eq!(gs.last_class(), s.last_class(), "{at}: class");
     assert_eq!(gs.last_ends_d(), s.last_ends_d(), "{at}: D");

@@ -408,42 +408,53 @@ fn run(command: Command) -> Result<(), String> {
             max_pieces,
             min_pieces,
             hands,
-        } => {
-            let m = machine(&ruleset)?;
-            let colours = if morrigo_sector::colour_blind(&m.rules, m.plain_turns()) {
-                "; the players alike, so a sector with fewer pieces of the first player is read off its colour-swapped twin"
-            } else {
-                ""
-            };
-            println!(
-                "{}: {} points, {} symmetries{colours}",
-                m.rules.name,
-                m.points(),
-                morrigo_sector::symmetries(&m.rules).len()
-            );
-            println!("{HEADING}");
-            let mut solved_positions = 0u64;
-            let each = |s: &morrigo_sector::SectorStats| {
-                if !s.loaded {
-                    solved_positions += s.positions;
-                }
-                print_unit(s);
-            };
-            let log = if hands {
-                morrigo_sector::solve_units(&m, Some(&db), min_pieces, max_pieces, each)
-            } else {
-                morrigo_sector::solve_sectors(&m, Some(&db), min_pieces, max_pieces, each)
-            }
-            .map_err(|e| e.to_string())?;
-            let secs = secs();
-            println!(
-                "{} sectors in {secs:.2} s, {solved_positions} positions solved ({:.0} positions/s on {} threads), peak memory {}",
-                log.len(),
-                solved_positions as f64 / secs.max(1e-9),
-                rayon::current_num_threads(),
-                show_bytes(memory::peak_bytes())
-            );
-        }
+        } => solve_sectors(&ruleset, &db, (min_pieces, max_pieces), hands)?,
     }
+    Ok(())
+}
+
+/// `solve-sectors`: the moving-phase sectors (with `hands`, every unit)
+/// with `min..=max` pieces a side, each printed as it is solved.
+fn solve_sectors(
+    ruleset: &str,
+    db: &Path,
+    (min_pieces, max_pieces): (u32, u32),
+    hands: bool,
+) -> Result<(), String> {
+    let started = Instant::now();
+    let m = machine(ruleset)?;
+    let colours = if morrigo_sector::colour_blind(&m.rules, m.plain_turns()) {
+        "; the players alike, so a sector with fewer pieces of the first player is read off its colour-swapped twin"
+    } else {
+        ""
+    };
+    println!(
+        "{}: {} points, {} symmetries{colours}",
+        m.rules.name,
+        m.points(),
+        morrigo_sector::symmetries(&m.rules).len()
+    );
+    println!("{HEADING}");
+    let mut solved_positions = 0u64;
+    let each = |s: &morrigo_sector::SectorStats| {
+        if !s.loaded {
+            solved_positions += s.positions;
+        }
+        print_unit(s);
+    };
+    let log = if hands {
+        morrigo_sector::solve_units(&m, Some(db), min_pieces, max_pieces, each)
+    } else {
+        morrigo_sector::solve_sectors(&m, Some(db), min_pieces, max_pieces, each)
+    }
+    .map_err(|e| e.to_string())?;
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "{} sectors in {secs:.2} s, {solved_positions} positions solved ({:.0} positions/s on {} threads), peak memory {}",
+        log.len(),
+        solved_positions as f64 / secs.max(1e-9),
+        rayon::current_num_threads(),
+        show_bytes(memory::peak_bytes())
+    );
     Ok(())
 }
