@@ -220,6 +220,17 @@ pub struct Start {
     pub moves: Option<Vec<Move>>,
 }
 
+impl Start {
+    /// The position at its game's width `W`: where a hot-loop command
+    /// (perft, states, solve) runs the width-generic machine from it.
+    pub fn state_at<const W: usize>(&self) -> &morrigo_engine::State<W> {
+        self.state
+            .parts::<W>()
+            .expect("a state has its game's width")
+            .1
+    }
+}
+
 /// The starting position of `perft`, `show` and `states`: one code path, so
 /// a record that ends the game (`a1 resign`) is honoured by each of them.
 /// The hot loops take the state at their width with `state.parts()`.

@@ -84,11 +84,7 @@ pub fn run(args: PerftArgs) -> Outcome {
 
 fn run_on<const W: usize>(played: &Game, m: &Machine<W>, args: &PerftArgs) -> Outcome {
     let start = game::start(played, args.position.as_deref())?;
-    let (_, s) = start
-        .state
-        .parts::<W>()
-        .expect("a state has its game's width");
-    let mut s = s.clone();
+    let mut s = start.state_at::<W>().clone();
     let unit = Unit::from(args.unit);
     let mut out = std::io::stdout().lock();
     if start.over.is_none() {

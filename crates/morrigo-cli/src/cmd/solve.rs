@@ -143,11 +143,7 @@ fn run_on<const W: usize>(
     let name = &rules.name;
     let start = game::start(played, args.position.as_deref())?;
     print_heading(rules, args, &start);
-    let (_, s) = start
-        .state
-        .parts::<W>()
-        .expect("a state has its game's width");
-    let s = s.clone();
+    let s = start.state_at::<W>().clone();
     let limit = args.budget.enforce();
     let report = Report {
         asked: args.budget.progress,

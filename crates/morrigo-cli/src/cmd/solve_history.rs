@@ -74,10 +74,7 @@ pub(crate) fn solve<const W: usize>(
     how: HistorySearch,
     progress: &mut dyn FnMut(u64),
 ) -> (Result<HistorySolution, SolveError>, Option<String>) {
-    let (_, state) = start
-        .state
-        .parts::<W>()
-        .expect("a state has its game's width");
+    let state = start.state_at::<W>();
     let HistorySearch::Table { every_first_move } = how else {
         return (solve_history_with(m, state, limits, progress), None);
     };

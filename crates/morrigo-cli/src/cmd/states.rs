@@ -53,11 +53,7 @@ pub fn run(args: StatesArgs) -> Outcome {
 
 fn run_on<const W: usize>(played: &Game, m: &Machine<W>, args: &StatesArgs) -> Outcome {
     let start = game::start(played, args.position.as_deref())?;
-    let (_, s) = start
-        .state
-        .parts::<W>()
-        .expect("a state has its game's width");
-    let s = s.clone();
+    let s = start.state_at::<W>().clone();
     let t = &m.rules.topology;
     let started = Instant::now();
     let mut memory_stop = None;
