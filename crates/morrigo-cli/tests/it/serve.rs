@@ -1,5 +1,5 @@
 //! `morrigo serve`: the playground over a real socket (the API itself is
-//! tested route by route in crates/morrigo-web/tests/api.rs).
+//! tested route by route in crates/morrigo-web/tests/it/api.rs).
 
 use crate::common::{morrigo, scratch_dir};
 use std::io::{BufRead, BufReader, Read, Write};

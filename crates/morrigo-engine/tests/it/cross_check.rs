@@ -4,7 +4,7 @@
 //! ply; undo restores the state exactly), and perft counts.
 //!
 //! Heavier variants are `#[ignore]`d; run them with
-//! `cargo test --release -p morrigo-engine --test cross_check -- --ignored --nocapture`.
+//! `cargo test --release -p morrigo-engine --test it cross_check:: -- --ignored --nocapture`.
 
 use morrigo_engine::notation::format_move;
 use morrigo_engine::{

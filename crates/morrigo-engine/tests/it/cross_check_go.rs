@@ -10,7 +10,7 @@
 //! ruleset's test asserts that the rule features it has were exercised.
 //!
 //! Heavier runs are `#[ignore]`d; run them with
-//! `cargo test --release -p morrigo-engine --test cross_check_go -- --ignored --nocapture`.
+//! `cargo test --release -p morrigo-engine --test it cross_check_go -- --ignored --nocapture`.
 
 use morrigo_engine::notation::format_move_in;
 use morrigo_engine::{

@@ -79,7 +79,7 @@ fn three_mens_morris_lasker_style_matches_the_full_solve() {
 /// Five Men's Morris with four each, Lasker's way (a draw, 8.9 million
 /// positions): the explicit solve takes 20 s in a release build, so not
 /// in the default run
-/// (`cargo test --release -p morrigo-sector --test game -- --ignored`).
+/// (`cargo test --release -p morrigo-sector --test it game -- --ignored`).
 #[test]
 #[ignore]
 fn five_mens_morris_lasker_style_matches_the_full_solve() {
@@ -147,7 +147,7 @@ fn a_database_directory_is_read_back_unit_by_unit() {
 /// Six Men's Morris (a draw): every turn-start position of 2,000 random
 /// games. The full solve takes about a minute and 1.5 GB in a release
 /// build, so not in the default run
-/// (`cargo test --release -p morrigo-sector --test game -- --ignored`).
+/// (`cargo test --release -p morrigo-sector --test it game -- --ignored`).
 #[test]
 #[ignore]
 fn six_mens_morris_random_games_match_the_full_solve() {
