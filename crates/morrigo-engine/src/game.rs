@@ -506,6 +506,13 @@ impl GameState {
             .collect())
     }
 
+    /// The points holding the mark of a delayed removal, in point order
+    /// (empty for a ruleset without `delay`); [`GameState::owner`] names
+    /// a mark only on an empty point.
+    pub fn marks(&self) -> Vec<Point> {
+        dispatch!(self, m, s => m.marked(s).iter().map(|p| p as Point).collect())
+    }
+
     /// The index into `Rules::phases` of the phase this turn is in.
     pub fn phase(&self) -> usize {
         dispatch!(self, m, s => m.phase(s))
@@ -547,6 +554,17 @@ impl GameState {
     /// `Ok` iff `mv` is among the legal moves; otherwise the first reason.
     pub fn check(&self, mv: Move) -> Result<(), Illegal> {
         dispatch!(self, m, s => m.check_move(s, mv.packed()))
+    }
+
+    /// `Ok` iff `mv` is among the legal moves; otherwise why not, in
+    /// words, with the rule that refuses it: [`GameState::check`]'s reason
+    /// as [`crate::refusal`] words it (for the move itself, where
+    /// [`GameState::explain`] judges an intent's forms).
+    pub fn check_explained(&self, mv: Move) -> Result<(), Refusal> {
+        let mv = mv.packed();
+        dispatch!(self, m, s => m
+            .check_move(s, mv)
+            .map_err(|why| crate::refusal(m, s, mv, why)))
     }
 
     /// Play `mv` if it is legal; on refusal the state is unchanged.

@@ -1,24 +1,29 @@
 //! A compiled ruleset: what every state of a game shares ([`GameCore`]),
 //! the `Game` object that holds it ([`PyGame`]; its Python methods are in
 //! `game.rs`), loading one (a name, a path or YAML text; the board size a
-//! caller gives), and the perft helpers `Game.perft` and `State.perft`
-//! share.
+//! caller gives), and the one crossing from the engine's width-erased
+//! game API into its width-generic hot loops for a state ([`at_width`]:
+//! perft, an agent's choice).
 
 use crate::history::HistoryLayout;
 use crate::layout::Layout;
 use crate::observation;
 use morrigo_diag::Diagnostics;
-use morrigo_engine::{AnyMachine, Unit};
+use morrigo_engine::game::Move;
+use morrigo_engine::{with_machine, Game, GameState, Unit};
+use morrigo_play::Player;
 use morrigo_rules::load::{self, Overrides};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use rand::rngs::SmallRng;
 use std::sync::Arc;
 
-/// What every state of a game shares: the machine and the action layout.
+/// What every state of a game shares: the compiled game and the action
+/// layout.
 #[derive(Debug)]
 pub struct GameCore {
-    /// The compiled rules' machine, at the width the board needs.
-    pub machine: AnyMachine,
+    /// The compiled rules, whatever the width the board needs.
+    pub game: Game,
     /// The fixed action space.
     pub layout: Layout,
     /// Number of observation planes (see [`observation::planes`]).
@@ -28,14 +33,14 @@ pub struct GameCore {
 }
 
 impl GameCore {
-    /// The shared part of a game played by `machine`.
-    pub fn new(machine: AnyMachine) -> Self {
-        let rules = machine.rules();
+    /// The shared part of `game`.
+    pub fn new(game: Game) -> Self {
+        let rules = game.rules();
         let layout = Layout::of(rules);
         let planes = observation::plane_count(rules);
         let history = HistoryLayout::of(rules, &layout);
         GameCore {
-            machine,
+            game,
             layout,
             planes,
             history,
@@ -44,7 +49,7 @@ impl GameCore {
 
     /// The compiled rules.
     pub fn rules(&self) -> &morrigo_rules::Rules {
-        self.machine.rules()
+        self.game.rules()
     }
 }
 
@@ -82,8 +87,8 @@ pub fn load_core(spec: &str, overrides: &Overrides) -> Result<GameCore, Diagnost
     } else {
         morrigo_rules::load_rules_with(spec, overrides)?
     };
-    let machine = AnyMachine::new(Arc::new(rules))?;
-    Ok(GameCore::new(machine))
+    let game = Game::new(Arc::new(rules))?;
+    Ok(GameCore::new(game))
 }
 
 /// A compiled ruleset: its board, players, action space, and states.
@@ -102,6 +107,71 @@ pub struct PyGame {
 
 /// The CLI's default `--max-nodes` of `perft`.
 pub const DEFAULT_MAX_NODES: u64 = 10_000_000_000;
+
+/// What the Python API asks of width-generic code about one state: the
+/// engine's perft and morrigo-play's agents are hot loops compiled per
+/// board width.
+pub enum WidthCall<'a> {
+    /// Leaf count of the move tree of `depth` (see [`bounded_perft`]).
+    Perft {
+        /// Levels of the tree.
+        depth: u32,
+        /// A ply or a turn per level.
+        unit: Unit,
+        /// The estimated leaves above which the count is refused.
+        max_nodes: u64,
+    },
+    /// The agent's choice among `moves` (the non-empty legal moves).
+    Choose {
+        /// The agent.
+        player: &'a mut Player,
+        /// The legal moves.
+        moves: &'a [Move],
+        /// The agent's random numbers.
+        rng: &'a mut SmallRng,
+    },
+}
+
+/// What a [`WidthCall`] answers.
+pub enum WidthAnswer {
+    /// The leaf count, or why it is refused.
+    Perft(Result<u64, String>),
+    /// The move chosen.
+    Chosen(Move),
+}
+
+/// The one crossing from the game API to width-generic code: `s` at its
+/// machine's width, on a copy (the state is left as it was).
+pub fn at_width(s: &GameState, call: WidthCall) -> WidthAnswer {
+    with_machine!(s.game().machine().as_ref(), m => {
+        let (_, s) = s.parts().expect("a state has its game's width");
+        let mut s = s.clone();
+        match call {
+            WidthCall::Perft { depth, unit, max_nodes } => {
+                WidthAnswer::Perft(bounded_perft(m, &mut s, depth, unit, max_nodes))
+            }
+            WidthCall::Choose { player, moves, rng } => {
+                let moves: Vec<_> = moves.iter().map(|mv| mv.packed()).collect();
+                // The agent probes moves with apply/undo on its own copy.
+                WidthAnswer::Chosen(Move::from(player.choose(m, &mut s, &moves, rng)))
+            }
+        }
+    })
+}
+
+/// Leaf count of the move tree of `depth` from `s`, as
+/// [`bounded_perft`] counts it.
+pub fn perft_from(s: &GameState, depth: u32, unit: Unit, max_nodes: u64) -> Result<u64, String> {
+    let call = WidthCall::Perft {
+        depth,
+        unit,
+        max_nodes,
+    };
+    match at_width(s, call) {
+        WidthAnswer::Perft(count) => count,
+        WidthAnswer::Chosen(_) => unreachable!("perft answers a count"),
+    }
+}
 
 /// `perft`, refused when the tree is estimated at more than `max_nodes`
 /// leaves (the CLI's check: a count that would run for hours).

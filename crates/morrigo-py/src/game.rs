@@ -1,11 +1,10 @@
 //! `Game`'s Python methods (the type, with loading, is in `compiled.rs`)
 //! and :func:`morrigo.rulesets`.
 
-use crate::compiled::{bounded_perft, parse_unit, PyGame, DEFAULT_MAX_NODES};
+use crate::compiled::{parse_unit, perft_from, PyGame, DEFAULT_MAX_NODES};
 use crate::observation::PLANE_NAMES;
-use crate::position::{AnyState, Core};
+use crate::position::Position;
 use crate::state::PyState;
-use morrigo_engine::with_machine;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -164,10 +163,9 @@ impl PyGame {
 
     /// The state at the start of the game.
     fn new_state(&self) -> PyState {
-        let inner = with_machine!(&self.core.machine, m => AnyState::from(Core::new(m.initial())));
         PyState {
             game: self.core.clone(),
-            inner,
+            inner: Position::new(self.core.game.start()),
         }
     }
 
@@ -197,14 +195,9 @@ impl PyGame {
     #[pyo3(signature = (depth, unit = "ply", max_nodes = DEFAULT_MAX_NODES))]
     fn perft(&self, py: Python<'_>, depth: u32, unit: &str, max_nodes: u64) -> PyResult<u64> {
         let unit = parse_unit(unit)?;
-        let core = self.core.clone();
-        py.detach(move || {
-            with_machine!(&core.machine, m => {
-                let mut s = m.initial();
-                bounded_perft(m, &mut s, depth, unit, max_nodes)
-            })
-        })
-        .map_err(PyValueError::new_err)
+        let start = self.core.game.start();
+        py.detach(move || perft_from(&start, depth, unit, max_nodes))
+            .map_err(PyValueError::new_err)
     }
 
     /// Every built-in ruleset (see :func:`morrigo.rulesets`).

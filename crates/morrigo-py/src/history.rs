@@ -17,8 +17,8 @@
 //! reads, when every pattern's reach is bounded; else [`DEFAULT_TURNS`].
 
 use crate::layout::Layout;
-use crate::position::Core;
-use morrigo_engine::MoveKind;
+use crate::position::Position;
+use morrigo_engine::game::Move;
 use morrigo_rules::Rules;
 
 /// Turns shown when no bound comes from the rules: no pattern, or one of
@@ -28,12 +28,12 @@ pub const DEFAULT_TURNS: usize = 8;
 /// The action blocks a ply's kind falls in, in the layout's order.
 const KINDS: [&str; 4] = ["drop", "move", "remove", "pass"];
 
-fn block_of(kind: MoveKind) -> usize {
-    match kind {
-        MoveKind::Place | MoveKind::Play => 0,
-        MoveKind::Slide | MoveKind::Fly | MoveKind::Leap => 1,
-        MoveKind::Remove => 2,
-        MoveKind::Pass => 3,
+fn block_of(mv: Move) -> usize {
+    match mv {
+        Move::Place { .. } | Move::Play { .. } => 0,
+        Move::Slide { .. } | Move::Fly { .. } | Move::Leap { .. } => 1,
+        Move::Remove { .. } => 2,
+        Move::Pass { .. } => 3,
     }
 }
 
@@ -97,10 +97,10 @@ impl HistoryLayout {
     }
 
     /// The rows, row-major `(turns, width)`, seen by `seat`.
-    pub fn rows<const W: usize>(&self, c: &Core<W>, seat: usize) -> Vec<f32> {
+    pub fn rows(&self, c: &Position, seat: usize) -> Vec<f32> {
         let w = self.width;
         let mut out = vec![0f32; self.turns * w];
-        let now = c.s.pos.turn;
+        let now = c.s.turn();
         for ply in c.stack.iter().rev() {
             // Plies of the turn under way have no row yet.
             let Some(back) = now.checked_sub(ply.turn + 1) else {
@@ -112,20 +112,21 @@ impl HistoryLayout {
             }
             let row = &mut out[back * w..(back + 1) * w];
             row[0] = (ply.mover as usize == seat & 1) as u8 as f32;
-            if let Some(col) = self.kind_cols[block_of(ply.mv.kind)] {
+            if let Some(col) = self.kind_cols[block_of(ply.mv)] {
                 row[col] = 1.0;
             }
         }
         // One record per completed turn, the last one last: row `back` is
         // the record `back` from the end.
-        for (back, (class, ends_derived)) in c.s.class_history().rev().take(self.turns).enumerate()
-        {
+        let classes = c.s.classes();
+        let recent = classes.iter().enumerate().rev().take(self.turns);
+        for (back, (index, &class)) in recent.enumerate() {
             let row = &mut out[back * w..(back + 1) * w];
             if let Some(i) = self.classes.iter().position(|&x| x == class) {
                 row[self.class_start + i] = 1.0;
             }
             // The engine tracks at most one derived class.
-            if ends_derived && !self.derived.is_empty() {
+            if !self.derived.is_empty() && c.s.ends_d(index) {
                 row[self.class_start + self.classes.len()] = 1.0;
             }
         }

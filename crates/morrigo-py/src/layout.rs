@@ -15,8 +15,8 @@
 //! A slide and a fly between the same points have the same effect and the
 //! engine never lists both, so one `move` action stands for either.
 
+use morrigo_engine::game::Move;
 use morrigo_engine::notation::Intent;
-use morrigo_engine::{Move, MoveKind};
 use morrigo_rules::{ActionKind, CaptureKind, Rules};
 
 /// A ruleset's action space: where each block starts (`None`: the ruleset
@@ -84,15 +84,15 @@ impl Layout {
 
     /// The action of an engine move (`None`: its kind has no block, which
     /// the layout rules out for moves the engine generates).
-    pub fn action(&self, mv: &Move) -> Option<usize> {
+    pub fn action(&self, mv: Move) -> Option<usize> {
         let n = self.n;
-        match mv.kind {
-            MoveKind::Place | MoveKind::Play => self.drop.map(|b| b + mv.to as usize),
-            MoveKind::Slide | MoveKind::Fly | MoveKind::Leap => self
-                .moves
-                .map(|b| b + mv.from as usize * n + mv.to as usize),
-            MoveKind::Remove => self.remove.map(|b| b + mv.to as usize),
-            MoveKind::Pass => self.pass.map(|b| b + mv.to as usize),
+        match mv {
+            Move::Place { to: p } | Move::Play { at: p } => self.drop.map(|b| b + p as usize),
+            Move::Slide { from, to } | Move::Fly { from, to } | Move::Leap { from, to } => {
+                self.moves.map(|b| b + from as usize * n + to as usize)
+            }
+            Move::Remove { at } => self.remove.map(|b| b + at as usize),
+            Move::Pass { kind } => self.pass.map(|b| b + kind as usize),
         }
     }
 

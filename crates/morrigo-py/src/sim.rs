@@ -1,9 +1,8 @@
 //! `simulate`, `compare` and `Agent`: morrigo-play's agents and playouts,
 //! run without the GIL.
 
-use crate::compiled::{load_core, size_of, GameCore, PyGame};
+use crate::compiled::{at_width, load_core, size_of, GameCore, PyGame, WidthAnswer, WidthCall};
 use crate::errors::ruleset_error;
-use crate::position::with_core;
 use crate::state::{PyMove, PyState};
 use morrigo_engine::{with_machine, Machine};
 use morrigo_play::{game_rng, playout_with, AgentSpec, GameRecord, Player, SimConfig};
@@ -174,7 +173,7 @@ pub fn simulate<'py>(
         py.detach(move || {
             run_in_pool(
                 threads,
-                || with_machine!(&core.machine, m => games_on(m, &cfg)),
+                || with_machine!(core.game.machine().as_ref(), m => games_on(m, &cfg)),
             )
         })
     };
@@ -289,7 +288,7 @@ pub fn simulate_report_json<'py>(
     komi: Option<f64>,
 ) -> PyResult<String> {
     let (core, cfg) = simulation(ruleset, games, seed, agents, max_plies, threads, size, komi)?;
-    let report = py.detach(move || morrigo_play::simulate(&core.machine, &cfg, None));
+    let report = py.detach(move || morrigo_play::simulate(core.game.machine(), &cfg, None));
     serde_json::to_string(&report).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
@@ -334,23 +333,24 @@ impl PyAgent {
                 "this state belongs to another game than the agent's",
             ));
         }
-        let game = self.game.clone();
-        let inner = &mut st.inner;
+        let c = &mut st.inner;
         let lock = &self.inner;
         let mv = py.detach(|| {
             let mut guard = lock.lock().unwrap_or_else(|e| e.into_inner());
             let (player, rng) = &mut *guard;
-            with_core!(game, inner, m, c => {
-                m.legal_moves(&c.s, &mut c.scratch);
-                if c.scratch.is_empty() {
-                    None
-                } else {
-                    let moves = std::mem::take(&mut c.scratch);
-                    let mv = player.choose(m, &mut c.s, &moves, rng);
-                    c.scratch = moves;
-                    Some(mv)
-                }
-            })
+            c.legal();
+            if c.scratch.is_empty() {
+                return None;
+            }
+            let call = WidthCall::Choose {
+                player,
+                moves: &c.scratch,
+                rng,
+            };
+            match at_width(&c.s, call) {
+                WidthAnswer::Chosen(mv) => Some(mv),
+                WidthAnswer::Perft(_) => unreachable!("an agent answers a move"),
+            }
         });
         Ok(mv.map(|mv| PyMove::new(&self.game, mv)))
     }

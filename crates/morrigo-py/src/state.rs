@@ -1,13 +1,14 @@
 //! `State` and `Move`: a game position with its undo stack, driven through
 //! the engine's own apply, undo, legality and explanation.
 
-use crate::compiled::{bounded_perft, parse_unit, GameCore, PyGame, DEFAULT_MAX_NODES};
+use crate::compiled::{parse_unit, perft_from, GameCore, PyGame, DEFAULT_MAX_NODES};
 use crate::errors::{illegal_move, refusal_parts, split_location, unreadable_move};
 use crate::observation::planes;
-use crate::position::{with_core, AnyState, Core};
+use crate::position::Position;
 use morrigo_diag::SourceFile;
+use morrigo_engine::game::Move;
 use morrigo_engine::notation::{self, Intent};
-use morrigo_engine::{explain, refusal, Bits, Machine, Move, MoveKind, Outcome, State};
+use morrigo_engine::{GameState, Outcome};
 use morrigo_rules::Verdict;
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -49,26 +50,24 @@ impl PyMove {
     pub fn new(game: &GameCore, mv: Move) -> Self {
         let rules = game.rules();
         let t = &rules.topology;
-        let is_pass = mv.kind == MoveKind::Pass;
+        let pass_kind = match mv {
+            Move::Pass { kind } => rules
+                .passes
+                .kinds
+                .get(usize::from(kind))
+                .map(|k| (*k as char).to_string()),
+            _ => None,
+        };
         PyMove {
             mv,
-            text: notation::format_move_in(rules, &mv),
-            kind: mv.kind.name(),
-            from_point: matches!(mv.kind, MoveKind::Slide | MoveKind::Fly | MoveKind::Leap)
-                .then(|| t.name(mv.from).to_string()),
-            to_point: (!is_pass).then(|| t.name(mv.to).to_string()),
-            pass_kind: is_pass
-                .then(|| {
-                    rules
-                        .passes
-                        .kinds
-                        .get(mv.to as usize)
-                        .map(|k| (*k as char).to_string())
-                })
-                .flatten(),
+            text: notation::format_move_in(rules, &mv.packed()),
+            kind: mv.kind_name(),
+            from_point: mv.from_point().map(|p| t.name(p).to_string()),
+            to_point: mv.to_point().map(|p| t.name(p).to_string()),
+            pass_kind,
             action: game
                 .layout
-                .action(&mv)
+                .action(mv)
                 .expect("the layout has a block for every move kind of the ruleset"),
         }
     }
@@ -104,8 +103,8 @@ pub enum Given {
 pub struct PyState {
     /// The game it belongs to.
     pub game: Arc<GameCore>,
-    /// The position and its undo stack, at the width of the game's machine.
-    pub inner: AnyState,
+    /// The position and its undo stack.
+    pub inner: Position,
 }
 
 impl PyState {
@@ -146,51 +145,57 @@ impl PyState {
 }
 
 /// The legal move an intent names, if there is one: the first of its
-/// forms the engine's legality check accepts (`check_move` is `Ok` exactly
-/// for the moves `legal_moves` lists), without generating every move.
-fn resolve<const W: usize>(m: &Machine<W>, s: &State<W>, intent: Intent) -> Option<Move> {
+/// forms the engine's legality check accepts (`check` is `Ok` exactly for
+/// the moves `legal_moves` lists), without generating every move.
+fn resolve(s: &GameState, intent: Intent) -> Option<Move> {
     let between = |from, to| {
-        [MoveKind::Slide, MoveKind::Fly, MoveKind::Leap].map(|kind| Move { kind, from, to })
+        [
+            Move::Slide { from, to },
+            Move::Fly { from, to },
+            Move::Leap { from, to },
+        ]
     };
     let (forms, count) = match intent {
-        Intent::Place(p) => ([Move::place(p), Move::play(p), Move::place(p)], 2),
+        Intent::Place(p) => (
+            [
+                Move::Place { to: p },
+                Move::Play { at: p },
+                Move::Place { to: p },
+            ],
+            2,
+        ),
         Intent::Move(from, to) => (between(from, to), 3),
-        Intent::Remove(p) => ([Move::remove(p); 3], 1),
-        Intent::Pass(k) => ([Move::pass(k); 3], 1),
+        Intent::Remove(p) => ([Move::Remove { at: p }; 3], 1),
+        Intent::Pass(k) => ([Move::Pass { kind: k }; 3], 1),
     };
-    let forms = &forms[..count];
-    forms
+    forms[..count]
         .iter()
         .copied()
-        .find(|mv| m.check_move(s, *mv).is_ok())
+        .find(|mv| s.check(*mv).is_ok())
 }
 
 /// Apply the plies of `given`, all or nothing; the plies played.
-fn apply_given<const W: usize>(
-    m: &Machine<W>,
-    c: &mut Core<W>,
-    given: &Given,
-) -> PyResult<Vec<Move>> {
+fn apply_given(c: &mut Position, given: &Given) -> PyResult<Vec<Move>> {
     match given {
-        Given::Move(mv, text) => match m.check_move(&c.s, *mv) {
+        Given::Move(mv, text) => match c.s.check_explained(*mv) {
             Ok(()) => {
-                c.push(m, *mv);
+                c.push(*mv);
                 Ok(vec![*mv])
             }
-            Err(why) => Err(illegal_move(text, &refusal(m, &c.s, *mv, why))),
+            Err(why) => Err(illegal_move(text, &why)),
         },
         Given::Intents(intents, text) => {
             let mut played = Vec::with_capacity(intents.len());
             for intent in intents {
-                match resolve(m, &c.s, *intent) {
+                match resolve(&c.s, *intent) {
                     Some(mv) => {
-                        c.push(m, mv);
+                        c.push(mv);
                         played.push(mv);
                     }
                     None => {
-                        let why = explain(m, &c.s, *intent);
+                        let why = c.s.explain(*intent);
                         for _ in &played {
-                            c.pop(m);
+                            c.pop();
                         }
                         return Err(illegal_move(text, &why));
                     }
@@ -199,11 +204,6 @@ fn apply_given<const W: usize>(
             Ok(played)
         }
     }
-}
-
-/// The outcome of the position, if the game is over.
-fn outcome_of<const W: usize>(m: &Machine<W>, c: &mut Core<W>) -> Option<Outcome> {
-    m.legal_moves(&c.s, &mut c.scratch)
 }
 
 fn f32_bytes(v: &[f32]) -> Vec<u8> {
@@ -243,36 +243,37 @@ impl PyState {
     /// The legal moves, in the engine's generation order (empty when the
     /// game is over). While a removal is owed, the removals.
     fn legal_moves(&mut self) -> Vec<PyMove> {
-        let game = self.game.clone();
-        with_core!(game, &mut self.inner, m, c => {
-            m.legal_moves(&c.s, &mut c.scratch);
-            c.scratch.iter().map(|mv| PyMove::new(&game, *mv)).collect()
-        })
+        let c = &mut self.inner;
+        c.legal();
+        c.scratch
+            .iter()
+            .map(|mv| PyMove::new(&self.game, *mv))
+            .collect()
     }
 
     /// The actions of the legal moves (see :attr:`Game.action_blocks`).
     fn legal_actions(&mut self) -> Vec<usize> {
-        let game = self.game.clone();
-        with_core!(game, &mut self.inner, m, c => {
-            m.legal_moves(&c.s, &mut c.scratch);
-            c.scratch.iter().filter_map(|mv| game.layout.action(mv)).collect()
-        })
+        let c = &mut self.inner;
+        c.legal();
+        let layout = &self.game.layout;
+        c.scratch
+            .iter()
+            .filter_map(|mv| layout.action(*mv))
+            .collect()
     }
 
     /// The legal actions as a mask: a NumPy ``int8`` array of
     /// :attr:`Game.action_size`, 1 where the action is legal.
     fn action_mask<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let game = self.game.clone();
-        let mask = with_core!(game, &mut self.inner, m, c => {
-            m.legal_moves(&c.s, &mut c.scratch);
-            let mut mask = vec![0u8; game.layout.size];
-            for mv in &c.scratch {
-                if let Some(a) = game.layout.action(mv) {
-                    mask[a] = 1;
-                }
+        let c = &mut self.inner;
+        c.legal();
+        let layout = &self.game.layout;
+        let mut mask = vec![0u8; layout.size];
+        for mv in &c.scratch {
+            if let Some(a) = layout.action(*mv) {
+                mask[a] = 1;
             }
-            mask
-        });
+        }
         numpy_array(py, &mask, "int8", None)
     }
 
@@ -286,29 +287,25 @@ impl PyState {
     #[pyo3(name = "apply")]
     fn apply_move(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<Vec<PyMove>> {
         let given = self.given(mv)?;
-        let game = self.game.clone();
-        let played = with_core!(game, &mut self.inner, m, c => apply_given(m, c, &given))?;
+        let played = apply_given(&mut self.inner, &given)?;
         Ok(played
             .into_iter()
-            .map(|mv| PyMove::new(&game, mv))
+            .map(|mv| PyMove::new(&self.game, mv))
             .collect())
     }
 
     /// Take back the last ply; returns it. Raises ``IndexError`` at the
     /// start of the game.
     fn undo(&mut self) -> PyResult<PyMove> {
-        let game = self.game.clone();
-        let mv = with_core!(game, &mut self.inner, m, c => {
-            c.pop(m)
-                .ok_or_else(|| PyIndexError::new_err("no move to undo: this is the start of the game"))?
-        });
-        Ok(PyMove::new(&game, mv))
+        let mv = self.inner.pop().ok_or_else(|| {
+            PyIndexError::new_err("no move to undo: this is the start of the game")
+        })?;
+        Ok(PyMove::new(&self.game, mv))
     }
 
     /// Whether an end rule has decided the game.
     fn is_over(&mut self) -> bool {
-        let game = self.game.clone();
-        with_core!(game, &mut self.inner, m, c => outcome_of(m, c).is_some())
+        self.inner.legal().is_some()
     }
 
     /// How the game stands, as a dict: ``over`` (bool), ``winner`` (a
@@ -320,19 +317,19 @@ impl PyState {
     /// counted, komi included), and ``stuck`` (no legal move and no end rule
     /// decides).
     fn result<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let game = self.game.clone();
-        let rules = game.rules();
+        let rules = self.game.rules();
         let d = PyDict::new(py);
-        let (outcome, stuck, score) = with_core!(game, &mut self.inner, m, c => {
-            let o = outcome_of(m, c);
-            let stuck = o.is_none() && c.scratch.is_empty();
-            let scored = o.is_some_and(|o| {
-                o.rule == Outcome::AGREEMENT
-                    || rules.end.get(o.rule as usize).is_some_and(|e| e.verdict == Verdict::Score)
-            });
-            let score = (scored && rules.scoring.is_some()).then(|| m.score(&c.s, &Bits::EMPTY));
-            (o, stuck, score)
+        let c = &mut self.inner;
+        let outcome = c.legal();
+        let stuck = outcome.is_none() && c.scratch.is_empty();
+        let scored = outcome.is_some_and(|o| {
+            o.rule == Outcome::AGREEMENT
+                || rules
+                    .end
+                    .get(o.rule as usize)
+                    .is_some_and(|e| e.verdict == Verdict::Score)
         });
+        let score = (scored && rules.scoring.is_some()).then(|| c.s.score());
         d.set_item("over", outcome.is_some())?;
         let winner = outcome.and_then(|o| o.winner);
         d.set_item("winner", winner.map(|w| rules.players[w as usize].clone()))?;
@@ -373,31 +370,29 @@ impl PyState {
         mv: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let given = self.given(mv)?;
-        let game = self.game.clone();
-        let (legal, r, text) = with_core!(game, &mut self.inner, m, c => {
-            match &given {
-                Given::Move(mv, text) => match m.check_move(&c.s, *mv) {
-                    Ok(()) => (true, None, text.clone()),
-                    Err(why) => (false, Some(refusal(m, &c.s, *mv, why)), text.clone()),
-                },
-                Given::Intents(intents, text) => {
-                    // Judged ply by ply on a copy (`g1xd2`: the removal
-                    // after the mill).
-                    let mut probe = c.clone();
-                    let mut why = None;
-                    for intent in intents {
-                        match resolve(m, &probe.s, *intent) {
-                            Some(mv) => probe.push(m, mv),
-                            None => {
-                                why = Some(explain(m, &probe.s, *intent));
-                                break;
-                            }
+        let s = &self.inner.s;
+        let (legal, r, text) = match &given {
+            Given::Move(mv, text) => match s.check_explained(*mv) {
+                Ok(()) => (true, None, text.clone()),
+                Err(why) => (false, Some(why), text.clone()),
+            },
+            Given::Intents(intents, text) => {
+                // Judged ply by ply on a copy (`g1xd2`: the removal
+                // after the mill).
+                let mut probe = s.clone();
+                let mut why = None;
+                for intent in intents {
+                    match resolve(&probe, *intent) {
+                        Some(mv) => probe.apply_unchecked(mv),
+                        None => {
+                            why = Some(probe.explain(*intent));
+                            break;
                         }
                     }
-                    (why.is_none(), why, text.clone())
                 }
+                (why.is_none(), why, text.clone())
             }
-        });
+        };
         let d = PyDict::new(py);
         d.set_item("move", text.clone())?;
         d.set_item("legal", legal)?;
@@ -420,20 +415,9 @@ impl PyState {
     /// --json``: plies with players, phases and notes, the result, the
     /// board), by replaying the moves through ``morrigo-record``.
     fn to_json(&self) -> PyResult<String> {
-        let game = self.game.clone();
-        let rules = game.rules();
-        let record: Vec<String> = with_core!(game, &self.inner, _m, c => c
-            .stack
-            .iter()
-            .map(|p| notation::format_move_in(rules, &p.mv))
-            .collect());
-        let record = record.join(" ");
+        let record = self.history().join(" ");
         let source = SourceFile::new("state", record.as_str());
-        // The game compiled again for morrigo-record's width-erased replay
-        // (the same game: its hash keys come from one fixed seed).
-        let replayed = morrigo_engine::Game::new(Arc::clone(game.machine.rules()))
-            .map_err(|d| PyValueError::new_err(d.to_string()))?;
-        match morrigo_record::replay(&replayed, &record, &source) {
+        match morrigo_record::replay(&self.game.game, &record, &source) {
             Ok(t) => serde_json::to_string(&t.to_json())
                 .map_err(|e| PyValueError::new_err(e.to_string())),
             Err(e) => Err(PyValueError::new_err(e.diagnostic.to_string())),
@@ -460,12 +444,15 @@ impl PyState {
     /// :attr:`Game.points` order): 0 empty, 1 a piece of the first
     /// player, 2 of the second.
     fn board<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let game = self.game.clone();
-        let cells: Vec<u8> = with_core!(game, &self.inner, m, c => {
-            (0..m.points())
-                .map(|p| c.s.owner(p as u16).map_or(0, |o| o + 1))
-                .collect()
-        });
+        let s = &self.inner.s;
+        let mut cells = vec![0u8; self.game.rules().topology.len()];
+        let mut pieces = Vec::new();
+        for player in 0..2 {
+            s.pieces_into(player, &mut pieces);
+            for &p in &pieces {
+                cells[usize::from(p)] = player + 1;
+            }
+        }
         numpy_array(py, &cells, "int8", None)
     }
 
@@ -483,11 +470,9 @@ impl PyState {
         py: Python<'py>,
         seat: Option<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let game = self.game.clone();
-        let shape = (game.planes, game.rules().topology.len());
-        let v = with_core!(game, &self.inner, m, c => {
-            planes(m, &c.s, seat.unwrap_or(c.s.pos.to_move as usize))
-        });
+        let shape = (self.game.planes, self.game.rules().topology.len());
+        let s = &self.inner.s;
+        let v = planes(s, seat.unwrap_or(usize::from(s.to_move())));
         numpy_array(py, &f32_bytes(&v), "float32", Some(shape))
     }
 
@@ -508,25 +493,21 @@ impl PyState {
         py: Python<'py>,
         seat: Option<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let game = self.game.clone();
-        let h = &game.history;
-        let v = with_core!(game, &self.inner, _m, c => {
-            h.rows(c, seat.unwrap_or(c.s.pos.to_move as usize))
-        });
+        let h = &self.game.history;
+        let c = &self.inner;
+        let v = h.rows(c, seat.unwrap_or(usize::from(c.s.to_move())));
         numpy_array(py, &f32_bytes(&v), "float32", Some((h.turns, h.width)))
     }
 
     /// The position's Zobrist key (board, hands and player to move).
     fn zobrist(&self) -> u64 {
-        let game = self.game.clone();
-        with_core!(game, &self.inner, _m, c => c.s.pos.hash)
+        self.inner.s.hash()
     }
 
     /// Seat of the player to move (0 first player, 1 second).
     #[getter]
     fn to_move(&self) -> u8 {
-        let game = self.game.clone();
-        with_core!(game, &self.inner, _m, c => c.s.pos.to_move)
+        self.inner.s.to_move()
     }
 
     /// Name of the player to move.
@@ -539,66 +520,62 @@ impl PyState {
     /// The phase of the player to move (``removing`` while a removal is owed).
     #[getter]
     fn phase(&self) -> String {
-        let game = self.game.clone();
-        with_core!(game, &self.inner, m, c => {
-            if c.s.pos.pending > 0 {
-                "removing".to_string()
-            } else {
-                m.rules.phases.get(m.phase(&c.s)).map_or_else(|| "?".to_string(), |p| p.name.clone())
-            }
-        })
+        let s = &self.inner.s;
+        if s.pending_removals() > 0 {
+            "removing".to_string()
+        } else {
+            s.rules()
+                .phases
+                .get(s.phase())
+                .map_or_else(|| "?".to_string(), |p| p.name.clone())
+        }
     }
 
     /// Plies played since the start.
     #[getter]
     fn ply(&self) -> u32 {
-        let game = self.game.clone();
-        with_core!(game, &self.inner, _m, c => c.s.pos.ply)
+        self.inner.s.ply()
     }
 
     /// Turns completed since the start.
     #[getter]
     fn turn(&self) -> u32 {
-        let game = self.game.clone();
-        with_core!(game, &self.inner, _m, c => c.s.pos.turn)
+        self.inner.s.turn()
     }
 
     /// Pieces in hand per seat.
     #[getter]
     fn in_hand(&self) -> [u32; 2] {
-        let game = self.game.clone();
-        with_core!(game, &self.inner, _m, c => c.s.pos.in_hand)
+        self.inner.s.in_hand()
     }
 
     /// Pieces on the board per seat.
     #[getter]
     fn on_board(&self) -> [u32; 2] {
-        let game = self.game.clone();
-        with_core!(game, &self.inner, _m, c => [c.s.pos.occ[0].count(), c.s.pos.occ[1].count()])
+        self.inner.s.on_board()
     }
 
     /// Prisoners each seat has captured (board plays).
     #[getter]
     fn captured(&self) -> [u32; 2] {
-        let game = self.game.clone();
-        with_core!(game, &self.inner, _m, c => c.s.pos.captured)
+        self.inner.s.captured()
     }
 
     /// Removals the player to move still owes this turn.
     #[getter]
     fn pending_removals(&self) -> u16 {
-        let game = self.game.clone();
-        with_core!(game, &self.inner, _m, c => c.s.pos.pending)
+        self.inner.s.pending_removals()
     }
 
     /// The plies played since the start, as move texts.
     #[getter]
     fn history(&self) -> Vec<String> {
-        let game = self.game.clone();
-        let rules = game.rules();
-        with_core!(game, &self.inner, _m, c => {
-            c.stack.iter().map(|p| notation::format_move_in(rules, &p.mv)).collect()
-        })
+        let rules = self.game.rules();
+        self.inner
+            .stack
+            .iter()
+            .map(|p| notation::format_move_in(rules, &p.mv.packed()))
+            .collect()
     }
 
     /// Leaf count of the move tree of ``depth`` plies from this position
@@ -608,60 +585,53 @@ impl PyState {
     #[pyo3(signature = (depth, unit = "ply", max_nodes = DEFAULT_MAX_NODES))]
     fn perft(&self, py: Python<'_>, depth: u32, unit: &str, max_nodes: u64) -> PyResult<u64> {
         let unit = parse_unit(unit)?;
-        let game = self.game.clone();
-        let mut inner = self.inner.clone();
-        py.detach(move || {
-            with_core!(game, &mut inner, m, c => bounded_perft(m, &mut c.s, depth, unit, max_nodes))
-        })
-        .map_err(PyValueError::new_err)
+        let s = &self.inner.s;
+        py.detach(|| perft_from(s, depth, unit, max_nodes))
+            .map_err(PyValueError::new_err)
     }
 
     /// A random walk of ``plies`` plies from a copy of this position, run in
     /// the engine without the GIL: per ply the legal moves, then apply,
     /// undo and apply again of a random one (a finished game starts over).
-    /// The engine's own speed, to compare with the same loop driven from
-    /// Python (``bench/bench.py``). Returns the plies walked.
+    /// The engine's own speed through the calls ``State`` makes, to compare
+    /// with the same loop driven from Python (``bench/bench.py``). Returns
+    /// the plies walked.
     #[pyo3(signature = (plies, seed = 0))]
     fn bench_apply_undo(&self, py: Python<'_>, plies: u64, seed: u64) -> u64 {
         use rand::{Rng, SeedableRng};
-        let game = self.game.clone();
-        let mut inner = self.inner.clone();
+        let mut c = self.inner.clone();
         py.detach(move || {
-            with_core!(game, &mut inner, m, c => {
-                let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
-                let start = c.stack.len();
-                let mut done = 0;
-                while done < plies {
-                    m.legal_moves(&c.s, &mut c.scratch);
-                    if c.scratch.is_empty() {
-                        while c.stack.len() > start {
-                            c.pop(m);
-                        }
-                        if c.stack.len() == start {
-                            m.legal_moves(&c.s, &mut c.scratch);
-                            if c.scratch.is_empty() {
-                                break;
-                            }
-                        }
-                        continue;
+            let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+            let start = c.stack.len();
+            let mut done = 0;
+            while done < plies {
+                c.legal();
+                if c.scratch.is_empty() {
+                    while c.stack.len() > start {
+                        c.pop();
                     }
-                    let mv = c.scratch[rng.random_range(0..c.scratch.len())];
-                    c.push(m, mv);
-                    c.pop(m);
-                    c.push(m, mv);
-                    done += 1;
+                    if c.stack.len() == start {
+                        c.legal();
+                        if c.scratch.is_empty() {
+                            break;
+                        }
+                    }
+                    continue;
                 }
-                done
-            })
+                let mv = c.scratch[rng.random_range(0..c.scratch.len())];
+                c.push(mv);
+                c.pop();
+                c.push(mv);
+                done += 1;
+            }
+            done
         })
     }
 
     /// The board drawn as text (``morrigo show``'s drawing).
     fn __str__(&self) -> String {
-        let game = self.game.clone();
-        with_core!(game, &self.inner, m, c => {
-            morrigo_record::render_board(&m.rules, |p| m.occupant(&c.s, p))
-        })
+        let s = &self.inner.s;
+        morrigo_record::render_board(s.rules(), |p| s.owner(p))
     }
 
     fn __repr__(&self) -> String {

@@ -5,8 +5,8 @@
 
 use morrigo_engine::game::Move;
 use morrigo_engine::{
-    with_machine, AnyMachine, Bits, DecidedBy, Game, GameState, Illegal, Machine, Outcome, Owner,
-    Setup, SetupError, State,
+    refusal, with_machine, AnyMachine, Bits, DecidedBy, Game, GameState, Illegal, Machine, Outcome,
+    Owner, Setup, SetupError, State,
 };
 use morrigo_rules::load::Overrides;
 use morrigo_rules::Rules;
@@ -44,6 +44,7 @@ fn lockstep(rules: Arc<Rules>, games: u64, plies: usize) -> usize {
                 assert_eq!(gs.hash(), s.pos.hash, "{at}: position key");
                 assert_eq!(gs.to_move(), s.pos.to_move, "{at}: player to move");
                 same_readings(m, &s, &gs, &at);
+                same_refusals(m, &s, &gs, ply, &at);
                 match gs.legal_moves() {
                     Err(o) => {
                         assert_eq!(Some(o), outcome, "{at}: outcome");
@@ -70,6 +71,40 @@ fn lockstep(rules: Arc<Rules>, games: u64, plies: usize) -> usize {
         }
     });
     compared
+}
+
+/// A move's check with its reason in words (the first legal move, and
+/// moves of every kind about a point that moves with the ply, mostly
+/// illegal) is the machine's check and [`refusal`].
+fn same_refusals<const W: usize>(
+    m: &Machine<W>,
+    s: &State<W>,
+    gs: &GameState,
+    ply: usize,
+    at: &str,
+) {
+    let n = m.points();
+    let p = ((ply * 7 + 3) % n) as u16;
+    let q = ((ply * 11 + 1) % n) as u16;
+    let mut probes = vec![
+        Move::Place { to: p },
+        Move::Play { at: p },
+        Move::Remove { at: q },
+        Move::Slide { from: p, to: q },
+        Move::Fly { from: q, to: p },
+        Move::Leap { from: p, to: q },
+        Move::Pass { kind: 0 },
+    ];
+    if let Ok(moves) = gs.legal_moves() {
+        probes.extend(moves.first());
+    }
+    for mv in probes {
+        let packed = mv.packed();
+        let by_machine = m
+            .check_move(s, packed)
+            .map_err(|why| refusal(m, s, packed, why));
+        assert_eq!(gs.check_explained(mv), by_machine, "{at}: {mv:?} explained");
+    }
 }
 
 /// A move played with its undo and taken back leaves the position, its
@@ -142,6 +177,8 @@ fn same_front_end_readings<const W: usize>(m: &Machine<W>, s: &State<W>, gs: &Ga
     for i in 0..=classes.len() {
         assert_eq!(gs.ends_d(i), s.ends_d(i), "{at}: D at {i}");
     }
+    let marks: Vec<u16> = m.marked(s).iter().map(|p| p as u16).collect();
+    assert_eq!(gs.marks(), marks, "{at}: marks");
     let seki: Vec<u16> = m.seki_stones(s).iter().map(|p| p as u16).collect();
     assert_eq!(gs.seki_stones(), seki, "{at}: seki");
     for k in 0..gs.rules().passes.kinds.len() {
@@ -177,10 +214,12 @@ fn same_front_end_readings<const W: usize>(m: &Machine<W>, s: &State<W>, gs: &Ga
 
 #[test]
 fn the_api_plays_the_machines_games_at_every_width() {
-    // 24, 81, 169, 361 and 625 points: machine widths 1, 2, 4, 6 and 10.
+    // 24, 81, 169, 361 and 625 points: machine widths 1, 2, 4, 6 and 10;
+    // Da San Qi's delayed removals leave marks.
     type Case = (&'static str, Option<(u32, u32)>, u64, usize);
-    let cases: [Case; 5] = [
+    let cases: [Case; 6] = [
         ("nine-mens-morris", None, 20, 300),
+        ("da-san-qi", None, 6, 120),
         ("tromp-taylor", Some((9, 9)), 4, 120),
         ("tromp-taylor", Some((13, 13)), 2, 80),
         ("jk-final", Some((19, 19)), 1, 60),
@@ -358,6 +397,7 @@ fn a_delayed_removal_leaves_a_mark_the_api_names() {
             let marks = (0..rules.topology.len() as u16)
                 .filter(|&p| gs.owner(p) == Some(Owner::Mark))
                 .count();
+            assert_eq!(gs.marks().len(), marks, "marks on empty points");
             if marks > 0 {
                 marked += 1;
                 // A marked point takes no piece.
