@@ -129,19 +129,6 @@ pub fn turn_text(rules: &Rules, plies: &[Move]) -> String {
         .collect()
 }
 
-/// Name of the phase the player to move is in (`removing` while a
-/// removal is owed).
-pub fn phase_name(s: &GameState) -> String {
-    if s.pending_removals() > 0 {
-        "removing".to_string()
-    } else {
-        s.rules()
-            .phases
-            .get(s.phase())
-            .map_or_else(|| "?".to_string(), |p| p.name.clone())
-    }
-}
-
 pub fn player_name(rules: &Rules, player: u8) -> &str {
     rules
         .players
@@ -348,7 +335,7 @@ pub fn status(s: &GameState) -> String {
         return format!(
             "{} to move, phase {}; in hand: {} {}, {} {}; on board: {} {}, {} {}",
             p(to_move),
-            phase_name(s),
+            s.phase_name(),
             p(0),
             in_hand[0],
             p(1),

@@ -518,6 +518,19 @@ impl GameState {
         dispatch!(self, m, s => m.phase(s))
     }
 
+    /// The name of the phase the player to move is in: `removing` while a
+    /// removal is owed (the front ends show it so), `?` past the last phase.
+    pub fn phase_name(&self) -> &str {
+        if self.pending_removals() > 0 {
+            "removing"
+        } else {
+            self.rules()
+                .phases
+                .get(self.phase())
+                .map_or("?", |p| p.name.as_str())
+        }
+    }
+
     /// How the game ended, if an end rule decides it at this turn's start.
     pub fn outcome(&self) -> Option<Outcome> {
         dispatch!(self, m, s => m.outcome(s))

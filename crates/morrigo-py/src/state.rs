@@ -520,15 +520,7 @@ impl PyState {
     /// The phase of the player to move (``removing`` while a removal is owed).
     #[getter]
     fn phase(&self) -> String {
-        let s = &self.inner.s;
-        if s.pending_removals() > 0 {
-            "removing".to_string()
-        } else {
-            s.rules()
-                .phases
-                .get(s.phase())
-                .map_or_else(|| "?".to_string(), |p| p.name.clone())
-        }
+        self.inner.s.phase_name().to_string()
     }
 
     /// Plies played since the start.

@@ -180,14 +180,7 @@ pub fn position(t: &Transcript, s: &GameState) -> Value {
             json!({ "text": text, "legal": allowed, "forbidden_by": by })
         })
         .collect();
-    let phase = if s.pending_removals() > 0 {
-        "removing".to_string()
-    } else {
-        rules
-            .phases
-            .get(s.phase())
-            .map_or_else(|| "?".to_string(), |p| p.name.clone())
-    };
+    let phase = s.phase_name();
     json!({
         "record": record_of(t),
         "transcript": t.to_json(),
