@@ -5,7 +5,7 @@
 use morrigo_diag::Diagnostic;
 use morrigo_engine::game::{Move, Undo};
 use morrigo_engine::notation::{self, Intent};
-use morrigo_engine::{with_machine, DecidedBy, GameState, Outcome};
+use morrigo_engine::{DecidedBy, GameState, Outcome};
 use morrigo_play::Player;
 use morrigo_rules::Rules;
 use morrigo_sgf::GameResult;
@@ -62,51 +62,6 @@ pub fn new_game(
         played: Vec::new(),
         undos: Vec::new(),
         cleanup: None,
-    })
-}
-
-/// What GTP asks of morrigo-play, whose agents and ownership playouts are
-/// hot loops compiled per board width.
-enum AgentCall<'a> {
-    /// The agent's choice among `moves` (legal moves of the state).
-    Choose {
-        agent: &'a mut Player,
-        moves: &'a [Move],
-        rng: &'a mut SmallRng,
-    },
-    /// The stones ownership playouts call dead (seki not excluded).
-    Dead {
-        playouts: u32,
-        seed: u64,
-        deadline: Instant,
-    },
-}
-
-/// What an [`AgentCall`] answers.
-enum AgentAnswer {
-    Chosen(Move),
-    Dead(Vec<u16>),
-}
-
-/// The one crossing from the game API to width-generic code: `s` at its
-/// machine's width, for morrigo-play.
-fn at_width(s: &GameState, call: AgentCall) -> AgentAnswer {
-    with_machine!(s.game().machine().as_ref(), m => {
-        let (_, s) = s.parts().expect("a state has its game's width");
-        match call {
-            AgentCall::Choose { agent, moves, rng } => {
-                let moves: Vec<_> = moves.iter().map(|mv| mv.packed()).collect();
-                // The agent probes moves with apply/undo on its own copy.
-                let mut s = s.clone();
-                AgentAnswer::Chosen(Move::from(agent.choose(m, &mut s, &moves, rng)))
-            }
-            AgentCall::Dead { playouts, seed, deadline } => {
-                let plies = morrigo_play::MCTS_PLAYOUT_PLIES;
-                let own = morrigo_play::ownership(m, s, playouts, plies, seed, deadline);
-                let dead = morrigo_play::dead_chains(m, s, &own, DEAD_THRESHOLD);
-                AgentAnswer::Dead(dead.iter().map(|p| p as u16).collect())
-            }
-        }
     })
 }
 
@@ -255,17 +210,7 @@ impl Game {
         // game goes on.
         let fresh = self.resumed_state();
         let s = fresh.as_ref().unwrap_or(&self.s);
-        let chosen = (!moves.is_empty()).then(|| {
-            let call = AgentCall::Choose {
-                agent,
-                moves: &moves,
-                rng,
-            };
-            match at_width(s, call) {
-                AgentAnswer::Chosen(mv) => mv,
-                AgentAnswer::Dead(_) => unreachable!("a choice answers a move"),
-            }
-        });
+        let chosen = (!moves.is_empty()).then(|| agent.choose_in(s, &moves, rng));
         if handed {
             self.s.hand_over();
         }
@@ -342,16 +287,11 @@ impl Game {
     }
 
     /// The stones of the chains that ownership playouts from this board
-    /// call dead (see [`morrigo_play::ownership`]); chains in seki never.
+    /// call dead (see [`morrigo_play::dead_stones`]); chains in seki never.
     pub fn dead_estimate(&self, playouts: u32, seed: u64, deadline: Instant) -> Vec<u16> {
-        let call = AgentCall::Dead {
-            playouts,
-            seed,
-            deadline,
-        };
-        let AgentAnswer::Dead(mut dead) = at_width(&self.s, call) else {
-            unreachable!("a dead-stone estimate answers stones")
-        };
+        let plies = morrigo_play::MCTS_PLAYOUT_PLIES;
+        let mut dead =
+            morrigo_play::dead_stones(&self.s, playouts, plies, seed, deadline, DEAD_THRESHOLD);
         let seki = self.s.seki_stones();
         dead.retain(|p| !seki.contains(p));
         dead

@@ -16,6 +16,7 @@
 mod agent;
 mod bench;
 mod counters;
+mod crossing;
 mod games;
 pub mod ladder;
 mod mcts;
@@ -37,6 +38,7 @@ pub use bench::{
     bench_playouts_with, bench_search, bench_search_with, BenchResult, PerftBench, SearchBench,
 };
 pub use counters::{CountPlan, RuleEvent};
+pub use crossing::dead_stones;
 pub use games::{play_games, GameSum, PlayedGame};
 pub use mcts::{fills_own_eye, playout_move, Mcts, MCTS_PLAYOUT_PLIES};
 pub use morrigo_engine::Unit;

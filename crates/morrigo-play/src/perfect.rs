@@ -342,13 +342,24 @@ fn solve(rules: &Rules, max_bytes: u64) -> Result<Table, String> {
     let any =
         AnyMachine::new(Arc::new(morrigo_solve::solver_rules(rules))).map_err(|d| d.to_string())?;
     with_machine!(&any, m => {
-        morrigo_solve::solve(m, &m.initial(), max_bytes, &morrigo_solve::Quiet)
+        let start = m.initial();
+        morrigo_solve::solve(m, &start, max_bytes, &morrigo_solve::Quiet)
             .map(|(t, _)| t)
             .map_err(|e| match e {
-                morrigo_solve::SolveError::Memory { .. } => format!(
-                    "agent `perfect`: {name} is too large to solve on the fly (over {} KiB); solve it first with `morrigo solve {name} --save FILE` and use `perfect:table=FILE`",
-                    max_bytes >> 10
-                ),
+                morrigo_solve::SolveError::Memory { .. } => {
+                    // Past one table's index space only the sector solver
+                    // can help: name the command that will work.
+                    let one_table = morrigo_solve::probe(m, &start, u64::MAX).is_ok();
+                    let first = if one_table || morrigo_sector::supported(rules).is_err() {
+                        format!("`morrigo solve {name} --save FILE` and use `perfect:table=FILE`")
+                    } else {
+                        format!("`morrigo solve {name} --db DIR` (the sector solver) and use `perfect:table=DIR`")
+                    };
+                    format!(
+                        "agent `perfect`: {name} is too large to solve on the fly (over {} KiB); solve it first with {first}",
+                        max_bytes >> 10
+                    )
+                }
                 other => format!("agent `perfect`: {name} cannot be solved: {other}"),
             })
     })

@@ -1,21 +1,18 @@
 //! A compiled ruleset: what every state of a game shares ([`GameCore`]),
 //! the `Game` object that holds it ([`PyGame`]; its Python methods are in
 //! `game.rs`), loading one (a name, a path or YAML text; the board size a
-//! caller gives), and the one crossing from the engine's width-erased
-//! game API into its width-generic hot loops for a state ([`at_width`]:
-//! perft, an agent's choice).
+//! caller gives), and the crossing from the engine's width-erased game
+//! API into its width-generic perft for a state ([`perft_from`]; an
+//! agent's choice crosses in morrigo-play, `Player::choose_in`).
 
 use crate::history::HistoryLayout;
 use crate::layout::Layout;
 use crate::observation;
 use morrigo_diag::Diagnostics;
-use morrigo_engine::game::Move;
 use morrigo_engine::{with_machine, Game, GameState, Unit};
-use morrigo_play::Player;
 use morrigo_rules::load::{self, Overrides};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use rand::rngs::SmallRng;
 use std::sync::Arc;
 
 /// What every state of a game shares: the compiled game and the action
@@ -108,69 +105,15 @@ pub struct PyGame {
 /// The CLI's default `--max-nodes` of `perft`.
 pub const DEFAULT_MAX_NODES: u64 = 10_000_000_000;
 
-/// What the Python API asks of width-generic code about one state: the
-/// engine's perft and morrigo-play's agents are hot loops compiled per
-/// board width.
-pub enum WidthCall<'a> {
-    /// Leaf count of the move tree of `depth` (see [`bounded_perft`]).
-    Perft {
-        /// Levels of the tree.
-        depth: u32,
-        /// A ply or a turn per level.
-        unit: Unit,
-        /// The estimated leaves above which the count is refused.
-        max_nodes: u64,
-    },
-    /// The agent's choice among `moves` (the non-empty legal moves).
-    Choose {
-        /// The agent.
-        player: &'a mut Player,
-        /// The legal moves.
-        moves: &'a [Move],
-        /// The agent's random numbers.
-        rng: &'a mut SmallRng,
-    },
-}
-
-/// What a [`WidthCall`] answers.
-pub enum WidthAnswer {
-    /// The leaf count, or why it is refused.
-    Perft(Result<u64, String>),
-    /// The move chosen.
-    Chosen(Move),
-}
-
-/// The one crossing from the game API to width-generic code: `s` at its
-/// machine's width, on a copy (the state is left as it was).
-pub fn at_width(s: &GameState, call: WidthCall) -> WidthAnswer {
+/// Leaf count of the move tree of `depth` from `s`, as [`bounded_perft`]
+/// counts it, on a copy (the state is left as it was): the Python API's
+/// one crossing of its own into width-generic code (the agents' is
+/// morrigo-play's, `Player::choose_in`).
+pub fn perft_from(s: &GameState, depth: u32, unit: Unit, max_nodes: u64) -> Result<u64, String> {
     with_machine!(s.game().machine().as_ref(), m => {
         let (_, s) = s.parts().expect("a state has its game's width");
-        let mut s = s.clone();
-        match call {
-            WidthCall::Perft { depth, unit, max_nodes } => {
-                WidthAnswer::Perft(bounded_perft(m, &mut s, depth, unit, max_nodes))
-            }
-            WidthCall::Choose { player, moves, rng } => {
-                let moves: Vec<_> = moves.iter().map(|mv| mv.packed()).collect();
-                // The agent probes moves with apply/undo on its own copy.
-                WidthAnswer::Chosen(Move::from(player.choose(m, &mut s, &moves, rng)))
-            }
-        }
+        bounded_perft(m, &mut s.clone(), depth, unit, max_nodes)
     })
-}
-
-/// Leaf count of the move tree of `depth` from `s`, as
-/// [`bounded_perft`] counts it.
-pub fn perft_from(s: &GameState, depth: u32, unit: Unit, max_nodes: u64) -> Result<u64, String> {
-    let call = WidthCall::Perft {
-        depth,
-        unit,
-        max_nodes,
-    };
-    match at_width(s, call) {
-        WidthAnswer::Perft(count) => count,
-        WidthAnswer::Chosen(_) => unreachable!("perft answers a count"),
-    }
 }
 
 /// `perft`, refused when the tree is estimated at more than `max_nodes`

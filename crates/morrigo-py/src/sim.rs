@@ -1,7 +1,7 @@
 //! `simulate`, `compare` and `Agent`: morrigo-play's agents and playouts,
 //! run without the GIL.
 
-use crate::compiled::{at_width, load_core, size_of, GameCore, PyGame, WidthAnswer, WidthCall};
+use crate::compiled::{load_core, size_of, GameCore, PyGame};
 use crate::errors::ruleset_error;
 use crate::state::{PyMove, PyState};
 use morrigo_engine::{with_machine, Machine};
@@ -342,15 +342,7 @@ impl PyAgent {
             if c.scratch.is_empty() {
                 return None;
             }
-            let call = WidthCall::Choose {
-                player,
-                moves: &c.scratch,
-                rng,
-            };
-            match at_width(&c.s, call) {
-                WidthAnswer::Chosen(mv) => Some(mv),
-                WidthAnswer::Perft(_) => unreachable!("an agent answers a move"),
-            }
+            Some(player.choose_in(&c.s, &c.scratch, rng))
         });
         Ok(mv.map(|mv| PyMove::new(&self.game, mv)))
     }

@@ -36,5 +36,7 @@ pub use applies::{
 };
 pub use layout::MAX_INDEX;
 pub use line::{best_moves, move_values, perfect_line, LineEnd};
-pub use solve::{memory_needed, solve, Observer, Quiet, SolveError, Stage, Stats, MAX_DISTANCE};
+pub use solve::{
+    memory_needed, probe, solve, Observer, Quiet, SolveError, Stage, Stats, MAX_DISTANCE,
+};
 pub use table::{LoadError, Table, Value};

@@ -307,6 +307,7 @@ pub fn solve<const W: usize>(
         reachable: 0,
         edges: 0,
     };
+    probe(m, start, max_bytes)?;
     explore(m, start, &mut ex, max_bytes, progress)?;
     let index = ex.layout.total;
     let needed = memory_needed(index, ex.reachable, ex.edges);
@@ -435,6 +436,65 @@ struct LayerOut {
     edges: u64,
     too_many: Option<usize>,
     oom: Option<OutOfMemory>,
+}
+
+/// Random lines played from the start before exploring, and their plies.
+const PROBE_LINES: u64 = 16;
+const PROBE_PLIES: usize = 256;
+
+/// Refuse at once a game whose exploration would pass `max_bytes`, found
+/// by a few random lines from `start`: every segment a line passes through
+/// is reachable, so the exploration would add it, and the sum of their
+/// sizes is a lower bound on its index space. Without this, a game far
+/// too large (Nine Men's Morris on the fly) was explored for tens of
+/// seconds before the budget stopped it; a game that fits costs
+/// microseconds more.
+///
+/// Public so that a caller can tell, before any solve, whether a game
+/// could fit one table at all (`max_bytes` `u64::MAX`: only
+/// [`SolveError::IndexSpace`] can come back).
+pub fn probe<const W: usize>(
+    m: &Machine<W>,
+    start: &State<W>,
+    max_bytes: u64,
+) -> Result<(), SolveError> {
+    let keep = crate::applies::key_keeps_lines_formed(&m.rules);
+    let mut layout = Layout::new(m.points(), keep);
+    let mut moves = Vec::new();
+    // A fixed xorshift: the refusal must not depend on the run.
+    let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+    for _ in 0..PROBE_LINES {
+        let mut s = start.clone();
+        for _ in 0..PROBE_PLIES {
+            let key = layout.key_of(&s.pos);
+            if layout.segment_of(&key).is_none() {
+                let before = layout.total;
+                if layout.add(key).is_none() {
+                    return Err(SolveError::IndexSpace { index: before });
+                }
+                let needed = explore_memory(layout.total);
+                if needed > max_bytes {
+                    return Err(SolveError::Memory {
+                        index: layout.total,
+                        // A position of each segment, at least.
+                        reachable: layout.segments.len() as u64,
+                        edges: 0,
+                        needed,
+                        limit: max_bytes,
+                        complete: false,
+                    });
+                }
+            }
+            if m.legal_moves(&s, &mut moves).is_some() || moves.is_empty() {
+                break;
+            }
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let _ = m.apply(&mut s, moves[(rng % moves.len() as u64) as usize]);
+        }
+    }
+    Ok(())
 }
 
 fn explore<const W: usize>(

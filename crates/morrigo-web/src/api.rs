@@ -8,8 +8,7 @@ use axum::extract::{Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::IntoResponse;
 use axum::Json;
-use morrigo_engine::game::Move;
-use morrigo_engine::{with_machine, AnyMachine, GameState};
+use morrigo_engine::AnyMachine;
 use morrigo_play::{AgentSpec, PerfectParams, Player};
 use morrigo_rules::builtin;
 use serde::Deserialize;
@@ -369,7 +368,7 @@ pub async fn agent(State(state): St, ApiJson(body): ApiJson<AgentBody>) -> ApiRe
         }
         let mut rng = morrigo_play::game_rng(body.seed, t0.plies.len() as u64);
         let mut player = Player::new(spec);
-        let mv = agent_move(&mut player, &s, &moves, &mut rng);
+        let mv = player.choose_in(&s, &moves, &mut rng);
         let text = morrigo_engine::notation::format_move_in(any.rules(), &mv.packed());
         let (t, s) = game::play_on(&state, &any, (&t0, &s), &text)
             .map_err(|e| ApiError::diag(&e.diagnostic))?;
@@ -378,24 +377,6 @@ pub async fn agent(State(state): St, ApiJson(body): ApiJson<AgentBody>) -> ApiRe
         ))
     })
     .await
-}
-
-/// The move `player` chooses among `moves` (the legal moves of `s`): the
-/// one crossing to width-generic code, as the agents are hot loops
-/// compiled per board width.
-fn agent_move(
-    player: &mut Player,
-    s: &GameState,
-    moves: &[Move],
-    rng: &mut rand::rngs::SmallRng,
-) -> Move {
-    let packed: Vec<_> = moves.iter().map(|mv| mv.packed()).collect();
-    with_machine!(s.game().machine().as_ref(), m => {
-        let (_, s) = s.parts().expect("a state has its game's width");
-        // The search plays and takes back on its own copy.
-        let mut s = s.clone();
-        Move::from(player.choose(m, &mut s, &packed, rng))
-    })
 }
 
 /// POST /api/sgf/export: the record as SGF (Go-style rulesets on grids).

@@ -3,11 +3,10 @@ use crate::fail::{Failure, Outcome};
 use crate::game;
 use clap::Args;
 use morrigo_diag::{Diagnostic, LineRead, MAX_LINE_BYTES};
-use morrigo_engine::{game as api, notation, with_machine, Game, GameState, Move};
+use morrigo_engine::{game as api, notation, Game, GameState, Move};
 use morrigo_play::{game_rng, AgentSpec, Player};
 use morrigo_rules::Rules;
 use morrigo_sgf::{GameResult, Margin};
-use rand::rngs::SmallRng;
 use std::io::{BufRead, IsTerminal, Write};
 
 /// Play a game in the terminal against a built-in agent.
@@ -219,54 +218,6 @@ fn exact_text(
     )
 }
 
-/// What `play` asks of morrigo-play, whose agents are hot loops compiled
-/// per board width.
-enum AgentCall<'a> {
-    /// The agent's choice among `moves` (the legal moves).
-    Choose {
-        player: &'a mut Player,
-        moves: &'a [api::Move],
-        rng: &'a mut SmallRng,
-    },
-    /// The perfect agent's value of each of `moves`.
-    Values {
-        player: &'a mut Player,
-        moves: &'a [api::Move],
-    },
-    /// The line the agent's last search expects, at most `max` plies.
-    Line { player: &'a Player, max: usize },
-}
-
-/// What an [`AgentCall`] answers.
-enum AgentAnswer {
-    Chosen(api::Move),
-    Values(Option<Vec<(Move, morrigo_solve::Value)>>),
-    Line(Vec<Move>),
-}
-
-/// The one crossing from the game API to width-generic code: `s` at its
-/// machine's width, for morrigo-play.
-fn at_width(s: &GameState, call: AgentCall) -> AgentAnswer {
-    with_machine!(s.game().machine().as_ref(), m => {
-        let (_, s) = s.parts().expect("a state has its game's width");
-        let packed = |moves: &[api::Move]| moves.iter().map(|mv| mv.packed()).collect::<Vec<_>>();
-        match call {
-            AgentCall::Choose { player, moves, rng } => {
-                // The agent probes moves with apply/undo on its own copy.
-                let mut s = s.clone();
-                AgentAnswer::Chosen(api::Move::from(player.choose(m, &mut s, &packed(moves), rng)))
-            }
-            AgentCall::Values { player, moves } => {
-                let mut s = s.clone();
-                AgentAnswer::Values(player.exact_values(m, &mut s, &packed(moves)))
-            }
-            AgentCall::Line { player, max } => {
-                AgentAnswer::Line(player.principal_variation(m, s, max))
-            }
-        }
-    })
-}
-
 /// How a session ended.
 enum End {
     Over(morrigo_engine::Outcome),
@@ -386,14 +337,7 @@ impl Session {
             }
             if table.s.to_move() != self.human {
                 self.show_table_values(&table, &mut player, out)?;
-                let call = AgentCall::Choose {
-                    player: &mut player,
-                    moves: &table.moves,
-                    rng: &mut rng,
-                };
-                let AgentAnswer::Chosen(mv) = at_width(&table.s, call) else {
-                    unreachable!("a choice answers a move")
-                };
+                let mv = player.choose_in(&table.s, &table.moves, &mut rng);
                 self.play_agent_move(&mut table, &player, mv, out)?;
             } else if let Some(end) = self.your_turn(&mut table, input, out)? {
                 break end;
@@ -442,11 +386,7 @@ impl Session {
         out: &mut impl Write,
     ) -> Outcome {
         if self.show_search {
-            let call = AgentCall::Values {
-                player,
-                moves: &table.moves,
-            };
-            if let AgentAnswer::Values(Some(values)) = at_width(&table.s, call) {
+            if let Some(values) = player.exact_values_in(&table.s, &table.moves) {
                 let (rules, to_move) = (table.game.rules(), table.s.to_move());
                 let text = exact_text(rules, to_move, table.them, values);
                 writeln!(out, "{text}")?;
@@ -603,13 +543,7 @@ fn show_search(table: &Table<'_>, player: &Player, mv: Move, out: &mut impl Writ
         return Ok(());
     };
     let (rules, them) = (table.game.rules(), table.them);
-    let call = AgentCall::Line {
-        player,
-        max: info.depth.max(1) as usize,
-    };
-    let AgentAnswer::Line(line) = at_width(&table.s, call) else {
-        unreachable!("a line answers moves")
-    };
+    let line = player.principal_variation_in(&table.s, info.depth.max(1) as usize);
     let line: Vec<String> = line
         .iter()
         .map(|p| notation::format_move_in(rules, p))

@@ -155,7 +155,7 @@ fn run_on<const W: usize>(
     let solved = morrigo_solve::solve(m, &s, limit.0, &report);
     report.finish_bar();
     budget::report_peak();
-    let (table, stats) = solved.map_err(|e| refusal(name, e, limit))?;
+    let (table, stats) = solved.map_err(|e| refusal(rules, e, limit))?;
     let secs = started.elapsed().as_secs_f64();
     let mut out = std::io::stdout().lock();
     let value = table.start_value();
@@ -296,7 +296,14 @@ fn save_table(
     Ok(())
 }
 
-fn refusal(name: &str, e: SolveError, limit: (u64, &'static str)) -> Failure {
+fn refusal(rules: &Rules, e: SolveError, limit: (u64, &'static str)) -> Failure {
+    let name = &rules.name;
+    // Games too large for one table may still fit the sector solver.
+    let smaller = if morrigo_sector::supported(rules).is_ok() {
+        "a smaller board or fewer pieces, or `--db DIR` (the sector solver, a file per sector on disk)"
+    } else {
+        "a smaller board or fewer pieces"
+    };
     let d = match e {
         SolveError::Memory {
             index,
@@ -326,11 +333,11 @@ fn refusal(name: &str, e: SolveError, limit: (u64, &'static str)) -> Failure {
             "solve {name}: the positions cannot be indexed: the index space passes {} positions (at {index})",
             morrigo_solve::MAX_INDEX
         ))
-        .expected("a smaller board or fewer pieces"),
+        .expected(smaller),
         SolveError::TooManyMoves { edges } => Diagnostic::new(format!(
             "solve {name}: {edges} moves between reachable positions, more than the 4294967295 the solver links"
         ))
-        .expected("a smaller board or fewer pieces"),
+        .expected(smaller),
         SolveError::TooManyMovesAt { moves } => Diagnostic::new(format!(
             "solve {name}: a position has {moves} legal moves, more than the 65535 the solver counts"
         ))

@@ -103,6 +103,49 @@ fn every_crate_documents_its_public_items() {
     );
 }
 
+/// A library built without its test harness (`[lib] test = false`, which
+/// spares a cold `cargo test` a second compile of the crate) has no unit
+/// test: one added there would never run.
+#[test]
+fn a_library_without_a_test_harness_has_no_unit_tests() {
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&crates).unwrap() {
+        let dir = entry.unwrap().path();
+        let Ok(manifest) = std::fs::read_to_string(dir.join("Cargo.toml")) else {
+            continue;
+        };
+        let no_harness = manifest
+            .split("\n[")
+            .filter(|section| section.starts_with("lib]"))
+            .any(|lib| lib.lines().any(|l| l.replace(' ', "") == "test=false"));
+        if !no_harness {
+            continue;
+        }
+        checked += 1;
+        let mut dirs = vec![dir.join("src")];
+        while let Some(d) = dirs.pop() {
+            for entry in std::fs::read_dir(&d).unwrap() {
+                let file = entry.unwrap().path();
+                if file.is_dir() {
+                    dirs.push(file);
+                    continue;
+                }
+                let text = std::fs::read_to_string(&file).unwrap_or_default();
+                assert!(
+                !text.contains("#[test]") && !text.contains("#[cfg(test)]"),
+                "{} has unit tests, but its crate's library is built with `test = false`: move them to tests/ or drop the setting",
+                    file.display()
+                );
+            }
+        }
+    }
+    assert!(
+        checked > 0,
+        "morrigo-web sets `test = false`: the check must see it"
+    );
+}
+
 /// The crate roots (`crates/*/src/lib.rs`, `main.rs`) with none of these
 /// inner attributes on a line of their own.
 fn crate_roots_without(attributes: &[&str]) -> Vec<String> {

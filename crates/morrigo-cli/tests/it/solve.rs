@@ -113,12 +113,12 @@ fn a_tiny_memory_limit_is_refused_with_the_estimate() {
     let o = morrigo(&["solve", "three-mens-morris", "--max-memory", "1K"]);
     assert_code(&o, 1);
     let err = stderr(&o);
-    // Refused at the first table it would grow, before allocating it.
+    // Refused before exploring: the index space of the segments random
+    // lines pass through is a lower bound, already over the limit.
     assert!(
-        err.contains("solve three-mens-morris: growing the exploration's tables"),
+        err.contains("solve three-mens-morris: the solve needs at least"),
         "{err}"
     );
-    assert!(err.contains("needs about"), "{err}");
     assert!(
         err.contains("more than the limit of 1.0 KiB (--max-memory)"),
         "{err}"
@@ -253,8 +253,9 @@ fn the_perfect_agent_refuses_games_too_large_to_solve_on_the_fly() {
     assert_code(&o, 1);
     let err = stderr(&o);
     assert!(err.contains("too large to solve on the fly"), "{err}");
+    // One table cannot index Nine Men's Morris: the sector solver can.
     assert!(
-        err.contains("morrigo solve nine-mens-morris --save FILE"),
+        err.contains("`morrigo solve nine-mens-morris --db DIR` (the sector solver) and use `perfect:table=DIR`"),
         "{err}"
     );
 }
@@ -410,17 +411,37 @@ fn assert_refused(o: &Output) {
 /// Fault: `solve six-mens-morris --max-memory 1G` aborted (an allocation
 /// failed) under a 2 GiB ulimit: the limit was a hint, and a growing table
 /// doubled past it. Each allocation is now reserved before it is made.
+/// The same at a smaller scale (Five Men's Morris needs 565 MiB; the
+/// probe's bound passes 300M, so the exploration itself reaches the limit).
 #[test]
-fn solve_under_a_two_gib_ulimit_refuses_instead_of_aborting() {
-    let o = under_ulimit(2 << 20, &["solve", "six-mens-morris", "--max-memory", "1G"]);
+fn solve_under_a_ulimit_twice_its_budget_refuses_instead_of_aborting() {
+    let o = under_ulimit(
+        600 << 10,
+        &["solve", "five-mens-morris", "--max-memory", "300M"],
+    );
     assert_refused(&o);
     let err = stderr(&o);
-    assert!(err.contains("error: solve six-mens-morris: "), "{err}");
+    assert!(err.contains("error: solve five-mens-morris: "), "{err}");
     assert!(
-        err.contains("more than the limit of 1.0 GiB (--max-memory)"),
+        err.contains("more than the limit of 300.0 MiB (--max-memory)"),
         "{err}"
     );
     assert!(err.contains("in all"), "{err}");
+}
+
+/// A game far too large is refused before it is explored: random lines
+/// from the start pass through segments whose index space alone passes
+/// the 31-bit links (Nine Men's Morris explored for minutes before).
+#[test]
+fn solve_refuses_a_game_too_large_to_index_before_exploring_it() {
+    let o = morrigo(&["solve", "nine-mens-morris", "--max-memory", "20G"]);
+    assert_refused(&o);
+    let err = stderr(&o);
+    assert!(
+        err.contains("error: solve nine-mens-morris: the positions cannot be indexed: the index space passes 2147483647 positions"),
+        "{err}"
+    );
+    assert!(err.contains("--db"), "{err}");
 }
 
 /// Fault: the layered solve's tables were not budgeted, so under a small
@@ -461,8 +482,8 @@ fn solve_of_a_larger_game_under_a_small_limit_refuses_with_the_estimate() {
     assert_refused(&o);
     let err = stderr(&o);
     assert!(err.contains("error: solve nine-mens-morris: "), "{err}");
-    assert!(err.contains("needs about"), "{err}");
-    assert!(err.contains("ulimit -v"), "{err}");
+    assert!(err.contains("needs at least"), "{err}");
+    assert!(err.contains("(the address space left under ulimit -v)"), "{err}");
 }
 
 /// `--max-memory` is the peak the process holds: a solve allowed less than
