@@ -483,7 +483,10 @@ fn solve_of_a_larger_game_under_a_small_limit_refuses_with_the_estimate() {
     let err = stderr(&o);
     assert!(err.contains("error: solve nine-mens-morris: "), "{err}");
     assert!(err.contains("needs at least"), "{err}");
-    assert!(err.contains("(the address space left under ulimit -v)"), "{err}");
+    assert!(
+        err.contains("(the address space left under ulimit -v)"),
+        "{err}"
+    );
 }
 
 /// `--max-memory` is the peak the process holds: a solve allowed less than

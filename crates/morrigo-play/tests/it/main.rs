@@ -11,6 +11,7 @@ mod alphabeta_search;
 mod eval_section;
 mod events;
 mod go;
+mod ladder;
 mod mcts_search;
 mod root_safety;
 mod simulation;
