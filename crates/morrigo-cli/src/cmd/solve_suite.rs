@@ -25,6 +25,11 @@ pub struct Suite {
     pub name: String,
     /// The rule sets every position is solved under (built-in names or files).
     pub rulesets: Vec<String>,
+    /// Prove each cell's value and best line only, not the value of every
+    /// first move (`solve --value-only`): far cheaper where a capture
+    /// opens a region both sides can play in.
+    #[serde(default)]
+    pub value_only: bool,
     pub positions: Vec<SuitePosition>,
 }
 
@@ -152,6 +157,7 @@ fn solve_cell(
     ruleset: &str,
     p: &SuitePosition,
     limits: &Limits,
+    value_only: bool,
 ) -> Result<(String, String), Failure> {
     let rules = position_rules(path, ruleset, p)?;
     let played = Game::from(game::machine_of(rules)?);
@@ -164,7 +170,7 @@ fn solve_cell(
             Err(d) => return Ok(("-".to_string(), format!("does not apply: {}", d.message))),
         };
         let clock = std::time::Instant::now();
-        let (solved, _) = solve_history::solve(m, &start, limits, HistorySearch::Table { every_first_move: true }, &mut |_| {});
+        let (solved, _) = solve_history::solve(m, &start, limits, HistorySearch::Table { every_first_move: !value_only }, &mut |_| {});
         let rules = &m.rules;
         // Progress on stderr: a suite can take minutes, and the table
         // comes at the end.
@@ -220,7 +226,7 @@ pub fn suite_table(path: &str, suite: &Suite, max_nodes: u64) -> Result<String, 
             p.name, p.source, p.board, p.komi
         );
         for ruleset in &suite.rulesets {
-            let (cell, line) = solve_cell(path, ruleset, p, &limits)?;
+            let (cell, line) = solve_cell(path, ruleset, p, &limits, suite.value_only)?;
             lines += &format!("  {ruleset}: {cell}: {line}\n");
             row.push(cell);
         }

@@ -306,6 +306,51 @@ fn suite_of_cycles_table() {
     insta::assert_snapshot!("compare_solve_suite_go_cycles", text);
 }
 
+/// `value_only: true`: each cell is the value and its line, the other first
+/// moves only proved no better, as `solve --value-only`; the table is the
+/// same as with every first move solved.
+#[test]
+fn suite_value_only_gives_the_same_table() {
+    let body = "rulesets: [tromp-taylor, jk-final]\npositions:\n  - name: ko on 4x1\n    source: a test\n    board: 4x1\n    moves: \"B1 C1\"\n";
+    let full = crate::common::temp_file("full.yaml", &format!("name: s\n{body}"));
+    let cheap =
+        crate::common::temp_file("cheap.yaml", &format!("name: s\nvalue_only: true\n{body}"));
+    let table = |path: &std::path::Path| {
+        let o = morrigo(&["compare", "--solve", path.to_str().unwrap()]);
+        assert_code(&o, 0);
+        stdout(&o)
+    };
+    let (full, cheap) = (table(&full), table(&cheap));
+    assert!(
+        full.contains("| ko on 4x1 | B+4          | B+4      |"),
+        "{full}"
+    );
+    assert_eq!(full, cheap);
+}
+
+/// The classics on filled boards (`tests/suites/go-classics.yaml`): a
+/// self-contained triple ko, won by Black under superko (White's third
+/// capture would repeat the first board), no result under the Japanese
+/// long-cycle reading, a draw by JK Art. 3.3 (six captures each between
+/// the first and the third board). About 15 s: the suite proves values
+/// only (`value_only`).
+#[test]
+fn suite_of_classics_table() {
+    let o = morrigo(&["compare", "--solve", "tests/suites/go-classics.yaml"]);
+    assert_code(&o, 0);
+    let text = stdout(&o);
+    let row = text
+        .lines()
+        .find(|l| l.starts_with("| triple ko (4x5) "))
+        .unwrap_or_else(|| panic!("no triple ko row:\n{text}"));
+    assert_eq!(
+        row,
+        "| triple ko (4x5) | B+20         | no result (long_cycle) | draw (repeated_board) | draw (repeated_board) |",
+        "{text}"
+    );
+    insta::assert_snapshot!("compare_solve_suite_go_classics", text);
+}
+
 /// A suite naming a point the board does not have is an error that names
 /// the suite file, the position and the rule set (exit 1), not a blank cell.
 #[test]
