@@ -263,7 +263,9 @@ pub fn estimate<const W: usize>(
     }
 }
 
-fn splitmix(state: &mut u64) -> u64 {
+/// SplitMix64: the fixed-seed random lines of [`estimate`] and of the
+/// retrograde solver's probe ([`crate::probe`]).
+pub(crate) fn splitmix(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = *state;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

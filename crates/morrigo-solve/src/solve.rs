@@ -461,7 +461,7 @@ pub fn probe<const W: usize>(
     let keep = crate::applies::key_keeps_lines_formed(&m.rules);
     let mut layout = Layout::new(m.points(), keep);
     let mut moves = Vec::new();
-    // A fixed xorshift: the refusal must not depend on the run.
+    // A fixed seed: the refusal must not depend on the run.
     let mut rng = 0x9E37_79B9_7F4A_7C15u64;
     for _ in 0..PROBE_LINES {
         let mut s = start.clone();
@@ -488,10 +488,8 @@ pub fn probe<const W: usize>(
             if m.legal_moves(&s, &mut moves).is_some() || moves.is_empty() {
                 break;
             }
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            let _ = m.apply(&mut s, moves[(rng % moves.len() as u64) as usize]);
+            let pick = (crate::history::splitmix(&mut rng) % moves.len() as u64) as usize;
+            let _ = m.apply(&mut s, moves[pick]);
         }
     }
     Ok(())
