@@ -329,11 +329,11 @@ fn suite_value_only_gives_the_same_table() {
 }
 
 /// The classics on filled boards (`tests/suites/go-classics.yaml`): a
-/// self-contained triple ko, won by Black under superko (White's third
-/// capture would repeat the first board), no result under the Japanese
-/// long-cycle reading, a draw by JK Art. 3.3 (six captures each between
-/// the first and the third board). About 15 s: the suite proves values
-/// only (`value_only`).
+/// self-contained triple ko, won by Black under positional and
+/// situational superko (White's third capture would repeat the first
+/// board), no result under the Japanese long-cycle reading, a draw by JK
+/// Art. 3.3 (six captures each between the first and the third board).
+/// The suite proves values only (`value_only`).
 #[test]
 fn suite_of_classics_table() {
     let o = morrigo(&["compare", "--solve", "tests/suites/go-classics.yaml"]);
@@ -345,7 +345,7 @@ fn suite_of_classics_table() {
         .unwrap_or_else(|| panic!("no triple ko row:\n{text}"));
     assert_eq!(
         row,
-        "| triple ko (4x5) | B+20         | no result (long_cycle) | draw (repeated_board) | draw (repeated_board) |",
+        "| triple ko (4x5) | B+20         | B+20            | B+20        | no result (long_cycle) | draw (repeated_board) | draw (repeated_board) |",
         "{text}"
     );
     insta::assert_snapshot!("compare_solve_suite_go_classics", text);

@@ -24,6 +24,8 @@ use crate::history::{
 use morrigo_engine::{Machine, Move, MoveKind, State};
 use std::time::Instant;
 
+mod value_only;
+
 /// Which of the search's exact shortcuts to take (all by default; the
 /// tests turn each off to check it changes no value).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,6 +120,7 @@ pub fn solve_tt_with<const W: usize>(
         refuted: 0,
         every_first_move: options.every_first_move,
         root_hint: None,
+        guess: 0.0,
         limits: *limits,
         nodes: 0,
         cut: 0,
@@ -176,6 +179,9 @@ struct Search<'m, 'p, const W: usize> {
     root_hint: Option<Move>,
     /// Root moves the last value-only pass proved no better than the best.
     refuted: usize,
+    /// The value the next value-only cap's null windows start from: the
+    /// last cap's lower bound.
+    guess: f64,
     limits: Limits,
     nodes: u64,
     cut: u64,
@@ -203,10 +209,15 @@ impl<const W: usize> Search<'_, '_, W> {
         kind * self.stride + (mv.to as usize).min(self.stride - 1)
     }
 
-    fn capped_key(key: u128, depth: usize) -> u128 {
+    /// The key of an entry whose subtree met cut lines: valid at this
+    /// depth, under this cap and for this pass's count of cut lines only
+    /// (the cap's passes share the table: a value-only search switches
+    /// between them while it proves its line).
+    fn capped_key(&self, key: u128, depth: usize) -> u128 {
         let mut k = Key128::new(5);
         k.feed128(key);
         k.feed(depth as u64);
+        k.feed(self.cut_value.to_bits());
         k.get()
     }
 
@@ -217,6 +228,10 @@ impl<const W: usize> Search<'_, '_, W> {
     /// reports it (see [`crate::history`]).
     fn iteration(&mut self, s: &mut State<W>, cap: u32) -> Result<Iteration, SolveError> {
         self.cap = cap;
+        self.table.next_pass();
+        if !self.every_first_move {
+            return self.iteration_value_only(s);
+        }
         let (low, low_moves, cut_any) = self.root(s, -WIN)?;
         let (cut, stuck) = (self.cut, self.stuck);
         if !cut_any {
@@ -275,7 +290,6 @@ impl<const W: usize> Search<'_, '_, W> {
         cut_value: f64,
     ) -> Result<(f64, Vec<(Move, f64)>, bool), SolveError> {
         self.cut_value = cut_value;
-        self.table.next_pass();
         self.cut = 0;
         self.stuck = 0;
         self.nodes += 1;
@@ -288,9 +302,6 @@ impl<const W: usize> Search<'_, '_, W> {
             self.stuck += 1;
             self.pv[0].clear();
             return Ok((0.0, Vec::new(), false));
-        }
-        if !self.every_first_move {
-            return self.root_value_only(s, &moves);
         }
         let maximising = s.pos.to_move == 0;
         let mut best = if maximising {
@@ -313,23 +324,6 @@ impl<const W: usize> Search<'_, '_, W> {
             }
         }
         Ok((best, values, cut_any))
-    }
-
-    /// The root as one alpha-beta node over its ranked moves (the last
-    /// pass's best first): the value and the best move, exact; the other
-    /// moves only proved no better ([`TtOptions::every_first_move`] off).
-    #[allow(clippy::type_complexity)]
-    fn root_value_only(
-        &mut self,
-        s: &mut State<W>,
-        moves: &[Move],
-    ) -> Result<(f64, Vec<(Move, f64)>, bool), SolveError> {
-        self.rank_moves(s, 0, moves, self.root_hint);
-        let (f, best) = self.children(s, 0, f64::NEG_INFINITY, f64::INFINITY, usize::MAX)?;
-        let best = best.expect("a node with moves has a best move");
-        self.root_hint = Some(best);
-        self.refuted = moves.len() - 1;
-        Ok((f.value, vec![(best, f.value)], f.cut))
     }
 
     /// Search the position after `mv` at `depth`.
@@ -528,7 +522,7 @@ impl<const W: usize> Search<'_, '_, W> {
         // Entries are kept in the frame of the least key over the board's
         // symmetries: moves are mapped into it and back.
         let (key, frame) = self.path.canonical_key(s);
-        let keys = (key, Self::capped_key(key, depth));
+        let keys = (key, self.capped_key(key, depth));
         let hint = match self.probe(keys, frame, depth, &mut alpha, &mut beta, taint) {
             Ok(f) => return Ok(f),
             Err(hint) => hint,
