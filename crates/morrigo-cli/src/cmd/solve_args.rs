@@ -74,9 +74,8 @@ pub struct SolveArgs {
     pub no_transpositions: bool,
     /// Full-history search with the table: the value of the position and
     /// its best first move only; the other first moves are proved no
-    /// better, without values of their own. Far cheaper past 3x3 (null
-    /// windows from the last cap's value instead of a full window per
-    /// move; the line is still proved best move by move).
+    /// better, without values of their own. Far cheaper past 3x3 (the
+    /// null windows of the root alone, instead of each first move's).
     #[arg(long, conflicts_with_all = ["no_transpositions", "db", "shards", "save"])]
     pub value_only: bool,
     /// Solve layer by layer (pieces in hand and on the board), each layer

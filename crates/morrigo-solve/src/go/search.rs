@@ -1,15 +1,25 @@
 //! Alpha-beta over the engine's `apply`/`undo` with a transposition table
 //! keyed by [`PathStack::key`](super::path::PathStack::key).
 //!
-//! The search is the full-history search of [`crate::history`] pass for
-//! pass: the same ply caps (16, 32, … from the root), cut lines counted as
-//! a draw, then as lost and won when any were cut, every root move with a
-//! full window. Each pass computes the same minimax values, only faster:
+//! The search computes the values of the full-history search of
+//! [`crate::history`] pass for pass: the same ply caps (16, 20, 25, …
+//! from the root), cut lines counted as lost and won, and as a draw where
+//! those differ. Each pass's value is found by null windows
+//! (`null_windows`), every first move's by its own; the values are the
+//! same minimax values, only found faster:
 //! * an entry whose subtree met no cut line holds for the game itself and
 //!   is used in any pass where its subtree (of `height` plies) stays above
 //!   the cap, where the same search would meet no cut line either;
-//! * an entry whose subtree met cut lines holds for its pass and its depth
-//!   only: it goes to a table cleared at every pass, keyed with the depth;
+//! * an entry whose subtree met cut lines holds for its pass, its cap and
+//!   its depth only: it is keyed with the depth and the pass's count of a
+//!   cut line, and a new cap starts a new generation of them;
+//! * a value that leans on anything of one pass only is such an entry
+//!   too: a Benson bound taken because it bounds this pass (not every
+//!   pass), and a value found in a window narrowed by this pass's entry
+//!   (it holds under that entry's bound only). Both once went to the
+//!   entries every pass reads; the null windows, which search a node again
+//!   in other passes, showed it (chinese 2x2 read black by 4 where the
+//!   game cycles between white and black by 4);
 //! * a node whose subtree looked up a board its key leaves out (a tainted
 //!   node, see `path`) is searched but never stored.
 
@@ -18,13 +28,13 @@ use super::path::{Key128, PathStack};
 use super::settled::settled_boards_end_lines;
 use super::tt::{Bound, Entry, Table};
 use crate::history::{
-    bounds_of, count_node, deepen, outcome_value, solution, HistorySolution, Iteration, Limits,
-    SolveError, TtStats, WIN,
+    count_node, deepen, outcome_value, solution, HistorySolution, Iteration, Limits, SolveError,
+    TtStats,
 };
 use morrigo_engine::{Machine, Move, MoveKind, State};
 use std::time::Instant;
 
-mod value_only;
+mod null_windows;
 
 /// Which of the search's exact shortcuts to take (all by default; the
 /// tests turn each off to check it changes no value).
@@ -35,11 +45,12 @@ pub struct TtOptions {
     /// Lines end on settled boards where the rules allow it
     /// ([`settled_boards_end_lines`]).
     pub settled: bool,
-    /// Every first move gets its own value (a full window each). Off: the
-    /// root is one alpha-beta node, so the position's value and its best
-    /// move are exact and the other first moves are only proved no better
-    /// ([`HistorySolution::refuted`]), which is far cheaper on boards past
-    /// 3x3, where most first moves lose by a margin nobody asked for.
+    /// Every first move gets its own value (its own null windows). Off:
+    /// the root is one alpha-beta node, so the position's value and its
+    /// best move are exact and the other first moves are only proved no
+    /// better ([`HistorySolution::refuted`]), which is far cheaper on
+    /// boards past 3x3, where most first moves lose by a margin nobody
+    /// asked for.
     pub every_first_move: bool,
 }
 
@@ -121,6 +132,7 @@ pub fn solve_tt_with<const W: usize>(
         every_first_move: options.every_first_move,
         root_hint: None,
         guess: 0.0,
+        move_guesses: Vec::new(),
         limits: *limits,
         nodes: 0,
         cut: 0,
@@ -131,7 +143,6 @@ pub fn solve_tt_with<const W: usize>(
         buffers: vec![Vec::new(); limits.max_plies as usize + 3],
         ranked: vec![Vec::new(); limits.max_plies as usize + 3],
         scratch: (Vec::new(), Vec::new()),
-        pv: vec![Vec::new(); limits.max_plies as usize + 3],
         order: vec![0; (m.points() + 16) * 2],
         stride: m.points() + 16,
         table: Table::new(table_bytes(limits)).map_err(SolveError::Memory)?,
@@ -182,6 +193,9 @@ struct Search<'m, 'p, const W: usize> {
     /// The value the next value-only cap's null windows start from: the
     /// last cap's lower bound.
     guess: f64,
+    /// Each first move's lower value at the last cap: where its null
+    /// windows start at the next.
+    move_guesses: Vec<(Move, f64)>,
     limits: Limits,
     nodes: u64,
     cut: u64,
@@ -193,7 +207,6 @@ struct Search<'m, 'p, const W: usize> {
     buffers: Vec<Vec<Move>>,
     ranked: Vec<Vec<(u32, u32, Move)>>,
     scratch: (Vec<Move>, Vec<Move>),
-    pv: Vec<Vec<Move>>,
     /// History heuristic: cutoffs per (play or pass, point or kind).
     order: Vec<u32>,
     stride: usize,
@@ -229,101 +242,11 @@ impl<const W: usize> Search<'_, '_, W> {
     fn iteration(&mut self, s: &mut State<W>, cap: u32) -> Result<Iteration, SolveError> {
         self.cap = cap;
         self.table.next_pass();
-        if !self.every_first_move {
-            return self.iteration_value_only(s);
-        }
-        let (low, low_moves, cut_any) = self.root(s, -WIN)?;
-        let (cut, stuck) = (self.cut, self.stuck);
-        if !cut_any {
-            let line = self.line(s)?;
-            let move_bounds = vec![None; low_moves.len()];
-            return Ok(Iteration {
-                value: low,
-                moves: low_moves,
-                move_bounds,
-                line,
-                cut,
-                stuck,
-                bounds: None,
-                cap,
-            });
-        }
-        let low_line = self.line(s)?;
-        let (high, high_moves, _) = self.root(s, WIN)?;
-        // Value only: the passes may pick different best moves of the
-        // same value, and only the value is claimed.
-        let exact = low == high && (low_moves == high_moves || !self.every_first_move);
-        let (mut cut, mut stuck) = (cut, stuck);
-        let (value, moves, line) = if exact {
-            (low, low_moves.clone(), low_line)
+        if self.every_first_move {
+            self.iteration_every_move(s)
         } else {
-            // The value between the bounds, with cut lines as draws: the
-            // counts reported are this pass's, as the plain search's are.
-            let (value, moves, _) = self.root(s, 0.0)?;
-            (cut, stuck) = (self.cut, self.stuck);
-            (value, moves, self.line(s)?)
-        };
-        let (bounds, mut move_bounds) =
-            bounds_of(value, &moves, (low, &low_moves), (high, &high_moves));
-        if !self.every_first_move {
-            // The one move reported is the best: its value is the game's.
-            move_bounds = vec![bounds; moves.len()];
+            self.iteration_value_only(s)
         }
-        Ok(Iteration {
-            value,
-            moves,
-            move_bounds,
-            line,
-            cut,
-            stuck,
-            bounds,
-            cap,
-        })
-    }
-
-    /// Every root move with a full window; the best value, the moves'
-    /// values and whether any line was cut.
-    #[allow(clippy::type_complexity)]
-    fn root(
-        &mut self,
-        s: &mut State<W>,
-        cut_value: f64,
-    ) -> Result<(f64, Vec<(Move, f64)>, bool), SolveError> {
-        self.cut_value = cut_value;
-        self.cut = 0;
-        self.stuck = 0;
-        self.nodes += 1;
-        let mut moves = Vec::new();
-        if let Some(o) = self.m.legal_moves(s, &mut moves) {
-            self.pv[0].clear();
-            return Ok((outcome_value(self.m, s, &o), Vec::new(), false));
-        }
-        if moves.is_empty() {
-            self.stuck += 1;
-            self.pv[0].clear();
-            return Ok((0.0, Vec::new(), false));
-        }
-        let maximising = s.pos.to_move == 0;
-        let mut best = if maximising {
-            f64::NEG_INFINITY
-        } else {
-            f64::INFINITY
-        };
-        let mut values = Vec::with_capacity(moves.len());
-        let mut cut_any = false;
-        for &mv in &moves {
-            let f = self.child(s, mv, 1, f64::NEG_INFINITY, f64::INFINITY)?;
-            cut_any |= f.cut;
-            values.push((mv, f.value));
-            if (maximising && f.value > best) || (!maximising && f.value < best) {
-                best = f.value;
-                let (head, tail) = self.pv.split_at_mut(1);
-                head[0].clear();
-                head[0].push(mv);
-                head[0].extend_from_slice(&tail[0]);
-            }
-        }
-        Ok((best, values, cut_any))
     }
 
     /// Search the position after `mv` at `depth`.
@@ -342,62 +265,6 @@ impl<const W: usize> Search<'_, '_, W> {
         self.path.pop();
         self.m.undo(s, u);
         f
-    }
-
-    /// The principal line of the last draw pass: the root's, continued
-    /// where a table hit cut it short by searching each move of the node
-    /// reached with a full window and taking the best.
-    fn line(&mut self, s: &mut State<W>) -> Result<Vec<Move>, SolveError> {
-        let mut line = self.pv[0].clone();
-        let mut undos = Vec::new();
-        for &mv in &line {
-            undos.push(self.m.apply(s, mv));
-            self.path.push(s, mv.kind == MoveKind::Play);
-        }
-        let mut result = Ok(());
-        while line.len() < self.cap as usize {
-            let mut moves = Vec::new();
-            if self.m.legal_moves(s, &mut moves).is_some() || moves.is_empty() {
-                break;
-            }
-            // On a settled board the search took the count without playing
-            // on: the players end the game by passing (always legal there).
-            let pass = moves.iter().find(|mv| mv.kind == MoveKind::Pass);
-            if let (true, Some(&mv)) = (self.settled && self.m.is_settled(&s.pos.occ), pass) {
-                line.push(mv);
-                undos.push(self.m.apply(s, mv));
-                self.path.push(s, false);
-                continue;
-            }
-            let maximising = s.pos.to_move == 0;
-            let mut best: Option<(f64, Move)> = None;
-            for &mv in &moves {
-                let f = match self.child(s, mv, line.len() + 1, f64::NEG_INFINITY, f64::INFINITY) {
-                    Ok(f) => f,
-                    Err(e) => {
-                        result = Err(e);
-                        break;
-                    }
-                };
-                let better = best.is_none_or(|(b, _)| {
-                    (maximising && f.value > b) || (!maximising && f.value < b)
-                });
-                if better {
-                    best = Some((f.value, mv));
-                }
-            }
-            let Some((_, mv)) = best.filter(|_| result.is_ok()) else {
-                break;
-            };
-            line.push(mv);
-            undos.push(self.m.apply(s, mv));
-            self.path.push(s, mv.kind == MoveKind::Play);
-        }
-        for u in undos.into_iter().rev() {
-            self.path.pop();
-            self.m.undo(s, u);
-        }
-        result.map(|()| line)
     }
 
     /// The rank of a pass for move order: whether it ends the game, or lets
@@ -495,7 +362,6 @@ impl<const W: usize> Search<'_, '_, W> {
         by_play: bool,
     ) -> Result<Found, SolveError> {
         count_node(&mut self.nodes, &self.limits, &mut *self.progress)?;
-        self.pv[depth].clear();
         let taint = self.path.lookups_taint(self.m, s, by_play);
         // The per-depth buffer: no allocation per node once it has grown.
         let mut moves = std::mem::take(&mut self.buffers[depth]);
@@ -523,15 +389,22 @@ impl<const W: usize> Search<'_, '_, W> {
         // symmetries: moves are mapped into it and back.
         let (key, frame) = self.path.canonical_key(s);
         let keys = (key, self.capped_key(key, depth));
-        let hint = match self.probe(keys, frame, depth, &mut alpha, &mut beta, taint) {
-            Ok(f) => return Ok(f),
-            Err(hint) => hint,
-        };
+        let (hint, narrowed_by_pass) =
+            match self.probe(keys, frame, depth, &mut alpha, &mut beta, taint) {
+                Ok(f) => return Ok(f),
+                Err(miss) => miss,
+            };
         if let Some(bound) = self.settled_bound(s, alpha, beta) {
-            return Ok(Found::leaf(bound, taint, false));
+            // A bound of this pass only (the game's value bounds the pass
+            // counting cut lines lost from above, not the others): kept
+            // out of the entries every pass reads, as a cut line is.
+            return Ok(Found::leaf(bound, taint, true));
         }
         self.rank_moves(s, depth, moves, hint);
-        let (f, best_move) = self.children(s, depth, alpha, beta, taint)?;
+        let (mut f, best_move) = self.children(s, depth, alpha, beta, taint)?;
+        // A value found in a window narrowed by this pass's entry holds in
+        // this pass only, whatever lines the children met.
+        f.cut |= narrowed_by_pass;
         self.store(keys, frame, depth, (alpha, beta), &f, best_move);
         Ok(f)
     }
@@ -570,7 +443,8 @@ impl<const W: usize> Search<'_, '_, W> {
     /// Look the node up (its game entry, then this pass's capped one):
     /// `Ok` with the value where the entry settles the window (narrowed by
     /// a bound otherwise), else `Err` with the entry's best move to try
-    /// first, mapped out of the table's frame.
+    /// first, mapped out of the table's frame, and whether this pass's
+    /// entry narrowed the window.
     fn probe(
         &mut self,
         (key, capped_key): (u128, u128),
@@ -579,7 +453,7 @@ impl<const W: usize> Search<'_, '_, W> {
         alpha: &mut f64,
         beta: &mut f64,
         taint: usize,
-    ) -> Result<Found, Option<Move>> {
+    ) -> Result<Found, (Option<Move>, bool)> {
         self.stats.probes += 1;
         let room = self.cap as usize - depth;
         let hit = match self.table.get(key, false) {
@@ -587,7 +461,7 @@ impl<const W: usize> Search<'_, '_, W> {
             _ => self.table.get(capped_key, true).map(|e| (e, true)),
         };
         let Some((e, cut)) = hit else {
-            return Err(None);
+            return Err((None, false));
         };
         let hint = e.best.map(|mv| self.path.map(frame).mv(mv, true));
         let done = match e.bound {
@@ -602,12 +476,10 @@ impl<const W: usize> Search<'_, '_, W> {
             }
         };
         if !done {
-            return Err(hint);
+            let narrowed = cut && e.bound != Bound::Exact;
+            return Err((hint, narrowed));
         }
         self.stats.hits += 1;
-        if let (Bound::Exact, Some(best)) = (e.bound, hint) {
-            self.pv[depth].push(best);
-        }
         Ok(Found {
             value: e.value,
             taint,
@@ -668,11 +540,6 @@ impl<const W: usize> Search<'_, '_, W> {
             if (maximising && f.value > best) || (!maximising && f.value < best) {
                 best = f.value;
                 best_move = Some(mv);
-                let (head, tail) = self.pv.split_at_mut(depth + 1);
-                let line = &mut head[depth];
-                line.clear();
-                line.push(mv);
-                line.extend_from_slice(&tail[0]);
             }
             if maximising {
                 alpha = alpha.max(f.value);

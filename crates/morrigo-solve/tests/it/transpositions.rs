@@ -637,8 +637,8 @@ fn cut_lines_count_the_points_held_for_good() {
     }
 }
 
-/// Van der Werf's values past 3x2 by value only (release: 3x3 291,316
-/// nodes / 0.4 s, 5x2 865,676 / 1 s): chinese-superko 3x3 is B+9 with the
+/// Van der Werf's values past 3x2 by value only (release: 3x3 403,962
+/// nodes / 0.5 s, 5x2 765,930 / 1 s): chinese-superko 3x3 is B+9 with the
 /// centre, 5x2 B+10 with a centre point.
 #[test]
 fn chinese_superko_3x3_and_5x2_by_value_only_root() {
@@ -646,7 +646,8 @@ fn chinese_superko_3x3_and_5x2_by_value_only_root() {
         every_first_move: false,
         ..TtOptions::default()
     };
-    for (size, value, best) in [((3, 3), 9.0, "B2"), ((5, 2), 10.0, "C1")] {
+    // On 5x2 the two centre points are one point up to the board's symmetry.
+    for (size, value, best) in [((3, 3), 9.0, &["B2"][..]), ((5, 2), 10.0, &["C1", "C2"])] {
         let r = rules("chinese-superko", size, 0.0);
         let spec = KeySpec::of(&r).expect("a Go key");
         let any = AnyMachine::new(Arc::new(r.clone())).expect("small board");
@@ -660,6 +661,9 @@ fn chinese_superko_3x3_and_5x2_by_value_only_root() {
             .iter()
             .map(|(mv, _)| morrigo_engine::notation::format_move_in(&r, mv))
             .collect();
-        assert_eq!(moves, [best], "{size:?}");
+        assert!(
+            moves.len() == 1 && best.contains(&moves[0].as_str()),
+            "{size:?}: {moves:?}"
+        );
     }
 }

@@ -1,9 +1,10 @@
-//! The value-only passes ([`TtOptions::every_first_move`](super::TtOptions)
-//! off) by null windows (Plaat's MTD(f)): a pass's value is found by
-//! searches that each only ask whether it is at least some number, the
-//! first from the last cap's value, so most of the tree is cut at once
-//! (chinese-superko 4x3: the first bounding pass at a 20-ply cap took
-//! 105 million nodes with one full window, 10.3 million so).
+//! The passes of a ply cap by null windows (Plaat's MTD(f)): a pass's
+//! value is found by searches that each only ask whether it is at least
+//! some number, the first from the last cap's value, so most of the tree
+//! is cut at once. chinese-superko 3x3 by value only: 403,962 nodes,
+//! where one full window at the root took 1,173,223; valuing every first
+//! move, each by its own null windows: 24,036,494, where a full window
+//! per move took 53,079,188.
 //!
 //! The null windows prove the value but not a line: a window that fails
 //! high proves black's moves, and leaves White's unranked. The line is
@@ -13,11 +14,16 @@
 //! worth the value in both passes (induction from the root, where they
 //! agree), hence in the game: each move of the line is a best move.
 
+/// Null windows tried in a pass before one window over the bounds left:
+/// where the table keeps little (lines through long cycles, whose values
+/// depend on the path), each null window searches the tree again.
+const NULL_WINDOWS: u32 = 3;
+
 // A null window is `(x.next_down(), x)`: no value lies strictly inside it,
 // whatever the komi (a win by rule is ±`WIN`, 1e9, past any fixed epsilon).
 use super::Search;
-use crate::history::{outcome_value, Iteration, SolveError, WIN};
-use morrigo_engine::{Move, MoveKind, State};
+use crate::history::{bounds_of, outcome_value, Iteration, SolveError, WIN};
+use morrigo_engine::{Move, MoveKind, Outcome, State};
 
 /// What the null-window searches of one pass proved of the root.
 struct Proved {
@@ -47,18 +53,7 @@ impl<const W: usize> Search<'_, '_, W> {
         let mut moves = Vec::new();
         let ended = self.m.legal_moves(s, &mut moves);
         if ended.is_some() || moves.is_empty() {
-            self.stuck += u64::from(ended.is_none());
-            let value = ended.map_or(0.0, |o| outcome_value(self.m, s, &o));
-            return Ok(Iteration {
-                value,
-                moves: Vec::new(),
-                move_bounds: Vec::new(),
-                line: Vec::new(),
-                cut: 0,
-                stuck: self.stuck,
-                bounds: None,
-                cap,
-            });
+            return Ok(self.leaf_iteration(s, ended));
         }
         self.refuted = moves.len() - 1;
         let unbounded = (f64::NEG_INFINITY, f64::INFINITY);
@@ -112,6 +107,97 @@ impl<const W: usize> Search<'_, '_, W> {
         })
     }
 
+    /// One cap's passes with a value for every first move, each move's
+    /// found by its own null windows (the root searched over that move
+    /// alone): the pass counting cut lines lost; where its proof met a cut
+    /// line, the pass counting them won; where those differ, the draw
+    /// pass. The values, bounds and counts are the full-window search's;
+    /// the line is proved as in the value-only passes.
+    pub(super) fn iteration_every_move(
+        &mut self,
+        s: &mut State<W>,
+    ) -> Result<Iteration, SolveError> {
+        self.cut = 0;
+        self.stuck = 0;
+        self.nodes += 1;
+        let cap = self.cap;
+        let mut moves = Vec::new();
+        let ended = self.m.legal_moves(s, &mut moves);
+        if ended.is_some() || moves.is_empty() {
+            return Ok(self.leaf_iteration(s, ended));
+        }
+        let unbounded = (f64::NEG_INFINITY, f64::INFINITY);
+        let (mut lows, mut highs, mut draws) = (Vec::new(), Vec::new(), Vec::new());
+        for &mv in &moves {
+            let guess = self
+                .move_guesses
+                .iter()
+                .find(|(m, _)| *m == mv)
+                .map_or(self.guess, |&(_, g)| g);
+            let one = [mv];
+            let low = self.mtdf(s, &one, -WIN, guess, unbounded)?;
+            let mut high = low.value;
+            if low.upper_cut {
+                let at_most = (low.value, low.value.next_up());
+                let (test, _) = self.window(s, &one, WIN, at_most)?;
+                if test.value > low.value {
+                    high = self
+                        .mtdf(s, &one, WIN, test.value, (test.value, f64::INFINITY))?
+                        .value;
+                }
+            }
+            // A move's draw pass lies between its bounds.
+            let draw = if high == low.value {
+                low.value
+            } else {
+                self.mtdf(s, &one, 0.0, low.value, (low.value, high))?.value
+            };
+            lows.push((mv, low.value));
+            highs.push((mv, high));
+            draws.push((mv, draw));
+        }
+        self.move_guesses.clone_from(&lows);
+        let black = s.pos.to_move == 0;
+        let best_of = |values: &[(Move, f64)]| {
+            let pick = |a: f64, b: f64| if black { a.max(b) } else { a.min(b) };
+            let first = values[0].1;
+            values.iter().fold(first, |acc, &(_, v)| pick(acc, v))
+        };
+        let (low, high, value) = (best_of(&lows), best_of(&highs), best_of(&draws));
+        self.guess = low;
+        let (bounds, move_bounds) = bounds_of(value, &draws, (low, &lows), (high, &highs));
+        let exact = move_bounds.iter().all(Option::is_none);
+        let cut_values = if exact { (-WIN, WIN) } else { (0.0, 0.0) };
+        self.root_hint = draws.iter().find(|&&(_, v)| v == value).map(|&(mv, _)| mv);
+        let line = self.proved_line(s, value, cut_values)?;
+        Ok(Iteration {
+            value,
+            moves: draws,
+            move_bounds,
+            line,
+            cut: self.cut,
+            stuck: self.stuck,
+            bounds,
+            cap,
+        })
+    }
+
+    /// The iteration of a root the rules end, or that has no move.
+    fn leaf_iteration(&mut self, s: &State<W>, ended: Option<Outcome>) -> Iteration {
+        self.stuck += u64::from(ended.is_none());
+        let value = ended.map_or(0.0, |o| outcome_value(self.m, s, &o));
+        Iteration {
+            value,
+            moves: Vec::new(),
+            move_bounds: Vec::new(),
+            line: Vec::new(),
+            cut: 0,
+            stuck: self.stuck,
+            bounds: None,
+            cap: self.cap,
+        }
+    }
+
     /// The root's value in the pass counting cut lines at `cut_value`,
     /// known to lie in `(lower, upper)` (inclusive), by null-window
     /// searches from `guess`: each proves a bound, the next asks just past
@@ -131,7 +217,18 @@ impl<const W: usize> Search<'_, '_, W> {
             lowering: None,
             upper_cut: true,
         };
+        let mut windows = 0;
         while lower < upper {
+            windows += 1;
+            if windows > NULL_WINDOWS {
+                // One window over what is left gives the value inside it.
+                let (f, best) =
+                    self.window(s, moves, cut_value, (lower.next_down(), upper.next_up()))?;
+                debug_assert!(lower <= f.value && f.value <= upper, "inside the bounds");
+                (lower, upper) = (f.value, f.value);
+                (proved.raising, proved.lowering, proved.upper_cut) = (best, best, f.cut);
+                break;
+            }
             let beta = if g <= lower { lower.next_up() } else { g };
             let (f, best) = self.window(s, moves, cut_value, (beta.next_down(), beta))?;
             g = f.value;
@@ -216,7 +313,7 @@ impl<const W: usize> Search<'_, '_, W> {
     /// A move of the node at `depth` (on a line worth `value`) that keeps
     /// it: for black, at least `value` in the pass counting cut lines at
     /// `cut_values.0`; for White, at most in the one at `cut_values.1`.
-    /// The table's move is tried first.
+    /// The root's best move is tried first.
     fn keeping_move(
         &mut self,
         s: &mut State<W>,
@@ -232,12 +329,11 @@ impl<const W: usize> Search<'_, '_, W> {
             (cut_values.1, (value, value.next_up()))
         };
         self.cut_value = cut_value;
-        // The root is never stored: its last proving move instead.
-        let hint = if depth == 0 {
-            self.root_hint
-        } else {
-            self.table_move(s, depth)
-        };
+        // Below the root, the rules' order alone (passes that end the game
+        // or offer to end it first): of the moves keeping the value, the
+        // line shows the one that ends the game soonest where a pass does,
+        // not whichever the proof happened to try first.
+        let hint = if depth == 0 { self.root_hint } else { None };
         self.rank_moves(s, depth, moves, hint);
         let ranked = std::mem::take(&mut self.ranked[depth]);
         let mut found = Ok(None);
@@ -256,16 +352,5 @@ impl<const W: usize> Search<'_, '_, W> {
         }
         self.ranked[depth] = ranked;
         found
-    }
-
-    /// The best move the table holds for the node at `depth` in this pass,
-    /// mapped out of the table's frame.
-    fn table_move(&mut self, s: &State<W>, depth: usize) -> Option<Move> {
-        let (key, frame) = self.path.canonical_key(s);
-        let entry = self
-            .table
-            .get(key, false)
-            .or_else(|| self.table.get(self.capped_key(key, depth), true))?;
-        entry.best.map(|mv| self.path.map(frame).mv(mv, true))
     }
 }
