@@ -46,15 +46,11 @@ impl<const W: usize> Search<'_, '_, W> {
         &mut self,
         s: &mut State<W>,
     ) -> Result<Iteration, SolveError> {
-        self.cut = 0;
-        self.stuck = 0;
-        self.nodes += 1;
         let cap = self.cap;
-        let mut moves = Vec::new();
-        let ended = self.m.legal_moves(s, &mut moves);
-        if ended.is_some() || moves.is_empty() {
-            return Ok(self.leaf_iteration(s, ended));
-        }
+        let moves = match self.start_cap(s) {
+            Ok(moves) => moves,
+            Err(leaf) => return Ok(*leaf),
+        };
         self.refuted = moves.len() - 1;
         let unbounded = (f64::NEG_INFINITY, f64::INFINITY);
         let low = self.mtdf(s, &moves, -WIN, self.guess, unbounded)?;
@@ -111,21 +107,17 @@ impl<const W: usize> Search<'_, '_, W> {
     /// found by its own null windows (the root searched over that move
     /// alone): the pass counting cut lines lost; where its proof met a cut
     /// line, the pass counting them won; where those differ, the draw
-    /// pass. The values, bounds and counts are the full-window search's;
+    /// pass. The values and bounds are the full-window search's;
     /// the line is proved as in the value-only passes.
     pub(super) fn iteration_every_move(
         &mut self,
         s: &mut State<W>,
     ) -> Result<Iteration, SolveError> {
-        self.cut = 0;
-        self.stuck = 0;
-        self.nodes += 1;
         let cap = self.cap;
-        let mut moves = Vec::new();
-        let ended = self.m.legal_moves(s, &mut moves);
-        if ended.is_some() || moves.is_empty() {
-            return Ok(self.leaf_iteration(s, ended));
-        }
+        let moves = match self.start_cap(s) {
+            Ok(moves) => moves,
+            Err(leaf) => return Ok(*leaf),
+        };
         let unbounded = (f64::NEG_INFINITY, f64::INFINITY);
         let (mut lows, mut highs, mut draws) = (Vec::new(), Vec::new(), Vec::new());
         for &mv in &moves {
@@ -180,6 +172,20 @@ impl<const W: usize> Search<'_, '_, W> {
             bounds,
             cap,
         })
+    }
+
+    /// A cap's counts started and the root's moves, or the iteration of a
+    /// root the rules end or that has no move.
+    fn start_cap(&mut self, s: &State<W>) -> Result<Vec<Move>, Box<Iteration>> {
+        self.cut = 0;
+        self.stuck = 0;
+        self.nodes += 1;
+        let mut moves = Vec::new();
+        let ended = self.m.legal_moves(s, &mut moves);
+        if ended.is_some() || moves.is_empty() {
+            return Err(Box::new(self.leaf_iteration(s, ended)));
+        }
+        Ok(moves)
     }
 
     /// The iteration of a root the rules end, or that has no move.
