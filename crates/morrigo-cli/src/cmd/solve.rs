@@ -47,7 +47,14 @@ pub fn run(args: SolveArgs) -> Outcome {
                 every_first_move: !args.value_only,
             }
         };
-        return super::solve_history::run(&played, args.position.as_deref(), &limits, how);
+        let progress = args.budget.progress;
+        return super::solve_history::run(
+            &played,
+            args.position.as_deref(),
+            &limits,
+            how,
+            progress,
+        );
     }
     if args.value_only {
         return Err(Failure::usage(format!(

@@ -17,8 +17,14 @@ use std::io::Write;
 
 /// `morrigo solve` on a ruleset whose legal moves or wins read the history:
 /// a full-history alpha-beta search (see `morrigo solve --help`).
-pub fn run(played: &Game, position: Option<&str>, limits: &Limits, how: HistorySearch) -> Outcome {
-    let text = with_machine!(played.machine().as_ref(), m => solve_text(played, m, position, limits, how))?;
+pub fn run(
+    played: &Game,
+    position: Option<&str>,
+    limits: &Limits,
+    how: HistorySearch,
+    progress: bool,
+) -> Outcome {
+    let text = with_machine!(played.machine().as_ref(), m => solve_text(played, m, position, limits, how, progress))?;
     write!(std::io::stdout().lock(), "{text}")?;
     Ok(())
 }
@@ -29,18 +35,15 @@ fn solve_text<const W: usize>(
     position: Option<&str>,
     limits: &Limits,
     how: HistorySearch,
+    progress: bool,
 ) -> Result<String, Failure> {
     let start = game::start(played, position)?;
-    let bar = spinner();
-    let mut tick = |nodes: u64| {
-        if let Some(b) = &bar {
-            b.set_message(format!("{nodes} nodes searched"));
-        }
-    };
-    let (solved, plain_why) = solve(m, &start, limits, how, &mut tick);
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
+    // A solve can run for hours: with `--progress` a log gets the nodes
+    // searched so far, as the other long commands print their counts.
+    let label = format!("solve {}", m.rules.name);
+    let mut bar = crate::budget::Progress::counter(label, "nodes searched", progress);
+    let (solved, plain_why) = solve(m, &start, limits, how, &mut |nodes| bar.set(nodes));
+    bar.finish();
     let solution = solved.map_err(|e| refusal(&m.rules, &e))?;
     Ok(report(
         m,

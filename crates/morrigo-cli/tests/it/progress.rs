@@ -1,4 +1,4 @@
-//! Progress of the long commands (`perft`, `states`, `bench`): a bar on a
+//! Progress of the long commands (`perft`, `states`, `bench`, `solve`): a bar on a
 //! terminal, nothing on a pipe, plain lines on a pipe with `--progress`.
 
 use std::process::Command;
@@ -7,7 +7,7 @@ use crate::common::{assert_code, morrigo, root, stderr, stdout};
 
 /// Commands that run long enough for a bar to be drawn (short in a test
 /// build), with the label their bar shows.
-const LONG_COMMANDS: [(&[&str], &str); 4] = [
+const LONG_COMMANDS: [(&[&str], &str); 5] = [
     (&["perft", "nine-mens-morris", "4"], "perft depth 4 ["),
     (
         &["perft", "three-mens-morris", "5", "--to-end"],
@@ -31,6 +31,10 @@ const LONG_COMMANDS: [(&[&str], &str); 4] = [
             "5",
         ],
         "bench three-mens-morris: playouts [",
+    ),
+    (
+        &["solve", "chinese-superko", "--size", "3x2", "--komi", "0"],
+        "solve chinese-superko ",
     ),
 ];
 
