@@ -242,10 +242,14 @@ impl<const W: usize> Search<'_, '_, W> {
     fn iteration(&mut self, s: &mut State<W>, cap: u32) -> Result<Iteration, SolveError> {
         self.cap = cap;
         self.table.next_pass();
+        let moves = match self.start_cap(s) {
+            Ok(moves) => moves,
+            Err(leaf) => return Ok(*leaf),
+        };
         if self.every_first_move {
-            self.iteration_every_move(s)
+            self.iteration_every_move(s, moves)
         } else {
-            self.iteration_value_only(s)
+            self.iteration_value_only(s, moves)
         }
     }
 

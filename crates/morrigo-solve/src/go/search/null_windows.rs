@@ -28,10 +28,6 @@ use morrigo_engine::{Move, MoveKind, Outcome, State};
 /// What the null-window searches of one pass proved of the root.
 struct Proved {
     value: f64,
-    /// The root move of the last search proving a lower bound.
-    raising: Option<Move>,
-    /// The root move of the last search proving an upper bound.
-    lowering: Option<Move>,
     /// The proof of the upper bound met a cut line.
     upper_cut: bool,
 }
@@ -45,19 +41,16 @@ impl<const W: usize> Search<'_, '_, W> {
     pub(super) fn iteration_value_only(
         &mut self,
         s: &mut State<W>,
+        moves: Vec<Move>,
     ) -> Result<Iteration, SolveError> {
         let cap = self.cap;
-        let moves = match self.start_cap(s) {
-            Ok(moves) => moves,
-            Err(leaf) => return Ok(*leaf),
-        };
         self.refuted = moves.len() - 1;
         let unbounded = (f64::NEG_INFINITY, f64::INFINITY);
         let low = self.mtdf(s, &moves, -WIN, self.guess, unbounded)?;
         self.guess = low.value;
         let mut high = None;
         if low.upper_cut {
-            let (test, _) = self.window(s, &moves, WIN, (low.value, low.value.next_up()))?;
+            let test = self.window(s, &moves, WIN, (low.value, low.value.next_up()))?;
             if test.value > low.value {
                 high = Some(test.value);
             }
@@ -82,7 +75,7 @@ impl<const W: usize> Search<'_, '_, W> {
         };
         // One window from the bound just proved gives the exact value.
         let above = (high_at_least.next_down(), f64::INFINITY);
-        let (high, _) = self.window(s, &moves, WIN, above)?;
+        let high = self.window(s, &moves, WIN, above)?;
         let draw = self.mtdf(s, &moves, 0.0, low.value, unbounded)?;
         let line = self.proved_line(s, draw.value, (0.0, 0.0))?;
         let best = line
@@ -112,12 +105,9 @@ impl<const W: usize> Search<'_, '_, W> {
     pub(super) fn iteration_every_move(
         &mut self,
         s: &mut State<W>,
+        moves: Vec<Move>,
     ) -> Result<Iteration, SolveError> {
         let cap = self.cap;
-        let moves = match self.start_cap(s) {
-            Ok(moves) => moves,
-            Err(leaf) => return Ok(*leaf),
-        };
         let unbounded = (f64::NEG_INFINITY, f64::INFINITY);
         let (mut lows, mut highs, mut draws) = (Vec::new(), Vec::new(), Vec::new());
         for &mv in &moves {
@@ -131,7 +121,7 @@ impl<const W: usize> Search<'_, '_, W> {
             let mut high = low.value;
             if low.upper_cut {
                 let at_most = (low.value, low.value.next_up());
-                let (test, _) = self.window(s, &one, WIN, at_most)?;
+                let test = self.window(s, &one, WIN, at_most)?;
                 if test.value > low.value {
                     high = self
                         .mtdf(s, &one, WIN, test.value, (test.value, f64::INFINITY))?
@@ -176,7 +166,7 @@ impl<const W: usize> Search<'_, '_, W> {
 
     /// A cap's counts started and the root's moves, or the iteration of a
     /// root the rules end or that has no move.
-    fn start_cap(&mut self, s: &State<W>) -> Result<Vec<Move>, Box<Iteration>> {
+    pub(super) fn start_cap(&mut self, s: &State<W>) -> Result<Vec<Move>, Box<Iteration>> {
         self.cut = 0;
         self.stuck = 0;
         self.nodes += 1;
@@ -219,8 +209,6 @@ impl<const W: usize> Search<'_, '_, W> {
         let mut g = guess.clamp(lower, upper);
         let mut proved = Proved {
             value: g,
-            raising: None,
-            lowering: None,
             upper_cut: true,
         };
         let mut windows = 0;
@@ -228,23 +216,20 @@ impl<const W: usize> Search<'_, '_, W> {
             windows += 1;
             if windows > NULL_WINDOWS {
                 // One window over what is left gives the value inside it.
-                let (f, best) =
-                    self.window(s, moves, cut_value, (lower.next_down(), upper.next_up()))?;
+                let f = self.window(s, moves, cut_value, (lower.next_down(), upper.next_up()))?;
                 debug_assert!(lower <= f.value && f.value <= upper, "inside the bounds");
                 (lower, upper) = (f.value, f.value);
-                (proved.raising, proved.lowering, proved.upper_cut) = (best, best, f.cut);
+                proved.upper_cut = f.cut;
                 break;
             }
             let beta = if g <= lower { lower.next_up() } else { g };
-            let (f, best) = self.window(s, moves, cut_value, (beta.next_down(), beta))?;
+            let f = self.window(s, moves, cut_value, (beta.next_down(), beta))?;
             g = f.value;
             if g < beta {
                 upper = g;
-                proved.lowering = best;
                 proved.upper_cut = f.cut;
             } else {
                 lower = g;
-                proved.raising = best;
             }
         }
         debug_assert_eq!(lower, upper, "a pass's searches agree");
@@ -261,7 +246,7 @@ impl<const W: usize> Search<'_, '_, W> {
         moves: &[Move],
         cut_value: f64,
         (alpha, beta): (f64, f64),
-    ) -> Result<(super::Found, Option<Move>), SolveError> {
+    ) -> Result<super::Found, SolveError> {
         self.cut_value = cut_value;
         self.rank_moves(s, 0, moves, self.root_hint);
         let (f, best) = self.children(s, 0, alpha, beta, usize::MAX)?;
@@ -269,7 +254,7 @@ impl<const W: usize> Search<'_, '_, W> {
         if best.is_some() && (f.value >= beta) == (s.pos.to_move == 0) {
             self.root_hint = best;
         }
-        Ok((f, best))
+        Ok(f)
     }
 
     /// A perfect-play line for the value `value` (see the module's
