@@ -122,6 +122,9 @@ pub struct TtStats {
     /// Nodes not stored because their value may depend on boards the key
     /// leaves out (path-dependent: graph-history interaction).
     pub tainted: u64,
+    /// Entries stored with the answers their line gave for the interior
+    /// boards that tainted them: they hold where a path gives the same.
+    pub stored_with_answers: u64,
     /// Bytes the table held at the end.
     pub bytes: u64,
     /// Lines ended by Benson's unconditional life: on a settled board, at

@@ -15,6 +15,7 @@
 
 pub mod keyspec;
 mod path;
+mod reads;
 mod search;
 pub mod settled;
 mod tt;

@@ -115,8 +115,22 @@ impl BoardMap {
         }
     }
 
-    fn board<const W: usize>(&self, occ: &[Bits<W>; 2]) -> [Bits<W>; 2] {
+    pub(crate) fn board<const W: usize>(&self, occ: &[Bits<W>; 2]) -> [Bits<W>; 2] {
         [self.bits(&occ[0]), self.bits(&occ[1])]
+    }
+
+    /// A board's image under the inverse map.
+    pub(crate) fn board_back<const W: usize>(&self, occ: &[Bits<W>; 2]) -> [Bits<W>; 2] {
+        if self.sym.is_none() {
+            return *occ;
+        }
+        occ.map(|colour| {
+            let mut out = Bits::EMPTY;
+            colour
+                .iter()
+                .for_each(|q| out.set(usize::from(self.inverse[q])));
+            out
+        })
     }
 
     /// A move's image (`inverse`: under the inverse map).
@@ -129,7 +143,7 @@ impl BoardMap {
     }
 }
 
-fn board_hash<const W: usize>(occ: &[Bits<W>; 2]) -> u128 {
+pub(crate) fn board_hash<const W: usize>(occ: &[Bits<W>; 2]) -> u128 {
     let mut k = Key128::new(1);
     for colour in occ {
         for w in colour.0 {
@@ -150,6 +164,8 @@ struct PathNode<const W: usize> {
     board: u128,
     to_move: u8,
     stones: u32,
+    /// The board is a board play's result.
+    by_play: bool,
 }
 
 /// The identity first, then the board's symmetries under the rules (the
@@ -215,12 +231,12 @@ impl<const W: usize> PathStack<W> {
             maps,
         };
         path.closed = vec![0];
-        path.push_node(s);
+        path.push_node(s, false);
         path
     }
 
-    fn push_node(&mut self, s: &State<W>) {
-        let node = Self::node(s);
+    fn push_node(&mut self, s: &State<W>, by_play: bool) {
+        let node = Self::node(s, by_play);
         for map in &self.maps {
             self.mapped.push(board_hash(&map.board(&node.occ)));
         }
@@ -241,12 +257,13 @@ impl<const W: usize> PathStack<W> {
         self.mapped[node * self.maps.len() + j]
     }
 
-    fn node(s: &State<W>) -> PathNode<W> {
+    fn node(s: &State<W>, by_play: bool) -> PathNode<W> {
         PathNode {
             occ: s.pos.occ,
             board: board_hash(&s.pos.occ),
             to_move: s.pos.to_move,
             stones: s.pos.on_board[0] + s.pos.on_board[1],
+            by_play,
         }
     }
 
@@ -274,7 +291,7 @@ impl<const W: usize> PathStack<W> {
                 captured: s.pos.captured,
             });
         }
-        self.push_node(s);
+        self.push_node(s, was_play);
         if self.spec.classes == ClassWindow::Whole {
             let n = s.recorded_moves();
             let mut k = Key128::new(2);
@@ -452,15 +469,27 @@ impl<const W: usize> PathStack<W> {
             .expect("the identity is a map")
     }
 
-    /// Taint from the boards the rules look up at the top node, whose
-    /// state is `s`: every candidate play's result under superko (legal
-    /// because unseen, or refused because seen), and the node's own board
-    /// when it is a play result and occurrences are counted.
-    pub(crate) fn lookups_taint(&self, m: &Machine<W>, s: &State<W>, by_play: bool) -> usize {
-        let mut first = usize::MAX;
+    /// The boards the rules look up at the top node, whose state is `s`,
+    /// that taint path nodes: every candidate play's result under superko
+    /// (legal because unseen, or refused because seen), and the node's own
+    /// board when it is a play result and occurrences are counted. Calls
+    /// `read` with each such board and its threshold.
+    pub(crate) fn tainting_lookups(
+        &self,
+        m: &Machine<W>,
+        s: &State<W>,
+        by_play: bool,
+        mut read: impl FnMut(&[Bits<W>; 2], usize),
+    ) {
         let occ = s.pos.occ;
+        let mut look = |y: &[Bits<W>; 2]| {
+            let at = self.taint_threshold(y);
+            if at != usize::MAX {
+                read(y, at);
+            }
+        };
         if self.spec.occurrences && by_play {
-            first = first.min(self.taint_threshold(&occ));
+            look(&occ);
         }
         if self.spec.superko != Superko::None {
             let me = s.pos.to_move as usize;
@@ -472,10 +501,24 @@ impl<const W: usize> PathStack<W> {
                 if e.suicide && e.suicide_effect == morrigo_rules::SuicideEffect::Remove {
                     y[me] = y[me].without(e.own_chain);
                 }
-                first = first.min(self.taint_threshold(&y));
+                look(&y);
             }
         }
-        first
+    }
+
+    /// Everything the rules can ask of board `y`'s occurrences on the path
+    /// (how often it stood, how often as a play's result, with which sides
+    /// to move), packed; `None` past the packing's counts. Two paths with
+    /// the same key and the same answers for every interior board a search
+    /// looked up give that search the same answers throughout.
+    pub(crate) fn occurrences(&self, y: &[Bits<W>; 2]) -> Option<u32> {
+        let (mut count, mut plays, mut sides) = (0u32, 0u32, 0u32);
+        for n in self.nodes.iter().filter(|n| n.occ == *y) {
+            count += 1;
+            plays += u32::from(n.by_play);
+            sides |= 1 << n.to_move;
+        }
+        (count < 1 << 12).then_some(count | plays << 12 | sides << 24)
     }
 }
 
@@ -557,6 +600,38 @@ mod tests {
             usize::MAX,
             "outside"
         );
+    }
+
+    /// A board taken into a symmetry's frame and back is itself (stored
+    /// entries keep their boards in their frame).
+    #[test]
+    fn a_board_mapped_and_back_is_itself() {
+        let m = machine();
+        let maps = board_maps(&m);
+        assert!(maps.len() > 1, "3x2 has symmetries");
+        let y = board(&[0, 4], &[5]);
+        for map in &maps {
+            assert_eq!(map.board_back(&map.board(&y)), y);
+        }
+        assert_ne!(maps[1].board(&y), y, "a symmetry moves this board");
+    }
+
+    /// A board's occurrences: how often it stood, how often as a play's
+    /// result, and with which sides to move (a pass repeats the board
+    /// with the other side to move).
+    #[test]
+    fn occurrences_count_plays_passes_and_sides() {
+        let m = machine();
+        let (mut path, mut s) = walk(&m, &[0, 5]);
+        m.apply(&mut s, Move::pass(0));
+        path.push(&s, false);
+        let y = board(&[0], &[5]);
+        assert_eq!(path.occurrences(&y), Some(2 | 1 << 12 | 0b11 << 24));
+        assert_eq!(
+            path.occurrences(&board(&[0], &[])),
+            Some(1 | 1 << 12 | 0b10 << 24)
+        );
+        assert_eq!(path.occurrences(&board(&[5], &[])), Some(0));
     }
 
     /// Popping restores the key exactly.

@@ -20,11 +20,14 @@
 //!   entries every pass reads; the null windows, which search a node again
 //!   in other passes, showed it (chinese 2x2 read black by 4 where the
 //!   game cycles between white and black by 4);
-//! * a node whose subtree looked up a board its key leaves out (a tainted
-//!   node, see `path`) is searched but never stored.
+//! * a node whose subtree looked up boards its key leaves out (a tainted
+//!   node, see `path`) is kept with its line's answers for those boards
+//!   (`reads`) and used only where the path gives the same answers; with
+//!   more such boards than an entry names, it is searched but not stored.
 
 use super::keyspec::KeySpec;
 use super::path::{Key128, PathStack};
+use super::reads::{Answers, Interior, Reads};
 use super::settled::settled_boards_end_lines;
 use super::tt::{Bound, Entry, Table};
 use crate::history::{
@@ -68,19 +71,20 @@ impl Default for TtOptions {
 #[derive(Clone, Copy, Debug)]
 struct Found {
     value: f64,
-    /// First path index whose nodes' values depend on boards their keys
-    /// leave out (`usize::MAX`: none).
-    taint: usize,
+    /// The interior boards the subtree looked up that taint this node or
+    /// an ancestor: the path indices whose values depend on boards their
+    /// keys leave out.
+    reads: Reads,
     /// The subtree met a cut line (its value is for this pass only).
     cut: bool,
     height: u32,
 }
 
 impl Found {
-    fn leaf(value: f64, taint: usize, cut: bool) -> Self {
+    fn leaf(value: f64, reads: Reads, cut: bool) -> Self {
         Found {
             value,
-            taint,
+            reads,
             cut,
             height: 0,
         }
@@ -146,6 +150,7 @@ pub fn solve_tt_with<const W: usize>(
         order: vec![0; (m.points() + 16) * 2],
         stride: m.points() + 16,
         table: Table::new(table_bytes(limits)).map_err(SolveError::Memory)?,
+        interior: Interior::default(),
         stats: TtStats::default(),
     };
     let (it, stopped_at) = deepen(limits, |cap| search.iteration(&mut s, cap))?;
@@ -213,6 +218,8 @@ struct Search<'m, 'p, const W: usize> {
     /// Entries whose subtree met no cut line (valid in every pass), and
     /// entries of this pass whose subtree met cut lines, keyed with depth.
     table: Table,
+    /// The interior boards looked up, by id.
+    interior: Interior<W>,
     stats: TtStats,
 }
 
@@ -366,10 +373,12 @@ impl<const W: usize> Search<'_, '_, W> {
         by_play: bool,
     ) -> Result<Found, SolveError> {
         count_node(&mut self.nodes, &self.limits, &mut *self.progress)?;
-        let taint = self.path.lookups_taint(self.m, s, by_play);
+        let mut reads = Reads::NONE;
+        let (path, interior) = (&self.path, &mut self.interior);
+        path.tainting_lookups(self.m, s, by_play, |y, at| reads.add(interior.id(y), at));
         // The per-depth buffer: no allocation per node once it has grown.
         let mut moves = std::mem::take(&mut self.buffers[depth]);
-        let found = self.search_node(s, depth, alpha, beta, taint, &mut moves);
+        let found = self.search_node(s, depth, alpha, beta, reads, &mut moves);
         self.buffers[depth] = moves;
         found
     }
@@ -383,33 +392,34 @@ impl<const W: usize> Search<'_, '_, W> {
         depth: usize,
         mut alpha: f64,
         mut beta: f64,
-        taint: usize,
+        reads: Reads,
         moves: &mut Vec<Move>,
     ) -> Result<Found, SolveError> {
-        if let Some(f) = self.line_end(s, depth, taint, moves) {
+        if let Some(f) = self.line_end(s, depth, reads, moves) {
             return Ok(f);
         }
         // Entries are kept in the frame of the least key over the board's
         // symmetries: moves are mapped into it and back.
         let (key, frame) = self.path.canonical_key(s);
         let keys = (key, self.capped_key(key, depth));
-        let (hint, narrowed_by_pass) =
-            match self.probe(keys, frame, depth, &mut alpha, &mut beta, taint) {
-                Ok(f) => return Ok(f),
-                Err(miss) => miss,
-            };
+        let miss = match self.probe(keys, frame, depth, &mut alpha, &mut beta, reads) {
+            Ok(f) => return Ok(f),
+            Err(miss) => miss,
+        };
         if let Some(bound) = self.settled_bound(s, alpha, beta) {
             // A bound of this pass only (the game's value bounds the pass
             // counting cut lines lost from above, not the others): kept
             // out of the entries every pass reads, as a cut line is.
-            return Ok(Found::leaf(bound, taint, true));
+            return Ok(Found::leaf(bound, reads, true));
         }
-        self.rank_moves(s, depth, moves, hint);
-        let (mut f, best_move) = self.children(s, depth, alpha, beta, taint)?;
-        // A value found in a window narrowed by this pass's entry holds in
-        // this pass only, whatever lines the children met.
-        f.cut |= narrowed_by_pass;
-        self.store(keys, frame, depth, (alpha, beta), &f, best_move);
+        self.rank_moves(s, depth, moves, miss.hint);
+        let (mut f, best_move) = self.children(s, depth, alpha, beta, reads)?;
+        // A value found in a window narrowed by an entry holds where the
+        // entry does: in its pass only, with its boards' answers only.
+        f.cut |= miss.narrowed_by_pass;
+        f.reads.merge(&miss.narrowed_reads);
+        f.reads.keep_to(self.root_index + depth);
+        self.store(keys, frame, (alpha, beta), &f, best_move);
         Ok(f)
     }
 
@@ -419,36 +429,36 @@ impl<const W: usize> Search<'_, '_, W> {
         &mut self,
         s: &State<W>,
         depth: usize,
-        taint: usize,
+        reads: Reads,
         moves: &mut Vec<Move>,
     ) -> Option<Found> {
         if let Some(o) = self.m.legal_moves(s, moves) {
-            return Some(Found::leaf(outcome_value(self.m, s, &o), taint, false));
+            return Some(Found::leaf(outcome_value(self.m, s, &o), reads, false));
         }
         if moves.is_empty() {
             self.stuck += 1;
-            return Some(Found::leaf(0.0, taint, false));
+            return Some(Found::leaf(0.0, reads, false));
         }
         if self.settled && self.m.is_settled(&s.pos.occ) {
             // The game's value whatever the history (see `settled`), so
             // not a cut line: kept for every pass.
             self.stats.settled += 1;
             let score = self.m.score(s, &morrigo_engine::Bits::EMPTY);
-            return Some(Found::leaf(score[0] - score[1], taint, false));
+            return Some(Found::leaf(score[0] - score[1], reads, false));
         }
         if depth >= self.cap as usize {
             self.cut += 1;
             let value = self.held_bound(s).unwrap_or(self.cut_value);
-            return Some(Found::leaf(value, taint, true));
+            return Some(Found::leaf(value, reads, true));
         }
         None
     }
 
-    /// Look the node up (its game entry, then this pass's capped one):
-    /// `Ok` with the value where the entry settles the window (narrowed by
-    /// a bound otherwise), else `Err` with the entry's best move to try
-    /// first, mapped out of the table's frame, and whether this pass's
-    /// entry narrowed the window.
+    /// Look the node up (its game entry, then this pass's capped one; an
+    /// entry tied to interior boards' answers only where the path gives
+    /// the same): `Ok` with the value where the entry settles the window
+    /// (narrowed by a bound otherwise), else `Err` with what the entry
+    /// still tells the search.
     fn probe(
         &mut self,
         (key, capped_key): (u128, u128),
@@ -456,17 +466,39 @@ impl<const W: usize> Search<'_, '_, W> {
         depth: usize,
         alpha: &mut f64,
         beta: &mut f64,
-        taint: usize,
-    ) -> Result<Found, (Option<Move>, bool)> {
+        reads: Reads,
+    ) -> Result<Found, Miss> {
         self.stats.probes += 1;
         let room = self.cap as usize - depth;
+        // An entry's boards are kept in its frame, as its move is.
+        let map = self.path.map(frame);
+        let holds_here = |e: &Entry| {
+            e.answers.pairs().all(|(id, a)| {
+                let y = map.board_back(self.interior.board(id));
+                self.path.occurrences(&y) == Some(a)
+            })
+        };
         let hit = match self.table.get(key, false) {
-            Some(e) if (e.height as usize) < room => Some((e, false)),
-            _ => self.table.get(capped_key, true).map(|e| (e, true)),
+            Some(e) if (e.height as usize) < room && holds_here(&e) => Some((e, false)),
+            _ => self
+                .table
+                .get(capped_key, true)
+                .filter(|e| holds_here(e))
+                .map(|e| (e, true)),
         };
         let Some((e, cut)) = hit else {
-            return Err((None, false));
+            return Err(Miss::NOTHING);
         };
+        // The entry's boards taint this path where they lie inside its
+        // epochs, as they would have had the subtree been searched here.
+        let mut entry_reads = Reads::NONE;
+        for (id, _) in e.answers.pairs() {
+            let y = self.path.map(frame).board_back(self.interior.board(id));
+            let at = self.path.taint_threshold(&y);
+            if at != usize::MAX {
+                entry_reads.add(self.interior.id(&y), at);
+            }
+        }
         let hint = e.best.map(|mv| self.path.map(frame).mv(mv, true));
         let done = match e.bound {
             Bound::Exact => true,
@@ -480,13 +512,18 @@ impl<const W: usize> Search<'_, '_, W> {
             }
         };
         if !done {
-            let narrowed = cut && e.bound != Bound::Exact;
-            return Err((hint, narrowed));
+            return Err(Miss {
+                hint,
+                narrowed_by_pass: cut,
+                narrowed_reads: entry_reads,
+            });
         }
         self.stats.hits += 1;
+        let mut reads = reads;
+        reads.merge(&entry_reads);
         Ok(Found {
             value: e.value,
-            taint,
+            reads,
             cut,
             height: e.height,
         })
@@ -519,7 +556,7 @@ impl<const W: usize> Search<'_, '_, W> {
         depth: usize,
         mut alpha: f64,
         mut beta: f64,
-        mut taint: usize,
+        mut reads: Reads,
     ) -> Result<(Found, Option<Move>), SolveError> {
         let ranked = std::mem::take(&mut self.ranked[depth]);
         let maximising = s.pos.to_move == 0;
@@ -538,7 +575,7 @@ impl<const W: usize> Search<'_, '_, W> {
                     break;
                 }
             };
-            taint = taint.min(f.taint);
+            reads.merge(&f.reads);
             cut |= f.cut;
             height = height.max(f.height + 1);
             if (maximising && f.value > best) || (!maximising && f.value < best) {
@@ -560,30 +597,41 @@ impl<const W: usize> Search<'_, '_, W> {
         result?;
         let found = Found {
             value: best,
-            taint,
+            reads,
             cut,
             height,
         };
         Ok((found, best_move))
     }
 
-    /// Keep a searched node's value, unless it may depend on the path (a
-    /// tainted node): in the game table when no cut line was met, else in
-    /// this pass's, keyed with the depth; a bound where it fell outside
-    /// the window `(alpha0, beta0)` the node was searched with.
+    /// Keep a searched node's value: in the game table when no cut line
+    /// was met, else in this pass's, keyed with the depth; a bound where it
+    /// fell outside the window `(alpha0, beta0)` the node was searched
+    /// with. A node whose value may depend on boards its key leaves out (a
+    /// tainted node) is kept with its line's answers for those boards, or
+    /// not at all where some could not be named.
     fn store(
         &mut self,
         (key, capped_key): (u128, u128),
         frame: usize,
-        depth: usize,
         (alpha0, beta0): (f64, f64),
         f: &Found,
         best_move: Option<Move>,
     ) {
-        if f.taint <= self.root_index + depth {
+        // Every board left in `reads` taints this node (see `keep_to`). The
+        // boards are kept in the entry's frame, as its move is.
+        let map = self.path.map(frame);
+        let (path, interior) = (&self.path, &mut self.interior);
+        let answers = Answers::of(&f.reads, |id| {
+            let y = *interior.board(id);
+            let answer = path.occurrences(&y)?;
+            Some((interior.id(&map.board(&y))?, answer))
+        });
+        let Some(answers) = answers else {
             self.stats.tainted += 1;
             return;
-        }
+        };
+        self.stats.stored_with_answers += u64::from(!answers.is_empty());
         let bound = if f.value <= alpha0 {
             Bound::Upper
         } else if f.value >= beta0 {
@@ -596,6 +644,7 @@ impl<const W: usize> Search<'_, '_, W> {
             bound,
             best: best_move.map(|mv| self.path.map(frame).mv(mv, false)),
             height: f.height,
+            answers,
         };
         self.stats.stores += 1;
         if f.cut {
@@ -604,4 +653,22 @@ impl<const W: usize> Search<'_, '_, W> {
             self.table.put(key, entry, false);
         }
     }
+}
+
+/// What a probe that did not settle the node found.
+struct Miss {
+    /// The entry's best move, in the node's frame.
+    hint: Option<Move>,
+    /// A bound of this pass's entry narrowed the window.
+    narrowed_by_pass: bool,
+    /// The interior boards the narrowing entry's value rests on.
+    narrowed_reads: Reads,
+}
+
+impl Miss {
+    const NOTHING: Miss = Miss {
+        hint: None,
+        narrowed_by_pass: false,
+        narrowed_reads: Reads::NONE,
+    };
 }

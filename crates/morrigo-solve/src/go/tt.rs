@@ -4,6 +4,7 @@
 //! bucket keeps the entry with the larger subtree, the other takes the
 //! newest. Losing an entry costs work, never a wrong value.
 
+use super::reads::Answers;
 use morrigo_engine::memory::{self, OutOfMemory};
 use morrigo_engine::{Move, MoveKind};
 
@@ -21,6 +22,10 @@ pub(crate) struct Entry {
     pub(crate) best: Option<Move>,
     /// Plies below the node its search reached (through hits too).
     pub(crate) height: u32,
+    /// What the line the entry was found on answered for the interior
+    /// boards that tainted it: the entry holds where the path answers the
+    /// same (empty: wherever the key is the same).
+    pub(crate) answers: Answers,
 }
 
 /// One stored entry, packed: the best move as `kind << 16 | point`.
@@ -30,6 +35,7 @@ struct Slot {
     value: f64,
     height: u32,
     best: u32,
+    answers: Answers,
     /// The pass an entry whose subtree met cut lines belongs to (0: an
     /// entry valid in every pass; `EMPTY`: no entry).
     pass: u32,
@@ -45,6 +51,7 @@ impl Slot {
         value: 0.0,
         height: 0,
         best: NO_MOVE,
+        answers: Answers::EMPTY,
         pass: EMPTY,
         bound: Bound::Exact,
     };
@@ -119,6 +126,7 @@ impl Table {
                 bound: s.bound,
                 best: unpack(s.best),
                 height: s.height,
+                answers: s.answers,
             })
     }
 
@@ -132,6 +140,7 @@ impl Table {
             value: e.value,
             height: e.height,
             best: pack(e.best),
+            answers: e.answers,
             pass: if pass_only { self.pass } else { 0 },
             bound: e.bound,
         };
@@ -195,6 +204,7 @@ mod tests {
             bound: Bound::Exact,
             best: Some(Move::play(3)),
             height,
+            answers: Answers::EMPTY,
         }
     }
 

@@ -22,6 +22,7 @@ const NULL_WINDOWS: u32 = 3;
 // A null window is `(x.next_down(), x)`: no value lies strictly inside it,
 // whatever the komi (a win by rule is ±`WIN`, 1e9, past any fixed epsilon).
 use super::Search;
+use crate::go::reads::Reads;
 use crate::history::{bounds_of, outcome_value, Iteration, SolveError, WIN};
 use morrigo_engine::{Move, MoveKind, Outcome, State};
 
@@ -249,7 +250,7 @@ impl<const W: usize> Search<'_, '_, W> {
     ) -> Result<super::Found, SolveError> {
         self.cut_value = cut_value;
         self.rank_moves(s, 0, moves, self.root_hint);
-        let (f, best) = self.children(s, 0, alpha, beta, usize::MAX)?;
+        let (f, best) = self.children(s, 0, alpha, beta, Reads::NONE)?;
         // The move that proved the side to move's bound goes first next.
         if best.is_some() && (f.value >= beta) == (s.pos.to_move == 0) {
             self.root_hint = best;
