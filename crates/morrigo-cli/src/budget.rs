@@ -166,6 +166,17 @@ impl Progress {
         self.bar.set_position(done);
     }
 
+    /// A line of its own among the progress (`{label}: {text}`): above
+    /// the bar on a terminal (drawn again below it), with the plain lines
+    /// under `--progress`, nothing otherwise.
+    pub fn line(&self, text: &str) {
+        if let Some((label, _)) = &self.plain {
+            eprintln!("{label}: {text}");
+        } else if !self.bar.is_hidden() {
+            self.bar.println(format!("{}: {text}", self.bar.message()));
+        }
+    }
+
     pub fn finish(self) {
         self.bar.finish_and_clear();
         if let Some((label, thread)) = self.plain {

@@ -290,22 +290,92 @@ pub fn solve_history<const W: usize>(
 /// Nodes between two calls of the progress callback.
 pub const PROGRESS_EVERY: u64 = 1 << 16;
 
+/// What a solve reports while it runs, for a progress display (the
+/// solver prints nothing itself).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SolveProgress {
+    /// The nodes searched so far, every [`PROGRESS_EVERY`] nodes.
+    Nodes(u64),
+    /// The search at one ply cap finished (16, 20, 25, 31, …): what it
+    /// found, so a run stopped before the end keeps the caps it finished.
+    CapDone(CapReport),
+}
+
+/// What the search at one ply cap found (see [`SolveProgress::CapDone`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CapReport {
+    /// The ply cap.
+    pub cap: u32,
+    /// The value with cut lines counted as draws (the value, when
+    /// `bounds` is `None`).
+    pub value: f64,
+    /// When the cut lines leave the value open: the value with cut lines
+    /// lost and won by the first player (as [`HistorySolution::bounds`]).
+    pub bounds: Option<(f64, f64)>,
+    /// First moves whose values the cut lines leave open (at most one in
+    /// a value-only solve, which values the best move alone).
+    pub open_moves: usize,
+    /// Lines cut at the cap (in the pass counting them as draws).
+    pub cut_lines: u64,
+    /// Nodes searched so far, over all caps.
+    pub nodes: u64,
+    /// Time since the solve started.
+    pub elapsed: Duration,
+}
+
+/// One progress callback shared by a search's node counter (which the
+/// search holds while it runs) and the caps' reports made between
+/// searches.
+pub(crate) struct SharedProgress<'a>(std::cell::RefCell<&'a mut dyn FnMut(SolveProgress)>);
+
+impl<'a> SharedProgress<'a> {
+    pub(crate) fn new(progress: &'a mut dyn FnMut(SolveProgress)) -> Self {
+        SharedProgress(std::cell::RefCell::new(progress))
+    }
+
+    /// The node counter a search calls (see [`count_node`]).
+    pub(crate) fn nodes(&self) -> impl FnMut(u64) + use<'_, 'a> {
+        |n| (*self.0.borrow_mut())(SolveProgress::Nodes(n))
+    }
+
+    /// Report the cap `it` finished, `nodes` searched so far.
+    pub(crate) fn cap_done(&self, it: &Iteration, nodes: u64, elapsed: Duration) {
+        let report = CapReport {
+            cap: it.cap,
+            value: it.value,
+            bounds: it.bounds,
+            open_moves: it.move_bounds.iter().filter(|b| b.is_some()).count(),
+            cut_lines: it.cut,
+            nodes,
+            elapsed,
+        };
+        (*self.0.borrow_mut())(SolveProgress::CapDone(report));
+    }
+}
+
 /// [`solve_history`], calling `progress` with the nodes searched so far
-/// every [`PROGRESS_EVERY`] nodes (a progress display).
+/// every [`PROGRESS_EVERY`] nodes and with what each ply cap found when
+/// its search finishes (a progress display).
 pub fn solve_history_with<const W: usize>(
     m: &Machine<W>,
     start: &State<W>,
     limits: &Limits,
-    progress: &mut dyn FnMut(u64),
+    progress: &mut dyn FnMut(SolveProgress),
 ) -> Result<HistorySolution, SolveError> {
     let t0 = Instant::now();
     let estimate = estimate(m, start, ESTIMATE_PROBES, limits);
     if estimate.search > limits.max_nodes as f64 {
         return Err(SolveError::TooBig(estimate));
     }
-    let mut search = Search::new(m, limits, progress);
+    let progress = SharedProgress::new(progress);
+    let mut nodes = progress.nodes();
+    let mut search = Search::new(m, limits, &mut nodes);
     let mut s = start.clone();
-    let (it, stopped_at) = deepen(limits, |cap| search.iteration(&mut s, cap))?;
+    let (it, stopped_at) = deepen(limits, |cap| {
+        let it = search.iteration(&mut s, cap)?;
+        progress.cap_done(&it, search.nodes, t0.elapsed());
+        Ok(it)
+    })?;
     Ok(solution(
         m,
         start,

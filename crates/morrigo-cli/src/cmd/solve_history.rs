@@ -10,8 +10,8 @@ use morrigo_engine::{with_machine, Game, Machine, Move};
 use morrigo_rules::Rules;
 use morrigo_solve::go::{settled_boards_end_lines, solve_tt_with, KeySpec, TtOptions};
 use morrigo_solve::history::{
-    decided_by_rule, solve_history_with, winner_of, HistorySolution, Limits, SolveError,
-    DEFAULT_MAX_PLIES,
+    decided_by_rule, solve_history_with, winner_of, CapReport, HistorySolution, Limits, SolveError,
+    SolveProgress, DEFAULT_MAX_PLIES,
 };
 use std::io::Write;
 
@@ -39,10 +39,15 @@ fn solve_text<const W: usize>(
 ) -> Result<String, Failure> {
     let start = game::start(played, position)?;
     // A solve can run for hours: with `--progress` a log gets the nodes
-    // searched so far, as the other long commands print their counts.
+    // searched so far, as the other long commands print their counts, and
+    // a line per ply cap finished with the value or bounds it found, so a
+    // run stopped early still tells them.
     let label = format!("solve {}", m.rules.name);
     let mut bar = crate::budget::Progress::counter(label, "nodes searched", progress);
-    let (solved, plain_why) = solve(m, &start, limits, how, &mut |nodes| bar.set(nodes));
+    let (solved, plain_why) = solve(m, &start, limits, how, &mut |p| match p {
+        SolveProgress::Nodes(nodes) => bar.set(nodes),
+        SolveProgress::CapDone(cap) => bar.line(&cap_line(&m.rules, &cap)),
+    });
     bar.finish();
     let solution = solved.map_err(|e| refusal(&m.rules, &e))?;
     Ok(report(
@@ -51,6 +56,27 @@ fn solve_text<const W: usize>(
         position.is_some(),
         plain_why.as_deref(),
     ))
+}
+
+/// A ply cap's search finished, for the progress lines:
+/// `cap 16: B+1..B+4, 131072 nodes, 0.4 s`; with `(3 first moves open)`
+/// after an exact value when the cut lines leave first moves' values open
+/// (the search goes on to the next cap).
+fn cap_line(rules: &Rules, r: &CapReport) -> String {
+    let value = match r.bounds {
+        None => short_value(rules, r.value),
+        Some((lo, hi)) => format!("{}..{}", short_value(rules, lo), short_value(rules, hi)),
+    };
+    let open = match (r.bounds, r.open_moves) {
+        (None, n) if n > 0 => format!(" ({n} first move{} open)", if n == 1 { "" } else { "s" }),
+        _ => String::new(),
+    };
+    format!(
+        "cap {}: {value}{open}, {} nodes, {:.1} s",
+        r.cap,
+        r.nodes,
+        r.elapsed.as_secs_f64()
+    )
 }
 
 /// How `solve` searches a ruleset that reads the history.
@@ -75,7 +101,7 @@ pub(crate) fn solve<const W: usize>(
     start: &game::Start,
     limits: &Limits,
     how: HistorySearch,
-    progress: &mut dyn FnMut(u64),
+    progress: &mut dyn FnMut(SolveProgress),
 ) -> (Result<HistorySolution, SolveError>, Option<String>) {
     let state = start.state_at::<W>();
     let HistorySearch::Table { every_first_move } = how else {
@@ -357,11 +383,12 @@ fn table_lines(rules: &Rules, r: &HistorySolution) -> String {
         return String::new();
     };
     let mut out = format!(
-        "table: {} probes, {} hits ({:.1}%), {} stored, {} not stored (path-dependent), {} MiB\n",
+        "table: {} probes, {} hits ({:.1}%), {} stored ({} path-dependent, kept with the boards they read), {} not stored (path-dependent), {} MiB\n",
         tt.probes,
         tt.hits,
         100.0 * tt.hits as f64 / tt.probes.max(1) as f64,
         tt.stores,
+        tt.stored_with_answers,
         tt.tainted,
         tt.bytes.div_ceil(1 << 20)
     );

@@ -106,15 +106,19 @@ pub fn solve_tt<const W: usize>(
 
 /// [`solve_tt`] with the shortcuts `options` allows, calling `progress`
 /// with the nodes searched so far every
-/// [`PROGRESS_EVERY`](crate::history::PROGRESS_EVERY) nodes.
+/// [`PROGRESS_EVERY`](crate::history::PROGRESS_EVERY) nodes and with what
+/// each ply cap found when its search finishes
+/// ([`SolveProgress`](crate::history::SolveProgress)).
 pub fn solve_tt_with<const W: usize>(
     m: &Machine<W>,
     spec: KeySpec,
     moves: &[Move],
     limits: &Limits,
     options: TtOptions,
-    progress: &mut dyn FnMut(u64),
+    progress: &mut dyn FnMut(crate::history::SolveProgress),
 ) -> Result<HistorySolution, SolveError> {
+    let progress = crate::history::SharedProgress::new(progress);
+    let mut nodes = progress.nodes();
     let t0 = Instant::now();
     let mut s = m.initial();
     let mut path = PathStack::new(spec, m, &s, options.symmetry);
@@ -130,7 +134,7 @@ pub fn solve_tt_with<const W: usize>(
     let mut search = Search {
         m,
         path,
-        progress,
+        progress: &mut nodes,
         settled: options.settled && settled_boards_end_lines(&m.rules).is_ok(),
         refuted: 0,
         every_first_move: options.every_first_move,
@@ -153,7 +157,11 @@ pub fn solve_tt_with<const W: usize>(
         interior: Interior::default(),
         stats: TtStats::default(),
     };
-    let (it, stopped_at) = deepen(limits, |cap| search.iteration(&mut s, cap))?;
+    let (it, stopped_at) = deepen(limits, |cap| {
+        let it = search.iteration(&mut s, cap)?;
+        progress.cap_done(&it, search.nodes, t0.elapsed());
+        Ok(it)
+    })?;
     let mut solved = solution(m, &start, it, search.nodes, stopped_at, None, t0.elapsed());
     solved.tt = Some(TtStats {
         bytes: search.table.bytes(),

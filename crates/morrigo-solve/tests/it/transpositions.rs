@@ -672,3 +672,62 @@ fn chinese_superko_3x3_and_5x2_by_value_only_root() {
         );
     }
 }
+
+/// Both searches report each ply cap as its search finishes (what a
+/// progress display prints, so a long run stopped early keeps them): the
+/// caps in order, the nodes growing, and the last cap's report is the
+/// result's cap, value, bounds and nodes.
+#[test]
+fn each_cap_is_reported_as_it_finishes() {
+    use morrigo_solve::history::{solve_history_with, CapReport, SolveProgress};
+    // (ruleset, board, komi, ply cap, caps, plain search)
+    let cases = [
+        ("japanese", (5, 1), 6.5, 200, vec![16, 20], false),
+        ("chinese", (5, 1), 6.5, 20, vec![16, 20], false),
+        ("chinese", (2, 2), 7.5, 20, vec![16, 20], true),
+    ];
+    for (name, size, komi, max_plies, caps, plain) in cases {
+        let r = rules(name, size, komi);
+        let spec = KeySpec::of(&r).expect("a Go key");
+        let any = AnyMachine::new(Arc::new(r)).expect("tiny board");
+        let limits = Limits {
+            max_plies,
+            ..Limits::default()
+        };
+        let mut reports: Vec<CapReport> = Vec::new();
+        let mut counts = 0;
+        let mut seen = |p: SolveProgress| match p {
+            SolveProgress::Nodes(_) => counts += 1,
+            SolveProgress::CapDone(r) => reports.push(r),
+        };
+        let solved = with_machine!(&any, m => if plain {
+            solve_history_with(m, &m.initial(), &limits, &mut seen)
+        } else {
+            solve_tt_with(m, spec, &[], &limits, TtOptions::default(), &mut seen)
+        })
+        .expect("solves");
+        let what = format!("{name} {size:?} (plain: {plain})");
+        let seen_caps: Vec<u32> = reports.iter().map(|r| r.cap).collect();
+        assert_eq!(seen_caps, caps, "{what}");
+        assert!(
+            reports
+                .windows(2)
+                .all(|w| w[0].nodes < w[1].nodes && w[0].elapsed <= w[1].elapsed),
+            "{what}: {reports:?}"
+        );
+        let last = reports.last().expect("a cap");
+        assert_eq!(
+            (last.cap, last.value, last.bounds, last.nodes),
+            (solved.max_plies, solved.value, solved.bounds, solved.nodes),
+            "{what}"
+        );
+        assert_eq!(last.cut_lines, solved.cut_lines, "{what}");
+        let open = solved.move_bounds.iter().filter(|b| b.is_some()).count();
+        assert_eq!(last.open_moves, open, "{what}");
+        assert_eq!(
+            counts as u64,
+            solved.nodes / morrigo_solve::history::PROGRESS_EVERY,
+            "{what}: node counts"
+        );
+    }
+}
