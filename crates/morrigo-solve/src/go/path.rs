@@ -392,7 +392,7 @@ impl<const W: usize> PathStack<W> {
 
     /// The transposition key of the top node, whose state is `s`, under
     /// the board map `j` ([`canonical_key`](Self::canonical_key) takes the
-    /// least over the maps).
+    /// least over the maps that give the least board hash).
     pub(crate) fn key(&self, s: &State<W>, j: usize) -> u128 {
         let spec = &self.spec;
         let top = self.top();
@@ -460,13 +460,24 @@ impl<const W: usize> PathStack<W> {
         key.get()
     }
 
-    /// The least key over the board maps and the map that gives it: the
-    /// same for every position symmetric to this one, history included.
+    /// The key of the top node in a frame every position symmetric to
+    /// this one (history included) shares, and the map that gives it:
+    /// the least (board, key) over the maps, since the maps form a group
+    /// and so give the same set of pairs for every symmetric position.
+    /// Only the maps giving the least board hash have their key computed:
+    /// one map, unless the board is itself symmetric.
     pub(crate) fn canonical_key(&self, s: &State<W>) -> (u128, usize) {
-        (0..self.maps.len())
+        let top = self.top();
+        let maps = self.maps.len();
+        let least = (0..maps)
+            .map(|j| self.mapped_board(top, j))
+            .min()
+            .expect("the identity is a map");
+        (0..maps)
+            .filter(|&j| self.mapped_board(top, j) == least)
             .map(|j| (self.key(s, j), j))
             .min()
-            .expect("the identity is a map")
+            .expect("a map gives the least board")
     }
 
     /// The boards the rules look up at the top node, whose state is `s`,
