@@ -53,12 +53,16 @@ pub struct Limits {
     /// The deepest ply cap (see the module comment).
     pub max_plies: u32,
     /// Bytes the transposition table may grow to (the table search only;
-    /// within half the process's memory budget).
+    /// within half the process's memory budget, which is the limit by
+    /// default: the table grows only as entries fill it, and a search of
+    /// 10^8 nodes and more loses much of its work to replacements in a
+    /// table of 1 GiB).
     pub max_table_bytes: u64,
 }
 
-/// Default size limit of the transposition table: 1 GiB.
-pub const DEFAULT_TABLE_BYTES: u64 = 1 << 30;
+/// Default size limit of the transposition table: none of its own (half
+/// the memory budget, see [`Limits::max_table_bytes`]).
+pub const DEFAULT_TABLE_BYTES: u64 = u64::MAX;
 
 impl Default for Limits {
     fn default() -> Self {
