@@ -17,22 +17,42 @@ use std::collections::HashMap;
 /// Most boards a node carries by name (more: only their least threshold).
 pub(crate) const MOST_READS: usize = 6;
 
-/// The interior boards looked up so far, each named by a small id.
-#[derive(Debug, Default)]
+/// The interior boards looked up so far, each named by a small id, up to
+/// a number of boards set by the memory budget (past it, new boards stay
+/// unnamed, so the nodes they taint are searched but not stored).
+#[derive(Debug)]
 pub(crate) struct Interior<const W: usize> {
     boards: Vec<[Bits<W>; 2]>,
     ids: HashMap<u128, u32>,
+    most: usize,
 }
 
+/// Bytes a named board takes, its map entry included (generously).
+const BOARD_BYTES: u64 = 96;
+
 impl<const W: usize> Interior<W> {
-    /// The id of board `y`, named now if new (`None`: ids ran out, which
-    /// takes more boards than any search here can look up).
-    pub(crate) fn id(&mut self, y: &[Bits<W>; 2]) -> Option<u32> {
-        let next = u32::try_from(self.boards.len()).ok()?;
-        let id = *self.ids.entry(board_hash(y)).or_insert(next);
-        if id == next {
-            self.boards.push(*y);
+    /// Room for the boards `bytes` can hold.
+    pub(crate) fn within(bytes: u64) -> Self {
+        let most = (bytes / BOARD_BYTES).min(u64::from(u32::MAX)) as usize;
+        Interior {
+            boards: Vec::new(),
+            ids: HashMap::new(),
+            most,
         }
+    }
+
+    /// The id of board `y`, named now if new (`None`: no room left).
+    pub(crate) fn id(&mut self, y: &[Bits<W>; 2]) -> Option<u32> {
+        let key = board_hash(y);
+        if let Some(&id) = self.ids.get(&key) {
+            return Some(id);
+        }
+        if self.boards.len() >= self.most {
+            return None;
+        }
+        let id = u32::try_from(self.boards.len()).ok()?;
+        self.ids.insert(key, id);
+        self.boards.push(*y);
         Some(id)
     }
 
@@ -182,6 +202,21 @@ impl Answers {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn boards_are_named_until_their_room_is_full() {
+        let mut interior = Interior::<1>::within(2 * BOARD_BYTES);
+        let board = |p: usize| {
+            let mut occ = [Bits::EMPTY; 2];
+            occ[0].set(p);
+            occ
+        };
+        assert_eq!(interior.id(&board(3)), Some(0));
+        assert_eq!(interior.id(&board(5)), Some(1));
+        assert_eq!(interior.id(&board(3)), Some(0), "named once");
+        assert_eq!(interior.id(&board(7)), None, "no room left");
+        assert_eq!(interior.board(1), &board(5));
+    }
 
     #[test]
     fn boards_merge_by_id_and_overflow_into_the_unnamed_threshold() {

@@ -154,7 +154,7 @@ pub fn solve_tt_with<const W: usize>(
         order: vec![0; (m.points() + 16) * 2],
         stride: m.points() + 16,
         table: Table::new(table_bytes(limits)).map_err(SolveError::Memory)?,
-        interior: Interior::default(),
+        interior: Interior::within(interior_bytes()),
         stats: TtStats::default(),
     };
     let (it, stopped_at) = deepen(limits, |cap| {
@@ -178,6 +178,12 @@ pub fn solve_tt_with<const W: usize>(
 fn table_bytes(limits: &Limits) -> u64 {
     let (budget, _) = morrigo_engine::memory::limit();
     limits.max_table_bytes.min(budget / 2)
+}
+
+/// Room for the interior boards entries name: an eighth of the process's
+/// memory budget (the table takes at most half).
+fn interior_bytes() -> u64 {
+    morrigo_engine::memory::limit().0 / 8
 }
 
 /// Move-order ranks: lower is tried first.
