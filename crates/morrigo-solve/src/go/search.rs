@@ -412,8 +412,8 @@ impl<const W: usize> Search<'_, '_, W> {
         if let Some(f) = self.line_end(s, depth, reads, moves) {
             return Ok(f);
         }
-        // Entries are kept in the frame of the least key over the board's
-        // symmetries: moves are mapped into it and back.
+        // Entries are kept in a frame all symmetric positions share (see
+        // `canonical_key`): moves and boards are mapped into it and back.
         let (key, frame) = self.path.canonical_key(s);
         let keys = (key, self.capped_key(key, depth));
         let miss = match self.probe(keys, frame, depth, &mut alpha, &mut beta, reads) {
