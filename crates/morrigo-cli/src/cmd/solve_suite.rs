@@ -174,7 +174,11 @@ fn solve_cell(
         let rules = &m.rules;
         // Progress on stderr: a suite can take minutes, and the table
         // comes at the end.
-        let nodes = solved.as_ref().map_or(0, |r| r.nodes);
+        let nodes = match &solved {
+            Ok(r) => r.nodes,
+            Err(SolveError::Budget { nodes, .. }) => *nodes,
+            Err(_) => 0,
+        };
         eprintln!("{} under {ruleset}: {nodes} nodes, {:.2} s", p.name, clock.elapsed().as_secs_f64());
         Ok(match solved {
             Ok(r) => {

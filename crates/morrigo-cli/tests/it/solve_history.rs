@@ -381,6 +381,31 @@ fn suite_with_an_unknown_point_is_an_error() {
     assert!(err.contains("Z9"), "{err}");
 }
 
+/// A cell whose solve runs out of nodes says so in the table, its line
+/// and its progress line, with the nodes it searched (not 0).
+#[test]
+fn suite_cell_out_of_budget_says_how_far_it_got() {
+    let path = crate::common::temp_file(
+        "budget.yaml",
+        "name: budget\nrulesets: [tromp-taylor]\npositions:\n  - name: empty 3x2\n    source: a test\n    board: 3x2\n",
+    );
+    let o = morrigo(&[
+        "compare",
+        "--solve",
+        path.to_str().unwrap(),
+        "--max-nodes",
+        "1000",
+    ]);
+    let out = stdout(&o);
+    assert!(out.contains("| empty 3x2 | node budget reached |"), "{out}");
+    assert!(out.contains("stopped after 1001 nodes"), "{out}");
+    let err = stderr(&o);
+    assert!(
+        err.contains("empty 3x2 under tromp-taylor: 1001 nodes"),
+        "{err}"
+    );
+}
+
 /// A suite with a misspelt key is refused with its line and column.
 #[test]
 fn suite_with_an_unknown_key_is_refused() {
