@@ -83,12 +83,18 @@ impl<const W: usize> Search<'_, '_, W> {
             .first()
             .copied()
             .expect("a node with moves starts a line");
-        let bounds = (low.value != draw.value || high.value != draw.value)
-            .then_some((low.value, high.value));
+        // The best move alone has a value: its bounds are the root's.
+        let valued = [(best, draw.value)];
+        let (bounds, move_bounds) = bounds_of(
+            draw.value,
+            &valued,
+            (low.value, &[(best, low.value)]),
+            (high.value, &[(best, high.value)]),
+        );
         Ok(Iteration {
             value: draw.value,
-            moves: vec![(best, draw.value)],
-            move_bounds: vec![bounds],
+            moves: valued.to_vec(),
+            move_bounds,
             line,
             cut: self.cut,
             stuck: self.stuck,
