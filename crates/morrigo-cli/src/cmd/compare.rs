@@ -111,7 +111,17 @@ pub fn run(args: CompareArgs) -> Outcome {
             }
         }
         let specs: Vec<String> = if args.files.is_empty() {
-            builtin::family("go").map(|b| b.path.to_string()).collect()
+            // A komi applies to the rule sets that count the game: with
+            // one, the default leaves out those without a count (nogo),
+            // which would refuse it.
+            let counts = |name: &str| {
+                morrigo_rules::load_rules_with(name, &Default::default())
+                    .is_ok_and(|r| r.scoring.is_some())
+            };
+            builtin::family("go")
+                .filter(|b| args.ruleset.komi.is_none() || counts(b.name))
+                .map(|b| b.path.to_string())
+                .collect()
         } else {
             args.files.clone()
         };

@@ -381,6 +381,23 @@ fn suite_with_an_unknown_point_is_an_error() {
     assert!(err.contains("Z9"), "{err}");
 }
 
+/// `compare --solve --komi 0`, the help's example, compares the Go rule
+/// sets that count the game: nogo has no count to take a komi, so the
+/// default leaves it out instead of refusing the command.
+#[test]
+fn compare_solve_with_komi_takes_the_counting_rule_sets() {
+    let o = morrigo(&["compare", "--solve", "--komi", "0", "--size", "2x1"]);
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    for counted in ["tromp-taylor", "japanese", "jk-final", "atari-go"] {
+        assert!(out.contains(counted), "{counted} missing:\n{out}");
+    }
+    assert!(!out.contains("nogo"), "nogo compared:\n{out}");
+    let o = morrigo(&["compare", "--solve", "--komi", "0", "nogo"]);
+    assert_code(&o, 2);
+    assert!(stderr(&o).contains("has no `scoring`"), "{}", stderr(&o));
+}
+
 /// A cell whose solve runs out of nodes says so in the table, its line
 /// and its progress line, with the nodes it searched (not 0).
 #[test]
