@@ -507,13 +507,13 @@ impl<const W: usize> Search<'_, '_, W> {
         // epochs, as they would have had the subtree been searched here.
         let mut entry_reads = Reads::NONE;
         for (id, _) in e.answers.pairs() {
-            let y = self.path.map(frame).board_back(self.interior.board(id));
+            let y = map.board_back(self.interior.board(id));
             let at = self.path.taint_threshold(&y);
             if at != usize::MAX {
                 entry_reads.add(self.interior.id(&y), at);
             }
         }
-        let hint = e.best.map(|mv| self.path.map(frame).mv(mv, true));
+        let hint = e.best.map(|mv| map.mv(mv, true));
         let done = match e.bound {
             Bound::Exact => true,
             Bound::Lower => {
