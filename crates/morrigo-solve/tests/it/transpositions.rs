@@ -541,8 +541,9 @@ fn value_only_root_keeps_the_value_and_best_move() {
         }
         assert_eq!(only.refuted, Some(full.moves.len() - 1), "{what}: refuted");
         if what == "chinese-superko 3x2" {
+            // Well under two thirds: the other first moves are only refuted.
             assert!(
-                only.nodes * 3 < full.nodes,
+                only.nodes * 3 < full.nodes * 2,
                 "{what}: {} nodes against {}",
                 only.nodes,
                 full.nodes
