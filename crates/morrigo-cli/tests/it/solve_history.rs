@@ -332,7 +332,8 @@ fn suite_value_only_gives_the_same_table() {
 /// self-contained triple ko, won by Black under positional and
 /// situational superko (White's third capture would repeat the first
 /// board), no result under the Japanese long-cycle reading, a draw by JK
-/// Art. 3.3 (six captures each between the first and the third board);
+/// Art. 3.3 under jk-final, jk-natural and jk-12-4 (six captures each
+/// between the first and the third board);
 /// and a double-ko seki, W+0.5 by the count everywhere but under
 /// jk-natural, where Black, behind, trolls the kos to an Art. 3.3 draw
 /// (jk-12-4's no P after ECC stops it). The suite proves values only
@@ -348,7 +349,7 @@ fn suite_of_classics_table() {
         .unwrap_or_else(|| panic!("no triple ko row:\n{text}"));
     assert_eq!(
         row,
-        "| triple ko (4x5)      | B+20         | B+20            | B+20        | no result (long_cycle) | draw (repeated_board) | draw (repeated_board) |",
+        "| triple ko (4x5)      | B+20         | B+20            | B+20        | no result (long_cycle) | draw (repeated_board) | draw (repeated_board) | draw (repeated_board) |",
         "{text}"
     );
     let row = text
@@ -357,7 +358,7 @@ fn suite_of_classics_table() {
         .unwrap_or_else(|| panic!("no double-ko seki row:\n{text}"));
     assert_eq!(
         row,
-        "| double-ko seki (5x3) | W+0.5        | W+0.5           | W+0.5       | W+0.5                  | draw (repeated_board) | W+0.5                 |",
+        "| double-ko seki (5x3) | W+0.5        | W+0.5           | W+0.5       | W+0.5                  | W+0.5                 | draw (repeated_board) | W+0.5                 |",
         "{text}"
     );
     insta::assert_snapshot!("compare_solve_suite_go_classics", text);
