@@ -8,7 +8,7 @@ use morrigo_engine::{with_machine, AnyMachine, Move};
 use morrigo_rules::load::Overrides;
 use morrigo_rules::{builtin, Rules};
 use morrigo_solve::go::{solve_tt, solve_tt_with, ClassWindow, KeySpec, TtOptions};
-use morrigo_solve::history::{solve_history, HistorySolution, Limits};
+use morrigo_solve::history::{solve_history, HistorySolution, Limits, SolveError};
 use std::sync::Arc;
 
 fn rules(name: &str, size: (u32, u32), komi: f64) -> Rules {
@@ -643,23 +643,26 @@ fn cut_lines_count_the_points_held_for_good() {
     }
 }
 
+/// The value-only solve (`every_first_move` off) of `r` from the start.
+fn solve_value_only(r: &Rules, limits: &Limits) -> Result<HistorySolution, SolveError> {
+    let value_only = TtOptions {
+        every_first_move: false,
+        ..TtOptions::default()
+    };
+    let spec = KeySpec::of(r).expect("a Go key");
+    let any = AnyMachine::new(Arc::new(r.clone())).expect("small board");
+    with_machine!(&any, m => solve_tt_with(m, spec, &[], limits, value_only, &mut |_| {}))
+}
+
 /// Van der Werf's values past 3x2 by value only (release: 3x3 263,695
 /// nodes / 0.3 s, 5x2 572,183 / 0.6 s): chinese-superko 3x3 is B+9 with the
 /// centre, 5x2 B+10 with a centre point.
 #[test]
 fn chinese_superko_3x3_and_5x2_by_value_only_root() {
-    let value_only = TtOptions {
-        every_first_move: false,
-        ..TtOptions::default()
-    };
     // On 5x2 the two centre points are one point up to the board's symmetry.
     for (size, value, best) in [((3, 3), 9.0, &["B2"][..]), ((5, 2), 10.0, &["C1", "C2"])] {
         let r = rules("chinese-superko", size, 0.0);
-        let spec = KeySpec::of(&r).expect("a Go key");
-        let any = AnyMachine::new(Arc::new(r.clone())).expect("small board");
-        let sol = with_machine!(&any, m => {
-            solve_tt_with(m, spec, &[], &Limits::default(), value_only, &mut |_| {}).expect("solves")
-        });
+        let sol = solve_value_only(&r, &Limits::default()).expect("solves");
         assert!(sol.exact(), "{size:?}");
         assert_eq!(sol.value, value, "{size:?}");
         let moves: Vec<String> = sol
@@ -743,10 +746,6 @@ fn each_cap_is_reported_as_it_finishes() {
 /// table). Release: 62K (chinese-superko) to 662K (aga) nodes a rule set.
 #[test]
 fn every_rule_set_gives_van_der_werfs_2x4() {
-    let value_only = TtOptions {
-        every_first_move: false,
-        ..TtOptions::default()
-    };
     let limits = Limits {
         max_nodes: 20_000_000,
         ..Limits::default()
@@ -769,13 +768,8 @@ fn every_rule_set_gives_van_der_werfs_2x4() {
         "jk-strict-end",
     ];
     for name in names {
-        let r = rules(name, (4, 2), 0.0);
-        let spec = KeySpec::of(&r).expect("a Go key");
-        let any = AnyMachine::new(Arc::new(r)).expect("small board");
-        let sol = with_machine!(&any, m => {
-            solve_tt_with(m, spec, &[], &limits, value_only, &mut |_| {})
-                .unwrap_or_else(|e| panic!("{name}: {e:?}"))
-        });
+        let sol = solve_value_only(&rules(name, (4, 2), 0.0), &limits)
+            .unwrap_or_else(|e| panic!("{name}: {e:?}"));
         assert!(sol.all_exact(), "{name}: not exact");
         let expected = if name == "japanese" { 5.0 } else { 8.0 };
         assert_eq!(sol.value, expected, "{name}");
