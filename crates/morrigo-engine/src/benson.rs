@@ -1,7 +1,11 @@
 //! Benson's unconditional life (D. B. Benson, "Life in the game of Go",
 //! 1976): the chains of a colour that no sequence of opposing plays can
 //! capture even if their owner always passes, and the settled boards built
-//! from them, whose every point is already its final owner's.
+//! from them, whose every point is already its final owner's. Also life
+//! with answers: the same test where an eye space like a straight four
+//! counts as two eyes, because its owner can split it into two whatever
+//! the opponent plays there first (M. Müller's life under alternating
+//! play, "Playing it safe", 1997, in its simplest case).
 //!
 //! Only the board is read (stones and adjacency, on any board graph), so
 //! what these say holds under any rule set whose opposing plays are board
@@ -33,6 +37,26 @@ impl<const W: usize> Machine<W> {
     /// opponent plays: filling a vital region's last liberty would leave the
     /// filling stones without a liberty while the chain keeps the other's.
     pub fn unconditional_life(&self, occ: &[Bits<W>; 2], player: usize) -> Life<W> {
+        self.life(occ, player, false)
+    }
+
+    /// [`Machine::unconditional_life`] where the owner answers: a region
+    /// that borders one chain only, holds no opposing stone, lies wholly
+    /// next to the chain and has two *cut points* (points whose filling
+    /// splits it, as the two middle points of a straight four) counts as
+    /// two vital regions. Whatever the opponent plays there first, the
+    /// owner fills a cut point the opponent did not take; the stone joins
+    /// the chain and leaves two regions, each wholly next to it, each with
+    /// an empty point (a part the opponent's stone filled alone loses its
+    /// last liberty to the answer), so the chain is then alive by Benson's
+    /// test. One opposing play touches one such region, so one answer
+    /// always suffices. With the owner answering, then, these chains are
+    /// never captured, and their safe regions end as the owner's.
+    pub fn life_with_answers(&self, occ: &[Bits<W>; 2], player: usize) -> Life<W> {
+        self.life(occ, player, true)
+    }
+
+    fn life(&self, occ: &[Bits<W>; 2], player: usize, answers: bool) -> Life<W> {
         // Sets of whole chains and whole regions, split into their parts
         // as needed: bitsets only, no allocation (the solver asks at nodes).
         let mine = occ[player];
@@ -45,7 +69,7 @@ impl<const W: usize> Machine<W> {
             while let Some(p) = chains.iter().next() {
                 let chain = self.chain(&alive, p);
                 chains = chains.without(chain);
-                if self.vital_regions(&regions, &empty, &chain) >= 2 {
+                if self.vital_regions(&regions, &empty, &chain, answers.then_some(&mine)) >= 2 {
                     kept = kept.or(chain);
                 }
             }
@@ -86,8 +110,16 @@ impl<const W: usize> Machine<W> {
     }
 
     /// How many of `regions`' parts (up to two) are vital to `chain`: every
-    /// empty point of the part is a liberty of the chain.
-    fn vital_regions(&self, regions: &Bits<W>, empty: &Bits<W>, chain: &Bits<W>) -> u32 {
+    /// empty point of the part is a liberty of the chain. With `answers`
+    /// (the owner's stones), a part that splits by an answer counts twice
+    /// ([`Machine::life_with_answers`]).
+    fn vital_regions(
+        &self,
+        regions: &Bits<W>,
+        empty: &Bits<W>,
+        chain: &Bits<W>,
+        answers: Option<&Bits<W>>,
+    ) -> u32 {
         let reach = self.dilate(chain);
         let mut next_to = regions.and(reach);
         let mut vital = 0;
@@ -95,8 +127,13 @@ impl<const W: usize> Machine<W> {
             let region = self.chain(regions, q);
             next_to = next_to.without(region);
             if region.and(*empty).within(&reach) {
-                vital += 1;
-                if vital == 2 {
+                let splits = answers.is_some_and(|mine| {
+                    region.within(empty)
+                        && self.dilate(&region).and(*mine).within(chain)
+                        && self.has_two_cut_points(&region)
+                });
+                vital += if splits { 2 } else { 1 };
+                if vital >= 2 {
                     break;
                 }
             }
@@ -104,10 +141,43 @@ impl<const W: usize> Machine<W> {
         vital
     }
 
+    /// Whether at least two points of the connected `region` each split
+    /// it in two or more parts when filled.
+    fn has_two_cut_points(&self, region: &Bits<W>) -> bool {
+        // A path of four is the smallest region with two.
+        if region.count() < 4 {
+            return false;
+        }
+        let mut cuts = 0;
+        for a in region.iter() {
+            let mut rest = *region;
+            rest.clear(a);
+            let start = rest.iter().next().expect("four points or more");
+            if self.chain(&rest, start) != rest {
+                cuts += 1;
+                if cuts == 2 {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// Whether every point of the board is an unconditionally alive stone
     /// or lies in a safe region of one colour ([`Machine::unconditional_life`]):
     /// no play of either player can change the board's final owners.
     pub fn is_settled(&self, occ: &[Bits<W>; 2]) -> bool {
+        self.settled(occ, false)
+    }
+
+    /// [`Machine::is_settled`] by [`Machine::life_with_answers`]: each
+    /// player can keep the board's final owners as they are by answering
+    /// the other's plays in their own regions.
+    pub fn is_settled_with_answers(&self, occ: &[Bits<W>; 2]) -> bool {
+        self.settled(occ, true)
+    }
+
+    fn settled(&self, occ: &[Bits<W>; 2], answers: bool) -> bool {
         let stones = occ[0].or(occ[1]);
         let empty = self.all.without(stones);
         // A cheap test first: an empty point of a safe region touches its
@@ -119,7 +189,7 @@ impl<const W: usize> Machine<W> {
         }
         let mut owned = Bits::EMPTY;
         for player in 0..2 {
-            let life = self.unconditional_life(occ, player);
+            let life = self.life(occ, player, answers);
             if life.alive != occ[player] {
                 return false;
             }

@@ -109,3 +109,57 @@ fn a_neutral_point_is_not_settled() {
     let (m, occ) = board(&[". X . X . O . O ."]);
     assert!(!m.is_settled(&occ));
 }
+
+/// A straight four is one eye space, so Benson's test alone gives the
+/// wall no life; with answers it counts as two eyes (whatever white plays
+/// there first, black takes one of the two middle points the play left
+/// and has two eyes), and its four points are black's.
+#[test]
+fn a_straight_four_lives_with_answers() {
+    let (m, occ) = board(&["X X X X X X", "X . . . . X"]);
+    assert_eq!(m.unconditional_life(&occ, 0).alive, Bits::EMPTY);
+    let life = m.life_with_answers(&occ, 0);
+    assert_eq!(life.alive, occ[0]);
+    assert_eq!(points(&m, life.safe), ["B1", "C1", "D1", "E1"]);
+    // A bent four (a path of four points through a corner) is the same.
+    let (m, occ) = board(&["X X X X X", "X . X X X", "X . . . X"]);
+    assert_eq!(m.life_with_answers(&occ, 0).alive, occ[0]);
+}
+
+/// The eye spaces a first play kills, with one cut point or none: the
+/// straight three (white takes its middle), the square four, the pyramid
+/// four (white takes its centre). None lives with answers.
+#[test]
+fn eye_spaces_with_a_vital_point_do_not() {
+    let straight_three = ["X X X X X", "X . . . X"];
+    let square_four = ["X X X X", "X . . X", "X . . X", "X X X X"];
+    let pyramid_four = ["X X X X X", "X X . X X", "X . . . X"];
+    for rows in [&straight_three[..], &square_four[..], &pyramid_four[..]] {
+        let (m, occ) = board(rows);
+        assert_eq!(m.life_with_answers(&occ, 0).alive, Bits::EMPTY, "{rows:?}");
+    }
+}
+
+/// What an answer cannot mend: a white stone already in the space (the
+/// answer may come too late), and a space shared by two black chains (a
+/// white play there may need an answer from each).
+#[test]
+fn an_intruder_or_a_second_chain_leaves_no_answer() {
+    let (m, occ) = board(&["X X X X X X", "X . O . . X"]);
+    assert_eq!(m.life_with_answers(&occ, 0).alive, Bits::EMPTY);
+    let (m, occ) = board(&["X . . . . X"]);
+    assert_eq!(m.life_with_answers(&occ, 0).alive, Bits::EMPTY);
+}
+
+/// Two walls, each over a straight four: settled with answers (each side
+/// keeps its eight points by answering the other's plays), not by
+/// Benson's test alone.
+#[test]
+fn two_straight_fours_settle_the_board_with_answers() {
+    let (m, occ) = board(&["O . . . . O", "O O O O O O", "X X X X X X", "X . . . . X"]);
+    assert!(!m.is_settled(&occ));
+    assert!(m.is_settled_with_answers(&occ));
+    // A straight three instead of black's four: white kills it first.
+    let (m, occ) = board(&["O . . . . O", "O O O O O O", "X X X X X X", "X . . . X X"]);
+    assert!(!m.is_settled_with_answers(&occ));
+}

@@ -366,7 +366,7 @@ impl<const W: usize> Search<'_, '_, W> {
         let held = if s.pos.occ[player].count() < 2 {
             0.0
         } else {
-            let life = self.m.unconditional_life(&s.pos.occ, player);
+            let life = self.m.life_with_answers(&s.pos.occ, player);
             f64::from(life.alive.or(life.safe).count())
         };
         let n = self.m.points() as f64;
@@ -453,7 +453,7 @@ impl<const W: usize> Search<'_, '_, W> {
             self.stuck += 1;
             return Some(Found::leaf(0.0, reads, false));
         }
-        if self.settled && self.m.is_settled(&s.pos.occ) {
+        if self.settled && self.m.is_settled_with_answers(&s.pos.occ) {
             // The game's value whatever the history (see `settled`), so
             // not a cut line: kept for every pass.
             self.stats.settled += 1;

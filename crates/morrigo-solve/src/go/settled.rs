@@ -10,7 +10,16 @@
 //! answers a play in their own safe region by filling that region's
 //! liberties, every such stone joining the alive chain the region is vital
 //! to, until the intruders are captured (they can neither live nor capture
-//! there). Passing must always be legal and two passes must end the game
+//! there). The same holds with life by answers
+//! (`Machine::life_with_answers`): an eye space such as a straight four,
+//! one region next to one chain only, counts as two eyes, since its owner
+//! answers the first play in it by a cut point the play left, after which
+//! the chain has two vital regions. Each opposing play needs at most one
+//! answer, in the region it was made in. An answer joins an alive chain,
+//! so it is never suicide; like the fillings above, it could be refused
+//! by superko only if the very board had stood earlier in the game, which
+//! needs the chain it joins to have been captured whole and rebuilt.
+//! Passing must always be legal and two passes must end the game
 //! by the count, with nothing else ending it or read by it:
 //! * area scoring (prisoners and pass stones do not count);
 //! * no forbid rule, the pass unguarded, every history pattern made of

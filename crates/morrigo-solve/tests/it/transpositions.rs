@@ -643,6 +643,33 @@ fn cut_lines_count_the_points_held_for_good() {
     }
 }
 
+/// A wall over a straight four lives by answers (the eye space counts as
+/// two eyes where its owner answers, `Machine::life_with_answers`): on
+/// 6x2, white to move, the board is black's (B+12), every first move's
+/// value exact. White's plays in the four are answered by a cut point,
+/// after which black has two eyes and the intruder is captured.
+#[test]
+fn a_wall_over_a_straight_four_is_black_by_12() {
+    for name in ["tromp-taylor", "chinese-superko"] {
+        let text = format!(
+            "name: wall\nextends: {name}\nboard:\n  grid: {{ width: 6, height: 2 }}\n\
+             setup:\n  in_hand: unlimited\n  stones:\n    black: [A1, F1, A2, B2, C2, D2, E2, F2]\n    white: []\n  to_move: white\nscoring:\n  komi: 0\n"
+        );
+        let r = morrigo_rules::rules_from_text("wall.yaml", &text).expect("a valid ruleset");
+        let spec = KeySpec::of(&r).expect("a Go key");
+        let any = AnyMachine::new(Arc::new(r)).expect("small board");
+        let sol =
+            with_machine!(&any, m => solve_tt(m, spec, &[], &Limits::default()).expect("solves"));
+        assert!(sol.all_exact(), "{name}");
+        assert_eq!(sol.value, 12.0, "{name}");
+        assert!(
+            sol.moves.iter().all(|&(_, v)| v == 12.0),
+            "{name}: {:?}",
+            sol.moves
+        );
+    }
+}
+
 /// The value-only solve (`every_first_move` off) of `r` from the start.
 fn solve_value_only(r: &Rules, limits: &Limits) -> Result<HistorySolution, SolveError> {
     let value_only = TtOptions {
@@ -655,7 +682,7 @@ fn solve_value_only(r: &Rules, limits: &Limits) -> Result<HistorySolution, Solve
 }
 
 /// Van der Werf's values past 3x2 by value only (release: 3x3 263,695
-/// nodes / 0.3 s, 5x2 572,183 / 0.6 s): chinese-superko 3x3 is B+9 with the
+/// nodes / 0.3 s, 5x2 574,961 / 0.6 s): chinese-superko 3x3 is B+9 with the
 /// centre, 5x2 B+10 with a centre point.
 #[test]
 fn chinese_superko_3x3_and_5x2_by_value_only_root() {

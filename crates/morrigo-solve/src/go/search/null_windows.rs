@@ -288,7 +288,7 @@ impl<const W: usize> Search<'_, '_, W> {
             // on: the players end the game by passing (always legal there).
             let pass = moves.iter().find(|mv| mv.kind == MoveKind::Pass).copied();
             let next = match pass {
-                Some(mv) if self.settled && self.m.is_settled(&s.pos.occ) => Some(mv),
+                Some(mv) if self.settled && self.m.is_settled_with_answers(&s.pos.occ) => Some(mv),
                 _ => match self.keeping_move(s, depth, &moves, value, cut_values) {
                     Ok(mv) => mv,
                     Err(e) => break Err(e),
