@@ -394,7 +394,7 @@ fn table_lines(rules: &Rules, r: &HistorySolution) -> String {
     );
     if settled_boards_end_lines(rules).is_ok() {
         out += &format!(
-            "lines ended by Benson's unconditional life (a settled board's count, or a bound from the points held for good): {}\n",
+            "lines ended by Benson's life test with answers (a settled board's count, or a bound from the points held for good): {}\n",
             tt.settled
         );
     }

@@ -1,6 +1,7 @@
 //! When a settled board's count is the game's value: the rules under which
 //! the search may end a line on a board every point of which is already
-//! its final owner's (Benson's unconditional life, `Machine::is_settled`).
+//! its final owner's (Benson's life test with answers,
+//! `Machine::is_settled_with_answers`).
 //!
 //! Van der Werf's MIGOS ends such lines under area scoring with superko;
 //! the argument, for any rule set passing the test below: on a settled
