@@ -63,6 +63,18 @@ pub struct SuitePosition {
     line_text: String,
 }
 
+impl SuitePosition {
+    /// The line of the suite file that starts this position, for messages.
+    fn location(&self, path: &str) -> Location {
+        Location {
+            file: path.into(),
+            line: self.line,
+            col: 1,
+            source_line: (!self.line_text.is_empty()).then(|| self.line_text.as_str().into()),
+        }
+    }
+}
+
 /// The suite in `path`, if the file is one (a YAML mapping with a
 /// `positions` key); a suite that does not read is an error.
 pub fn read(path: &str) -> Result<Option<Suite>, Failure> {
@@ -117,12 +129,7 @@ fn position_rules(
     ruleset: &str,
     p: &SuitePosition,
 ) -> Result<morrigo_rules::Rules, Diagnostics> {
-    let at = Location {
-        file: path.into(),
-        line: p.line,
-        col: 1,
-        source_line: (!p.line_text.is_empty()).then(|| p.line_text.as_str().into()),
-    };
+    let at = p.location(path);
     let in_suite = |d: Diagnostic| Diagnostic {
         location: Some(at.clone()),
         message: format!("position `{}` under {ruleset}: {}", p.name, d.message),
@@ -229,10 +236,25 @@ pub fn suite_table(path: &str, suite: &Suite, max_nodes: u64) -> Result<String, 
             "\n{} ({}; {}, komi {}):\n",
             p.name, p.source, p.board, p.komi
         );
+        let mut why_not = None;
         for ruleset in &suite.rulesets {
             let (cell, line) = solve_cell(path, ruleset, p, &limits, suite.value_only)?;
+            if cell == "-" {
+                why_not.get_or_insert_with(|| format!("{ruleset}: {line}"));
+            }
             lines += &format!("  {ruleset}: {cell}: {line}\n");
             row.push(cell);
+        }
+        // A record no rule set of the suite can play is a mistake in the
+        // suite (a move misspelt, a stone forgotten), not a row of dashes.
+        if row[1..].iter().all(|cell| cell == "-") {
+            return Err(Failure::Game(Diagnostics(vec![Diagnostic::new(format!(
+                "position `{}` applies under none of the suite's rule sets ({})",
+                p.name,
+                why_not.unwrap_or_default()
+            ))
+            .at(p.location(path))
+            .expected("a move record at least one of the suite's rule sets can play (`-` marks the others)".to_string())])));
         }
         table.push(row);
     }

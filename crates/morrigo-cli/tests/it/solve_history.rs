@@ -364,6 +364,99 @@ fn suite_of_classics_table() {
     insta::assert_snapshot!("compare_solve_suite_go_classics", text);
 }
 
+/// The JK chapter's figures 12.37-12.38 (`tests/suites/go-jk-figures.yaml`,
+/// its 4x10 position under four of its rule sets; the whole suite is a
+/// documented command): after a D of four ko captures and Black's pass,
+/// JK Art. 2.7.1 leaves White no pass at all, nor after two more captures
+/// (`DPCC`), so under jk-final White takes back a ko, Black retakes and
+/// White must play a stone (G3) where she would pass; jk-natural and
+/// jk-12-4 allow White an ending pass after `DP`. All three keep the
+/// count's W+1, as the Japanese rules do (two passes end the game there).
+#[test]
+fn suite_of_jk_figures_the_d_then_p_position() {
+    let path = crate::common::root().join("tests/suites/go-jk-figures.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut suite: serde_yaml::Value = serde_yaml::from_str(&text).unwrap();
+    let name = "figs. 12.37-12.38, D then P (4x10)";
+    let positions = suite["positions"].as_sequence_mut().unwrap();
+    positions.retain(|p| p["name"].as_str() == Some(name));
+    assert_eq!(positions.len(), 1, "no position {name} in {path:?}");
+    suite["rulesets"] = serde_yaml::from_str("[japanese, jk-final, jk-natural, jk-12-4]").unwrap();
+    let cut = crate::common::temp_file("jk-figures.yaml", &serde_yaml::to_string(&suite).unwrap());
+    let o = morrigo(&["compare", "--solve", cut.to_str().unwrap()]);
+    assert_code(&o, 0);
+    let text = stdout(&o);
+    let row = text
+        .lines()
+        .find(|l| l.starts_with(&format!("| {name} ")))
+        .unwrap_or_else(|| panic!("no row {name}:\n{text}"));
+    assert_eq!(
+        row.split('|').map(str::trim).collect::<Vec<_>>(),
+        ["", name, "W+1", "W+1", "W+1", "W+1", ""],
+        "{text}"
+    );
+    assert!(
+        text.contains("  jk-final: W+1: J2 J3 G3 "),
+        "jk-final's line should show White's forced captures and stone:\n{text}"
+    );
+    insta::assert_snapshot!("compare_solve_suite_jk_figures_d_then_p", text);
+}
+
+/// Every suite in `tests/suites/` reads, and each position's stones and
+/// record set up under at least one of its rule sets (one node each: the
+/// heavy suites are documented commands, so this is what the test command
+/// checks of them).
+#[test]
+fn every_suite_file_sets_up_its_positions() {
+    let dir = crate::common::root().join("tests/suites");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 4, "{files:?}");
+    for file in files {
+        let o = morrigo(&[
+            "compare",
+            "--solve",
+            file.to_str().unwrap(),
+            "--max-nodes",
+            "1",
+        ]);
+        assert_code(&o, 0);
+        let suite: serde_yaml::Value =
+            serde_yaml::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let out = stdout(&o);
+        for p in suite["positions"].as_sequence().unwrap() {
+            let name = p["name"].as_str().unwrap();
+            assert!(
+                out.contains(&format!("| {name} ")),
+                "{file:?}: no row {name}:\n{out}"
+            );
+        }
+    }
+}
+
+/// A position whose record none of the suite's rule sets can play (here a
+/// point off the board) is an error at the position's line, with the
+/// reason, not a row of `-`.
+#[test]
+fn a_suite_position_no_rule_set_can_play_is_an_error() {
+    let path = crate::common::temp_file(
+        "unplayable.yaml",
+        "name: bad\nrulesets: [tromp-taylor, japanese]\npositions:\n  - name: misspelt\n    source: a test\n    board: 2x1\n    moves: \"A1 C1\"\n",
+    );
+    let o = morrigo(&["compare", "--solve", path.to_str().unwrap()]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(
+        err.contains("unplayable.yaml:4:1: error: position `misspelt` applies under none of the suite's rule sets (tromp-taylor: does not apply: "),
+        "{err}"
+    );
+    assert!(err.contains("C1"), "{err}");
+}
+
 /// A suite naming a point the board does not have is an error that names
 /// the suite file, the position and the rule set (exit 1), not a blank cell.
 #[test]
