@@ -374,15 +374,12 @@ fn suite_of_classics_table() {
 /// count's W+1, as the Japanese rules do (two passes end the game there).
 #[test]
 fn suite_of_jk_figures_the_d_then_p_position() {
-    let path = crate::common::root().join("tests/suites/go-jk-figures.yaml");
-    let text = std::fs::read_to_string(&path).unwrap();
-    let mut suite: serde_yaml::Value = serde_yaml::from_str(&text).unwrap();
     let name = "figs. 12.37-12.38, D then P (4x10)";
-    let positions = suite["positions"].as_sequence_mut().unwrap();
-    positions.retain(|p| p["name"].as_str() == Some(name));
-    assert_eq!(positions.len(), 1, "no position {name} in {path:?}");
-    suite["rulesets"] = serde_yaml::from_str("[japanese, jk-final, jk-natural, jk-12-4]").unwrap();
-    let cut = crate::common::temp_file("jk-figures.yaml", &serde_yaml::to_string(&suite).unwrap());
+    let cut = suite_cut(
+        "go-jk-figures.yaml",
+        name,
+        "[japanese, jk-final, jk-natural, jk-12-4]",
+    );
     let o = morrigo(&["compare", "--solve", cut.to_str().unwrap()]);
     assert_code(&o, 0);
     let text = stdout(&o);
@@ -400,6 +397,36 @@ fn suite_of_jk_figures_the_d_then_p_position() {
         "jk-final's line should show White's forced captures and stone:\n{text}"
     );
     insta::assert_snapshot!("compare_solve_suite_jk_figures_d_then_p", text);
+}
+
+/// A copy of the suite `file` (in `tests/suites/`) with only the position
+/// `name`, solved under `rulesets` (a YAML list): one cell or a few of a
+/// suite too heavy for the test command.
+fn suite_cut(file: &str, name: &str, rulesets: &str) -> std::path::PathBuf {
+    let path = crate::common::root().join("tests/suites").join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut suite: serde_yaml::Value = serde_yaml::from_str(&text).unwrap();
+    let positions = suite["positions"].as_sequence_mut().unwrap();
+    positions.retain(|p| p["name"].as_str() == Some(name));
+    assert_eq!(positions.len(), 1, "no position {name} in {path:?}");
+    suite["rulesets"] = serde_yaml::from_str(rulesets).unwrap();
+    crate::common::temp_file(file, &serde_yaml::to_string(&suite).unwrap())
+}
+
+/// Bent four in the corner (`tests/suites/go-classics-large.yaml`, the
+/// one cell of it cheap enough for the test command): with no outside
+/// liberty and no ko threat White's group is dead by play under area
+/// scoring and positional superko, Black taking the whole board; the
+/// solver knows no rule that names the shape.
+#[test]
+fn bent_four_in_the_corner_dies_by_play() {
+    let name = "bent four in the corner (6x3)";
+    let cut = suite_cut("go-classics-large.yaml", name, "[chinese-superko]");
+    let o = morrigo(&["compare", "--solve", cut.to_str().unwrap()]);
+    assert_code(&o, 0);
+    let text = stdout(&o);
+    assert!(text.contains(&format!("| {name} | B+18 ")), "{text}");
+    assert!(text.contains("  chinese-superko: B+18: A2 "), "{text}");
 }
 
 /// Every suite in `tests/suites/` reads, and each position's stones and
