@@ -104,6 +104,15 @@ pub fn read(path: &str) -> Result<Option<Suite>, Failure> {
             "`name`, `rulesets` and `positions` (each with `name`, `source`, `board`)".to_string(),
         )]))
     })?;
+    if suite.rulesets.is_empty() {
+        return Err(Failure::Game(Diagnostics(vec![Diagnostic::new(format!(
+            "{path}: suite `{}` names no rule set",
+            suite.name
+        ))
+        .expected(
+            "`rulesets: [...]` with at least one built-in name or file".to_string(),
+        )])));
+    }
     // Each position starts at the first `- name:` line naming it after the
     // previous one (serde_yaml keeps no spans past the parse).
     let lines: Vec<&str> = text.lines().collect();

@@ -467,7 +467,7 @@ fn every_suite_file_sets_up_its_positions() {
 
 /// A position whose record none of the suite's rule sets can play (here a
 /// point off the board) is an error at the position's line, with the
-/// reason, not a row of `-`.
+/// reason, not a row of `-`; so is a suite naming no rule set.
 #[test]
 fn a_suite_position_no_rule_set_can_play_is_an_error() {
     let path = crate::common::temp_file(
@@ -482,6 +482,17 @@ fn a_suite_position_no_rule_set_can_play_is_an_error() {
         "{err}"
     );
     assert!(err.contains("C1"), "{err}");
+    let path = crate::common::temp_file(
+        "no-rule-sets.yaml",
+        "name: none\nrulesets: []\npositions:\n  - name: empty\n    source: a test\n    board: 2x1\n",
+    );
+    let o = morrigo(&["compare", "--solve", path.to_str().unwrap()]);
+    assert_code(&o, 1);
+    assert!(
+        stderr(&o).contains("suite `none` names no rule set"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 /// A suite naming a point the board does not have is an error that names
