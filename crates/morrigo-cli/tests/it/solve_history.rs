@@ -95,9 +95,7 @@ fn compare_solve_tells_pass_rule_variants_apart() {
     ]);
     insta::assert_snapshot!("compare_solve_jk_2x1", text);
     let row = |name: &str| {
-        text.lines()
-            .find(|l| l.starts_with(&format!("| {name} ")))
-            .unwrap_or_else(|| panic!("no row {name}:\n{text}"))
+        table_row(&text, name)
             .split('|')
             .map(|c| c.trim().to_string())
             .collect::<Vec<_>>()
@@ -277,12 +275,7 @@ fn suite_of_cycles_table() {
     let o = morrigo(&["compare", "--solve", "tests/suites/go-cycles.yaml"]);
     assert_code(&o, 0);
     let text = stdout(&o);
-    let row = |name: &str| {
-        text.lines()
-            .find(|l| l.starts_with(&format!("| {name} ")))
-            .unwrap_or_else(|| panic!("no row {name}:\n{text}"))
-            .to_string()
-    };
+    let row = |name: &str| table_row(&text, name);
     assert!(row("ko on 4x1").contains("| B+4          | B+4"), "{text}");
     assert!(row("ko from a set-up board").contains("| draw "), "{text}");
     assert!(
@@ -343,19 +336,13 @@ fn suite_of_classics_table() {
     let o = morrigo(&["compare", "--solve", "tests/suites/go-classics.yaml"]);
     assert_code(&o, 0);
     let text = stdout(&o);
-    let row = text
-        .lines()
-        .find(|l| l.starts_with("| triple ko (4x5) "))
-        .unwrap_or_else(|| panic!("no triple ko row:\n{text}"));
+    let row = table_row(&text, "triple ko (4x5)");
     assert_eq!(
         row,
         "| triple ko (4x5)      | B+20         | B+20            | B+20        | no result (long_cycle) | draw (repeated_board) | draw (repeated_board) | draw (repeated_board) |",
         "{text}"
     );
-    let row = text
-        .lines()
-        .find(|l| l.starts_with("| double-ko seki (5x3) "))
-        .unwrap_or_else(|| panic!("no double-ko seki row:\n{text}"));
+    let row = table_row(&text, "double-ko seki (5x3)");
     assert_eq!(
         row,
         "| double-ko seki (5x3) | W+0.5        | W+0.5           | W+0.5       | W+0.5                  | W+0.5                 | draw (repeated_board) | W+0.5                 |",
@@ -383,10 +370,7 @@ fn suite_of_jk_figures_the_d_then_p_position() {
     let o = morrigo(&["compare", "--solve", cut.to_str().unwrap()]);
     assert_code(&o, 0);
     let text = stdout(&o);
-    let row = text
-        .lines()
-        .find(|l| l.starts_with(&format!("| {name} ")))
-        .unwrap_or_else(|| panic!("no row {name}:\n{text}"));
+    let row = table_row(&text, name);
     assert_eq!(
         row.split('|').map(str::trim).collect::<Vec<_>>(),
         ["", name, "W+1", "W+1", "W+1", "W+1", ""],
@@ -397,6 +381,13 @@ fn suite_of_jk_figures_the_d_then_p_position() {
         "jk-final's line should show White's forced captures and stone:\n{text}"
     );
     insta::assert_snapshot!("compare_solve_suite_jk_figures_d_then_p", text);
+}
+
+/// The row of a Markdown table in `text` whose first cell is `name`.
+fn table_row<'a>(text: &'a str, name: &str) -> &'a str {
+    text.lines()
+        .find(|l| l.starts_with(&format!("| {name} ")))
+        .unwrap_or_else(|| panic!("no row {name}:\n{text}"))
 }
 
 /// A copy of the suite `file` (in `tests/suites/`) with only the position
@@ -456,11 +447,7 @@ fn every_suite_file_sets_up_its_positions() {
             serde_yaml::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
         let out = stdout(&o);
         for p in suite["positions"].as_sequence().unwrap() {
-            let name = p["name"].as_str().unwrap();
-            assert!(
-                out.contains(&format!("| {name} ")),
-                "{file:?}: no row {name}:\n{out}"
-            );
+            table_row(&out, p["name"].as_str().unwrap());
         }
     }
 }
